@@ -1,0 +1,13 @@
+//! mcp-tasks-web: an MCP Tasks client for browsers, workers and edge runtimes.
+//!
+//! Layers, data flowing down:
+//! - [`bindings`]: the only `#[wasm_bindgen]` surface (JS-facing).
+//! - [`machine`]: the I/O-free per-task state machine; time is passed in, never read.
+//! - [`protocol`]: I/O-free wire types and codecs for MCP 2026-07-28 and the Tasks extension.
+//!
+//! `protocol` and `machine` import nothing from wasm-bindgen or web-sys, so they build and test natively.
+#![deny(missing_docs)]
+
+pub mod bindings;
+pub mod machine;
+pub mod protocol;
