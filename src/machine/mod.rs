@@ -1,1 +1,12 @@
-//! The per-task state machine. I/O-free: the caller passes `now` and performs the actions it asks for.
+//! The per-task state machine. I/O-free: the caller passes `now` (Unix ms), performs the actions it is
+//! given, and feeds back what happened. Tested natively with a fake clock.
+
+pub mod backoff;
+pub mod ledger;
+pub mod mrtr;
+pub mod pending;
+pub mod record;
+pub mod stored;
+
+pub use backoff::{Failure, PollPolicy};
+pub use record::{Action, CancelIntent, Change, LocalEnd, LocalStatus, RecordError, TaskRecord};

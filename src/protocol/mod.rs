@@ -1,4 +1,29 @@
 //! Wire types and codecs for MCP 2026-07-28 and the Tasks extension. I/O-free.
+//!
+//! Decoding is tolerant where real servers differ (a missing `resultType` is `complete`, a handle may be
+//! nested under `task`, unknown fields are ignored) and strict where the spec is (unknown `resultType`,
+//! a `task` result where none may appear, a terminal status without its `result`/`error`, fractional
+//! milliseconds). Encoding is exact.
+
+mod error;
+mod fields;
+
+pub mod discover;
+pub mod form;
+pub mod headers;
+pub mod input;
+pub mod jsonrpc;
+pub mod meta;
+pub mod request;
+pub mod result_type;
+pub mod subscriptions;
+pub mod task;
+pub mod timestamp;
+pub mod tool_call;
+pub mod tool_result;
+
+pub use error::DecodeError;
+pub use fields::Object;
 
 /// The protocol version this crate speaks and sends on every request.
 pub const PROTOCOL_VERSION: &str = "2026-07-28";

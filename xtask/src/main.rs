@@ -1,1 +1,117 @@
-fn main() {}
+//! `cargo xtask`: the project's build, test and setup automation, written in Rust so it runs
+//! anywhere cargo does, with no shell scripts or Makefiles to keep portable.
+//!
+//! Exit codes: 0 success, 1 a step failed (with a message saying which and why), 2 bad usage.
+
+mod checks;
+mod cmd;
+mod commands;
+mod error;
+mod pkg_check;
+mod sizes;
+mod template;
+mod toolchain;
+mod wasm_build;
+mod wasm_imports;
+mod workspace;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  demo              build pkg/ (the demo server serving www/ arrives with the reference server)
+  test              run every test: cargo test --workspace, then build pkg/ and check it
+  build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
+  setup [--browser] install missing tools: wasm32 target, wasm-bindgen-cli, npm packages;
+                    --browser also installs chromium + chromedriver (Debian packages)
+  help              show this message
+
+Missing tools are installed on demand by demo, test and build as well.";
+
+/// A parsed command line.
+enum Command {
+    Build,
+    Test,
+    Demo,
+    Setup { browser: bool },
+    Help,
+}
+
+/// Parses the arguments after `cargo xtask`; `Err` carries the usage complaint.
+fn parse(args: &[String]) -> Result<Command, String> {
+    let (name, rest) = match args.split_first() {
+        Some((name, rest)) => (name.as_str(), rest),
+        None => return Err("no command given".into()),
+    };
+    let no_args = |command: Command| match rest {
+        [] => Ok(command),
+        [extra, ..] => Err(format!("`{name}` takes no arguments (got `{extra}`)")),
+    };
+    match name {
+        "build" => no_args(Command::Build),
+        "test" => no_args(Command::Test),
+        "demo" => no_args(Command::Demo),
+        "help" | "--help" | "-h" => no_args(Command::Help),
+        "setup" => match rest {
+            [] => Ok(Command::Setup { browser: false }),
+            [flag] if flag == "--browser" => Ok(Command::Setup { browser: true }),
+            [extra, ..] => Err(format!("`setup` accepts only `--browser` (got `{extra}`)")),
+        },
+        other => Err(format!("unknown command `{other}`")),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = match parse(&args) {
+        Ok(command) => command,
+        Err(complaint) => {
+            eprintln!("xtask: {complaint}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = workspace::root().and_then(|root| match command {
+        Command::Build => commands::build(&root),
+        Command::Test => commands::test(&root),
+        Command::Demo => commands::demo(&root),
+        Command::Setup { browser } => commands::setup(&root, browser),
+        Command::Help => {
+            println!("{USAGE}");
+            Ok(())
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_known_commands() {
+        assert!(matches!(parse(&args(&["build"])), Ok(Command::Build)));
+        assert!(matches!(parse(&args(&["setup"])), Ok(Command::Setup { browser: false })));
+        assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
+        assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
+    }
+
+    #[test]
+    fn rejects_unknown_commands_and_arguments() {
+        assert!(parse(&args(&[])).is_err());
+        assert!(parse(&args(&["bench"])).is_err());
+        assert!(parse(&args(&["test", "-q"])).is_err());
+        assert!(parse(&args(&["setup", "--gpu"])).is_err());
+    }
+}

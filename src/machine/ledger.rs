@@ -1,0 +1,167 @@
+//! The input ledger: which `inputRequests` keys a task has asked, which the user answered, and which the
+//! server acknowledged. Keys are unique for a task's life, so a key is shown and answered at most once.
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::input::{InputRequests, InputResponse, InputResponses};
+
+/// Where one key stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "camelCase")]
+pub enum KeyState {
+    /// Asked by the server, not yet answered.
+    Outstanding,
+    /// Answered locally, waiting to be sent (the outbox; persisted before sending).
+    Queued {
+        /// The answer, as it will be sent.
+        #[serde(with = "response_json")]
+        response: InputResponse,
+    },
+    /// The server acknowledged a `tasks/update` carrying it.
+    Acknowledged,
+    /// The server stopped asking before an answer was sent (superseded, or the task moved on).
+    Withdrawn,
+}
+
+/// The ledger of one task.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct InputLedger {
+    keys: BTreeMap<String, KeyState>,
+    /// Keys in the `tasks/update` now in flight (not persisted: after a reload they are simply re-sent,
+    /// which is harmless because servers ignore keys already answered).
+    #[serde(skip)]
+    sending: Vec<String>,
+}
+
+/// Why answers were refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LedgerError {
+    /// The server never asked this key, or no longer does.
+    NotOutstanding(String),
+    /// The key was answered already; keys are answered once.
+    AlreadyAnswered(String),
+    /// No answers were given.
+    Empty,
+}
+
+impl fmt::Display for LedgerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotOutstanding(k) => write!(f, "the task is not asking for input \"{k}\" (never asked, or no longer)"),
+            Self::AlreadyAnswered(k) => write!(f, "input \"{k}\" was already answered; each request is answered once"),
+            Self::Empty => f.write_str("no answers were given"),
+        }
+    }
+}
+
+impl std::error::Error for LedgerError {}
+
+impl InputLedger {
+    /// Takes in the server's current `inputRequests` (or none when the task is not asking): new keys
+    /// become outstanding, unanswered keys the server dropped become withdrawn. Returns whether anything
+    /// changed.
+    pub fn observe(&mut self, requests: Option<&InputRequests>) -> bool {
+        let mut changed = false;
+        if let Some(requests) = requests {
+            for key in requests.keys() {
+                if !self.keys.contains_key(key) {
+                    self.keys.insert(key.clone(), KeyState::Outstanding);
+                    changed = true;
+                }
+            }
+        }
+        for (key, state) in self.keys.iter_mut() {
+            let still_asked = requests.is_some_and(|r| r.contains_key(key));
+            if *state == KeyState::Outstanding && !still_asked {
+                *state = KeyState::Withdrawn;
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Keys the user still has to answer, in key order. Acknowledged keys a lagging server still lists
+    /// are not among them, so nobody is asked twice.
+    pub fn unanswered(&self) -> Vec<&str> {
+        self.keys.iter().filter(|(_, s)| **s == KeyState::Outstanding).map(|(k, _)| k.as_str()).collect()
+    }
+
+    /// The state of one key.
+    pub fn state(&self, key: &str) -> Option<&KeyState> {
+        self.keys.get(key)
+    }
+
+    /// Queues answers for outstanding keys. All-or-nothing: one bad key refuses the whole set.
+    /// Partial answers (a subset of the outstanding keys) are fine.
+    pub fn queue(&mut self, answers: InputResponses) -> Result<(), LedgerError> {
+        if answers.is_empty() {
+            return Err(LedgerError::Empty);
+        }
+        for key in answers.keys() {
+            match self.keys.get(key) {
+                Some(KeyState::Outstanding) => {}
+                Some(KeyState::Queued { .. } | KeyState::Acknowledged) => return Err(LedgerError::AlreadyAnswered(key.clone())),
+                Some(KeyState::Withdrawn) | None => return Err(LedgerError::NotOutstanding(key.clone())),
+            }
+        }
+        for (key, response) in answers {
+            self.keys.insert(key, KeyState::Queued { response });
+        }
+        Ok(())
+    }
+
+    /// Whether queued answers wait to be sent and none are in flight.
+    pub fn has_unsent(&self) -> bool {
+        self.sending.is_empty() && self.keys.values().any(|s| matches!(s, KeyState::Queued { .. }))
+    }
+
+    /// Takes every queued answer for one `tasks/update`, marking those keys in flight.
+    pub fn take_outbox(&mut self) -> InputResponses {
+        let batch: InputResponses = self
+            .keys
+            .iter()
+            .filter_map(|(k, s)| match s {
+                KeyState::Queued { response } => Some((k.clone(), response.clone())),
+                _ => None,
+            })
+            .collect();
+        self.sending = batch.keys().cloned().collect();
+        batch
+    }
+
+    /// The in-flight `tasks/update` was acknowledged.
+    pub fn acknowledged(&mut self) {
+        for key in std::mem::take(&mut self.sending) {
+            self.keys.insert(key, KeyState::Acknowledged);
+        }
+    }
+
+    /// The in-flight `tasks/update` failed; its answers stay queued for a retry.
+    pub fn send_failed(&mut self) {
+        self.sending.clear();
+    }
+
+    /// Whether a `tasks/update` is in flight.
+    pub fn is_sending(&self) -> bool {
+        !self.sending.is_empty()
+    }
+}
+
+/// Stores an [`InputResponse`] in its wire form, so stored records read like the protocol.
+mod response_json {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    use crate::protocol::input::InputResponse;
+
+    pub fn serialize<S: Serializer>(response: &InputResponse, s: S) -> Result<S::Ok, S::Error> {
+        response.to_json().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<InputResponse, D::Error> {
+        let value = Value::deserialize(d)?;
+        InputResponse::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}

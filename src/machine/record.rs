@@ -1,0 +1,514 @@
+//! `TaskRecord`: everything the client knows about one task handle, and the pure logic that moves it.
+//!
+//! The caller feeds events with `now` (Unix ms) and asks what to do next ([`TaskRecord::next_action`])
+//! and when to wake ([`TaskRecord::next_wakeup`]); nothing here reads a clock or touches the network.
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::backoff::{Failure, Jitter, PollPolicy, Retry};
+use super::ledger::{InputLedger, LedgerError};
+use crate::protocol::input::{InputRequests, InputResponses};
+use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use crate::protocol::timestamp;
+
+/// The status a host sees: the five task statuses plus `Expired` for a task the server no longer knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LocalStatus {
+    /// Running.
+    Working,
+    /// Waiting for the user's answers.
+    InputRequired,
+    /// Finished with a result.
+    Completed,
+    /// Finished with an error.
+    Failed,
+    /// Cancelled.
+    Cancelled,
+    /// Past its TTL, or unknown to the server (-32602): there is nothing left to poll.
+    Expired,
+}
+
+impl LocalStatus {
+    /// The name used in snapshots and events.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Working => "working",
+            Self::InputRequired => "input_required",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+            Self::Expired => "expired",
+        }
+    }
+
+    /// Whether nothing more will happen to the task.
+    pub fn is_terminal(self) -> bool {
+        !matches!(self, Self::Working | Self::InputRequired)
+    }
+}
+
+/// Why a task ended on the client's side rather than with a terminal status from the server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "camelCase")]
+pub enum LocalEnd {
+    /// `createdAt + ttlMs` (plus grace) passed without a terminal status.
+    TtlElapsed,
+    /// The server answered -32602: it never knew the task, or expired or purged it.
+    UnknownToServer {
+        /// The server's message, for display only.
+        message: String,
+    },
+}
+
+/// The client's cancel intent. Cancel is cooperative: `completed` or `failed` may still follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CancelIntent {
+    /// Not asked.
+    #[default]
+    None,
+    /// Asked by the host; `tasks/cancel` not yet acknowledged.
+    Requested,
+    /// The server acknowledged `tasks/cancel` (received, not necessarily applied).
+    Acknowledged,
+}
+
+/// Something the caller should do for this task now.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Send `tasks/cancel`.
+    SendCancel,
+    /// Send `tasks/update` with these answers (persist the record first: they are the outbox).
+    SendUpdate(InputResponses),
+    /// Send `tasks/get`.
+    Poll,
+}
+
+/// What an event changed: nothing, only timing (no need to persist), or state a host can see (persist
+/// and notify). Storage is written on `State`, not on every poll.
+#[must_use = "persist and notify when the state changed"]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    /// Nothing changed.
+    Nothing,
+    /// Only the schedule changed.
+    Timing,
+    /// Something a host can see changed.
+    State,
+}
+
+impl Change {
+    /// The larger of two changes.
+    pub fn and(self, other: Change) -> Change {
+        self.max(other)
+    }
+}
+
+/// Why a host request on a record was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordError {
+    /// The task already ended; nothing can be sent for it.
+    TaskEnded(LocalStatus),
+    /// The answers were refused by the ledger.
+    Input(LedgerError),
+    /// An observation for another task was offered to this record.
+    WrongTask {
+        /// The task this record tracks.
+        expected: String,
+        /// The task the observation was about.
+        found: String,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TaskEnded(s) => write!(f, "the task has already ended ({})", s.as_str()),
+            Self::Input(e) => e.fmt(f),
+            Self::WrongTask { expected, found } => write!(f, "an update for task \"{found}\" was offered to task \"{expected}\""),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// The last failed exchange, kept for display ("backing off: HTTP 503").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FailureNote {
+    /// When it happened (Unix ms).
+    pub at: u64,
+    /// What happened.
+    pub failure: Failure,
+}
+
+/// Requests in flight. Not persisted: after a reload, nothing is in flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct InFlight {
+    poll: bool,
+    cancel: bool,
+}
+
+/// One task handle and what the client knows about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskRecord {
+    task_id: String,
+    tool_name: String,
+    /// When the handle arrived (Unix ms, client clock).
+    received_at: u64,
+    /// The latest accepted observation, in wire form.
+    #[serde(with = "detailed_task_json")]
+    last: DetailedTask,
+    /// Whether `last` came from `tasks/get` or a notification (a bare handle carries no result/error).
+    details_known: bool,
+    end: Option<LocalEnd>,
+    ledger: InputLedger,
+    cancel: CancelIntent,
+    poll: Retry,
+    outbox_retry: Retry,
+    cancel_retry: Retry,
+    /// Time of the latest successful observation; no poll is scheduled before it + the server's interval.
+    observed_at: u64,
+    last_failure: Option<FailureNote>,
+    jitter: Jitter,
+    #[serde(skip)]
+    in_flight: InFlight,
+}
+
+impl TaskRecord {
+    /// A record for a handle just returned by `tools/call`. `seed` feeds this record's jitter.
+    pub fn from_handle(now: u64, tool_name: impl Into<String>, handle: Task, seed: u64, policy: &PollPolicy) -> Self {
+        let mut poll = Retry::default();
+        // A handle that is already terminal carries no result or error: fetch them at once.
+        let interval = if handle.status.is_terminal() { 0 } else { policy.interval(handle.poll_interval_ms) };
+        poll.succeeded(now, interval);
+        Self {
+            task_id: handle.task_id.clone(),
+            tool_name: tool_name.into(),
+            received_at: now,
+            last: DetailedTask { task: handle, detail: StatusDetail::None },
+            details_known: false,
+            end: None,
+            ledger: InputLedger::default(),
+            cancel: CancelIntent::None,
+            poll,
+            outbox_retry: Retry::default(),
+            cancel_retry: Retry::default(),
+            observed_at: now,
+            last_failure: None,
+            jitter: Jitter(seed),
+            in_flight: InFlight::default(),
+        }
+    }
+
+    /// The server's task id.
+    pub fn task_id(&self) -> &str {
+        &self.task_id
+    }
+
+    /// The tool whose call created the task.
+    pub fn tool_name(&self) -> &str {
+        &self.tool_name
+    }
+
+    /// When the handle arrived (Unix ms).
+    pub fn received_at(&self) -> u64 {
+        self.received_at
+    }
+
+    /// The latest observation.
+    pub fn last(&self) -> &DetailedTask {
+        &self.last
+    }
+
+    /// Why the task ended locally, if it did.
+    pub fn local_end(&self) -> Option<&LocalEnd> {
+        self.end.as_ref()
+    }
+
+    /// The cancel intent.
+    pub fn cancel_intent(&self) -> CancelIntent {
+        self.cancel
+    }
+
+    /// The last failed exchange since the last success.
+    pub fn last_failure(&self) -> Option<&FailureNote> {
+        self.last_failure.as_ref()
+    }
+
+    /// Consecutive failed polls.
+    pub fn consecutive_failures(&self) -> u32 {
+        self.poll.failures
+    }
+
+    /// When the next poll is due (Unix ms), while the task is live.
+    pub fn next_poll_at(&self) -> Option<u64> {
+        (!self.is_settled()).then_some(self.poll.not_before)
+    }
+
+    /// The input ledger.
+    pub fn ledger(&self) -> &InputLedger {
+        &self.ledger
+    }
+
+    /// The status a host sees.
+    pub fn status(&self) -> LocalStatus {
+        if self.end.is_some() {
+            return LocalStatus::Expired;
+        }
+        match self.last.task.status {
+            TaskStatus::Working => LocalStatus::Working,
+            TaskStatus::InputRequired => LocalStatus::InputRequired,
+            TaskStatus::Completed => LocalStatus::Completed,
+            TaskStatus::Failed => LocalStatus::Failed,
+            TaskStatus::Cancelled => LocalStatus::Cancelled,
+        }
+    }
+
+    /// Whether the task is over and its outcome known: nothing more will be sent for it.
+    pub fn is_settled(&self) -> bool {
+        self.end.is_some() || (self.last.task.status.is_terminal() && self.details_known)
+    }
+
+    /// The requests the user still has to answer (keys shown or answered before are left out).
+    pub fn unanswered_requests(&self) -> InputRequests {
+        let StatusDetail::InputRequests(all) = &self.last.detail else {
+            return InputRequests::new();
+        };
+        let open = self.ledger.unanswered();
+        all.iter().filter(|(k, _)| open.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
+    /// When the client stops waiting for a live task: `createdAt + ttlMs + grace`. `None` for an
+    /// unlimited TTL or an unreadable `createdAt`.
+    pub fn expires_at(&self, policy: &PollPolicy) -> Option<u64> {
+        let created = timestamp::parse_millis(&self.last.task.created_at)?;
+        let ttl = i64::try_from(self.last.task.ttl_ms?).ok()?;
+        let grace = i64::try_from(policy.expiry_grace_ms).ok()?;
+        u64::try_from(created.saturating_add(ttl).saturating_add(grace)).ok()
+    }
+
+    /// Ends a live task whose TTL has run out. Call before [`TaskRecord::next_action`].
+    pub fn tick(&mut self, now: u64, policy: &PollPolicy) -> Change {
+        if self.is_settled() || self.last.task.status.is_terminal() {
+            return Change::Nothing;
+        }
+        match self.expires_at(policy) {
+            Some(deadline) if now >= deadline => {
+                self.end = Some(LocalEnd::TtlElapsed);
+                Change::State
+            }
+            _ => Change::Nothing,
+        }
+    }
+
+    /// The next exchange to start now, if any; marks it in flight. Cancels go first, then answers, then
+    /// polls. Nothing is started for a settled task.
+    pub fn next_action(&mut self, now: u64) -> Option<Action> {
+        if self.is_settled() {
+            return None;
+        }
+        if self.cancel == CancelIntent::Requested && !self.in_flight.cancel && now >= self.cancel_retry.not_before {
+            self.in_flight.cancel = true;
+            return Some(Action::SendCancel);
+        }
+        if self.ledger.has_unsent() && now >= self.outbox_retry.not_before {
+            return Some(Action::SendUpdate(self.ledger.take_outbox()));
+        }
+        if !self.in_flight.poll && now >= self.poll.not_before {
+            self.in_flight.poll = true;
+            return Some(Action::Poll);
+        }
+        None
+    }
+
+    /// The earliest time something is due, for a single timer: poll, answer retry, cancel retry or TTL end.
+    pub fn next_wakeup(&self, policy: &PollPolicy) -> Option<u64> {
+        if self.is_settled() {
+            return None;
+        }
+        let mut times = Vec::with_capacity(4);
+        if !self.in_flight.poll {
+            times.push(self.poll.not_before);
+        }
+        if self.ledger.has_unsent() {
+            times.push(self.outbox_retry.not_before);
+        }
+        if self.cancel == CancelIntent::Requested && !self.in_flight.cancel {
+            times.push(self.cancel_retry.not_before);
+        }
+        if !self.last.task.status.is_terminal() {
+            times.extend(self.expires_at(policy));
+        }
+        times.into_iter().min()
+    }
+
+    /// A `tasks/get` result arrived.
+    pub fn on_poll_result(&mut self, now: u64, observed: DetailedTask, policy: &PollPolicy) -> Result<Change, RecordError> {
+        self.in_flight.poll = false;
+        self.observe(now, observed, policy)
+    }
+
+    /// A `notifications/tasks` arrived: handled like a poll result, and it postpones the next poll.
+    pub fn on_notification(&mut self, now: u64, observed: DetailedTask, policy: &PollPolicy) -> Result<Change, RecordError> {
+        self.observe(now, observed, policy)
+    }
+
+    fn observe(&mut self, now: u64, observed: DetailedTask, policy: &PollPolicy) -> Result<Change, RecordError> {
+        if observed.task.task_id != self.task_id {
+            return Err(RecordError::WrongTask { expected: self.task_id.clone(), found: observed.task.task_id });
+        }
+        if self.is_settled() {
+            return Ok(Change::Nothing);
+        }
+        let interval = policy.interval(observed.task.poll_interval_ms);
+        self.observed_at = now;
+        self.poll.succeeded(now, interval);
+        let recovered = self.last_failure.take().is_some();
+        let base = if recovered { Change::State } else { Change::Timing };
+        if self.is_stale(&observed) {
+            return Ok(base);
+        }
+        let requests = match &observed.detail {
+            StatusDetail::InputRequests(r) if observed.task.status == TaskStatus::InputRequired => Some(r),
+            _ => None,
+        };
+        let ledger_changed = self.ledger.observe(requests);
+        let changed = ledger_changed || !self.details_known || observed != self.last;
+        self.last = observed;
+        self.details_known = true;
+        Ok(if changed { Change::State } else { base })
+    }
+
+    /// Whether an observation is older than what we hold, or would move a finished task back to live.
+    fn is_stale(&self, observed: &DetailedTask) -> bool {
+        if self.last.task.status.is_terminal() && !observed.task.status.is_terminal() {
+            return true;
+        }
+        let current = timestamp::parse_millis(&self.last.task.last_updated_at);
+        let incoming = timestamp::parse_millis(&observed.task.last_updated_at);
+        matches!((current, incoming), (Some(c), Some(i)) if i < c)
+    }
+
+    /// A `tasks/get` failed without ending the task: back off.
+    pub fn on_poll_failure(&mut self, now: u64, failure: Failure, policy: &PollPolicy) -> Change {
+        self.in_flight.poll = false;
+        if self.is_settled() {
+            return Change::Nothing;
+        }
+        self.poll.failed(now, &failure, policy, self.last.task.poll_interval_ms, &mut self.jitter);
+        self.note_failure(now, failure)
+    }
+
+    fn note_failure(&mut self, now: u64, failure: Failure) -> Change {
+        let first = self.last_failure.as_ref().is_none_or(|n| n.failure != failure);
+        self.last_failure = Some(FailureNote { at: now, failure });
+        if first {
+            Change::State
+        } else {
+            Change::Timing
+        }
+    }
+
+    /// The server answered -32602 to a `tasks/*` request: it does not know the task (any more).
+    pub fn on_task_unknown(&mut self, message: impl Into<String>) -> Change {
+        self.in_flight = InFlight::default();
+        self.ledger.send_failed();
+        if self.is_settled() {
+            return Change::Nothing;
+        }
+        self.end = Some(LocalEnd::UnknownToServer { message: message.into() });
+        Change::State
+    }
+
+    /// The user's answers, queued to be sent with `tasks/update` (persist before sending).
+    pub fn answer(&mut self, answers: InputResponses) -> Result<Change, RecordError> {
+        if self.is_settled() || self.last.task.status.is_terminal() {
+            return Err(RecordError::TaskEnded(self.status()));
+        }
+        self.ledger.queue(answers).map_err(RecordError::Input)?;
+        Ok(Change::State)
+    }
+
+    /// The in-flight `tasks/update` was acknowledged. Keep polling: the ack means received, not applied.
+    pub fn on_update_ack(&mut self) -> Change {
+        self.ledger.acknowledged();
+        self.outbox_retry = Retry::default();
+        Change::State
+    }
+
+    /// The in-flight `tasks/update` failed; the answers stay queued and are re-sent after a backoff.
+    pub fn on_update_failure(&mut self, now: u64, failure: Failure, policy: &PollPolicy) -> Change {
+        self.ledger.send_failed();
+        self.outbox_retry.failed(now, &failure, policy, None, &mut self.jitter);
+        self.note_failure(now, failure)
+    }
+
+    /// The host asked to cancel. Idempotent; refused for a task that already ended.
+    pub fn request_cancel(&mut self) -> Result<Change, RecordError> {
+        if self.is_settled() || self.last.task.status.is_terminal() {
+            return Err(RecordError::TaskEnded(self.status()));
+        }
+        if self.cancel != CancelIntent::None {
+            return Ok(Change::Nothing);
+        }
+        self.cancel = CancelIntent::Requested;
+        Ok(Change::State)
+    }
+
+    /// `tasks/cancel` was acknowledged. Polling goes on: the task may still end `completed` or `failed`.
+    pub fn on_cancel_ack(&mut self) -> Change {
+        self.in_flight.cancel = false;
+        self.cancel = CancelIntent::Acknowledged;
+        Change::State
+    }
+
+    /// `tasks/cancel` failed; it is retried after a backoff.
+    pub fn on_cancel_failure(&mut self, now: u64, failure: Failure, policy: &PollPolicy) -> Change {
+        self.in_flight.cancel = false;
+        self.cancel_retry.failed(now, &failure, policy, None, &mut self.jitter);
+        self.note_failure(now, failure)
+    }
+
+    /// The network came back (`online`, a new interface): retry at once what was backing off, but never
+    /// sooner than the server's interval after the last observation.
+    pub fn on_network_restored(&mut self, now: u64, policy: &PollPolicy) -> Change {
+        if self.is_settled() {
+            return Change::Nothing;
+        }
+        let floor = self.observed_at.saturating_add(policy.interval(self.last.task.poll_interval_ms));
+        let mut change = Change::Nothing;
+        if self.poll.failures > 0 {
+            self.poll.failures = 0;
+            self.poll.not_before = now.max(floor);
+            change = Change::Timing;
+        }
+        for retry in [&mut self.outbox_retry, &mut self.cancel_retry] {
+            if retry.failures > 0 {
+                *retry = Retry { failures: 0, not_before: now };
+                change = Change::Timing;
+            }
+        }
+        change
+    }
+}
+
+/// Stores a [`DetailedTask`] in its wire form, so a stored record reads like the protocol and older
+/// records load with the same decoder.
+mod detailed_task_json {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    use crate::protocol::task::DetailedTask;
+
+    pub fn serialize<S: Serializer>(task: &DetailedTask, s: S) -> Result<S::Ok, S::Error> {
+        task.to_json().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DetailedTask, D::Error> {
+        let value = Value::deserialize(d)?;
+        DetailedTask::from_json_lenient(&value).map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,101 @@
+//! The subcommands: each composes toolchain setup, the wasm build and the checks.
+//!
+//! Kept apart from `main` so argument parsing stays trivial and each command reads as the
+//! sequence of steps its help text promises.
+
+use std::path::Path;
+
+use crate::checks::Checks;
+use crate::cmd;
+use crate::error::{Error, Result};
+use crate::wasm_build::{self, Pkg};
+use crate::{pkg_check, sizes, toolchain, wasm_imports};
+
+/// Where the demo will be served once the reference server exists.
+const DEMO_URL: &str = "http://127.0.0.1:8787/";
+
+/// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
+pub fn build(root: &Path) -> Result<()> {
+    let tools = toolchain::ensure_build_tools(root)?;
+    let pkg = build_and_report(root, &tools)?;
+    check_env_imports(&pkg)?;
+    eprintln!("xtask: built {}", pkg.dir.display());
+    Ok(())
+}
+
+/// `cargo xtask test`: every test there is — the workspace's Rust tests, then the wasm package
+/// build and its checks — ending with a plain `N passed, M failed` line.
+pub fn test(root: &Path) -> Result<()> {
+    let tools = toolchain::ensure_build_tools(root)?;
+    // Streamed, not `-q`: the per-binary "test result:" lines are the evidence CI reads.
+    let mut cargo_test = cmd::cargo();
+    cargo_test.args(["test", "--workspace"]).current_dir(root);
+    cmd::run(&mut cargo_test).map_err(|e| Error::msg(format!("{e}; fix the Rust tests first (output above)")))?;
+
+    let mut checks = Checks::default();
+    let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
+    match pkg {
+        Some(pkg) => {
+            checks.run("final .wasm imports nothing from `env`", || check_env_imports(&pkg));
+            checks.run("pkg/package.json references only files in pkg/", || {
+                pkg_check::check(&pkg.dir).map(|refs| eprintln!("xtask: package.json references present: {}", refs.join(", ")))
+            });
+        }
+        None => {
+            checks.skip("final .wasm imports nothing from `env`", "no package was built");
+            checks.skip("pkg/package.json references only files in pkg/", "no package was built");
+        }
+    }
+    println!("{}", checks.summary());
+    if checks.all_passed() {
+        Ok(())
+    } else {
+        Err(Error::msg("some xtask checks failed (see above)"))
+    }
+}
+
+/// `cargo xtask demo`: builds pkg/; serving www/ arrives with the reference server.
+pub fn demo(root: &Path) -> Result<()> {
+    build(root)?;
+    println!(
+        "xtask: pkg/ is built. The demo — the reference server serving www/ at {DEMO_URL} — \
+         arrives with the reference-server issue; until then there is nothing to serve."
+    );
+    Ok(())
+}
+
+/// `cargo xtask setup [--browser]`: installs whatever is missing, builds nothing.
+pub fn setup(root: &Path, browser: bool) -> Result<()> {
+    toolchain::ensure_build_tools(root)?;
+    if browser {
+        toolchain::ensure_browser()?;
+    }
+    eprintln!("xtask: setup complete");
+    Ok(())
+}
+
+/// Builds pkg/ and prints the size table (shared by build, test and demo).
+fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Pkg> {
+    let pkg = wasm_build::build(root, tools)?;
+    let rows = [sizes::measure(&pkg.wasm)?, sizes::measure(&pkg.js)?];
+    println!("\n{}", sizes::table(&rows));
+    Ok(pkg)
+}
+
+/// Fails, listing them, if the final module imports anything from `env`.
+fn check_env_imports(pkg: &Pkg) -> Result<()> {
+    let bytes = std::fs::read(&pkg.wasm).map_err(|e| Error::msg(format!("reading {}: {e}", pkg.wasm.display())))?;
+    let stray = wasm_imports::env_imports(&bytes).map_err(|e| Error::msg(format!("parsing {}: {e}", pkg.wasm.display())))?;
+    if stray.is_empty() {
+        eprintln!("xtask: {} has no `env` imports", pkg.wasm.display());
+        return Ok(());
+    }
+    let list: Vec<String> = stray.iter().map(|i| format!("  {i}")).collect();
+    Err(Error::msg(format!(
+        "{} imports {} item(s) from `env` — unresolved native symbols that no JS host provides:\n{}\n\
+         (usually a dependency that needs libc or a native API; gate it out of the wasm32 build)",
+        pkg.wasm.display(),
+        stray.len(),
+        list.join("\n")
+    )))
+}

@@ -1,0 +1,91 @@
+//! Checks that pkg/package.json points only at files that exist in pkg/.
+//!
+//! The template's `exports`/`types`/`main`/`module` name wasm-bindgen's output files; if
+//! wasm-bindgen renames one, or someone edits the template, `import "mcp-tasks-web"` breaks for
+//! users while every Rust test still passes. This check catches that before publishing.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::{Context, Error, Result};
+use crate::workspace;
+
+/// Top-level fields whose string value is a path into the package.
+const PATH_FIELDS: [&str; 5] = ["main", "module", "types", "typings", "browser"];
+
+/// Returns the referenced paths (all present), or an error listing the missing ones.
+pub fn check(pkg_dir: &Path) -> Result<Vec<String>> {
+    let manifest_path = pkg_dir.join("package.json");
+    let manifest: Value =
+        serde_json::from_str(&workspace::read(&manifest_path)?).context(format!("parsing {}", manifest_path.display()))?;
+    let exports = manifest
+        .get("exports")
+        .ok_or_else(|| Error::msg(format!("{} has no `exports` map", manifest_path.display())))?;
+
+    let mut referenced = Vec::new();
+    collect_strings(exports, &mut referenced);
+    for field in PATH_FIELDS {
+        if let Some(Value::String(path)) = manifest.get(field) {
+            referenced.push(path.clone());
+        }
+    }
+    referenced.sort();
+    referenced.dedup();
+
+    let problems: Vec<String> = referenced.iter().filter_map(|p| problem(pkg_dir, p)).collect();
+    if problems.is_empty() {
+        Ok(referenced)
+    } else {
+        Err(Error::msg(format!("{} references files not in {}:\n  {}", manifest_path.display(), pkg_dir.display(), problems.join("\n  "))))
+    }
+}
+
+/// Every string leaf of an `exports` value (conditions map to paths; keys are not paths).
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
+}
+
+/// Why `reference` is not a file inside `pkg_dir`, if it is not.
+fn problem(pkg_dir: &Path, reference: &str) -> Option<String> {
+    let Some(relative) = reference.strip_prefix("./") else {
+        return Some(format!("{reference}: package paths must start with \"./\""));
+    };
+    if relative.contains('*') {
+        return Some(format!("{reference}: subpath patterns are not used by this package"));
+    }
+    if relative.split('/').any(|part| part == ".." || part.is_empty()) {
+        return Some(format!("{reference}: path leaves the package or has empty segments"));
+    }
+    (!pkg_dir.join(relative).is_file()).then(|| format!("{reference}: no such file"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_missing_and_malformed_references() {
+        let dir = std::env::temp_dir().join(format!("xtask-pkg-check-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("a.js"), "").expect("write a.js");
+        std::fs::write(
+            dir.join("package.json"),
+            r#"{"main":"./a.js","types":"./a.d.ts","exports":{".":{"types":"./a.d.ts","default":"./a.js"},"./x":"x.js"}}"#,
+        )
+        .expect("write package.json");
+        let err = check(&dir).expect_err("a.d.ts is missing and x.js lacks ./").to_string();
+        assert!(err.contains("./a.d.ts: no such file"), "{err}");
+        assert!(err.contains("x.js: package paths must start"), "{err}");
+
+        std::fs::write(dir.join("a.d.ts"), "").expect("write a.d.ts");
+        std::fs::write(dir.join("package.json"), r#"{"types":"./a.d.ts","exports":{".":"./a.js"}}"#).expect("rewrite");
+        assert_eq!(check(&dir).expect("all present"), vec!["./a.d.ts".to_owned(), "./a.js".to_owned()]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

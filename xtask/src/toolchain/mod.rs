@@ -1,0 +1,39 @@
+//! Makes sure the tools the wasm build needs are present, installing what is missing.
+//!
+//! A fresh CI machine or a newcomer's laptop has only Rust and Node; everything else
+//! (the wasm target, the exact wasm-bindgen CLI, binaryen, a browser) is installed here on
+//! demand, with one line per tool saying what was missing and what we are doing about it.
+//! Each tool lives in its own module because each has its own notion of "right version".
+
+mod bindgen;
+mod browser;
+mod npm;
+mod target;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Result;
+
+pub use target::WASM_TARGET;
+
+/// Where the build tools ended up, so the build runs exactly the binaries we checked.
+pub struct BuildTools {
+    /// The `wasm-bindgen` CLI whose version matches Cargo.lock.
+    pub wasm_bindgen: PathBuf,
+    /// binaryen's `wasm-opt` from node_modules, run through `node`.
+    pub wasm_opt: npm::NodeScript,
+}
+
+/// Ensures the rust target, the wasm-bindgen CLI and the npm packages: everything
+/// `cargo xtask build` needs.
+pub fn ensure_build_tools(root: &Path) -> Result<BuildTools> {
+    target::ensure()?;
+    let wasm_bindgen = bindgen::ensure(root)?;
+    let wasm_opt = npm::ensure(root)?;
+    Ok(BuildTools { wasm_bindgen, wasm_opt })
+}
+
+/// Ensures headless Chromium and its WebDriver, for the browser tests.
+pub fn ensure_browser() -> Result<()> {
+    browser::ensure()
+}
