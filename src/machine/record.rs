@@ -363,12 +363,15 @@ impl TaskRecord {
         if self.is_settled() {
             return Ok(Change::Nothing);
         }
-        let interval = policy.interval(observed.task.poll_interval_ms);
+        // A stale observation still proves the server reachable, but its interval is older advice
+        // than the one we hold.
+        let stale = self.is_stale(&observed);
+        let advice = if stale { self.last.task.poll_interval_ms } else { observed.task.poll_interval_ms };
         self.observed_at = now;
-        self.poll.succeeded(now, interval);
+        self.poll.succeeded(now, policy.interval(advice));
         let recovered = self.last_failure.take().is_some();
         let base = if recovered { Change::State } else { Change::Timing };
-        if self.is_stale(&observed) {
+        if stale {
             return Ok(base);
         }
         let requests = match &observed.detail {

@@ -1,0 +1,196 @@
+//! No panics on hostile input: random bytes, random JSON, and mutated real messages go through every
+//! decoder, and each either decodes or returns a typed error.
+mod common;
+
+use mcp_tasks_web::machine::record::TaskRecord;
+use mcp_tasks_web::machine::stored::from_stored;
+use mcp_tasks_web::protocol::discover::DiscoverResult;
+use mcp_tasks_web::protocol::form::FormModel;
+use mcp_tasks_web::protocol::headers::{base64_decode, decode_header_value};
+use mcp_tasks_web::protocol::input::{decode_input_requests, decode_input_responses, ElicitRequest, InputRequest, InputResponse};
+use mcp_tasks_web::protocol::jsonrpc::{decode_message, decode_message_value, decode_response, RpcError};
+use mcp_tasks_web::protocol::meta::{check_tasks_extension_settings, ClientCapabilities, Implementation, RequestMeta};
+use mcp_tasks_web::protocol::request::{decode_ack, CallToolParams, ClientRequest};
+use mcp_tasks_web::protocol::subscriptions::{decode_listen_closed, ListenFilter, ServerNotification};
+use mcp_tasks_web::protocol::task::{decode_get_task_result, DetailedTask};
+use mcp_tasks_web::protocol::timestamp::parse_millis;
+use mcp_tasks_web::protocol::tool_call::decode_tool_call_result;
+use proptest::prelude::*;
+use serde_json::Value;
+
+const METHODS: [&str; 9] = [
+    "tools/call",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+    "server/discover",
+    "subscriptions/listen",
+    "notifications/tasks",
+    "notifications/subscriptions/acknowledged",
+    "notifications/cancelled",
+];
+
+/// Feeds one value to every value decoder. Returning at all is the assertion: a panic fails the test.
+fn every_decoder(v: &Value) {
+    let _ = decode_message_value(v);
+    let _ = decode_tool_call_result(v);
+    let _ = decode_get_task_result(v);
+    let _ = DetailedTask::from_json(v);
+    let _ = RpcError::from_json(v);
+    let _ = RequestMeta::from_params(v);
+    let _ = ClientCapabilities::from_json(v);
+    let _ = Implementation::from_json(v);
+    let _ = check_tasks_extension_settings(v);
+    let _ = InputRequest::from_json(v);
+    let _ = InputResponse::from_json(v);
+    let _ = ElicitRequest::from_json(v);
+    let _ = decode_input_requests(v);
+    let _ = decode_input_responses(v);
+    let _ = DiscoverResult::from_json(v);
+    let _ = ListenFilter::from_json(v);
+    let _ = decode_listen_closed(v);
+    let _ = decode_ack(v, "tasks/update");
+    let _ = FormModel::from_schema(v);
+    let _ = from_stored::<TaskRecord>(v);
+    for method in METHODS {
+        let _ = ClientRequest::decode(method, v);
+        let _ = ServerNotification::decode(method, v);
+    }
+    for request in [
+        ClientRequest::GetTask { task_id: "t".into() },
+        ClientRequest::CallTool(CallToolParams::new("x", None)),
+        ClientRequest::Discover,
+        ClientRequest::CancelTask { task_id: "t".into() },
+    ] {
+        let _ = request.decode_result(v);
+    }
+}
+
+fn every_text_decoder(s: &str) {
+    let _ = decode_message(s);
+    let _ = decode_response(s);
+    let _ = parse_millis(s);
+    let _ = decode_header_value(s);
+    let _ = base64_decode(s);
+    let _ = decode_header_value(&format!("=?base64?{s}?="));
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        prop_oneof![
+            "[a-zA-Z_/]{0,12}",
+            Just("task".to_string()),
+            Just("complete".to_string()),
+            Just("input_required".to_string()),
+            Just("working".to_string()),
+            Just("completed".to_string()),
+            Just("failed".to_string()),
+            Just("elicitation/create".to_string()),
+            Just("2026-08-01T09:00:00Z".to_string()),
+            ".*",
+        ]
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 64, 8, |inner| {
+        let key = prop_oneof![
+            Just("resultType".to_string()),
+            Just("taskId".to_string()),
+            Just("status".to_string()),
+            Just("ttlMs".to_string()),
+            Just("createdAt".to_string()),
+            Just("lastUpdatedAt".to_string()),
+            Just("result".to_string()),
+            Just("error".to_string()),
+            Just("inputRequests".to_string()),
+            Just("content".to_string()),
+            Just("method".to_string()),
+            Just("params".to_string()),
+            Just("_meta".to_string()),
+            Just("task".to_string()),
+            Just("v".to_string()),
+            "[a-z]{1,6}",
+        ];
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            proptest::collection::btree_map(key, inner, 0..8).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Replaces the value at a random path in `v` with `replacement`, or deletes it.
+fn mutate(v: &mut Value, mut choices: Vec<usize>, replacement: Option<Value>) {
+    let Some(choice) = choices.pop() else {
+        if let Some(r) = replacement {
+            *v = r;
+        }
+        return;
+    };
+    match v {
+        Value::Object(map) if !map.is_empty() => {
+            let key = map.keys().nth(choice % map.len()).cloned().unwrap_or_default();
+            if choices.is_empty() && replacement.is_none() {
+                map.remove(&key);
+            } else if let Some(child) = map.get_mut(&key) {
+                mutate(child, choices, replacement);
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            let n = items.len();
+            mutate(&mut items[choice % n], choices, replacement);
+        }
+        _ => {
+            if let Some(r) = replacement {
+                *v = r;
+            }
+        }
+    }
+}
+
+/// Every example message in the spec folder, read once.
+fn real_messages() -> &'static [Value] {
+    static MESSAGES: std::sync::OnceLock<Vec<Value>> = std::sync::OnceLock::new();
+    MESSAGES.get_or_init(|| {
+        let files = common::json_files(&common::spec_dir().join("schema"));
+        files.iter().filter(|p| !p.ends_with("schema.json")).map(|p| common::read_json(p)).collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+        every_text_decoder(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn random_json_never_panics(v in json_value()) {
+        every_decoder(&v);
+        every_text_decoder(&v.to_string());
+    }
+
+    #[test]
+    fn mutated_real_messages_never_panic(
+        index in any::<prop::sample::Index>(),
+        path in proptest::collection::vec(any::<usize>(), 1..6),
+        replacement in proptest::option::of(json_value()),
+    ) {
+        let messages = real_messages();
+        let mut v = messages[index.index(messages.len())].clone();
+        mutate(&mut v, path, replacement);
+        every_decoder(&v);
+        // Also as a result/params inside an envelope.
+        every_decoder(&serde_json::json!({ "jsonrpc": "2.0", "id": 1, "result": v.clone() }));
+        every_decoder(&serde_json::json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": v }));
+    }
+}
+
+#[test]
+fn deeply_nested_json_is_refused_not_a_stack_overflow() {
+    let deep = "[".repeat(100_000);
+    assert!(decode_message(&deep).is_err());
+}

@@ -1,0 +1,379 @@
+//! The task state machine driven with a fake clock: every status path, backoff, Retry-After, interval
+//! changes, TTL expiry, the input ledger across a reload, and cancel-then-completed.
+use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
+use mcp_tasks_web::machine::ledger::{KeyState, LedgerError};
+use mcp_tasks_web::machine::record::{Action, CancelIntent, Change, LocalEnd, LocalStatus, RecordError, TaskRecord};
+use mcp_tasks_web::machine::stored::{from_stored, to_stored, StoredRecordError};
+use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, InputRequests, InputResponse, InputResponses};
+use mcp_tasks_web::protocol::jsonrpc::RpcError;
+use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use mcp_tasks_web::protocol::timestamp::format_millis;
+use mcp_tasks_web::protocol::tool_result::CallToolResult;
+use serde_json::json;
+
+/// Server clock origin: 2026-08-01T09:00:00Z.
+const T0: u64 = 1_785_574_800_000;
+
+fn policy() -> PollPolicy {
+    PollPolicy { min_interval_ms: 250, default_interval_ms: 1_000, backoff_base_ms: 1_000, max_backoff_ms: 8_000, expiry_grace_ms: 60_000 }
+}
+
+fn task(status: TaskStatus, updated: u64, interval: Option<u64>) -> Task {
+    Task {
+        task_id: "tsk-1".into(),
+        status,
+        status_message: None,
+        created_at: format_millis(T0 as i64),
+        last_updated_at: format_millis(updated as i64),
+        ttl_ms: Some(600_000),
+        poll_interval_ms: interval,
+    }
+}
+
+fn seen(status: TaskStatus, updated: u64, detail: StatusDetail) -> DetailedTask {
+    DetailedTask { task: task(status, updated, Some(500)), detail }
+}
+
+fn form(keys: &[&str]) -> StatusDetail {
+    let requests: InputRequests = keys
+        .iter()
+        .map(|k| {
+            let schema = json!({ "type": "object", "properties": { "confirm": { "type": "boolean" } } });
+            (k.to_string(), InputRequest::Elicitation(ElicitRequest::Form { message: "Approve?".into(), requested_schema: schema }))
+        })
+        .collect();
+    StatusDetail::InputRequests(requests)
+}
+
+fn accept(keys: &[&str]) -> InputResponses {
+    keys.iter().map(|k| (k.to_string(), InputResponse::accept(json!({ "confirm": true }).as_object().cloned().unwrap_or_default()))).collect()
+}
+
+fn new_record(now: u64) -> TaskRecord {
+    TaskRecord::from_handle(now, "deploy", task(TaskStatus::Working, T0, Some(500)), 7, &policy())
+}
+
+#[test]
+fn working_then_completed() {
+    let p = policy();
+    let mut r = new_record(T0);
+    assert_eq!(r.status(), LocalStatus::Working);
+    assert_eq!(r.next_poll_at(), Some(T0 + 500));
+    assert_eq!(r.next_action(T0 + 499), None, "never sooner than the server asked");
+    assert_eq!(r.next_action(T0 + 500), Some(Action::Poll));
+    assert_eq!(r.next_action(T0 + 500), None, "one poll in flight at a time");
+    let mut working = seen(TaskStatus::Working, T0 + 400, StatusDetail::None);
+    working.task.status_message = Some("step 1/3".into());
+    assert_eq!(r.on_poll_result(T0 + 520, working.clone(), &p), Ok(Change::State));
+    assert_eq!(r.next_poll_at(), Some(T0 + 1_020));
+    assert_eq!(r.next_action(T0 + 1_020), Some(Action::Poll));
+    assert_eq!(r.on_poll_result(T0 + 1_030, working, &p), Ok(Change::Timing), "an unchanged poll needs no write");
+    assert_eq!(r.next_action(T0 + 1_530), Some(Action::Poll));
+    let done = seen(TaskStatus::Completed, T0 + 1_500, StatusDetail::Result(CallToolResult::text("built")));
+    assert_eq!(r.on_poll_result(T0 + 1_540, done, &p), Ok(Change::State));
+    assert_eq!(r.status(), LocalStatus::Completed);
+    assert!(r.is_settled());
+    assert_eq!(r.next_action(T0 + 100_000), None);
+    assert_eq!(r.next_wakeup(&p), None);
+}
+
+#[test]
+fn failed_and_cancelled_are_terminal_with_their_details() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let failed = seen(TaskStatus::Failed, T0 + 10, StatusDetail::Error(RpcError::new(-32603, "worker crashed")));
+    assert_eq!(r.on_poll_result(T0 + 500, failed, &p), Ok(Change::State));
+    assert_eq!(r.status(), LocalStatus::Failed);
+    assert!(matches!(&r.last().detail, StatusDetail::Error(e) if e.code == -32603));
+
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    assert_eq!(r.on_poll_result(T0 + 500, seen(TaskStatus::Cancelled, T0 + 10, StatusDetail::None), &p), Ok(Change::State));
+    assert_eq!(r.status(), LocalStatus::Cancelled);
+    assert!(r.is_settled());
+}
+
+#[test]
+fn a_terminal_handle_is_polled_at_once_for_its_result() {
+    let p = policy();
+    let mut r = TaskRecord::from_handle(T0, "echo", task(TaskStatus::Completed, T0, Some(5_000)), 1, &p);
+    assert!(!r.is_settled(), "the outcome is not known until tasks/get returns the result");
+    assert_eq!(r.next_action(T0), Some(Action::Poll));
+    let done = seen(TaskStatus::Completed, T0, StatusDetail::Result(CallToolResult::text("ok")));
+    assert_eq!(r.on_poll_result(T0 + 5, done, &p), Ok(Change::State));
+    assert!(r.is_settled());
+}
+
+#[test]
+fn input_required_answers_are_sent_once_and_not_shown_again() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    assert_eq!(r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1"])), &p), Ok(Change::State));
+    assert_eq!(r.status(), LocalStatus::InputRequired);
+    assert_eq!(r.unanswered_requests().keys().collect::<Vec<_>>(), ["approval-1"]);
+
+    assert_eq!(r.answer(accept(&["never-asked"])), Err(RecordError::Input(LedgerError::NotOutstanding("never-asked".into()))));
+    assert_eq!(r.answer(accept(&["approval-1"])), Ok(Change::State));
+    assert_eq!(r.answer(accept(&["approval-1"])), Err(RecordError::Input(LedgerError::AlreadyAnswered("approval-1".into()))));
+    assert!(r.unanswered_requests().is_empty(), "a queued answer is not asked again");
+    // Answers go out at once, before the next poll is due.
+    assert_eq!(r.next_action(T0 + 600), Some(Action::SendUpdate(accept(&["approval-1"]))));
+    assert_eq!(r.next_action(T0 + 600), None, "the update is in flight");
+    assert_eq!(r.on_update_ack(), Change::State);
+    assert_eq!(r.ledger().state("approval-1"), Some(&KeyState::Acknowledged));
+
+    // The ack is eventually consistent: the next poll may still list the key. It is not shown again.
+    let _ = r.next_action(T0 + 1_000);
+    let lagging = seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1"]));
+    let _ = r.on_poll_result(T0 + 1_000, lagging, &p);
+    assert!(r.unanswered_requests().is_empty());
+
+    // A second round with a new key; partial answers are allowed.
+    let _ = r.next_action(T0 + 1_500);
+    let _ = r.on_poll_result(T0 + 1_500, seen(TaskStatus::InputRequired, T0 + 1_400, form(&["approval-1", "strategy-2", "notes-3"])), &p);
+    assert_eq!(r.unanswered_requests().keys().collect::<Vec<_>>(), ["notes-3", "strategy-2"]);
+    assert_eq!(r.answer(accept(&["strategy-2"])), Ok(Change::State));
+    assert_eq!(r.unanswered_requests().keys().collect::<Vec<_>>(), ["notes-3"]);
+}
+
+#[test]
+fn a_request_the_server_drops_is_withdrawn() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 10, form(&["a"])), &p);
+    let _ = r.next_action(T0 + 1_000);
+    let _ = r.on_poll_result(T0 + 1_000, seen(TaskStatus::Working, T0 + 20, StatusDetail::None), &p);
+    assert_eq!(r.ledger().state("a"), Some(&KeyState::Withdrawn));
+    assert_eq!(r.answer(accept(&["a"])), Err(RecordError::Input(LedgerError::NotOutstanding("a".into()))));
+}
+
+#[test]
+fn failed_updates_stay_queued_and_are_resent_after_backoff() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 10, form(&["k"])), &p);
+    let _ = r.answer(accept(&["k"]));
+    assert!(matches!(r.next_action(T0 + 501), Some(Action::SendUpdate(_))));
+    let _ = r.on_update_failure(T0 + 502, Failure::Network, &p);
+    assert!(matches!(r.ledger().state("k"), Some(KeyState::Queued { .. })));
+    assert_eq!(r.next_action(T0 + 1_000), Some(Action::Poll), "the answer backs off; the regular poll goes on");
+    let retry = r.next_action(T0 + 502 + 1_000);
+    assert!(matches!(&retry, Some(Action::SendUpdate(a)) if a.contains_key("k")), "resent after the backoff: {retry:?}");
+}
+
+#[test]
+fn backoff_grows_with_jitter_up_to_the_cap_and_resets_on_success() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let mut now = T0 + 500;
+    let mut delays = Vec::new();
+    for _ in 0..8 {
+        assert_eq!(r.next_action(now), Some(Action::Poll));
+        let _ = r.on_poll_failure(now, Failure::Http { status: 503, retry_after_ms: None }, &p);
+        let next = r.next_poll_at().expect("scheduled");
+        delays.push(next - now);
+        now = next;
+    }
+    // Step n is base * 2^(n-1) capped at 8 s; the jittered delay lies in [step/2, step].
+    for (i, d) in delays.iter().enumerate() {
+        let step = (1_000u64 << i.min(3)).min(8_000);
+        assert!(*d >= (step / 2).max(500) && *d <= step, "delay {i} = {d} outside [{}, {step}]", step / 2);
+    }
+    assert!(delays[3..].iter().all(|d| *d <= 8_000), "capped: {delays:?}");
+    assert!(delays[3] > delays[0], "grows: {delays:?}");
+    assert_eq!(r.consecutive_failures(), 8);
+    assert!(r.last_failure().is_some());
+    assert_eq!(r.next_action(now), Some(Action::Poll));
+    let _ = r.on_poll_result(now, seen(TaskStatus::Working, T0 + 1, StatusDetail::None), &p);
+    assert_eq!(r.consecutive_failures(), 0);
+    assert!(r.last_failure().is_none());
+    assert_eq!(r.next_poll_at(), Some(now + 500));
+}
+
+#[test]
+fn retry_after_is_honoured_even_past_the_cap() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_failure(T0 + 500, Failure::Http { status: 429, retry_after_ms: Some(30_000) }, &p);
+    assert_eq!(r.next_poll_at(), Some(T0 + 30_500));
+}
+
+#[test]
+fn the_latest_poll_interval_is_followed_and_the_host_minimum_kept() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let mut slow = seen(TaskStatus::Working, T0 + 1, StatusDetail::None);
+    slow.task.poll_interval_ms = Some(5_000);
+    let _ = r.on_poll_result(T0 + 500, slow, &p);
+    assert_eq!(r.next_poll_at(), Some(T0 + 5_500));
+    let _ = r.next_action(T0 + 5_500);
+    let mut fast = seen(TaskStatus::Working, T0 + 2, StatusDetail::None);
+    fast.task.poll_interval_ms = Some(10);
+    let _ = r.on_poll_result(T0 + 5_500, fast, &p);
+    assert_eq!(r.next_poll_at(), Some(T0 + 5_750), "host minimum of 250 ms");
+    let _ = r.next_action(T0 + 5_750);
+    let mut none = seen(TaskStatus::Working, T0 + 3, StatusDetail::None);
+    none.task.poll_interval_ms = None;
+    let _ = r.on_poll_result(T0 + 5_750, none, &p);
+    assert_eq!(r.next_poll_at(), Some(T0 + 6_750), "default interval when the server gives none");
+}
+
+#[test]
+fn ttl_expiry_ends_a_live_task_after_the_grace() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let deadline = T0 + 600_000 + 60_000;
+    assert_eq!(r.expires_at(&p), Some(deadline));
+    assert!(r.next_wakeup(&p).is_some_and(|w| w <= deadline));
+    assert_eq!(r.tick(deadline - 1, &p), Change::Nothing);
+    assert_eq!(r.tick(deadline, &p), Change::State);
+    assert_eq!(r.status(), LocalStatus::Expired);
+    assert_eq!(r.local_end(), Some(&LocalEnd::TtlElapsed));
+    assert_eq!(r.next_action(deadline), None);
+
+    let mut unlimited = task(TaskStatus::Working, T0, Some(500));
+    unlimited.ttl_ms = None;
+    let mut r = TaskRecord::from_handle(T0, "long_job", unlimited, 3, &p);
+    assert_eq!(r.expires_at(&p), None);
+    assert_eq!(r.tick(u64::MAX / 2, &p), Change::Nothing, "a null ttlMs never expires on the client");
+}
+
+#[test]
+fn unknown_task_error_is_a_distinct_end() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    assert_eq!(r.on_task_unknown("Task not found"), Change::State);
+    assert_eq!(r.status(), LocalStatus::Expired);
+    assert_eq!(r.local_end(), Some(&LocalEnd::UnknownToServer { message: "Task not found".into() }));
+    assert_eq!(r.next_wakeup(&p), None);
+    assert_eq!(r.answer(accept(&["x"])), Err(RecordError::TaskEnded(LocalStatus::Expired)));
+}
+
+#[test]
+fn cancel_is_a_request_and_completed_may_still_follow() {
+    let p = policy();
+    let mut r = new_record(T0);
+    assert_eq!(r.request_cancel(), Ok(Change::State));
+    assert_eq!(r.request_cancel(), Ok(Change::Nothing), "idempotent");
+    assert_eq!(r.next_action(T0 + 1), Some(Action::SendCancel), "cancel goes out at once");
+    assert_eq!(r.on_cancel_ack(), Change::State);
+    assert_eq!(r.cancel_intent(), CancelIntent::Acknowledged);
+    assert_eq!(r.status(), LocalStatus::Working, "an ack is not a cancellation");
+    assert_eq!(r.next_action(T0 + 500), Some(Action::Poll), "polling goes on after the ack");
+    let done = seen(TaskStatus::Completed, T0 + 400, StatusDetail::Result(CallToolResult::text("finished anyway")));
+    assert_eq!(r.on_poll_result(T0 + 500, done, &p), Ok(Change::State));
+    assert_eq!(r.status(), LocalStatus::Completed);
+    assert_eq!(r.request_cancel(), Err(RecordError::TaskEnded(LocalStatus::Completed)));
+}
+
+#[test]
+fn a_failed_cancel_is_retried() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.request_cancel();
+    assert_eq!(r.next_action(T0), Some(Action::SendCancel));
+    let _ = r.on_cancel_failure(T0 + 1, Failure::Timeout, &p);
+    assert_ne!(r.next_action(T0 + 2), Some(Action::SendCancel), "backs off first");
+    let _ = r.on_network_restored(T0 + 3, &p);
+    assert_eq!(r.next_action(T0 + 3), Some(Action::SendCancel), "retried at once when the network is back");
+}
+
+#[test]
+fn terminal_states_are_immutable_and_stale_observations_ignored() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::Working, T0 + 300, StatusDetail::None), &p);
+    let _ = r.next_action(T0 + 1_000);
+    let older = seen(TaskStatus::InputRequired, T0 + 200, form(&["late"]));
+    assert_eq!(r.on_poll_result(T0 + 1_000, older, &p), Ok(Change::Timing), "older lastUpdatedAt is ignored");
+    assert_eq!(r.status(), LocalStatus::Working);
+    let done = seen(TaskStatus::Completed, T0 + 900, StatusDetail::Result(CallToolResult::text("ok")));
+    let _ = r.on_notification(T0 + 1_100, done, &p);
+    let resurrect = seen(TaskStatus::Working, T0 + 5_000, StatusDetail::None);
+    assert_eq!(r.on_notification(T0 + 1_200, resurrect, &p), Ok(Change::Nothing));
+    assert_eq!(r.status(), LocalStatus::Completed);
+}
+
+#[test]
+fn an_observation_for_another_task_is_refused() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let mut other = seen(TaskStatus::Completed, T0, StatusDetail::Result(CallToolResult::text("not yours")));
+    other.task.task_id = "tsk-2".into();
+    assert!(matches!(r.on_notification(T0, other, &p), Err(RecordError::WrongTask { .. })));
+    assert_eq!(r.status(), LocalStatus::Working);
+}
+
+#[test]
+fn network_restored_skips_backoff_but_not_the_server_interval() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::Working, T0 + 1, StatusDetail::None), &p);
+    let _ = r.next_action(T0 + 1_000);
+    let _ = r.on_poll_failure(T0 + 1_000, Failure::Network, &p);
+    let _ = r.next_action(T0 + 3_000);
+    let _ = r.on_poll_failure(T0 + 3_000, Failure::Network, &p);
+    assert!(r.next_poll_at().is_some_and(|t| t > T0 + 4_000));
+    assert_eq!(r.on_network_restored(T0 + 4_000, &p), Change::Timing);
+    assert_eq!(r.next_poll_at(), Some(T0 + 4_000));
+}
+
+#[test]
+fn the_input_ledger_and_outbox_survive_a_reload() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 10, form(&["a", "b"])), &p);
+    let _ = r.answer(accept(&["a"]));
+    let _ = r.next_action(T0 + 501);
+    let _ = r.on_update_ack();
+    let _ = r.answer([("b".to_string(), InputResponse::action(ElicitAction::Decline))].into_iter().collect());
+    // The page dies here: the answer to "b" is queued (persisted) but not sent.
+    let stored = to_stored(&r);
+    assert_eq!(stored["v"], 1);
+    let mut restored: TaskRecord = from_stored(&stored).expect("loads");
+    assert_eq!(restored.ledger().state("a"), Some(&KeyState::Acknowledged));
+    assert_eq!(
+        restored.next_action(T0 + 10_000),
+        Some(Action::SendUpdate([("b".to_string(), InputResponse::action(ElicitAction::Decline))].into_iter().collect()))
+    );
+    let _ = restored.on_update_ack();
+    assert!(restored.unanswered_requests().is_empty());
+    assert_eq!(restored.answer(accept(&["a"])), Err(RecordError::Input(LedgerError::AlreadyAnswered("a".into()))));
+}
+
+#[test]
+fn stored_records_from_format_1_still_load() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/task-record-v1.json");
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let mut r: TaskRecord = from_stored(&value).expect("a format-1 record loads");
+    assert_eq!(r.task_id(), "tsk_7Qm2vX9cLr4wN8bT1pKz6A");
+    assert_eq!(r.tool_name(), "deploy");
+    assert_eq!(r.status(), LocalStatus::InputRequired);
+    assert_eq!(r.cancel_intent(), CancelIntent::Requested);
+    assert!(matches!(r.ledger().state("approval-1"), Some(KeyState::Queued { .. })));
+    assert_eq!(r.next_action(u64::MAX / 4), Some(Action::SendCancel));
+    assert_eq!(to_stored(&r)["v"], 1);
+}
+
+#[test]
+fn stored_records_refuse_other_versions_and_garbage() {
+    let r = new_record(T0);
+    let mut stored = to_stored(&r);
+    stored["v"] = json!(2);
+    assert_eq!(from_stored::<TaskRecord>(&stored), Err(StoredRecordError::NewerVersion(2)));
+    assert_eq!(from_stored::<TaskRecord>(&json!({"taskId": "x"})), Err(StoredRecordError::NotARecord));
+    let mut broken = to_stored(&r);
+    broken["last"] = json!({ "status": "nope" });
+    assert!(matches!(from_stored::<TaskRecord>(&broken), Err(StoredRecordError::Corrupt(_))));
+}
