@@ -377,3 +377,19 @@ fn stored_records_refuse_other_versions_and_garbage() {
     broken["last"] = json!({ "status": "nope" });
     assert!(matches!(from_stored::<TaskRecord>(&broken), Err(StoredRecordError::Corrupt(_))));
 }
+
+#[test]
+fn a_pending_call_is_stored_and_reloaded_whole() {
+    use mcp_tasks_web::machine::pending::PendingCall;
+    let call = PendingCall {
+        call_id: "call-1".into(),
+        tool_name: "build".into(),
+        arguments: json!({ "target": "web", "seconds": 5 }).as_object().cloned(),
+        started_at: T0,
+    };
+    let stored = to_stored(&call);
+    assert_eq!(stored["v"], 1);
+    assert_eq!(stored["toolName"], "build");
+    assert_eq!(from_stored::<PendingCall>(&stored), Ok(call));
+    assert!(from_stored::<PendingCall>(&json!({ "v": 1, "callId": 3 })).is_err());
+}

@@ -21,7 +21,9 @@ pub fn display(cmd: &Command) -> String {
 fn spawn_error(cmd: &Command, err: std::io::Error) -> Error {
     let program = cmd.get_program().to_string_lossy();
     if err.kind() == ErrorKind::NotFound {
-        Error::msg(format!("`{program}` was not found (is it installed and on PATH?)"))
+        Error::msg(format!(
+            "`{program}` was not found (is it installed and on PATH?)"
+        ))
     } else {
         Error::msg(format!("could not start `{}`: {err}", display(cmd)))
     }

@@ -18,12 +18,15 @@ pub const VERSION_PLACEHOLDER: &str = "{{version}}";
 /// then checks that the resulting package.json is valid JSON carrying that version.
 pub fn install(template_dir: &Path, out_dir: &Path, version: &str) -> Result<()> {
     if !template_dir.join("package.json").is_file() {
-        return Err(Error::msg(format!("{} is missing; it defines the npm package", template_dir.join("package.json").display())));
+        return Err(Error::msg(format!(
+            "{} is missing; it defines the npm package",
+            template_dir.join("package.json").display()
+        )));
     }
     copy_dir(template_dir, out_dir, version)?;
     let manifest_path = out_dir.join("package.json");
-    let manifest: serde_json::Value =
-        serde_json::from_str(&workspace::read(&manifest_path)?).context(format!("{} is not valid JSON", manifest_path.display()))?;
+    let manifest: serde_json::Value = serde_json::from_str(&workspace::read(&manifest_path)?)
+        .context(format!("{} is not valid JSON", manifest_path.display()))?;
     match manifest.get("version").and_then(|v| v.as_str()) {
         Some(v) if v == version => Ok(()),
         other => Err(Error::msg(format!(

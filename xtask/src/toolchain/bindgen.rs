@@ -15,7 +15,10 @@ pub fn ensure(root: &Path) -> Result<PathBuf> {
     let want = workspace::locked_wasm_bindgen(root)?;
     let found = probe_all();
     if let Some((path, _)) = found.iter().find(|(_, version)| *version == want) {
-        eprintln!("xtask: wasm-bindgen-cli {want}: installed ({})", path.display());
+        eprintln!(
+            "xtask: wasm-bindgen-cli {want}: installed ({})",
+            path.display()
+        );
         return Ok(path.clone());
     }
     match found.first() {
@@ -47,7 +50,13 @@ pub fn ensure(root: &Path) -> Result<PathBuf> {
 fn install(version: &str) -> Result<()> {
     let pinned = format!("={version}");
     let mut locked = cmd::cargo();
-    locked.args(["install", "wasm-bindgen-cli", "--version", &pinned, "--locked"]);
+    locked.args([
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &pinned,
+        "--locked",
+    ]);
     match cmd::run(&mut locked) {
         Ok(()) => Ok(()),
         Err(err) => {
@@ -64,14 +73,22 @@ fn install(version: &str) -> Result<()> {
 fn cargo_bin_dir() -> Option<PathBuf> {
     std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(|h| PathBuf::from(h).join(".cargo")))
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .or_else(|| std::env::var_os("USERPROFILE"))
+                .map(|h| PathBuf::from(h).join(".cargo"))
+        })
         .map(|home| home.join("bin"))
 }
 
 /// Every reachable `wasm-bindgen` with the version it reports, cargo's bin dir first.
 fn probe_all() -> Vec<(PathBuf, String)> {
     let exe = format!("wasm-bindgen{}", std::env::consts::EXE_SUFFIX);
-    let mut candidates: Vec<PathBuf> = cargo_bin_dir().map(|d| d.join(&exe)).into_iter().filter(|p| p.is_file()).collect();
+    let mut candidates: Vec<PathBuf> = cargo_bin_dir()
+        .map(|d| d.join(&exe))
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect();
     candidates.push(PathBuf::from("wasm-bindgen"));
     candidates
         .into_iter()
@@ -95,7 +112,10 @@ mod tests {
 
     #[test]
     fn parses_cli_version_line() {
-        assert_eq!(parse_version("wasm-bindgen 0.2.130\n").as_deref(), Some("0.2.130"));
+        assert_eq!(
+            parse_version("wasm-bindgen 0.2.130\n").as_deref(),
+            Some("0.2.130")
+        );
         assert_eq!(parse_version("something else 1.0"), None);
         assert_eq!(parse_version(""), None);
     }
