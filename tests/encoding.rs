@@ -1,5 +1,7 @@
 //! Exact encoding: request envelopes, `_meta`, headers (with the base64 sentinel) and timestamps.
-use mcp_tasks_web::protocol::headers::{base64_decode, base64_encode, decode_header_value, encode_header_value, request_headers};
+use mcp_tasks_web::protocol::headers::{
+    base64_decode, base64_encode, decode_header_value, encode_header_value, request_headers,
+};
 use mcp_tasks_web::protocol::input::{ElicitAction, InputResponse};
 use mcp_tasks_web::protocol::jsonrpc::{decode_response, RequestId, RpcError, RpcErrorKind};
 use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
@@ -37,7 +39,10 @@ fn requests_encode_exactly_as_the_spec_examples() {
     let update = ClientRequest::UpdateTask {
         task_id: "t".into(),
         input_responses: [
-            ("deploy-params-1".to_string(), InputResponse::accept(json!({ "replicas": 3 }).as_object().cloned().unwrap_or_default())),
+            (
+                "deploy-params-1".to_string(),
+                InputResponse::accept(json!({ "replicas": 3 }).as_object().cloned().unwrap_or_default()),
+            ),
             ("billing-link-1".to_string(), InputResponse::action(ElicitAction::Decline)),
         ]
         .into_iter()
@@ -93,7 +98,15 @@ fn header_values_that_are_not_plain_ascii_use_the_base64_sentinel() {
 
 #[test]
 fn base64_matches_rfc_4648_vectors() {
-    let vectors = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")];
+    let vectors = [
+        ("", ""),
+        ("f", "Zg=="),
+        ("fo", "Zm8="),
+        ("foo", "Zm9v"),
+        ("foob", "Zm9vYg=="),
+        ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
+    ];
     for (plain, encoded) in vectors {
         assert_eq!(base64_encode(plain.as_bytes()), encoded);
         assert_eq!(base64_decode(encoded).as_deref(), Some(plain.as_bytes()));
@@ -110,7 +123,15 @@ fn timestamps_parse_and_format() {
     assert_eq!(parse_millis("2026-08-01T11:00:00+02:00"), parse_millis("2026-08-01T09:00:00Z"));
     assert_eq!(parse_millis("2026-08-01T09:00:00.5Z"), Some(1_785_574_800_500));
     assert_eq!(parse_millis("2024-02-29T00:00:00Z").map(|m| m > 0), Some(true));
-    for bad in ["2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-08-01 09:00", "yesterday", "2026-08-01T09:00:00", "2026-08-01T25:00:00Z", "२०२६-08-01T09:00:00Z"] {
+    for bad in [
+        "2023-02-29T00:00:00Z",
+        "2026-13-01T00:00:00Z",
+        "2026-08-01 09:00",
+        "yesterday",
+        "2026-08-01T09:00:00",
+        "2026-08-01T25:00:00Z",
+        "२०२६-08-01T09:00:00Z",
+    ] {
         assert_eq!(parse_millis(bad), None, "{bad}");
     }
     for ms in [0i64, 1_785_574_800_000, 1_796_199_885_542, 951_782_400_000] {
@@ -125,12 +146,16 @@ fn error_responses_are_classified_by_code() {
     let e = r.outcome.expect_err("an error");
     assert_eq!(e.kind(), RpcErrorKind::MissingRequiredClientCapability);
     assert!(e.requires_tasks_extension());
-    let v = RpcError::new(-32022, "unsupported").with_data(json!({ "supported": ["2026-07-28", "2025-11-25"], "requested": "1900-01-01" }));
+    let v = RpcError::new(-32022, "unsupported")
+        .with_data(json!({ "supported": ["2026-07-28", "2025-11-25"], "requested": "1900-01-01" }));
     assert_eq!(v.supported_versions(), Some(vec!["2026-07-28".to_string(), "2025-11-25".to_string()]));
     assert_eq!(RpcError::new(-32602, "Task not found").kind(), RpcErrorKind::InvalidParams);
     assert_eq!(RpcError::new(-32000, "tool-defined").kind(), RpcErrorKind::Other);
     assert!(decode_response(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#).is_err(), "a result needs an id");
     assert!(decode_response(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}"#).is_err());
     assert!(decode_response(r#"{"jsonrpc":"1.0","id":1,"result":{}}"#).is_err());
-    assert!(decode_response(r#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{}}"#).is_err(), "not a response");
+    assert!(
+        decode_response(r#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{}}"#).is_err(),
+        "not a response"
+    );
 }

@@ -2,8 +2,8 @@
 //! messages, widget hints, and property tests that nothing panics.
 
 use mcp_tasks_web::protocol::form::{
-    Choice, FieldError, FieldKind, FormField, FormModel, Problem, SchemaError, TextFormat,
-    WidgetHint, RADIO_MAX_OPTIONS,
+    Choice, FieldError, FieldKind, FormField, FormModel, Problem, SchemaError, TextFormat, WidgetHint,
+    RADIO_MAX_OPTIONS,
 };
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -85,10 +85,7 @@ fn example_a() -> Value {
 }
 
 fn choice(value: &str, title: Option<&str>) -> Choice {
-    Choice {
-        value: value.to_owned(),
-        title: title.map(str::to_owned),
-    }
+    Choice { value: value.to_owned(), title: title.map(str::to_owned) }
 }
 
 // ---------------------------------------------------------------- building models
@@ -111,10 +108,7 @@ fn example_a_every_field() {
             description: None,
             required: true,
             kind: FieldKind::SingleSelect {
-                options: vec![
-                    choice("eu-west-1", Some("Ireland")),
-                    choice("us-east-1", Some("Virginia"))
-                ],
+                options: vec![choice("eu-west-1", Some("Ireland")), choice("us-east-1", Some("Virginia"))],
                 default: Some("eu-west-1".into()),
             },
         })
@@ -126,12 +120,7 @@ fn example_a_every_field() {
             title: Some("Replicas".into()),
             description: None,
             required: false,
-            kind: FieldKind::Number {
-                integer: true,
-                minimum: Some(1.0),
-                maximum: Some(5.0),
-                default: Some(2.0),
-            },
+            kind: FieldKind::Number { integer: true, minimum: Some(1.0), maximum: Some(5.0), default: Some(2.0) },
         })
     );
     assert_eq!(
@@ -157,11 +146,7 @@ fn example_a_every_field() {
             description: None,
             required: false,
             kind: FieldKind::MultiSelect {
-                options: vec![
-                    choice("blue", None),
-                    choice("green", None),
-                    choice("canary", None)
-                ],
+                options: vec![choice("blue", None), choice("green", None), choice("canary", None)],
                 min_items: Some(0),
                 max_items: Some(2),
                 default: vec![],
@@ -175,9 +160,7 @@ fn example_a_every_field() {
             title: Some("Confirm".into()),
             description: None,
             required: true,
-            kind: FieldKind::Boolean {
-                default: Some(false)
-            },
+            kind: FieldKind::Boolean { default: Some(false) },
         })
     );
     assert_eq!(m.field("nope"), None);
@@ -187,10 +170,7 @@ fn example_a_every_field() {
 fn example_a_defaults_are_typed() {
     let m = model(example_a());
     let d = m.defaults();
-    assert_eq!(
-        Value::Object(d.clone()),
-        json!({"region": "eu-west-1", "replicas": 2, "confirm": false})
-    );
+    assert_eq!(Value::Object(d.clone()), json!({"region": "eu-west-1", "replicas": 2, "confirm": false}));
     // Integer default is emitted as a JSON integer, not 2.0.
     assert!(d["replicas"].is_i64());
     assert_eq!(m.validate(&d), Ok(d));
@@ -198,11 +178,9 @@ fn example_a_defaults_are_typed() {
 
 #[test]
 fn example_b_titled_multi_select() {
-    let f = field(
-        json!({"type":"array","title":"Color Selection","minItems":1,"maxItems":2,
+    let f = field(json!({"type":"array","title":"Color Selection","minItems":1,"maxItems":2,
         "items":{"anyOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},
-        "default":["#FF0000","#00FF00"]}),
-    );
+        "default":["#FF0000","#00FF00"]}));
     assert_eq!(f.title.as_deref(), Some("Color Selection"));
     assert!(!f.required);
     assert_eq!(
@@ -218,10 +196,7 @@ fn example_b_titled_multi_select() {
             default: vec!["#FF0000".into(), "#00FF00".into()],
         }
     );
-    let m = model(single(
-        json!({"type":"array","items":{"anyOf":[{"const":"a","title":"A"}]},"default":["a"]}),
-        false,
-    ));
+    let m = model(single(json!({"type":"array","items":{"anyOf":[{"const":"a","title":"A"}]},"default":["a"]}), false));
     assert_eq!(Value::Object(m.defaults()), json!({"f": ["a"]}));
 }
 
@@ -248,12 +223,7 @@ fn example_d_number() {
     assert_eq!(f.title, None);
     assert_eq!(
         f.kind,
-        FieldKind::Number {
-            integer: false,
-            minimum: Some(0.0),
-            maximum: Some(100.0),
-            default: Some(50.0),
-        }
+        FieldKind::Number { integer: false, minimum: Some(0.0), maximum: Some(100.0), default: Some(50.0) }
     );
 }
 
@@ -266,11 +236,7 @@ fn example_e_legacy_enum_names() {
     assert_eq!(
         f.kind,
         FieldKind::SingleSelect {
-            options: vec![
-                choice("s", Some("Small")),
-                choice("m", Some("Medium")),
-                choice("l", Some("Large"))
-            ],
+            options: vec![choice("s", Some("Small")), choice("m", Some("Medium")), choice("l", Some("Large"))],
             default: Some("m".into()),
         }
     );
@@ -281,10 +247,7 @@ fn example_f_untitled_enum() {
     let f = field(json!({"type":"string","enum":["red","green"]}));
     assert_eq!(
         f.kind,
-        FieldKind::SingleSelect {
-            options: vec![choice("red", None), choice("green", None)],
-            default: None,
-        }
+        FieldKind::SingleSelect { options: vec![choice("red", None), choice("green", None)], default: None }
     );
     if let FieldKind::SingleSelect { options, .. } = &f.kind {
         assert_eq!(options[0].label(), "red");
@@ -306,15 +269,7 @@ fn tolerates_schema_uri_unknown_keywords_and_nulls() {
     }));
     let n = m.field("n").unwrap();
     assert_eq!(n.title, None, "non-string title is ignored");
-    assert_eq!(
-        n.kind,
-        FieldKind::Number {
-            integer: true,
-            minimum: None,
-            maximum: None,
-            default: None
-        }
-    );
+    assert_eq!(n.kind, FieldKind::Number { integer: true, minimum: None, maximum: None, default: None });
     assert!(matches!(m.field("s").unwrap().kind, FieldKind::Text { .. }));
     assert!(m.fields().iter().all(|f| !f.required));
 }
@@ -325,18 +280,13 @@ fn lenient_aliases_and_untitled_consts() {
     let f = field(json!({"type":"string","anyOf":[{"const":"a","title":"A"},{"const":"b"}]}));
     assert_eq!(
         f.kind,
-        FieldKind::SingleSelect {
-            options: vec![choice("a", Some("A")), choice("b", None)],
-            default: None
-        }
+        FieldKind::SingleSelect { options: vec![choice("a", Some("A")), choice("b", None)], default: None }
     );
     if let FieldKind::SingleSelect { options, .. } = &f.kind {
         assert_eq!(options[0].label(), "A");
         assert_eq!(options[1].label(), "b");
     }
-    let f = field(
-        json!({"type":"array","items":{"type":"string","oneOf":[{"const":"x","title":"X"}]}}),
-    );
+    let f = field(json!({"type":"array","items":{"type":"string","oneOf":[{"const":"x","title":"X"}]}}));
     assert_eq!(
         f.kind,
         FieldKind::MultiSelect {
@@ -348,11 +298,7 @@ fn lenient_aliases_and_untitled_consts() {
     );
     assert_eq!(
         prop_err(json!({"type":"string","oneOf":[{"const":"a"}],"anyOf":[{"const":"a"}]})),
-        SchemaError::ConflictingKeywords {
-            property: "f".into(),
-            first: "oneOf",
-            second: "anyOf"
-        }
+        SchemaError::ConflictingKeywords { property: "f".into(), first: "oneOf", second: "anyOf" }
     );
 }
 
@@ -366,15 +312,7 @@ fn empty_properties_is_a_valid_empty_form() {
 #[test]
 fn blank_defaults_count_as_no_default() {
     let f = field(json!({"type":"string","minLength":3,"default":""}));
-    assert_eq!(
-        f.kind,
-        FieldKind::Text {
-            format: None,
-            min_length: Some(3),
-            max_length: None,
-            default: None
-        }
-    );
+    assert_eq!(f.kind, FieldKind::Text { format: None, min_length: Some(3), max_length: None, default: None });
     let f = field(json!({"type":"array","minItems":1,"items":{"enum":["a"]},"default":[]}));
     assert!(matches!(f.kind, FieldKind::MultiSelect { ref default, .. } if default.is_empty()));
 }
@@ -392,23 +330,11 @@ fn widget_hints() {
     let opts = |n: usize| -> Vec<Value> { (0..n).map(|i| json!(format!("o{i}"))).collect() };
     let hint = |def: Value| field(def).kind.widget_hint();
     assert_eq!(RADIO_MAX_OPTIONS, 5);
-    assert_eq!(
-        hint(json!({"type":"string","enum": opts(1)})),
-        WidgetHint::Radio
-    );
-    assert_eq!(
-        hint(json!({"type":"string","enum": opts(5)})),
-        WidgetHint::Radio
-    );
-    assert_eq!(
-        hint(json!({"type":"string","enum": opts(6)})),
-        WidgetHint::Select
-    );
+    assert_eq!(hint(json!({"type":"string","enum": opts(1)})), WidgetHint::Radio);
+    assert_eq!(hint(json!({"type":"string","enum": opts(5)})), WidgetHint::Radio);
+    assert_eq!(hint(json!({"type":"string","enum": opts(6)})), WidgetHint::Select);
     assert_eq!(hint(json!({"type":"boolean"})), WidgetHint::Checkbox);
-    assert_eq!(
-        hint(json!({"type":"array","items":{"type":"string","enum": opts(9)}})),
-        WidgetHint::Checkboxes
-    );
+    assert_eq!(hint(json!({"type":"array","items":{"type":"string","enum": opts(9)}})), WidgetHint::Checkboxes);
     assert_eq!(hint(json!({"type":"string"})), WidgetHint::TextInput);
     assert_eq!(hint(json!({"type":"integer"})), WidgetHint::NumberInput);
     assert_eq!(hint(json!({"type":"number"})), WidgetHint::NumberInput);
@@ -450,43 +376,21 @@ fn optional_blank_answers_are_left_out() {
         "tags": [],
         "confirm": false
     }));
-    assert_eq!(
-        Value::Object(m.validate(&answers).unwrap()),
-        json!({"region": "eu-west-1", "confirm": false})
-    );
+    assert_eq!(Value::Object(m.validate(&answers).unwrap()), json!({"region": "eu-west-1", "confirm": false}));
     // Absent optional keys too.
     let answers = obj(json!({"region": "eu-west-1", "confirm": false}));
-    assert_eq!(
-        Value::Object(m.validate(&answers).unwrap()),
-        json!({"region": "eu-west-1", "confirm": false})
-    );
+    assert_eq!(Value::Object(m.validate(&answers).unwrap()), json!({"region": "eu-west-1", "confirm": false}));
 }
 
 #[test]
 fn required_blank_answers_are_required_errors() {
     for blank in [json!(null), json!("")] {
-        assert_eq!(
-            problems_for(json!({"type":"string","minLength":2}), true, blank),
-            vec![Problem::Required]
-        );
+        assert_eq!(problems_for(json!({"type":"string","minLength":2}), true, blank), vec![Problem::Required]);
     }
-    assert_eq!(
-        problems_for(
-            json!({"type":"array","items":{"enum":["a"]}}),
-            true,
-            json!([])
-        ),
-        vec![Problem::Required]
-    );
-    assert_eq!(
-        problems_for(json!({"type":"string","enum":["a"]}), true, json!("")),
-        vec![Problem::Required]
-    );
+    assert_eq!(problems_for(json!({"type":"array","items":{"enum":["a"]}}), true, json!([])), vec![Problem::Required]);
+    assert_eq!(problems_for(json!({"type":"string","enum":["a"]}), true, json!("")), vec![Problem::Required]);
     // An empty string that *is* an option is a real answer.
-    assert_eq!(
-        accepted(json!({"type":"string","enum":["", "a"]}), true, json!("")),
-        Some(json!(""))
-    );
+    assert_eq!(accepted(json!({"type":"string","enum":["", "a"]}), true, json!("")), Some(json!("")));
 }
 
 #[test]
@@ -496,14 +400,8 @@ fn integer_accepts_whole_floats_and_rejects_fractions() {
     assert!(accepted(int.clone(), true, json!(3.0)).unwrap().is_i64());
     assert_eq!(accepted(int.clone(), true, json!(-0.0)), Some(json!(0)));
     assert_eq!(accepted(int.clone(), true, json!(-7)), Some(json!(-7)));
-    assert_eq!(
-        accepted(int.clone(), true, json!(u64::MAX)),
-        Some(json!(u64::MAX))
-    );
-    assert_eq!(
-        problems_for(int.clone(), true, json!(2.5)),
-        vec![Problem::NotAnInteger]
-    );
+    assert_eq!(accepted(int.clone(), true, json!(u64::MAX)), Some(json!(u64::MAX)));
+    assert_eq!(problems_for(int.clone(), true, json!(2.5)), vec![Problem::NotAnInteger]);
 }
 
 #[test]
@@ -518,18 +416,9 @@ fn number_accepts_floats_as_given() {
 fn unicode_lengths_count_scalar_values() {
     let def = json!({"type":"string","minLength":3,"maxLength":3});
     assert_eq!("ไทย".len(), 9);
-    assert_eq!(
-        accepted(def.clone(), true, json!("ไทย")),
-        Some(json!("ไทย"))
-    );
-    assert_eq!(
-        problems_for(def.clone(), true, json!("ไท")),
-        vec![Problem::TooShort { min: 3 }]
-    );
-    assert_eq!(
-        problems_for(def, true, json!("ไทยๆ")),
-        vec![Problem::TooLong { max: 3 }]
-    );
+    assert_eq!(accepted(def.clone(), true, json!("ไทย")), Some(json!("ไทย")));
+    assert_eq!(problems_for(def.clone(), true, json!("ไท")), vec![Problem::TooShort { min: 3 }]);
+    assert_eq!(problems_for(def, true, json!("ไทยๆ")), vec![Problem::TooLong { max: 3 }]);
 }
 
 #[test]
@@ -552,28 +441,17 @@ fn dates_respect_the_calendar() {
         "２０２４-01-01",
         "hello",
     ] {
-        assert_eq!(
-            problems_for(date.clone(), true, json!(bad)),
-            vec![Problem::InvalidDate],
-            "{bad}"
-        );
+        assert_eq!(problems_for(date.clone(), true, json!(bad)), vec![Problem::InvalidDate], "{bad}");
     }
 }
 
 #[test]
 fn date_times_follow_rfc3339() {
     let dt = json!({"type":"string","format":"date-time"});
-    for ok in [
-        "2024-02-29T13:45:00Z",
-        "2024-02-29T13:45:00.123+07:00",
-        "2024-02-29t13:45:00z",
-        "1999-12-31T23:59:60-05:30",
-    ] {
-        assert_eq!(
-            accepted(dt.clone(), true, json!(ok)),
-            Some(json!(ok)),
-            "{ok}"
-        );
+    for ok in
+        ["2024-02-29T13:45:00Z", "2024-02-29T13:45:00.123+07:00", "2024-02-29t13:45:00z", "1999-12-31T23:59:60-05:30"]
+    {
+        assert_eq!(accepted(dt.clone(), true, json!(ok)), Some(json!(ok)), "{ok}");
     }
     for bad in [
         "2023-02-29T13:45:00Z",
@@ -589,19 +467,14 @@ fn date_times_follow_rfc3339() {
         "2024-02-29T13:45Z",
         "2024-02-29",
     ] {
-        assert_eq!(
-            problems_for(dt.clone(), true, json!(bad)),
-            vec![Problem::InvalidDateTime],
-            "{bad}"
-        );
+        assert_eq!(problems_for(dt.clone(), true, json!(bad)), vec![Problem::InvalidDateTime], "{bad}");
     }
 }
 
 #[test]
 fn emails_and_uris() {
     let email = json!({"type":"string","format":"email"});
-    for ok in ["a@b.co", "first.last+tag@sub.example.com", "ผู้ใช้@ตัวอย่าง.ไทย"]
-    {
+    for ok in ["a@b.co", "first.last+tag@sub.example.com", "ผู้ใช้@ตัวอย่าง.ไทย"] {
         assert_eq!(accepted(email.clone(), true, json!(ok)), Some(json!(ok)));
     }
     for bad in [
@@ -616,35 +489,14 @@ fn emails_and_uris() {
         "a b@example.com",
         "a@example.com ",
     ] {
-        assert_eq!(
-            problems_for(email.clone(), true, json!(bad)),
-            vec![Problem::InvalidEmail],
-            "{bad}"
-        );
+        assert_eq!(problems_for(email.clone(), true, json!(bad)), vec![Problem::InvalidEmail], "{bad}");
     }
     let uri = json!({"type":"string","format":"uri"});
-    for ok in [
-        "https://example.com/x?y=1",
-        "mailto:a@b.co",
-        "urn:isbn:123",
-        "a+b.c-d:x",
-    ] {
+    for ok in ["https://example.com/x?y=1", "mailto:a@b.co", "urn:isbn:123", "a+b.c-d:x"] {
         assert_eq!(accepted(uri.clone(), true, json!(ok)), Some(json!(ok)));
     }
-    for bad in [
-        "example.com",
-        "https:",
-        "1http://x",
-        ":nothing",
-        "ht tp://x",
-        "https://exa mple.com",
-        "ht_tp://x",
-    ] {
-        assert_eq!(
-            problems_for(uri.clone(), true, json!(bad)),
-            vec![Problem::InvalidUri],
-            "{bad}"
-        );
+    for bad in ["example.com", "https:", "1http://x", ":nothing", "ht tp://x", "https://exa mple.com", "ht_tp://x"] {
+        assert_eq!(problems_for(uri.clone(), true, json!(bad)), vec![Problem::InvalidUri], "{bad}");
     }
 }
 
@@ -653,119 +505,45 @@ fn emails_and_uris() {
 #[test]
 fn every_problem_variant_is_reported() {
     let text = json!({"type":"string","minLength":3,"maxLength":5});
+    assert_eq!(problems_for(text.clone(), true, json!("ab")), vec![Problem::TooShort { min: 3 }]);
+    assert_eq!(problems_for(text.clone(), true, json!("abcdef")), vec![Problem::TooLong { max: 5 }]);
+    assert_eq!(problems_for(text, true, json!(12)), vec![Problem::WrongType { expected: "string" }]);
+    assert_eq!(problems_for(json!({"type":"string","format":"email"}), false, json!("x")), vec![Problem::InvalidEmail]);
+    assert_eq!(problems_for(json!({"type":"string","format":"uri"}), false, json!("x")), vec![Problem::InvalidUri]);
+    assert_eq!(problems_for(json!({"type":"string","format":"date"}), false, json!("x")), vec![Problem::InvalidDate]);
     assert_eq!(
-        problems_for(text.clone(), true, json!("ab")),
-        vec![Problem::TooShort { min: 3 }]
-    );
-    assert_eq!(
-        problems_for(text.clone(), true, json!("abcdef")),
-        vec![Problem::TooLong { max: 5 }]
-    );
-    assert_eq!(
-        problems_for(text, true, json!(12)),
-        vec![Problem::WrongType { expected: "string" }]
-    );
-    assert_eq!(
-        problems_for(json!({"type":"string","format":"email"}), false, json!("x")),
-        vec![Problem::InvalidEmail]
-    );
-    assert_eq!(
-        problems_for(json!({"type":"string","format":"uri"}), false, json!("x")),
-        vec![Problem::InvalidUri]
-    );
-    assert_eq!(
-        problems_for(json!({"type":"string","format":"date"}), false, json!("x")),
-        vec![Problem::InvalidDate]
-    );
-    assert_eq!(
-        problems_for(
-            json!({"type":"string","format":"date-time"}),
-            false,
-            json!("x")
-        ),
+        problems_for(json!({"type":"string","format":"date-time"}), false, json!("x")),
         vec![Problem::InvalidDateTime]
     );
     let int = json!({"type":"integer","minimum":1,"maximum":5});
-    assert_eq!(
-        problems_for(int.clone(), true, json!("3")),
-        vec![Problem::NotANumber]
-    );
-    assert_eq!(
-        problems_for(int.clone(), true, json!(true)),
-        vec![Problem::NotANumber]
-    );
-    assert_eq!(
-        problems_for(int.clone(), true, json!(2.5)),
-        vec![Problem::NotAnInteger]
-    );
-    assert_eq!(
-        problems_for(int.clone(), true, json!(0)),
-        vec![Problem::BelowMinimum { min: 1.0 }]
-    );
-    assert_eq!(
-        problems_for(int, true, json!(6)),
-        vec![Problem::AboveMaximum { max: 5.0 }]
-    );
-    assert_eq!(
-        problems_for(json!({"type":"boolean"}), true, json!("true")),
-        vec![Problem::NotABoolean]
-    );
-    assert_eq!(
-        problems_for(json!({"type":"boolean"}), false, json!(1)),
-        vec![Problem::NotABoolean]
-    );
+    assert_eq!(problems_for(int.clone(), true, json!("3")), vec![Problem::NotANumber]);
+    assert_eq!(problems_for(int.clone(), true, json!(true)), vec![Problem::NotANumber]);
+    assert_eq!(problems_for(int.clone(), true, json!(2.5)), vec![Problem::NotAnInteger]);
+    assert_eq!(problems_for(int.clone(), true, json!(0)), vec![Problem::BelowMinimum { min: 1.0 }]);
+    assert_eq!(problems_for(int, true, json!(6)), vec![Problem::AboveMaximum { max: 5.0 }]);
+    assert_eq!(problems_for(json!({"type":"boolean"}), true, json!("true")), vec![Problem::NotABoolean]);
+    assert_eq!(problems_for(json!({"type":"boolean"}), false, json!(1)), vec![Problem::NotABoolean]);
     let single = json!({"type":"string","oneOf":[{"const":"a","title":"A"}]});
-    assert_eq!(
-        problems_for(single.clone(), true, json!("b")),
-        vec![Problem::NotAnOption { value: "b".into() }]
-    );
-    assert_eq!(
-        problems_for(single, true, json!(["a"])),
-        vec![Problem::WrongType { expected: "string" }]
-    );
+    assert_eq!(problems_for(single.clone(), true, json!("b")), vec![Problem::NotAnOption { value: "b".into() }]);
+    assert_eq!(problems_for(single, true, json!(["a"])), vec![Problem::WrongType { expected: "string" }]);
     let multi = json!({"type":"array","minItems":2,"maxItems":3,"items":{"type":"string","enum":["a","b","c","d"]}});
-    assert_eq!(
-        problems_for(multi.clone(), true, json!(["a"])),
-        vec![Problem::TooFewItems { min: 2 }]
-    );
-    assert_eq!(
-        problems_for(multi.clone(), true, json!(["a", "b", "c", "d"])),
-        vec![Problem::TooManyItems { max: 3 }]
-    );
+    assert_eq!(problems_for(multi.clone(), true, json!(["a"])), vec![Problem::TooFewItems { min: 2 }]);
+    assert_eq!(problems_for(multi.clone(), true, json!(["a", "b", "c", "d"])), vec![Problem::TooManyItems { max: 3 }]);
     assert_eq!(
         problems_for(multi.clone(), true, json!(["a", "b", "a", "a"])),
-        vec![
-            Problem::DuplicateItem { value: "a".into() },
-            Problem::TooManyItems { max: 3 }
-        ]
+        vec![Problem::DuplicateItem { value: "a".into() }, Problem::TooManyItems { max: 3 }]
     );
-    assert_eq!(
-        problems_for(multi.clone(), true, json!(["a", "z"])),
-        vec![Problem::NotAnOption { value: "z".into() }]
-    );
+    assert_eq!(problems_for(multi.clone(), true, json!(["a", "z"])), vec![Problem::NotAnOption { value: "z".into() }]);
     assert_eq!(
         problems_for(multi.clone(), true, json!("a")),
-        vec![Problem::WrongType {
-            expected: "array of strings"
-        }]
+        vec![Problem::WrongType { expected: "array of strings" }]
     );
-    assert_eq!(
-        problems_for(multi, true, json!(["a", 1])),
-        vec![Problem::WrongType {
-            expected: "array of strings"
-        }]
-    );
-    assert_eq!(
-        problems_for(json!({"type":"boolean"}), true, json!(null)),
-        vec![Problem::Required]
-    );
+    assert_eq!(problems_for(multi, true, json!(["a", 1])), vec![Problem::WrongType { expected: "array of strings" }]);
+    assert_eq!(problems_for(json!({"type":"boolean"}), true, json!(null)), vec![Problem::Required]);
     let m = model(single_schema_with_extra());
     assert_eq!(
         m.validate(&obj(json!({"f": "x", "zzz": 1}))),
-        Err(vec![FieldError {
-            field: "zzz".into(),
-            problem: Problem::UnknownField
-        }])
+        Err(vec![FieldError { field: "zzz".into(), problem: Problem::UnknownField }])
     );
 }
 
@@ -784,38 +562,20 @@ fn all_problems_are_reported_together_in_field_order() {
         "extra": "?"
     }));
     let errs = m.validate(&answers).unwrap_err();
-    let fe = |f: &str, p: Problem| FieldError {
-        field: f.into(),
-        problem: p,
-    };
+    let fe = |f: &str, p: Problem| FieldError { field: f.into(), problem: p };
     let mut expected = Vec::new();
     for name in m.fields().iter().map(|f| f.name.as_str()) {
         match name {
             "confirm" => expected.push(fe("confirm", Problem::Required)),
             "notify" => expected.push(fe("notify", Problem::InvalidEmail)),
-            "region" => expected.push(fe(
-                "region",
-                Problem::NotAnOption {
-                    value: "mars-1".into(),
-                },
-            )),
+            "region" => expected.push(fe("region", Problem::NotAnOption { value: "mars-1".into() })),
             "replicas" => {
                 expected.push(fe("replicas", Problem::NotAnInteger));
                 expected.push(fe("replicas", Problem::AboveMaximum { max: 5.0 }));
             }
             "tags" => {
-                expected.push(fe(
-                    "tags",
-                    Problem::DuplicateItem {
-                        value: "blue".into(),
-                    },
-                ));
-                expected.push(fe(
-                    "tags",
-                    Problem::NotAnOption {
-                        value: "pink".into(),
-                    },
-                ));
+                expected.push(fe("tags", Problem::DuplicateItem { value: "blue".into() }));
+                expected.push(fe("tags", Problem::NotAnOption { value: "pink".into() }));
                 expected.push(fe("tags", Problem::TooManyItems { max: 2 }));
             }
             other => panic!("unexpected field {other}"),
@@ -828,11 +588,7 @@ fn all_problems_are_reported_together_in_field_order() {
 #[test]
 fn text_reports_length_and_format_together() {
     assert_eq!(
-        problems_for(
-            json!({"type":"string","format":"email","minLength":10}),
-            true,
-            json!("a@b")
-        ),
+        problems_for(json!({"type":"string","format":"email","minLength":10}), true, json!("a@b")),
         vec![Problem::TooShort { min: 10 }, Problem::InvalidEmail]
     );
 }
@@ -841,34 +597,13 @@ fn text_reports_length_and_format_together() {
 
 #[test]
 fn problem_messages_are_actionable_sentences() {
-    assert_eq!(
-        Problem::TooShort { min: 3 }.to_string(),
-        "Enter at least 3 characters."
-    );
-    assert_eq!(
-        Problem::TooShort { min: 1 }.to_string(),
-        "Enter at least 1 character."
-    );
-    assert_eq!(
-        Problem::TooLong { max: 50 }.to_string(),
-        "Enter at most 50 characters."
-    );
-    assert_eq!(
-        Problem::BelowMinimum { min: 1.0 }.to_string(),
-        "Enter 1 or more."
-    );
-    assert_eq!(
-        Problem::AboveMaximum { max: 2.5 }.to_string(),
-        "Enter 2.5 or less."
-    );
-    assert_eq!(
-        Problem::TooFewItems { min: 1 }.to_string(),
-        "Choose at least 1 option."
-    );
-    assert_eq!(
-        Problem::TooManyItems { max: 2 }.to_string(),
-        "Choose at most 2 options."
-    );
+    assert_eq!(Problem::TooShort { min: 3 }.to_string(), "Enter at least 3 characters.");
+    assert_eq!(Problem::TooShort { min: 1 }.to_string(), "Enter at least 1 character.");
+    assert_eq!(Problem::TooLong { max: 50 }.to_string(), "Enter at most 50 characters.");
+    assert_eq!(Problem::BelowMinimum { min: 1.0 }.to_string(), "Enter 1 or more.");
+    assert_eq!(Problem::AboveMaximum { max: 2.5 }.to_string(), "Enter 2.5 or less.");
+    assert_eq!(Problem::TooFewItems { min: 1 }.to_string(), "Choose at least 1 option.");
+    assert_eq!(Problem::TooManyItems { max: 2 }.to_string(), "Choose at most 2 options.");
     assert_eq!(
         Problem::NotAnOption { value: "x".into() }.to_string(),
         "\"x\" is not one of the choices; pick one from the list."
@@ -897,20 +632,11 @@ fn problem_messages_are_actionable_sentences() {
     for p in &all {
         let msg = p.to_string();
         assert!(msg.ends_with('.') && msg.len() > 10, "{p:?}: {msg}");
-        assert!(
-            msg.chars().next().unwrap().is_uppercase() || msg.starts_with('"'),
-            "{msg}"
-        );
+        assert!(msg.chars().next().unwrap().is_uppercase() || msg.starts_with('"'), "{msg}");
         assert!(seen.insert(msg), "duplicate message for {p:?}");
     }
-    let fe = FieldError {
-        field: "name".into(),
-        problem: Problem::Required,
-    };
-    assert_eq!(
-        fe.to_string(),
-        "name: This field is required; please fill it in."
-    );
+    let fe = FieldError { field: "name".into(), problem: Problem::Required };
+    assert_eq!(fe.to_string(), "name: This field is required; please fill it in.");
 }
 
 // ---------------------------------------------------------------- schema errors
@@ -921,61 +647,21 @@ fn every_schema_error_variant() {
     let p = || "f".to_string();
     assert_eq!(schema_err(json!([1])), NotAnObject);
     assert_eq!(schema_err(json!({"properties": {}})), RootTypeNotObject);
-    assert_eq!(
-        schema_err(json!({"type": "array", "properties": {}})),
-        RootTypeNotObject
-    );
+    assert_eq!(schema_err(json!({"type": "array", "properties": {}})), RootTypeNotObject);
     assert_eq!(schema_err(json!({"type": "object"})), MissingProperties);
+    assert_eq!(schema_err(json!({"type": "object", "properties": []})), PropertiesNotAnObject);
+    assert_eq!(schema_err(json!({"type": "object", "properties": {}, "required": "f"})), RequiredNotAList);
+    assert_eq!(schema_err(json!({"type": "object", "properties": {}, "required": [1]})), RequiredNotAList);
     assert_eq!(
-        schema_err(json!({"type": "object", "properties": []})),
-        PropertiesNotAnObject
+        schema_err(json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]})),
+        UnknownRequired { property: "b".into() }
     );
-    assert_eq!(
-        schema_err(json!({"type": "object", "properties": {}, "required": "f"})),
-        RequiredNotAList
-    );
-    assert_eq!(
-        schema_err(json!({"type": "object", "properties": {}, "required": [1]})),
-        RequiredNotAList
-    );
-    assert_eq!(
-        schema_err(
-            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]})
-        ),
-        UnknownRequired {
-            property: "b".into()
-        }
-    );
-    assert_eq!(
-        prop_err(json!("string")),
-        PropertyNotAnObject { property: p() }
-    );
-    assert_eq!(
-        prop_err(json!({"title": "x"})),
-        MissingType { property: p() }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "date"})),
-        UnknownType {
-            property: p(),
-            found: "date".into()
-        }
-    );
-    assert_eq!(
-        prop_err(json!({"type": ["string", "null"]})),
-        UnknownType {
-            property: p(),
-            found: "an array".into()
-        }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "object", "properties": {}})),
-        NestedObject { property: p() }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "array"})),
-        ArrayWithoutEnumItems { property: p() }
-    );
+    assert_eq!(prop_err(json!("string")), PropertyNotAnObject { property: p() });
+    assert_eq!(prop_err(json!({"title": "x"})), MissingType { property: p() });
+    assert_eq!(prop_err(json!({"type": "date"})), UnknownType { property: p(), found: "date".into() });
+    assert_eq!(prop_err(json!({"type": ["string", "null"]})), UnknownType { property: p(), found: "an array".into() });
+    assert_eq!(prop_err(json!({"type": "object", "properties": {}})), NestedObject { property: p() });
+    assert_eq!(prop_err(json!({"type": "array"})), ArrayWithoutEnumItems { property: p() });
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"type": "string"}})),
         ArrayWithoutEnumItems { property: p() }
@@ -986,209 +672,118 @@ fn every_schema_error_variant() {
     );
     assert_eq!(
         prop_err(json!({"type": "number", "enum": [1, 2]})),
-        UnsupportedKeyword {
-            property: p(),
-            keyword: "enum"
-        }
+        UnsupportedKeyword { property: p(), keyword: "enum" }
     );
     assert_eq!(
         prop_err(json!({"type": "boolean", "oneOf": []})),
-        UnsupportedKeyword {
-            property: p(),
-            keyword: "oneOf"
-        }
+        UnsupportedKeyword { property: p(), keyword: "oneOf" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a"], "oneOf": [{"const": "a", "title": "A"}]})),
-        ConflictingKeywords {
-            property: p(),
-            first: "enum",
-            second: "oneOf"
-        }
+        ConflictingKeywords { property: p(), first: "enum", second: "oneOf" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a", 1]})),
-        InvalidOptions {
-            property: p(),
-            keyword: "enum"
-        }
+        InvalidOptions { property: p(), keyword: "enum" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "oneOf": [{"title": "no const"}]})),
-        InvalidOptions {
-            property: p(),
-            keyword: "oneOf"
-        }
+        InvalidOptions { property: p(), keyword: "oneOf" }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": 5}]}})),
-        InvalidOptions {
-            property: p(),
-            keyword: "anyOf"
-        }
+        InvalidOptions { property: p(), keyword: "anyOf" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a"], "enumNames": "A"})),
-        InvalidOptions {
-            property: p(),
-            keyword: "enumNames"
-        }
+        InvalidOptions { property: p(), keyword: "enumNames" }
     );
-    assert_eq!(
-        prop_err(json!({"type": "string", "enum": []})),
-        EmptyOptions { property: p() }
-    );
+    assert_eq!(prop_err(json!({"type": "string", "enum": []})), EmptyOptions { property: p() });
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"type": "string", "enum": []}})),
         EmptyOptions { property: p() }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a", "b", "a"]})),
-        DuplicateOption {
-            property: p(),
-            value: "a".into()
-        }
+        DuplicateOption { property: p(), value: "a".into() }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A"]})),
-        EnumNamesMismatch {
-            property: p(),
-            options: 2,
-            names: 1
-        }
+        EnumNamesMismatch { property: p(), options: 2, names: 1 }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "format": "hostname"})),
-        UnknownFormat {
-            property: p(),
-            found: "hostname".into()
-        }
+        UnknownFormat { property: p(), found: "hostname".into() }
     );
     assert_eq!(
         prop_err(json!({"type": "number", "minimum": "0"})),
-        BoundNotANumber {
-            property: p(),
-            keyword: "minimum"
-        }
+        BoundNotANumber { property: p(), keyword: "minimum" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "minLength": -1})),
-        BoundNotACount {
-            property: p(),
-            keyword: "minLength"
-        }
+        BoundNotACount { property: p(), keyword: "minLength" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "maxLength": 2.5})),
-        BoundNotACount {
-            property: p(),
-            keyword: "maxLength"
-        }
+        BoundNotACount { property: p(), keyword: "maxLength" }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"enum": ["a"]}, "maxItems": "2"})),
-        BoundNotACount {
-            property: p(),
-            keyword: "maxItems"
-        }
+        BoundNotACount { property: p(), keyword: "maxItems" }
     );
     assert_eq!(
         prop_err(json!({"type": "integer", "minimum": 5, "maximum": 1})),
-        MinAboveMax {
-            property: p(),
-            min_keyword: "minimum",
-            max_keyword: "maximum"
-        }
+        MinAboveMax { property: p(), min_keyword: "minimum", max_keyword: "maximum" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "minLength": 5, "maxLength": 1})),
-        MinAboveMax {
-            property: p(),
-            min_keyword: "minLength",
-            max_keyword: "maxLength"
-        }
+        MinAboveMax { property: p(), min_keyword: "minLength", max_keyword: "maxLength" }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"enum": ["a"]}, "minItems": 2, "maxItems": 1})),
-        MinAboveMax {
-            property: p(),
-            min_keyword: "minItems",
-            max_keyword: "maxItems"
-        }
+        MinAboveMax { property: p(), min_keyword: "minItems", max_keyword: "maxItems" }
     );
     // Defaults: wrong type, not an option, out of bounds, bad format.
     assert_eq!(
         prop_err(json!({"type": "string", "default": 5})),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::WrongType { expected: "string" }
-        }
+        InvalidDefault { property: p(), problem: Problem::WrongType { expected: "string" } }
     );
     assert_eq!(
         prop_err(json!({"type": "boolean", "default": "yes"})),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::NotABoolean
-        }
+        InvalidDefault { property: p(), problem: Problem::NotABoolean }
     );
     assert_eq!(
         prop_err(json!({"type": "integer", "default": 2.5})),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::NotAnInteger
-        }
+        InvalidDefault { property: p(), problem: Problem::NotAnInteger }
     );
     assert_eq!(
         prop_err(json!({"type": "number", "maximum": 10, "default": 11})),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::AboveMaximum { max: 10.0 }
-        }
+        InvalidDefault { property: p(), problem: Problem::AboveMaximum { max: 10.0 } }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a"], "default": "b"})),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::NotAnOption { value: "b".into() }
-        }
+        InvalidDefault { property: p(), problem: Problem::NotAnOption { value: "b".into() } }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "format": "date", "default": "2023-02-29"})),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::InvalidDate
-        }
+        InvalidDefault { property: p(), problem: Problem::InvalidDate }
     );
     assert_eq!(
-        prop_err(
-            json!({"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 2, "default": ["a"]})
-        ),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::TooFewItems { min: 2 }
-        }
+        prop_err(json!({"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 2, "default": ["a"]})),
+        InvalidDefault { property: p(), problem: Problem::TooFewItems { min: 2 } }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"enum": ["a", "b"]}, "default": ["a", "a"]})),
-        InvalidDefault {
-            property: p(),
-            problem: Problem::DuplicateItem { value: "a".into() }
-        }
+        InvalidDefault { property: p(), problem: Problem::DuplicateItem { value: "a".into() } }
     );
 }
 
 #[test]
 fn schema_error_messages_name_the_property() {
     let e = prop_err(json!({"type": "string", "format": "hostname"}));
-    assert_eq!(
-        e.to_string(),
-        "property `f`: unsupported format \"hostname\" (expected email, uri, date or date-time)"
-    );
+    assert_eq!(e.to_string(), "property `f`: unsupported format \"hostname\" (expected email, uri, date or date-time)");
     let e = prop_err(json!({"type": "integer", "default": 2.5}));
-    assert_eq!(
-        e.to_string(),
-        "property `f`: the default is invalid: Enter a whole number, without decimals."
-    );
+    assert_eq!(e.to_string(), "property `f`: the default is invalid: Enter a whole number, without decimals.");
     let e: Box<dyn std::error::Error> = Box::new(SchemaError::NotAnObject);
     assert_eq!(e.to_string(), "requestedSchema is not a JSON object");
 }
@@ -1218,9 +813,7 @@ fn arb_number() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
         (-5.0f64..10.0).prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |x| x.is_finite())
-            .prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |x| x.is_finite()).prop_map(Value::from),
         Just(json!(2.0)),
     ]
 }
@@ -1236,8 +829,7 @@ fn arb_json() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map(arb_word(), inner, 0..6)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map(arb_word(), inner, 0..6).prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }
@@ -1296,91 +888,85 @@ fn arb_property() -> impl Strategy<Value = Value> {
         (count(), count(), count(), count()),
         (bound(), bound(), defaults, any::<bool>()),
     )
-        .prop_map(
-            |((ty, shape, options, titled, format), (c1, c2, c3, c4), (min, max, dflt, titles))| {
-                let mut d = Map::new();
-                d.insert("type".into(), json!(ty));
-                d.insert("title".into(), json!("T"));
-                let n = options.len();
-                let mut select_values: Vec<Value> = Vec::new();
-                match (ty, shape) {
-                    ("array", "oneOf") | ("array", "legacy") => {
-                        select_values = titled.iter().map(|t| t["const"].clone()).collect();
-                        d.insert("items".into(), json!({ "anyOf": titled }));
-                    }
-                    ("array", _) => {
-                        select_values = options.clone();
-                        d.insert("items".into(), json!({"type": "string", "enum": options}));
-                    }
-                    ("string", "enum") => {
-                        select_values = options.clone();
-                        d.insert("enum".into(), json!(options));
-                    }
-                    ("string", "oneOf") => {
-                        select_values = titled.iter().map(|t| t["const"].clone()).collect();
-                        d.insert("oneOf".into(), json!(titled));
-                    }
-                    ("string", "legacy") => {
-                        select_values = options.clone();
-                        d.insert("enum".into(), json!(options));
-                        let names: Vec<String> = (0..if titles { n } else { n + 1 })
-                            .map(|i| format!("N{i}"))
-                            .collect();
-                        d.insert("enumNames".into(), json!(names));
-                    }
-                    _ => {}
+        .prop_map(|((ty, shape, options, titled, format), (c1, c2, c3, c4), (min, max, dflt, titles))| {
+            let mut d = Map::new();
+            d.insert("type".into(), json!(ty));
+            d.insert("title".into(), json!("T"));
+            let n = options.len();
+            let mut select_values: Vec<Value> = Vec::new();
+            match (ty, shape) {
+                ("array", "oneOf") | ("array", "legacy") => {
+                    select_values = titled.iter().map(|t| t["const"].clone()).collect();
+                    d.insert("items".into(), json!({ "anyOf": titled }));
                 }
-                if ty == "string" && shape == "plain" {
-                    if let Some(f) = format {
-                        d.insert("format".into(), json!(f));
-                    }
+                ("array", _) => {
+                    select_values = options.clone();
+                    d.insert("items".into(), json!({"type": "string", "enum": options}));
                 }
-                let counts = if ty == "array" {
-                    [("minItems", c1), ("maxItems", c2)]
-                } else {
-                    [("minLength", c3), ("maxLength", c4)]
-                };
-                for (k, v) in counts {
-                    if let Some(v) = v {
-                        d.insert(k.into(), v);
-                    }
+                ("string", "enum") => {
+                    select_values = options.clone();
+                    d.insert("enum".into(), json!(options));
                 }
-                if let Some(v) = min {
-                    d.insert("minimum".into(), v);
+                ("string", "oneOf") => {
+                    select_values = titled.iter().map(|t| t["const"].clone()).collect();
+                    d.insert("oneOf".into(), json!(titled));
                 }
-                if let Some(v) = max {
-                    d.insert("maximum".into(), v);
+                ("string", "legacy") => {
+                    select_values = options.clone();
+                    d.insert("enum".into(), json!(options));
+                    let names: Vec<String> = (0..if titles { n } else { n + 1 }).map(|i| format!("N{i}")).collect();
+                    d.insert("enumNames".into(), json!(names));
                 }
-                let (text, number, boolean, list, wild, pick) = dflt;
-                let typed = match ty {
-                    "string" if !select_values.is_empty() => {
-                        select_values[usize::from(pick) % select_values.len()].clone()
-                    }
-                    "string" => text,
-                    "number" | "integer" => number,
-                    "boolean" => Value::Bool(boolean),
-                    _ => {
-                        let take = usize::from(pick % 3) + 1;
-                        let picked: Vec<Value> = select_values.iter().take(take).cloned().collect();
-                        if picked.is_empty() {
-                            json!(list)
-                        } else {
-                            Value::Array(picked)
-                        }
-                    }
-                };
-                match pick {
-                    0..=5 => {
-                        d.insert("default".into(), typed);
-                    }
-                    6..=8 => {}
-                    _ => {
-                        d.insert("default".into(), wild);
+                _ => {}
+            }
+            if ty == "string" && shape == "plain" {
+                if let Some(f) = format {
+                    d.insert("format".into(), json!(f));
+                }
+            }
+            let counts = if ty == "array" {
+                [("minItems", c1), ("maxItems", c2)]
+            } else {
+                [("minLength", c3), ("maxLength", c4)]
+            };
+            for (k, v) in counts {
+                if let Some(v) = v {
+                    d.insert(k.into(), v);
+                }
+            }
+            if let Some(v) = min {
+                d.insert("minimum".into(), v);
+            }
+            if let Some(v) = max {
+                d.insert("maximum".into(), v);
+            }
+            let (text, number, boolean, list, wild, pick) = dflt;
+            let typed = match ty {
+                "string" if !select_values.is_empty() => select_values[usize::from(pick) % select_values.len()].clone(),
+                "string" => text,
+                "number" | "integer" => number,
+                "boolean" => Value::Bool(boolean),
+                _ => {
+                    let take = usize::from(pick % 3) + 1;
+                    let picked: Vec<Value> = select_values.iter().take(take).cloned().collect();
+                    if picked.is_empty() {
+                        json!(list)
+                    } else {
+                        Value::Array(picked)
                     }
                 }
-                Value::Object(d)
-            },
-        )
+            };
+            match pick {
+                0..=5 => {
+                    d.insert("default".into(), typed);
+                }
+                6..=8 => {}
+                _ => {
+                    d.insert("default".into(), wild);
+                }
+            }
+            Value::Object(d)
+        })
 }
 
 /// A plausible whole schema over property names from `NAMES`.
@@ -1390,29 +976,18 @@ fn arb_schema() -> impl Strategy<Value = Value> {
         prop::collection::vec(prop::sample::select(NAMES.to_vec()), 0..3),
     )
         .prop_map(|(props, required)| {
-            let props: Map<String, Value> =
-                props.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-            let required: Vec<&str> = required
-                .into_iter()
-                .filter(|r| props.contains_key(*r))
-                .collect();
+            let props: Map<String, Value> = props.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+            let required: Vec<&str> = required.into_iter().filter(|r| props.contains_key(*r)).collect();
             json!({"type": "object", "properties": props, "required": required})
         })
 }
 
 /// Answers keyed by schema names (plus an unknown one), with plausible and arbitrary values.
 fn arb_answers() -> impl Strategy<Value = Map<String, Value>> {
-    let value = prop_oneof![
-        arb_default(),
-        arb_json(),
-        prop::collection::vec(arb_option_value(), 0..5).prop_map(Value::Array),
-    ];
-    prop::collection::btree_map(
-        prop::sample::select(vec!["a", "b", "c", "d", "zz"]),
-        value,
-        0..5,
-    )
-    .prop_map(|m| m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    let value =
+        prop_oneof![arb_default(), arb_json(), prop::collection::vec(arb_option_value(), 0..5).prop_map(Value::Array),];
+    prop::collection::btree_map(prop::sample::select(vec!["a", "b", "c", "d", "zz"]), value, 0..5)
+        .prop_map(|m| m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
 /// Per-field randomness for [`plausible_answers`].
@@ -1435,16 +1010,10 @@ fn plausible_answers(m: &FormModel, seeds: &[Seed]) -> Map<String, Value> {
             _ => match &field.kind {
                 FieldKind::Text { format, .. } => {
                     let sample = match format {
-                        Some(TextFormat::Email) => {
-                            ["user@example.com", "no-at-sign"][k % 2].to_owned()
-                        }
-                        Some(TextFormat::Uri) => {
-                            ["https://example.com/p", "nope"][k % 2].to_owned()
-                        }
+                        Some(TextFormat::Email) => ["user@example.com", "no-at-sign"][k % 2].to_owned(),
+                        Some(TextFormat::Uri) => ["https://example.com/p", "nope"][k % 2].to_owned(),
                         Some(TextFormat::Date) => ["2024-02-29", "2023-02-29"][k % 2].to_owned(),
-                        Some(TextFormat::DateTime) => {
-                            ["2024-02-29T12:00:00.5+07:00", "2024-02-29"][k % 2].to_owned()
-                        }
+                        Some(TextFormat::DateTime) => ["2024-02-29T12:00:00.5+07:00", "2024-02-29"][k % 2].to_owned(),
                         None => "ไ".repeat(k % 7),
                     };
                     Value::String(sample)
@@ -1452,9 +1021,7 @@ fn plausible_answers(m: &FormModel, seeds: &[Seed]) -> Map<String, Value> {
                 FieldKind::Number { .. } if pick % 2 == 0 => json!(*n as f64 + 0.5),
                 FieldKind::Number { .. } => json!(n),
                 FieldKind::Boolean { .. } => Value::Bool(bits % 2 == 0),
-                FieldKind::SingleSelect { options, .. } => {
-                    Value::String(options[k % options.len()].value.clone())
-                }
+                FieldKind::SingleSelect { options, .. } => Value::String(options[k % options.len()].value.clone()),
                 FieldKind::MultiSelect { options, .. } => Value::Array(
                     options
                         .iter()
@@ -1474,10 +1041,7 @@ fn plausible_answers(m: &FormModel, seeds: &[Seed]) -> Map<String, Value> {
 }
 
 /// The invariants every accepted model must satisfy, for any answers.
-fn check_model_invariants(
-    m: &FormModel,
-    answers: &Map<String, Value>,
-) -> Result<(), TestCaseError> {
+fn check_model_invariants(m: &FormModel, answers: &Map<String, Value>) -> Result<(), TestCaseError> {
     // Defaults are valid by construction: only missing required answers may be reported.
     if let Err(errs) = m.validate(&m.defaults()) {
         for e in &errs {
@@ -1497,17 +1061,11 @@ fn check_model_invariants(
                 let f = m.field(k);
                 prop_assert!(f.is_some(), "unknown key {k} in content");
                 let ok_type = match f.map(|f| &f.kind) {
-                    Some(FieldKind::Text { .. }) | Some(FieldKind::SingleSelect { .. }) => {
-                        v.is_string()
-                    }
-                    Some(FieldKind::Number { integer: true, .. }) => {
-                        v.is_i64() || v.is_u64() || v.is_f64()
-                    }
+                    Some(FieldKind::Text { .. }) | Some(FieldKind::SingleSelect { .. }) => v.is_string(),
+                    Some(FieldKind::Number { integer: true, .. }) => v.is_i64() || v.is_u64() || v.is_f64(),
                     Some(FieldKind::Number { .. }) => v.is_number(),
                     Some(FieldKind::Boolean { .. }) => v.is_boolean(),
-                    Some(FieldKind::MultiSelect { .. }) => {
-                        v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
-                    }
+                    Some(FieldKind::MultiSelect { .. }) => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
                     None => false,
                 };
                 prop_assert!(ok_type, "{k} = {v} has the wrong type");
@@ -1585,19 +1143,8 @@ fn plausible_schema_generator_produces_valid_models() {
             }
         }
     }
-    eprintln!(
-        "valid {valid}/{total}, with defaults {with_fields}, accepted non-empty answers {answered}"
-    );
-    assert!(
-        answered >= 100,
-        "only {answered} plausible answer maps were accepted with content"
-    );
-    assert!(
-        valid * 5 >= total,
-        "only {valid}/{total} generated schemas were valid"
-    );
-    assert!(
-        with_fields >= 10,
-        "only {with_fields} valid models had fields with defaults"
-    );
+    eprintln!("valid {valid}/{total}, with defaults {with_fields}, accepted non-empty answers {answered}");
+    assert!(answered >= 100, "only {answered} plausible answer maps were accepted with content");
+    assert!(valid * 5 >= total, "only {valid}/{total} generated schemas were valid");
+    assert!(with_fields >= 10, "only {with_fields} valid models had fields with defaults");
 }

@@ -7,7 +7,9 @@ use mcp_tasks_web::machine::stored::from_stored;
 use mcp_tasks_web::protocol::discover::DiscoverResult;
 use mcp_tasks_web::protocol::form::FormModel;
 use mcp_tasks_web::protocol::headers::{base64_decode, decode_header_value};
-use mcp_tasks_web::protocol::input::{decode_input_requests, decode_input_responses, ElicitRequest, InputRequest, InputResponse};
+use mcp_tasks_web::protocol::input::{
+    decode_input_requests, decode_input_responses, ElicitRequest, InputRequest, InputResponse,
+};
 use mcp_tasks_web::protocol::jsonrpc::{decode_message, decode_message_value, decode_response, RpcError};
 use mcp_tasks_web::protocol::meta::{check_tasks_extension_settings, ClientCapabilities, Implementation, RequestMeta};
 use mcp_tasks_web::protocol::request::{decode_ack, CallToolParams, ClientRequest};

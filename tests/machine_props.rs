@@ -175,7 +175,11 @@ fn json_round_trip_of_a_busy_record_is_lossless() {
     let mut r = TaskRecord::from_handle(T0, "tool", observation(0, 0, Some(1_000), &[]).task, 9, &policy);
     let _ = r.next_action(T0 + 1_000);
     let _ = r.on_poll_result(T0 + 1_000, observation(1, 10, Some(2_000), &[1, 2]), &policy);
-    let _ = r.answer([("k1".to_string(), InputResponse::accept(json!({"a": 1}).as_object().cloned().unwrap_or_default()))].into_iter().collect());
+    let _ = r.answer(
+        [("k1".to_string(), InputResponse::accept(json!({"a": 1}).as_object().cloned().unwrap_or_default()))]
+            .into_iter()
+            .collect(),
+    );
     let _ = r.on_poll_failure(T0 + 3_000, Failure::Http { status: 503, retry_after_ms: None }, &policy);
     let back: TaskRecord = from_stored(&to_stored(&r)).expect("reloads");
     assert_eq!(to_stored(&back), to_stored(&r));

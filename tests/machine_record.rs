@@ -4,7 +4,9 @@ use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
 use mcp_tasks_web::machine::ledger::{KeyState, LedgerError};
 use mcp_tasks_web::machine::record::{Action, CancelIntent, Change, LocalEnd, LocalStatus, RecordError, TaskRecord};
 use mcp_tasks_web::machine::stored::{from_stored, to_stored, StoredRecordError};
-use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, InputRequests, InputResponse, InputResponses};
+use mcp_tasks_web::protocol::input::{
+    ElicitAction, ElicitRequest, InputRequest, InputRequests, InputResponse, InputResponses,
+};
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use mcp_tasks_web::protocol::timestamp::format_millis;
@@ -15,7 +17,13 @@ use serde_json::json;
 const T0: u64 = 1_785_574_800_000;
 
 fn policy() -> PollPolicy {
-    PollPolicy { min_interval_ms: 250, default_interval_ms: 1_000, backoff_base_ms: 1_000, max_backoff_ms: 8_000, expiry_grace_ms: 60_000 }
+    PollPolicy {
+        min_interval_ms: 250,
+        default_interval_ms: 1_000,
+        backoff_base_ms: 1_000,
+        max_backoff_ms: 8_000,
+        expiry_grace_ms: 60_000,
+    }
 }
 
 fn task(status: TaskStatus, updated: u64, interval: Option<u64>) -> Task {
@@ -39,14 +47,21 @@ fn form(keys: &[&str]) -> StatusDetail {
         .iter()
         .map(|k| {
             let schema = json!({ "type": "object", "properties": { "confirm": { "type": "boolean" } } });
-            (k.to_string(), InputRequest::Elicitation(ElicitRequest::Form { message: "Approve?".into(), requested_schema: schema }))
+            (
+                k.to_string(),
+                InputRequest::Elicitation(ElicitRequest::Form { message: "Approve?".into(), requested_schema: schema }),
+            )
         })
         .collect();
     StatusDetail::InputRequests(requests)
 }
 
 fn accept(keys: &[&str]) -> InputResponses {
-    keys.iter().map(|k| (k.to_string(), InputResponse::accept(json!({ "confirm": true }).as_object().cloned().unwrap_or_default()))).collect()
+    keys.iter()
+        .map(|k| {
+            (k.to_string(), InputResponse::accept(json!({ "confirm": true }).as_object().cloned().unwrap_or_default()))
+        })
+        .collect()
 }
 
 fn new_record(now: u64) -> TaskRecord {
@@ -89,7 +104,10 @@ fn failed_and_cancelled_are_terminal_with_their_details() {
 
     let mut r = new_record(T0);
     let _ = r.next_action(T0 + 500);
-    assert_eq!(r.on_poll_result(T0 + 500, seen(TaskStatus::Cancelled, T0 + 10, StatusDetail::None), &p), Ok(Change::State));
+    assert_eq!(
+        r.on_poll_result(T0 + 500, seen(TaskStatus::Cancelled, T0 + 10, StatusDetail::None), &p),
+        Ok(Change::State)
+    );
     assert_eq!(r.status(), LocalStatus::Cancelled);
     assert!(r.is_settled());
 }
@@ -110,13 +128,22 @@ fn input_required_answers_are_sent_once_and_not_shown_again() {
     let p = policy();
     let mut r = new_record(T0);
     let _ = r.next_action(T0 + 500);
-    assert_eq!(r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1"])), &p), Ok(Change::State));
+    assert_eq!(
+        r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1"])), &p),
+        Ok(Change::State)
+    );
     assert_eq!(r.status(), LocalStatus::InputRequired);
     assert_eq!(r.unanswered_requests().keys().collect::<Vec<_>>(), ["approval-1"]);
 
-    assert_eq!(r.answer(accept(&["never-asked"])), Err(RecordError::Input(LedgerError::NotOutstanding("never-asked".into()))));
+    assert_eq!(
+        r.answer(accept(&["never-asked"])),
+        Err(RecordError::Input(LedgerError::NotOutstanding("never-asked".into())))
+    );
     assert_eq!(r.answer(accept(&["approval-1"])), Ok(Change::State));
-    assert_eq!(r.answer(accept(&["approval-1"])), Err(RecordError::Input(LedgerError::AlreadyAnswered("approval-1".into()))));
+    assert_eq!(
+        r.answer(accept(&["approval-1"])),
+        Err(RecordError::Input(LedgerError::AlreadyAnswered("approval-1".into())))
+    );
     assert!(r.unanswered_requests().is_empty(), "a queued answer is not asked again");
     // Answers go out at once, before the next poll is due.
     assert_eq!(r.next_action(T0 + 600), Some(Action::SendUpdate(accept(&["approval-1"]))));
@@ -132,7 +159,11 @@ fn input_required_answers_are_sent_once_and_not_shown_again() {
 
     // A second round with a new key; partial answers are allowed.
     let _ = r.next_action(T0 + 1_500);
-    let _ = r.on_poll_result(T0 + 1_500, seen(TaskStatus::InputRequired, T0 + 1_400, form(&["approval-1", "strategy-2", "notes-3"])), &p);
+    let _ = r.on_poll_result(
+        T0 + 1_500,
+        seen(TaskStatus::InputRequired, T0 + 1_400, form(&["approval-1", "strategy-2", "notes-3"])),
+        &p,
+    );
     assert_eq!(r.unanswered_requests().keys().collect::<Vec<_>>(), ["notes-3", "strategy-2"]);
     assert_eq!(r.answer(accept(&["strategy-2"])), Ok(Change::State));
     assert_eq!(r.unanswered_requests().keys().collect::<Vec<_>>(), ["notes-3"]);
@@ -162,7 +193,10 @@ fn failed_updates_stay_queued_and_are_resent_after_backoff() {
     assert!(matches!(r.ledger().state("k"), Some(KeyState::Queued { .. })));
     assert_eq!(r.next_action(T0 + 1_000), Some(Action::Poll), "the answer backs off; the regular poll goes on");
     let retry = r.next_action(T0 + 502 + 1_000);
-    assert!(matches!(&retry, Some(Action::SendUpdate(a)) if a.contains_key("k")), "resent after the backoff: {retry:?}");
+    assert!(
+        matches!(&retry, Some(Action::SendUpdate(a)) if a.contains_key("k")),
+        "resent after the backoff: {retry:?}"
+    );
 }
 
 #[test]
@@ -344,7 +378,9 @@ fn the_input_ledger_and_outbox_survive_a_reload() {
     assert_eq!(restored.ledger().state("a"), Some(&KeyState::Acknowledged));
     assert_eq!(
         restored.next_action(T0 + 10_000),
-        Some(Action::SendUpdate([("b".to_string(), InputResponse::action(ElicitAction::Decline))].into_iter().collect()))
+        Some(Action::SendUpdate(
+            [("b".to_string(), InputResponse::action(ElicitAction::Decline))].into_iter().collect()
+        ))
     );
     let _ = restored.on_update_ack();
     assert!(restored.unanswered_requests().is_empty());

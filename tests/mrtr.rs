@@ -20,7 +20,11 @@ fn round(keys: &[&str], state: Option<&str>) -> InputRequiredResult {
 }
 
 fn answers(keys: &[&str]) -> InputResponses {
-    keys.iter().map(|k| (k.to_string(), InputResponse::accept(json!({ "name": "Ferris" }).as_object().cloned().unwrap_or_default()))).collect()
+    keys.iter()
+        .map(|k| {
+            (k.to_string(), InputResponse::accept(json!({ "name": "Ferris" }).as_object().cloned().unwrap_or_default()))
+        })
+        .collect()
 }
 
 fn args() -> Option<serde_json::Map<String, Value>> {
@@ -34,7 +38,8 @@ fn a_retry_has_a_new_id_the_original_params_and_the_exact_state() {
     let (first_id, first) = call.first(&mut ids);
     // A state with characters a careless re-encoder would change.
     let state = "c3RhdGU+/opaque==\u{e9}\"";
-    let (retry_id, retry) = call.retry(&mut ids, &round(&["approve-1"], Some(state)), answers(&["approve-1"])).expect("retry");
+    let (retry_id, retry) =
+        call.retry(&mut ids, &round(&["approve-1"], Some(state)), answers(&["approve-1"])).expect("retry");
     assert_ne!(first_id, retry_id);
     let ClientRequest::CallTool(p) = &retry else { panic!("a tools/call") };
     let ClientRequest::CallTool(original) = &first else { panic!("a tools/call") };
@@ -79,11 +84,17 @@ fn a_state_only_round_retries_at_once_without_answers() {
 fn every_key_must_be_answered_and_no_other() {
     let mut ids = RequestIds::default();
     let mut call = MrtrCall::new("x", None);
-    assert_eq!(call.retry(&mut ids, &round(&["a", "b"], None), answers(&["a"])), Err(MrtrError::MissingAnswers(vec!["b".into()])));
+    assert_eq!(
+        call.retry(&mut ids, &round(&["a", "b"], None), answers(&["a"])),
+        Err(MrtrError::MissingAnswers(vec!["b".into()]))
+    );
     let mut call = MrtrCall::new("x", None);
     let mut extra = answers(&["a"]);
     extra.insert("zzz".into(), InputResponse::action(ElicitAction::Cancel));
-    assert_eq!(call.retry(&mut ids, &round(&["a"], None), extra), Err(MrtrError::UnexpectedAnswers(vec!["zzz".into()])));
+    assert_eq!(
+        call.retry(&mut ids, &round(&["a"], None), extra),
+        Err(MrtrError::UnexpectedAnswers(vec!["zzz".into()]))
+    );
 }
 
 #[test]

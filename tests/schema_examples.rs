@@ -132,7 +132,9 @@ fn form_field(v: &Value) -> Outcome {
 
 fn elicit_params(v: &Value) -> Outcome {
     match ElicitRequest::from_json(v).map_err(err)? {
-        ElicitRequest::Form { requested_schema, .. } => FormModel::from_schema(&requested_schema).map_err(err).map(drop),
+        ElicitRequest::Form { requested_schema, .. } => {
+            FormModel::from_schema(&requested_schema).map_err(err).map(drop)
+        }
         ElicitRequest::Url { .. } => Ok(()),
     }
 }
@@ -175,9 +177,18 @@ fn task_ids_filter(v: &Value) -> Outcome {
 /// The decoder for a `$defs` type name (the folder name).
 fn check(type_name: &str, v: &Value) -> Option<Outcome> {
     Some(match type_name {
-        "BooleanSchema" | "NumberSchema" | "StringSchema" | "TitledSingleSelectEnumSchema"
-        | "UntitledSingleSelectEnumSchema" | "TitledMultiSelectEnumSchema" | "UntitledMultiSelectEnumSchema" => form_field(v),
-        "CallToolRequest" | "DiscoverRequest" | "SubscriptionsListenRequest" | "GetTaskRequest" | "UpdateTaskRequest"
+        "BooleanSchema"
+        | "NumberSchema"
+        | "StringSchema"
+        | "TitledSingleSelectEnumSchema"
+        | "UntitledSingleSelectEnumSchema"
+        | "TitledMultiSelectEnumSchema"
+        | "UntitledMultiSelectEnumSchema" => form_field(v),
+        "CallToolRequest"
+        | "DiscoverRequest"
+        | "SubscriptionsListenRequest"
+        | "GetTaskRequest"
+        | "UpdateTaskRequest"
         | "CancelTaskRequest" => client_request(v),
         "CallToolRequestParams" => tool_call_params(v),
         "CallToolResult" => complete_tool_result(v),
@@ -193,7 +204,9 @@ fn check(type_name: &str, v: &Value) -> Option<Outcome> {
         "InternalError" => error_object(v, RpcErrorKind::Internal),
         "InvalidParamsError" => error_object(v, RpcErrorKind::InvalidParams),
         "MethodNotFoundError" => error_object(v, RpcErrorKind::MethodNotFound),
-        "CancelledNotification" | "ProgressNotification" | "SubscriptionsAcknowledgedNotification" => notification(v).map(drop),
+        "CancelledNotification" | "ProgressNotification" | "SubscriptionsAcknowledgedNotification" => {
+            notification(v).map(drop)
+        }
         "TaskStatusNotification" => match notification(v) {
             Ok(ServerNotification::TaskStatus { .. }) => Ok(()),
             Ok(other) => Err(format!("expected notifications/tasks, got {other:?}")),
@@ -205,7 +218,9 @@ fn check(type_name: &str, v: &Value) -> Option<Outcome> {
         "CreateMessageRequest" | "ElicitRequest" | "ListRootsRequest" => input_request(v),
         "CreateMessageResult" | "ElicitResult" | "ListRootsResult" => input_response(v),
         "ElicitRequestFormParams" | "ElicitRequestURLParams" => elicit_params(v),
-        "InputRequests" => decode_input_requests(v).map_err(err).map(|r| assert_eq!(decode_input_requests(&encode_input_requests(&r)).ok(), Some(r))),
+        "InputRequests" => decode_input_requests(v)
+            .map_err(err)
+            .map(|r| assert_eq!(decode_input_requests(&encode_input_requests(&r)).ok(), Some(r))),
         "InputResponses" => decode_input_responses(v).map_err(err).map(|r| assert_eq!(&encode_input_responses(&r), v)),
         "ServerCapabilities" => server_capabilities(v),
         "DiscoverResult" => discover_result(v),
@@ -233,7 +248,9 @@ fn run_folder(folder: &str, expect_valid: bool) -> usize {
         let name = type_of(file);
         match check(&name, &value) {
             None => failures.push(format!("{}: no decoder mapped for type {name}", file.display())),
-            Some(Ok(())) if !expect_valid => failures.push(format!("{}: accepted but must be rejected", file.display())),
+            Some(Ok(())) if !expect_valid => {
+                failures.push(format!("{}: accepted but must be rejected", file.display()))
+            }
             Some(Err(e)) if expect_valid => failures.push(format!("{}: rejected: {e}", file.display())),
             Some(_) => {}
         }
@@ -292,7 +309,10 @@ fn invalid_examples_fail_for_the_documented_reason() {
         decode_get_task_result(&load("GetTaskResult/fractional-ttlMs.json")),
         Err(DecodeError::NotAnInteger { field: "ttlMs", .. })
     ));
-    assert!(matches!(decode_get_task_result(&load("GetTaskResult/unknown-status.json")), Err(DecodeError::UnknownStatus { .. })));
+    assert!(matches!(
+        decode_get_task_result(&load("GetTaskResult/unknown-status.json")),
+        Err(DecodeError::UnknownStatus { .. })
+    ));
     assert!(matches!(
         decode_tool_call_result(&load("CreateTaskResult/legacy-nested-task-wrapper.json")),
         Err(DecodeError::LegacyShape { .. })
@@ -308,14 +328,24 @@ fn invalid_examples_fail_for_the_documented_reason() {
 fn legacy_2025_messages_are_recognised_not_misread() {
     let dir = common::spec_dir().join("schema/composed-examples/2025-11-25");
     let load = |p: &str| common::read_json(&dir.join(p));
-    assert!(matches!(decode_tool_call_result(&load("CreateTaskResult/nested-task.json")), Err(DecodeError::LegacyShape { .. })));
-    assert!(matches!(decode_get_task_result(&load("GetTaskResult/working.json")), Err(DecodeError::LegacyShape { .. })));
+    assert!(matches!(
+        decode_tool_call_result(&load("CreateTaskResult/nested-task.json")),
+        Err(DecodeError::LegacyShape { .. })
+    ));
+    assert!(matches!(
+        decode_get_task_result(&load("GetTaskResult/working.json")),
+        Err(DecodeError::LegacyShape { .. })
+    ));
     let status = load("TaskStatusNotification/completed.json");
-    assert!(matches!(notification(&status), Ok(ServerNotification::Other { method }) if method == "notifications/tasks/status"));
+    assert!(
+        matches!(notification(&status), Ok(ServerNotification::Other { method }) if method == "notifications/tasks/status")
+    );
     // Methods that no longer exist are not modelled (a 2026 server answers -32601).
     for file in ["GetTaskPayloadRequest/tasks-result.json", "ListTasksRequest/tasks-list.json"] {
         let v = load(file);
-        let Ok(Incoming::Request { method, params, .. }) = decode_message_value(&v) else { panic!("{file} is a request") };
+        let Ok(Incoming::Request { method, params, .. }) = decode_message_value(&v) else {
+            panic!("{file} is a request")
+        };
         assert_eq!(ClientRequest::decode(&method, &params), Ok(None), "{file}");
     }
     // A task-augmented 2025 call has no 2026 `_meta`: a server rejects it (-32602), the `task` param is ignored.

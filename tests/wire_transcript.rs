@@ -108,7 +108,13 @@ fn every_message_in_the_transcript_decodes() {
     assert!(errors >= 10, "{errors} errors");
     assert!(notifications >= 4, "{notifications} notifications");
     assert!(re_encoded >= 50, "{re_encoded} requests re-encoded");
-    for status in [TaskStatus::Working, TaskStatus::InputRequired, TaskStatus::Completed, TaskStatus::Failed, TaskStatus::Cancelled] {
+    for status in [
+        TaskStatus::Working,
+        TaskStatus::InputRequired,
+        TaskStatus::Completed,
+        TaskStatus::Failed,
+        TaskStatus::Cancelled,
+    ] {
         assert!(statuses_seen.contains(&status), "status {status:?} seen in the transcript");
     }
 }
@@ -133,7 +139,11 @@ fn our_headers_match_the_headers_that_were_sent() {
                 assert_eq!(sent, Some(value.as_str()), "{name} for {method}");
             }
         }
-        assert_eq!(header(&ex, "Mcp-Name").is_some(), request.routing_name().is_some(), "Mcp-Name presence for {method}");
+        assert_eq!(
+            header(&ex, "Mcp-Name").is_some(),
+            request.routing_name().is_some(),
+            "Mcp-Name presence for {method}"
+        );
         compared += 1;
     }
     assert!(compared >= 50, "{compared} requests compared");

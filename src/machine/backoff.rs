@@ -20,7 +20,13 @@ pub struct PollPolicy {
 
 impl Default for PollPolicy {
     fn default() -> Self {
-        Self { min_interval_ms: 250, default_interval_ms: 1_000, backoff_base_ms: 1_000, max_backoff_ms: 60_000, expiry_grace_ms: 60_000 }
+        Self {
+            min_interval_ms: 250,
+            default_interval_ms: 1_000,
+            backoff_base_ms: 1_000,
+            max_backoff_ms: 60_000,
+            expiry_grace_ms: 60_000,
+        }
     }
 }
 
@@ -97,7 +103,13 @@ impl PollPolicy {
 
     /// The backoff before attempt `failures + 1`: "equal jitter" exponential (half fixed, half random),
     /// capped, never below the regular interval, and never before a server's `Retry-After`.
-    pub fn backoff(&self, failures: u32, failure: &Failure, server_interval_ms: Option<u64>, jitter: &mut Jitter) -> u64 {
+    pub fn backoff(
+        &self,
+        failures: u32,
+        failure: &Failure,
+        server_interval_ms: Option<u64>,
+        jitter: &mut Jitter,
+    ) -> u64 {
         let exponent = failures.saturating_sub(1).min(32);
         let step = self.backoff_base_ms.saturating_mul(1u64 << exponent).min(self.max_backoff_ms);
         let jittered = step / 2 + jitter.next_up_to(step - step / 2);
@@ -114,7 +126,14 @@ impl Retry {
     }
 
     /// Records a failure and schedules the next attempt with backoff.
-    pub fn failed(&mut self, now: u64, failure: &Failure, policy: &PollPolicy, server_interval_ms: Option<u64>, jitter: &mut Jitter) {
+    pub fn failed(
+        &mut self,
+        now: u64,
+        failure: &Failure,
+        policy: &PollPolicy,
+        server_interval_ms: Option<u64>,
+        jitter: &mut Jitter,
+    ) {
         self.failures = self.failures.saturating_add(1);
         self.not_before = now.saturating_add(policy.backoff(self.failures, failure, server_interval_ms, jitter));
     }

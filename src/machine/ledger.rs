@@ -49,7 +49,9 @@ pub enum LedgerError {
 impl fmt::Display for LedgerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotOutstanding(k) => write!(f, "the task is not asking for input \"{k}\" (never asked, or no longer)"),
+            Self::NotOutstanding(k) => {
+                write!(f, "the task is not asking for input \"{k}\" (never asked, or no longer)")
+            }
             Self::AlreadyAnswered(k) => write!(f, "input \"{k}\" was already answered; each request is answered once"),
             Self::Empty => f.write_str("no answers were given"),
         }
@@ -102,7 +104,9 @@ impl InputLedger {
         for key in answers.keys() {
             match self.keys.get(key) {
                 Some(KeyState::Outstanding) => {}
-                Some(KeyState::Queued { .. } | KeyState::Acknowledged) => return Err(LedgerError::AlreadyAnswered(key.clone())),
+                Some(KeyState::Queued { .. } | KeyState::Acknowledged) => {
+                    return Err(LedgerError::AlreadyAnswered(key.clone()))
+                }
                 Some(KeyState::Withdrawn) | None => return Err(LedgerError::NotOutstanding(key.clone())),
             }
         }

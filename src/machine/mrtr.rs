@@ -27,10 +27,14 @@ pub enum MrtrError {
 impl fmt::Display for MrtrError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::MissingAnswers(k) => write!(f, "answer every input request before retrying; missing: {}", k.join(", ")),
+            Self::MissingAnswers(k) => {
+                write!(f, "answer every input request before retrying; missing: {}", k.join(", "))
+            }
             Self::UnexpectedAnswers(k) => write!(f, "answers for inputs the server did not ask: {}", k.join(", ")),
             Self::TooManyRounds => write!(f, "the server asked for input more than {MAX_ROUNDS} times; giving up"),
-            Self::NoProgress => f.write_str("the server repeated the same request state without asking anything; giving up"),
+            Self::NoProgress => {
+                f.write_str("the server repeated the same request state without asking anything; giving up")
+            }
         }
     }
 }
@@ -59,7 +63,12 @@ impl MrtrCall {
     /// The retry after `round`: the original name and arguments, `answers` (keys exactly those asked),
     /// and the round's `requestState` unchanged (none if it had none), under a fresh id: a retry is a new
     /// request.
-    pub fn retry(&mut self, ids: &mut RequestIds, round: &InputRequiredResult, answers: InputResponses) -> Result<(RequestId, ClientRequest), MrtrError> {
+    pub fn retry(
+        &mut self,
+        ids: &mut RequestIds,
+        round: &InputRequiredResult,
+        answers: InputResponses,
+    ) -> Result<(RequestId, ClientRequest), MrtrError> {
         self.rounds += 1;
         if self.rounds > MAX_ROUNDS {
             return Err(MrtrError::TooManyRounds);

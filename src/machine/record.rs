@@ -126,7 +126,9 @@ impl fmt::Display for RecordError {
         match self {
             Self::TaskEnded(s) => write!(f, "the task has already ended ({})", s.as_str()),
             Self::Input(e) => e.fmt(f),
-            Self::WrongTask { expected, found } => write!(f, "an update for task \"{found}\" was offered to task \"{expected}\""),
+            Self::WrongTask { expected, found } => {
+                write!(f, "an update for task \"{found}\" was offered to task \"{expected}\"")
+            }
         }
     }
 }
@@ -346,13 +348,23 @@ impl TaskRecord {
     }
 
     /// A `tasks/get` result arrived.
-    pub fn on_poll_result(&mut self, now: u64, observed: DetailedTask, policy: &PollPolicy) -> Result<Change, RecordError> {
+    pub fn on_poll_result(
+        &mut self,
+        now: u64,
+        observed: DetailedTask,
+        policy: &PollPolicy,
+    ) -> Result<Change, RecordError> {
         self.in_flight.poll = false;
         self.observe(now, observed, policy)
     }
 
     /// A `notifications/tasks` arrived: handled like a poll result, and it postpones the next poll.
-    pub fn on_notification(&mut self, now: u64, observed: DetailedTask, policy: &PollPolicy) -> Result<Change, RecordError> {
+    pub fn on_notification(
+        &mut self,
+        now: u64,
+        observed: DetailedTask,
+        policy: &PollPolicy,
+    ) -> Result<Change, RecordError> {
         self.observe(now, observed, policy)
     }
 

@@ -24,7 +24,10 @@ impl fmt::Display for StoredRecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotARecord => f.write_str("the stored value is not a task record"),
-            Self::NewerVersion(v) => write!(f, "the record was stored by a newer version (format {v}); this one reads up to {FORMAT_VERSION}"),
+            Self::NewerVersion(v) => write!(
+                f,
+                "the record was stored by a newer version (format {v}); this one reads up to {FORMAT_VERSION}"
+            ),
             Self::Corrupt(e) => write!(f, "the stored record is damaged: {e}"),
         }
     }

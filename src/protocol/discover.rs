@@ -56,7 +56,11 @@ impl DiscoverResult {
         let supported_versions = match obj.get("supportedVersions") {
             Some(Value::Array(items)) => items
                 .iter()
-                .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| fields::wrong_type(WHAT, "supportedVersions", "an array of strings")))
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| fields::wrong_type(WHAT, "supportedVersions", "an array of strings"))
+                })
                 .collect::<Result<Vec<_>, _>>()?,
             Some(_) => return Err(fields::wrong_type(WHAT, "supportedVersions", "an array of strings")),
             None => return Err(DecodeError::MissingField { what: WHAT, field: "supportedVersions" }),

@@ -12,7 +12,11 @@ pub(crate) fn object<'a>(value: &'a Value, what: &'static str) -> Result<&'a Obj
 }
 
 /// A required string field.
-pub(crate) fn required_str<'a>(obj: &'a Object, what: &'static str, field: &'static str) -> Result<&'a str, DecodeError> {
+pub(crate) fn required_str<'a>(
+    obj: &'a Object,
+    what: &'static str,
+    field: &'static str,
+) -> Result<&'a str, DecodeError> {
     match obj.get(field) {
         None => Err(DecodeError::MissingField { what, field }),
         Some(Value::String(s)) => Ok(s),
@@ -47,7 +51,11 @@ pub(crate) fn optional_object<'a>(
 }
 
 /// An optional boolean field; `null` reads as absent.
-pub(crate) fn optional_bool(obj: &Object, what: &'static str, field: &'static str) -> Result<Option<bool>, DecodeError> {
+pub(crate) fn optional_bool(
+    obj: &Object,
+    what: &'static str,
+    field: &'static str,
+) -> Result<Option<bool>, DecodeError> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -56,7 +64,11 @@ pub(crate) fn optional_bool(obj: &Object, what: &'static str, field: &'static st
 }
 
 /// An optional non-negative integer field (milliseconds); `null` reads as absent.
-pub(crate) fn optional_millis(obj: &Object, what: &'static str, field: &'static str) -> Result<Option<u64>, DecodeError> {
+pub(crate) fn optional_millis(
+    obj: &Object,
+    what: &'static str,
+    field: &'static str,
+) -> Result<Option<u64>, DecodeError> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => millis(v, what, field).map(Some),

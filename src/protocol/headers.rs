@@ -46,7 +46,9 @@ fn is_plain(value: &str) -> bool {
 }
 
 fn looks_like_sentinel(value: &str) -> bool {
-    value.starts_with(SENTINEL_PREFIX) && value.ends_with(SENTINEL_SUFFIX) && value.len() >= SENTINEL_PREFIX.len() + SENTINEL_SUFFIX.len()
+    value.starts_with(SENTINEL_PREFIX)
+        && value.ends_with(SENTINEL_SUFFIX)
+        && value.len() >= SENTINEL_PREFIX.len() + SENTINEL_SUFFIX.len()
 }
 
 /// Encodes a header value: plain values pass through, anything else becomes `=?base64?<base64 UTF-8>?=`.

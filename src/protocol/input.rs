@@ -116,12 +116,16 @@ impl ElicitRequest {
         let message = fields::required_str(obj, WHAT, "message")?.to_owned();
         match fields::optional_str(obj, WHAT, "mode")? {
             None | Some("form") => {
-                let schema = obj.get("requestedSchema").ok_or(DecodeError::MissingField { what: WHAT, field: "requestedSchema" })?;
+                let schema = obj
+                    .get("requestedSchema")
+                    .ok_or(DecodeError::MissingField { what: WHAT, field: "requestedSchema" })?;
                 fields::object(schema, "requestedSchema")?;
                 Ok(Self::Form { message, requested_schema: schema.clone() })
             }
             Some("url") => Ok(Self::Url { message, url: fields::required_str(obj, WHAT, "url")?.to_owned() }),
-            Some(other) => Err(DecodeError::Invalid { what: WHAT, detail: format!("unknown elicitation mode \"{other}\"") }),
+            Some(other) => {
+                Err(DecodeError::Invalid { what: WHAT, detail: format!("unknown elicitation mode \"{other}\"") })
+            }
         }
     }
 }
@@ -224,7 +228,8 @@ impl InputResponse {
         }
         Err(DecodeError::Invalid {
             what: WHAT,
-            detail: "not an elicitation (`action`), sampling (`role`, `content`, `model`) or roots (`roots`) result".into(),
+            detail: "not an elicitation (`action`), sampling (`role`, `content`, `model`) or roots (`roots`) result"
+                .into(),
         })
     }
 }

@@ -28,9 +28,10 @@ impl RequestId {
     pub fn from_json(value: &Value) -> Result<Self, DecodeError> {
         match value {
             Value::String(s) => Ok(Self::Text(s.clone())),
-            Value::Number(n) => n.as_i64().map(Self::Number).ok_or_else(|| DecodeError::InvalidEnvelope {
-                detail: format!("request id {n} is not an integer"),
-            }),
+            Value::Number(n) => n
+                .as_i64()
+                .map(Self::Number)
+                .ok_or_else(|| DecodeError::InvalidEnvelope { detail: format!("request id {n} is not an integer") }),
             Value::Null => Err(DecodeError::InvalidEnvelope { detail: "request id must not be null".into() }),
             _ => Err(DecodeError::InvalidEnvelope { detail: "request id must be a string or an integer".into() }),
         }
@@ -304,9 +305,9 @@ pub fn decode_message_value(value: &Value) -> Result<Incoming, DecodeError> {
             Ok(Incoming::Response(Response { id, outcome: Ok(result.clone()) }))
         }
         (None, Some(error)) => Ok(Incoming::Response(Response { id, outcome: Err(RpcError::from_json(error)?) })),
-        (None, None) => Err(DecodeError::InvalidEnvelope {
-            detail: "the message has neither method, result nor error".into(),
-        }),
+        (None, None) => {
+            Err(DecodeError::InvalidEnvelope { detail: "the message has neither method, result nor error".into() })
+        }
     }
 }
 

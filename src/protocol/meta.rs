@@ -109,7 +109,8 @@ impl ClientCapabilities {
             }
             obj.insert("elicitation".into(), Value::Object(modes));
         }
-        for (key, value) in [("sampling", &self.sampling), ("roots", &self.roots), ("experimental", &self.experimental)] {
+        for (key, value) in [("sampling", &self.sampling), ("roots", &self.roots), ("experimental", &self.experimental)]
+        {
             if let Some(v) = value {
                 obj.insert(key.into(), v.clone());
             }
@@ -214,6 +215,11 @@ impl RequestMeta {
             None | Some(Value::Null) => None,
             Some(info) => Some(Implementation::from_json(info)?),
         };
-        Ok(Self { protocol_version, client_info, client_capabilities, progress_token: meta.get("progressToken").cloned() })
+        Ok(Self {
+            protocol_version,
+            client_info,
+            client_capabilities,
+            progress_token: meta.get("progressToken").cloned(),
+        })
     }
 }

@@ -75,7 +75,9 @@ impl ClientRequest {
     pub fn routing_name(&self) -> Option<&str> {
         match self {
             Self::CallTool(p) => Some(&p.name),
-            Self::GetTask { task_id } | Self::UpdateTask { task_id, .. } | Self::CancelTask { task_id } => Some(task_id),
+            Self::GetTask { task_id } | Self::UpdateTask { task_id, .. } | Self::CancelTask { task_id } => {
+                Some(task_id)
+            }
             Self::Discover | Self::Listen(_) => None,
         }
     }
@@ -149,11 +151,13 @@ impl ClientRequest {
             "tasks/get" => Self::GetTask { task_id: task_id()? },
             "tasks/cancel" => Self::CancelTask { task_id: task_id()? },
             "tasks/update" => {
-                let responses = obj.get("inputResponses").ok_or(DecodeError::MissingField { what, field: "inputResponses" })?;
+                let responses =
+                    obj.get("inputResponses").ok_or(DecodeError::MissingField { what, field: "inputResponses" })?;
                 Self::UpdateTask { task_id: task_id()?, input_responses: decode_input_responses(responses)? }
             }
             "subscriptions/listen" => {
-                let filter = obj.get("notifications").ok_or(DecodeError::MissingField { what, field: "notifications" })?;
+                let filter =
+                    obj.get("notifications").ok_or(DecodeError::MissingField { what, field: "notifications" })?;
                 Self::Listen(ListenFilter::from_json(filter)?)
             }
             _ => return Ok(None),
@@ -202,7 +206,9 @@ impl ClientRequest {
                 }
                 Ok(RequestResult::Task(task))
             }
-            Self::UpdateTask { .. } | Self::CancelTask { .. } => decode_ack(result, self.method()).map(|()| RequestResult::Ack),
+            Self::UpdateTask { .. } | Self::CancelTask { .. } => {
+                decode_ack(result, self.method()).map(|()| RequestResult::Ack)
+            }
             Self::Listen(_) => super::subscriptions::decode_listen_closed(result).map(RequestResult::ListenClosed),
         }
     }

@@ -42,7 +42,11 @@ impl ListenFilter {
             Some(Value::Array(items)) => Some(
                 items
                     .iter()
-                    .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| fields::wrong_type(WHAT, "taskIds", "an array of strings")))
+                    .map(|v| {
+                        v.as_str()
+                            .map(str::to_owned)
+                            .ok_or_else(|| fields::wrong_type(WHAT, "taskIds", "an array of strings"))
+                    })
                     .collect::<Result<Vec<_>, _>>()?,
             ),
             Some(_) => return Err(fields::wrong_type(WHAT, "taskIds", "an array of strings")),
@@ -101,13 +105,20 @@ impl ServerNotification {
             "notifications/subscriptions/acknowledged" => {
                 const WHAT: &str = "subscriptions/acknowledged params";
                 let obj = fields::object(params, WHAT)?;
-                let filter = obj.get("notifications").ok_or(DecodeError::MissingField { what: WHAT, field: "notifications" })?;
-                Ok(Self::SubscriptionAcknowledged { subscription_id: subscription_id(obj)?, accepted: ListenFilter::from_json(filter)? })
+                let filter =
+                    obj.get("notifications").ok_or(DecodeError::MissingField { what: WHAT, field: "notifications" })?;
+                Ok(Self::SubscriptionAcknowledged {
+                    subscription_id: subscription_id(obj)?,
+                    accepted: ListenFilter::from_json(filter)?,
+                })
             }
             "notifications/tasks" => {
                 const WHAT: &str = "notifications/tasks params";
                 let obj = fields::object(params, WHAT)?;
-                Ok(Self::TaskStatus { subscription_id: subscription_id(obj)?, task: DetailedTask::from_object(obj, WHAT)? })
+                Ok(Self::TaskStatus {
+                    subscription_id: subscription_id(obj)?,
+                    task: DetailedTask::from_object(obj, WHAT)?,
+                })
             }
             "notifications/cancelled" => {
                 const WHAT: &str = "notifications/cancelled params";
@@ -116,7 +127,10 @@ impl ServerNotification {
                     None | Some(Value::Null) => None,
                     Some(id) => Some(RequestId::from_json(id)?),
                 };
-                Ok(Self::Cancelled { request_id, reason: fields::optional_str(obj, WHAT, "reason")?.map(str::to_owned) })
+                Ok(Self::Cancelled {
+                    request_id,
+                    reason: fields::optional_str(obj, WHAT, "reason")?.map(str::to_owned),
+                })
             }
             "notifications/progress" => Ok(Self::Progress(params.clone())),
             other => Ok(Self::Other { method: other.to_owned() }),

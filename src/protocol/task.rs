@@ -25,7 +25,8 @@ pub enum TaskStatus {
 
 impl TaskStatus {
     /// All five statuses, in lifecycle order.
-    pub const ALL: [TaskStatus; 5] = [Self::Working, Self::InputRequired, Self::Completed, Self::Failed, Self::Cancelled];
+    pub const ALL: [TaskStatus; 5] =
+        [Self::Working, Self::InputRequired, Self::Completed, Self::Failed, Self::Cancelled];
 
     /// The wire value.
     pub fn as_str(self) -> &'static str {
@@ -75,7 +76,9 @@ impl Task {
     /// Reads the Task fields from an object. Legacy 2025-11-25 field names are reported as such.
     pub fn from_object(obj: &Object, what: &'static str) -> Result<Self, DecodeError> {
         if !obj.contains_key("ttlMs") && (obj.contains_key("ttl") || obj.contains_key("pollInterval")) {
-            return Err(DecodeError::LegacyShape { detail: "`ttl`/`pollInterval` instead of `ttlMs`/`pollIntervalMs`" });
+            return Err(DecodeError::LegacyShape {
+                detail: "`ttl`/`pollInterval` instead of `ttlMs`/`pollIntervalMs`",
+            });
         }
         Ok(Self {
             task_id: fields::required_str(obj, what, "taskId")?.to_owned(),
@@ -154,7 +157,9 @@ impl DetailedTask {
                 Some(v) => StatusDetail::Result(CallToolResult::from_json(v)?),
             },
             TaskStatus::Failed => match obj.get("error") {
-                None | Some(Value::Null) => return Err(DecodeError::MissingStatusDetail { status: "failed", field: "error" }),
+                None | Some(Value::Null) => {
+                    return Err(DecodeError::MissingStatusDetail { status: "failed", field: "error" })
+                }
                 Some(v) => StatusDetail::Error(RpcError::from_json(v)?),
             },
         };

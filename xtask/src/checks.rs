@@ -16,11 +16,7 @@ pub struct Checks {
 
 impl Checks {
     /// Runs one named check, printing its outcome; returns its value when it passed.
-    pub fn run<T, E: Display>(
-        &mut self,
-        name: &str,
-        check: impl FnOnce() -> Result<T, E>,
-    ) -> Option<T> {
+    pub fn run<T, E: Display>(&mut self, name: &str, check: impl FnOnce() -> Result<T, E>) -> Option<T> {
         eprintln!("xtask: check: {name} ...");
         match check() {
             Ok(value) => {
@@ -30,10 +26,7 @@ impl Checks {
             }
             Err(err) => {
                 self.failed += 1;
-                eprintln!(
-                    "xtask: check: {name}: FAILED\n  {}",
-                    err.to_string().replace('\n', "\n  ")
-                );
+                eprintln!("xtask: check: {name}: FAILED\n  {}", err.to_string().replace('\n', "\n  "));
                 None
             }
         }

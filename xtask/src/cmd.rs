@@ -21,9 +21,7 @@ pub fn display(cmd: &Command) -> String {
 fn spawn_error(cmd: &Command, err: std::io::Error) -> Error {
     let program = cmd.get_program().to_string_lossy();
     if err.kind() == ErrorKind::NotFound {
-        Error::msg(format!(
-            "`{program}` was not found (is it installed and on PATH?)"
-        ))
+        Error::msg(format!("`{program}` was not found (is it installed and on PATH?)"))
     } else {
         Error::msg(format!("could not start `{}`: {err}", display(cmd)))
     }
@@ -49,11 +47,7 @@ pub fn run(cmd: &mut Command) -> Result<()> {
 /// Runs `cmd` quietly and returns its stdout as text; used for version probes, where a
 /// failure is an answer ("not installed" / "wrong version"), not something to show the user.
 pub fn stdout_of(cmd: &mut Command) -> Result<String> {
-    let out = cmd
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .map_err(|e| spawn_error(cmd, e))?;
+    let out = cmd.stdin(Stdio::null()).stderr(Stdio::null()).output().map_err(|e| spawn_error(cmd, e))?;
     check_status(cmd, out.status)?;
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

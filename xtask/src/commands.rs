@@ -30,39 +30,22 @@ pub fn test(root: &Path) -> Result<()> {
     // Streamed, not `-q`: the per-binary "test result:" lines are the evidence CI reads.
     // `--no-fail-fast`: one failing test binary must not hide the results of the others.
     let mut cargo_test = cmd::cargo();
-    cargo_test
-        .args(["test", "--workspace", "--no-fail-fast"])
-        .current_dir(root);
-    cmd::run(&mut cargo_test)
-        .map_err(|e| Error::msg(format!("{e}; fix the Rust tests first (output above)")))?;
+    cargo_test.args(["test", "--workspace", "--no-fail-fast"]).current_dir(root);
+    cmd::run(&mut cargo_test).map_err(|e| Error::msg(format!("{e}; fix the Rust tests first (output above)")))?;
 
     let mut checks = Checks::default();
-    let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || {
-        build_and_report(root, &tools)
-    });
+    let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     match pkg {
         Some(pkg) => {
-            checks.run("final .wasm imports nothing from `env`", || {
-                check_env_imports(&pkg)
-            });
+            checks.run("final .wasm imports nothing from `env`", || check_env_imports(&pkg));
             checks.run("pkg/package.json references only files in pkg/", || {
-                pkg_check::check(&pkg.dir).map(|refs| {
-                    eprintln!(
-                        "xtask: package.json references present: {}",
-                        refs.join(", ")
-                    )
-                })
+                pkg_check::check(&pkg.dir)
+                    .map(|refs| eprintln!("xtask: package.json references present: {}", refs.join(", ")))
             });
         }
         None => {
-            checks.skip(
-                "final .wasm imports nothing from `env`",
-                "no package was built",
-            );
-            checks.skip(
-                "pkg/package.json references only files in pkg/",
-                "no package was built",
-            );
+            checks.skip("final .wasm imports nothing from `env`", "no package was built");
+            checks.skip("pkg/package.json references only files in pkg/", "no package was built");
         }
     }
     println!("{}", checks.summary());
@@ -103,10 +86,9 @@ fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Pkg> {
 
 /// Fails, listing them, if the final module imports anything from `env`.
 fn check_env_imports(pkg: &Pkg) -> Result<()> {
-    let bytes = std::fs::read(&pkg.wasm)
-        .map_err(|e| Error::msg(format!("reading {}: {e}", pkg.wasm.display())))?;
-    let stray = wasm_imports::env_imports(&bytes)
-        .map_err(|e| Error::msg(format!("parsing {}: {e}", pkg.wasm.display())))?;
+    let bytes = std::fs::read(&pkg.wasm).map_err(|e| Error::msg(format!("reading {}: {e}", pkg.wasm.display())))?;
+    let stray =
+        wasm_imports::env_imports(&bytes).map_err(|e| Error::msg(format!("parsing {}: {e}", pkg.wasm.display())))?;
     if stray.is_empty() {
         eprintln!("xtask: {} has no `env` imports", pkg.wasm.display());
         return Ok(());

@@ -102,14 +102,8 @@ mod tests {
     #[test]
     fn parses_known_commands() {
         assert!(matches!(parse(&args(&["build"])), Ok(Command::Build)));
-        assert!(matches!(
-            parse(&args(&["setup"])),
-            Ok(Command::Setup { browser: false })
-        ));
-        assert!(matches!(
-            parse(&args(&["setup", "--browser"])),
-            Ok(Command::Setup { browser: true })
-        ));
+        assert!(matches!(parse(&args(&["setup"])), Ok(Command::Setup { browser: false })));
+        assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
         assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
     }
 

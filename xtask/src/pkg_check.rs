@@ -33,10 +33,7 @@ pub fn check(pkg_dir: &Path) -> Result<Vec<String>> {
     referenced.sort();
     referenced.dedup();
 
-    let problems: Vec<String> = referenced
-        .iter()
-        .filter_map(|p| problem(pkg_dir, p))
-        .collect();
+    let problems: Vec<String> = referenced.iter().filter_map(|p| problem(pkg_dir, p)).collect();
     if problems.is_empty() {
         Ok(referenced)
     } else {
@@ -65,17 +62,10 @@ fn problem(pkg_dir: &Path, reference: &str) -> Option<String> {
         return Some(format!("{reference}: package paths must start with \"./\""));
     };
     if relative.contains('*') {
-        return Some(format!(
-            "{reference}: subpath patterns are not used by this package"
-        ));
+        return Some(format!("{reference}: subpath patterns are not used by this package"));
     }
-    if relative
-        .split('/')
-        .any(|part| part == ".." || part.is_empty())
-    {
-        return Some(format!(
-            "{reference}: path leaves the package or has empty segments"
-        ));
+    if relative.split('/').any(|part| part == ".." || part.is_empty()) {
+        return Some(format!("{reference}: path leaves the package or has empty segments"));
     }
     (!pkg_dir.join(relative).is_file()).then(|| format!("{reference}: no such file"))
 }
@@ -94,22 +84,13 @@ mod tests {
             r#"{"main":"./a.js","types":"./a.d.ts","exports":{".":{"types":"./a.d.ts","default":"./a.js"},"./x":"x.js"}}"#,
         )
         .expect("write package.json");
-        let err = check(&dir)
-            .expect_err("a.d.ts is missing and x.js lacks ./")
-            .to_string();
+        let err = check(&dir).expect_err("a.d.ts is missing and x.js lacks ./").to_string();
         assert!(err.contains("./a.d.ts: no such file"), "{err}");
         assert!(err.contains("x.js: package paths must start"), "{err}");
 
         std::fs::write(dir.join("a.d.ts"), "").expect("write a.d.ts");
-        std::fs::write(
-            dir.join("package.json"),
-            r#"{"types":"./a.d.ts","exports":{".":"./a.js"}}"#,
-        )
-        .expect("rewrite");
-        assert_eq!(
-            check(&dir).expect("all present"),
-            vec!["./a.d.ts".to_owned(), "./a.js".to_owned()]
-        );
+        std::fs::write(dir.join("package.json"), r#"{"types":"./a.d.ts","exports":{".":"./a.js"}}"#).expect("rewrite");
+        assert_eq!(check(&dir).expect("all present"), vec!["./a.d.ts".to_owned(), "./a.js".to_owned()]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

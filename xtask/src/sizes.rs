@@ -26,10 +26,7 @@ pub struct FileSize {
 pub fn measure(path: &Path) -> Result<FileSize> {
     let bytes = std::fs::read(path).context(format!("reading {}", path.display()))?;
     Ok(FileSize {
-        name: path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         raw: bytes.len(),
         gzip: gzip_len(&bytes)?,
     })
@@ -53,19 +50,10 @@ pub fn table(rows: &[FileSize]) -> String {
         raw: rows.iter().map(|r| r.raw).sum(),
         gzip: rows.iter().map(|r| r.gzip).sum(),
     };
-    let width = rows
-        .iter()
-        .chain([&total])
-        .map(|r| r.name.len())
-        .max()
-        .unwrap_or(0)
-        .max(4);
+    let width = rows.iter().chain([&total]).map(|r| r.name.len()).max().unwrap_or(0).max(4);
     let mut out = format!("{:<width$}  {:>9}  {:>9}\n", "file", "raw B", "gzip -9 B");
     for row in rows.iter().chain([&total]) {
-        out.push_str(&format!(
-            "{:<width$}  {:>9}  {:>9}\n",
-            row.name, row.raw, row.gzip
-        ));
+        out.push_str(&format!("{:<width$}  {:>9}  {:>9}\n", row.name, row.raw, row.gzip));
     }
     out
 }
@@ -84,16 +72,8 @@ mod tests {
     #[test]
     fn table_has_header_rows_and_total() {
         let rows = [
-            FileSize {
-                name: "a.wasm".into(),
-                raw: 100,
-                gzip: 50,
-            },
-            FileSize {
-                name: "a.js".into(),
-                raw: 10,
-                gzip: 5,
-            },
+            FileSize { name: "a.wasm".into(), raw: 100, gzip: 50 },
+            FileSize { name: "a.js".into(), raw: 10, gzip: 5 },
         ];
         let text = table(&rows);
         let lines: Vec<_> = text.lines().collect();

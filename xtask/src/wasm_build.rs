@@ -53,54 +53,30 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
         js: root.join("pkg").join(format!("{OUT_NAME}.js")),
     };
     if pkg.dir.exists() {
-        std::fs::remove_dir_all(&pkg.dir)
-            .context(format!("removing the old {}", pkg.dir.display()))?;
+        std::fs::remove_dir_all(&pkg.dir).context(format!("removing the old {}", pkg.dir.display()))?;
     }
     bindgen(root, tools, &raw_wasm, &pkg.dir)?;
     optimise(tools, &pkg.wasm)?;
-    template::install(
-        &root.join("pkg-template"),
-        &pkg.dir,
-        &workspace::crate_version(root)?,
-    )?;
+    template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
     Ok(pkg)
 }
 
 /// `cargo build --release` for wasm32; returns the raw .wasm path.
 fn compile(root: &Path) -> Result<PathBuf> {
     let mut build = cmd::cargo();
-    build
-        .args([
-            "build",
-            "-p",
-            CRATE,
-            "--lib",
-            "--target",
-            WASM_TARGET,
-            "--release",
-        ])
-        .current_dir(root);
+    build.args(["build", "-p", CRATE, "--lib", "--target", WASM_TARGET, "--release"]).current_dir(root);
     cmd::run(&mut build)?;
-    let wasm = workspace::target_dir(root)?
-        .join(WASM_TARGET)
-        .join("release")
-        .join(format!("{OUT_NAME}.wasm"));
+    let wasm = workspace::target_dir(root)?.join(WASM_TARGET).join("release").join(format!("{OUT_NAME}.wasm"));
     if wasm.is_file() {
         Ok(wasm)
     } else {
-        Err(crate::error::Error::msg(format!(
-            "cargo build succeeded but {} does not exist",
-            wasm.display()
-        )))
+        Err(crate::error::Error::msg(format!("cargo build succeeded but {} does not exist", wasm.display())))
     }
 }
 
 /// Generates the JS glue and TypeScript types next to the processed .wasm.
 fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path) -> Result<()> {
-    let mut bindgen = cmd::command(
-        &tools.wasm_bindgen,
-        ["--target", "web", "--out-name", OUT_NAME, "--out-dir"],
-    );
+    let mut bindgen = cmd::command(&tools.wasm_bindgen, ["--target", "web", "--out-name", OUT_NAME, "--out-dir"]);
     bindgen.arg(out_dir).arg(raw_wasm).current_dir(root);
     cmd::run(&mut bindgen)
 }
@@ -109,14 +85,7 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path) -> 
 fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
     let tmp = wasm.with_extension("wasm.opt");
     let mut opt = tools.wasm_opt.command();
-    opt.arg("-Oz")
-        .args(WASM_OPT_FEATURES)
-        .arg(wasm)
-        .arg("-o")
-        .arg(&tmp);
+    opt.arg("-Oz").args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&tmp);
     cmd::run(&mut opt)?;
-    std::fs::rename(&tmp, wasm).context(format!(
-        "replacing {} with the optimised module",
-        wasm.display()
-    ))
+    std::fs::rename(&tmp, wasm).context(format!("replacing {} with the optimised module", wasm.display()))
 }

@@ -32,10 +32,7 @@ const IMPORT_SECTION: u8 = 2;
 
 /// Reads all imports of a wasm module, or explains where the binary is malformed.
 pub fn imports(wasm: &[u8]) -> Result<Vec<Import>, String> {
-    let mut r = Reader {
-        bytes: wasm,
-        pos: 0,
-    };
+    let mut r = Reader { bytes: wasm, pos: 0 };
     if r.take(4)? != b"\0asm" {
         return Err("not a wasm module (bad magic number)".into());
     }
@@ -56,18 +53,12 @@ pub fn imports(wasm: &[u8]) -> Result<Vec<Import>, String> {
 
 /// The imports whose module is exactly `env`.
 pub fn env_imports(wasm: &[u8]) -> Result<Vec<Import>, String> {
-    Ok(imports(wasm)?
-        .into_iter()
-        .filter(|i| i.module == "env")
-        .collect())
+    Ok(imports(wasm)?.into_iter().filter(|i| i.module == "env").collect())
 }
 
 /// Decodes the body of an import section: a vector of (module, name, descriptor).
 fn parse_import_section(body: &[u8]) -> Result<Vec<Import>, String> {
-    let mut r = Reader {
-        bytes: body,
-        pos: 0,
-    };
+    let mut r = Reader { bytes: body, pos: 0 };
     let count = r.u32()?;
     let mut out = Vec::new();
     for _ in 0..count {
@@ -98,10 +89,7 @@ fn parse_import_section(body: &[u8]) -> Result<Vec<Import>, String> {
                 "tag"
             }
             other => {
-                return Err(format!(
-                    "unknown import kind 0x{other:02x} at byte {} of the import section",
-                    r.pos - 1
-                ))
+                return Err(format!("unknown import kind 0x{other:02x} at byte {} of the import section", r.pos - 1))
             }
         };
         out.push(Import { module, name, kind });
@@ -125,8 +113,7 @@ impl<'a> Reader<'a> {
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end =
-            end.ok_or_else(|| format!("truncated wasm: need {n} bytes at offset {}", self.pos))?;
+        let end = end.ok_or_else(|| format!("truncated wasm: need {n} bytes at offset {}", self.pos))?;
         let slice = &self.bytes[self.pos..end];
         self.pos = end;
         Ok(slice)
@@ -153,9 +140,7 @@ impl<'a> Reader<'a> {
             }
         }
         if max_bits < 64 && value >> max_bits != 0 {
-            return Err(format!(
-                "LEB128 integer at offset {start} exceeds {max_bits} bits"
-            ));
+            return Err(format!("LEB128 integer at offset {start} exceeds {max_bits} bits"));
         }
         Ok(value)
     }
@@ -169,8 +154,7 @@ impl<'a> Reader<'a> {
     fn name(&mut self) -> Result<String, String> {
         let len = self.u32()? as usize;
         let at = self.pos;
-        String::from_utf8(self.take(len)?.to_vec())
-            .map_err(|_| format!("import name at offset {at} is not UTF-8"))
+        String::from_utf8(self.take(len)?.to_vec()).map_err(|_| format!("import name at offset {at} is not UTF-8"))
     }
 
     /// Table/memory limits: a flags byte (bit 0: has max, bit 1: shared, bit 2: 64-bit), min, [max].
@@ -261,11 +245,7 @@ mod tests {
         let all = imports(&wasm).expect("valid module");
         let kinds: Vec<_> = all.iter().map(|i| i.kind).collect();
         assert_eq!(kinds, ["func", "func", "memory", "table", "global", "tag"]);
-        let env: Vec<_> = env_imports(&wasm)
-            .expect("valid module")
-            .into_iter()
-            .map(|i| i.name)
-            .collect();
+        let env: Vec<_> = env_imports(&wasm).expect("valid module").into_iter().map(|i| i.name).collect();
         assert_eq!(env, ["memcpy", "memory"]);
     }
 

@@ -21,12 +21,7 @@ pub fn root() -> Result<PathBuf> {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
     let root = manifest_dir
         .parent()
-        .ok_or_else(|| {
-            Error::msg(format!(
-                "xtask crate at {} has no parent directory",
-                manifest_dir.display()
-            ))
-        })?
+        .ok_or_else(|| Error::msg(format!("xtask crate at {} has no parent directory", manifest_dir.display())))?
         .to_path_buf();
     if !root.join("Cargo.toml").is_file() {
         return Err(Error::msg(format!(
@@ -44,12 +39,7 @@ pub fn read(path: &Path) -> Result<String> {
 
 /// The value of a `key = "value"` line, if `line` is one.
 fn string_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let rest = line
-        .trim()
-        .strip_prefix(key)?
-        .trim_start()
-        .strip_prefix('=')?
-        .trim();
+    let rest = line.trim().strip_prefix(key)?.trim_start().strip_prefix('=')?.trim();
     rest.strip_prefix('"')?.strip_suffix('"')
 }
 
@@ -91,12 +81,8 @@ pub fn locked_versions(cargo_lock: &str, name: &str) -> Vec<String> {
 /// The root crate's version, for the npm package.json.
 pub fn crate_version(root: &Path) -> Result<String> {
     let path = root.join("Cargo.toml");
-    package_version(&read(&path)?).ok_or_else(|| {
-        Error::msg(format!(
-            "no `version = \"…\"` in the [package] table of {}",
-            path.display()
-        ))
-    })
+    package_version(&read(&path)?)
+        .ok_or_else(|| Error::msg(format!("no `version = \"…\"` in the [package] table of {}", path.display())))
 }
 
 /// The single `wasm-bindgen` version in Cargo.lock: the CLI must match it exactly, because the
@@ -122,12 +108,9 @@ pub fn locked_wasm_bindgen(root: &Path) -> Result<String> {
 /// `build.target-dir` in config), so we find the .wasm wherever it was written.
 pub fn target_dir(root: &Path) -> Result<PathBuf> {
     let mut metadata = cmd::cargo();
-    metadata
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .current_dir(root);
+    metadata.args(["metadata", "--format-version", "1", "--no-deps"]).current_dir(root);
     let json = cmd::stdout_of(&mut metadata).context("asking cargo for the target directory")?;
-    let value: serde_json::Value =
-        serde_json::from_str(&json).context("parsing `cargo metadata` output")?;
+    let value: serde_json::Value = serde_json::from_str(&json).context("parsing `cargo metadata` output")?;
     value
         .get("target_directory")
         .and_then(|v| v.as_str())
@@ -149,10 +132,7 @@ mod tests {
     #[test]
     fn finds_locked_versions_by_name() {
         let lock = "version = 4\n\n[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\n\n[[package]]\nname = \"wasm-bindgen-macro\"\nversion = \"0.2.130\"\n\n[[package]]\nname = \"serde\"\nversion = \"1.0.0\"\n";
-        assert_eq!(
-            locked_versions(lock, "wasm-bindgen"),
-            vec!["0.2.130".to_owned()]
-        );
+        assert_eq!(locked_versions(lock, "wasm-bindgen"), vec!["0.2.130".to_owned()]);
         assert!(locked_versions(lock, "flate2").is_empty());
     }
 }

@@ -15,10 +15,7 @@ pub fn ensure(root: &Path) -> Result<PathBuf> {
     let want = workspace::locked_wasm_bindgen(root)?;
     let found = probe_all();
     if let Some((path, _)) = found.iter().find(|(_, version)| *version == want) {
-        eprintln!(
-            "xtask: wasm-bindgen-cli {want}: installed ({})",
-            path.display()
-        );
+        eprintln!("xtask: wasm-bindgen-cli {want}: installed ({})", path.display());
         return Ok(path.clone());
     }
     match found.first() {
@@ -32,17 +29,13 @@ pub fn ensure(root: &Path) -> Result<PathBuf> {
         ),
     }
     install(&want)?;
-    probe_all()
-        .into_iter()
-        .find(|(_, version)| *version == want)
-        .map(|(path, _)| path)
-        .ok_or_else(|| {
-            Error::msg(format!(
-                "installed wasm-bindgen-cli {want}, but no `wasm-bindgen --version` reports {want}; \
+    probe_all().into_iter().find(|(_, version)| *version == want).map(|(path, _)| path).ok_or_else(|| {
+        Error::msg(format!(
+            "installed wasm-bindgen-cli {want}, but no `wasm-bindgen --version` reports {want}; \
                  is {} on PATH?",
-                cargo_bin_dir().map(|d| d.display().to_string()).unwrap_or_else(|| "~/.cargo/bin".into())
-            ))
-        })
+            cargo_bin_dir().map(|d| d.display().to_string()).unwrap_or_else(|| "~/.cargo/bin".into())
+        ))
+    })
 }
 
 /// `cargo install` with `--locked` first (the CLI's own tested dependency set), then without:
@@ -50,13 +43,7 @@ pub fn ensure(root: &Path) -> Result<PathBuf> {
 fn install(version: &str) -> Result<()> {
     let pinned = format!("={version}");
     let mut locked = cmd::cargo();
-    locked.args([
-        "install",
-        "wasm-bindgen-cli",
-        "--version",
-        &pinned,
-        "--locked",
-    ]);
+    locked.args(["install", "wasm-bindgen-cli", "--version", &pinned, "--locked"]);
     match cmd::run(&mut locked) {
         Ok(()) => Ok(()),
         Err(err) => {
@@ -84,11 +71,8 @@ fn cargo_bin_dir() -> Option<PathBuf> {
 /// Every reachable `wasm-bindgen` with the version it reports, cargo's bin dir first.
 fn probe_all() -> Vec<(PathBuf, String)> {
     let exe = format!("wasm-bindgen{}", std::env::consts::EXE_SUFFIX);
-    let mut candidates: Vec<PathBuf> = cargo_bin_dir()
-        .map(|d| d.join(&exe))
-        .into_iter()
-        .filter(|p| p.is_file())
-        .collect();
+    let mut candidates: Vec<PathBuf> =
+        cargo_bin_dir().map(|d| d.join(&exe)).into_iter().filter(|p| p.is_file()).collect();
     candidates.push(PathBuf::from("wasm-bindgen"));
     candidates
         .into_iter()
@@ -112,10 +96,7 @@ mod tests {
 
     #[test]
     fn parses_cli_version_line() {
-        assert_eq!(
-            parse_version("wasm-bindgen 0.2.130\n").as_deref(),
-            Some("0.2.130")
-        );
+        assert_eq!(parse_version("wasm-bindgen 0.2.130\n").as_deref(), Some("0.2.130"));
         assert_eq!(parse_version("something else 1.0"), None);
         assert_eq!(parse_version(""), None);
     }

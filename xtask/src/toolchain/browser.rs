@@ -18,10 +18,7 @@ const PACKAGES: [&str; 2] = ["chromium", "chromium-driver"];
 /// Installs the packages with apt-get when a binary is missing and we may (Debian, root);
 /// otherwise says what to install and fails.
 pub fn ensure() -> Result<()> {
-    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
-        .into_iter()
-        .filter(|p| !Path::new(p).exists())
-        .collect();
+    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER].into_iter().filter(|p| !Path::new(p).exists()).collect();
     if missing.is_empty() {
         eprintln!("xtask: browser ({CHROMIUM}, {CHROMEDRIVER}): installed");
         return Ok(());
@@ -34,22 +31,14 @@ pub fn ensure() -> Result<()> {
             PACKAGES.join(" ")
         )));
     }
-    eprintln!(
-        "xtask: {missing} missing; installing Debian packages {} with apt-get",
-        PACKAGES.join(", ")
-    );
+    eprintln!("xtask: {missing} missing; installing Debian packages {} with apt-get", PACKAGES.join(", "));
     cmd::run(&mut cmd::command("apt-get", ["update"]))?;
     let mut install = cmd::command("apt-get", ["install", "-y"]);
-    install
-        .args(PACKAGES)
-        .env("DEBIAN_FRONTEND", "noninteractive");
+    install.args(PACKAGES).env("DEBIAN_FRONTEND", "noninteractive");
     cmd::run(&mut install)?;
     for binary in [CHROMIUM, CHROMEDRIVER] {
         if !Path::new(binary).exists() {
-            return Err(Error::msg(format!(
-                "apt-get installed {} but {binary} is still missing",
-                PACKAGES.join(", ")
-            )));
+            return Err(Error::msg(format!("apt-get installed {} but {binary} is still missing", PACKAGES.join(", "))));
         }
     }
     if let Ok(version) = cmd::stdout_of(&mut cmd::command(CHROMIUM, ["--version"])) {
@@ -61,8 +50,6 @@ pub fn ensure() -> Result<()> {
 /// apt-get can install only on Debian-family systems and only as root.
 fn can_apt_install() -> bool {
     let debian = Path::new("/etc/debian_version").exists();
-    let root = cmd::stdout_of(&mut cmd::command("id", ["-u"]))
-        .map(|uid| uid.trim() == "0")
-        .unwrap_or(false);
+    let root = cmd::stdout_of(&mut cmd::command("id", ["-u"])).map(|uid| uid.trim() == "0").unwrap_or(false);
     debian && root
 }

@@ -30,10 +30,7 @@ pub fn ensure_build_tools(root: &Path) -> Result<BuildTools> {
     target::ensure()?;
     let wasm_bindgen = bindgen::ensure(root)?;
     let wasm_opt = npm::ensure(root)?;
-    Ok(BuildTools {
-        wasm_bindgen,
-        wasm_opt,
-    })
+    Ok(BuildTools { wasm_bindgen, wasm_opt })
 }
 
 /// Ensures headless Chromium and its WebDriver, for the browser tests.

@@ -37,39 +37,24 @@ const WASM_OPT: &str = "wasm-opt";
 pub fn ensure(root: &Path) -> Result<NodeScript> {
     let lock_path = root.join("package-lock.json");
     let locked = LockedBin::read(&lock_path, BINARYEN, WASM_OPT)?;
-    let wasm_opt = NodeScript {
-        script: root
-            .join("node_modules")
-            .join(BINARYEN)
-            .join(&locked.bin_path),
-    };
+    let wasm_opt = NodeScript { script: root.join("node_modules").join(BINARYEN).join(&locked.bin_path) };
 
     let reason = if !root.join("node_modules").is_dir() {
         Some("node_modules is missing".to_owned())
     } else if install_is_older_than(root, &lock_path) {
         Some("node_modules is older than package-lock.json".to_owned())
     } else if !reports_major(&wasm_opt, &locked.major()) {
-        Some(format!(
-            "node_modules has no working {WASM_OPT} from {BINARYEN} {}",
-            locked.version
-        ))
+        Some(format!("node_modules has no working {WASM_OPT} from {BINARYEN} {}", locked.version))
     } else {
         None
     };
     match reason {
-        None => eprintln!(
-            "xtask: npm packages ({BINARYEN} {}): installed",
-            locked.version
-        ),
+        None => eprintln!("xtask: npm packages ({BINARYEN} {}): installed", locked.version),
         Some(reason) => {
-            eprintln!(
-                "xtask: {reason}; installing npm packages from package-lock.json with `npm ci`"
-            );
+            eprintln!("xtask: {reason}; installing npm packages from package-lock.json with `npm ci`");
             let mut npm_ci = cmd::command("npm", ["ci", "--no-audit", "--no-fund"]);
             cmd::run(npm_ci.current_dir(root)).map_err(|e| {
-                Error::msg(format!(
-                    "{e}\n  (npm comes with Node.js 20+; Debian: apt-get install nodejs npm)"
-                ))
+                Error::msg(format!("{e}\n  (npm comes with Node.js 20+; Debian: apt-get install nodejs npm)"))
             })?;
             if !reports_major(&wasm_opt, &locked.major()) {
                 return Err(Error::msg(format!(
@@ -101,12 +86,7 @@ fn reports_major(tool: &NodeScript, major: &str) -> bool {
         return false;
     }
     cmd::stdout_of(tool.command().arg("--version"))
-        .map(|out| {
-            out.split_whitespace()
-                .collect::<Vec<_>>()
-                .windows(2)
-                .any(|w| w[0] == "version" && w[1] == major)
-        })
+        .map(|out| out.split_whitespace().collect::<Vec<_>>().windows(2).any(|w| w[0] == "version" && w[1] == major))
         .unwrap_or(false)
 }
 
@@ -127,38 +107,21 @@ impl LockedBin {
         let entry = json
             .get("packages")
             .and_then(|p| p.get(format!("node_modules/{package}")))
-            .ok_or_else(|| {
-                Error::msg(format!(
-                    "{} does not lock the npm package `{package}`",
-                    lock_path.display()
-                ))
-            })?;
+            .ok_or_else(|| Error::msg(format!("{} does not lock the npm package `{package}`", lock_path.display())))?;
         let field = |value: Option<&serde_json::Value>, what: &str| {
             value
                 .and_then(|v| v.as_str())
                 .map(str::to_owned)
-                .ok_or_else(|| {
-                    Error::msg(format!(
-                        "{}: `{package}` entry has no {what}",
-                        lock_path.display()
-                    ))
-                })
+                .ok_or_else(|| Error::msg(format!("{}: `{package}` entry has no {what}", lock_path.display())))
         };
         Ok(LockedBin {
             version: field(entry.get("version"), "version")?,
-            bin_path: field(
-                entry.get("bin").and_then(|b| b.get(bin)),
-                &format!("bin.{bin}"),
-            )?,
+            bin_path: field(entry.get("bin").and_then(|b| b.get(bin)), &format!("bin.{bin}"))?,
         })
     }
 
     /// binaryen numbers releases by major only ("132.0.0" is `wasm-opt version 132`).
     fn major(&self) -> String {
-        self.version
-            .split('.')
-            .next()
-            .unwrap_or(&self.version)
-            .to_owned()
+        self.version.split('.').next().unwrap_or(&self.version).to_owned()
     }
 }

@@ -37,19 +37,13 @@ pub fn ensure() -> Result<()> {
 
 /// Asks rustup for the active toolchain's installed targets.
 fn installed_per_rustup() -> Result<bool> {
-    let list = cmd::stdout_of(&mut cmd::command(
-        "rustup",
-        ["target", "list", "--installed"],
-    ))?;
+    let list = cmd::stdout_of(&mut cmd::command("rustup", ["target", "list", "--installed"]))?;
     Ok(list.lines().any(|line| line.trim() == WASM_TARGET))
 }
 
 /// Whether the active rustc's sysroot has the target's libraries (the rustup-less check).
 fn installed_in_sysroot() -> bool {
-    cmd::stdout_of(&mut cmd::command(
-        "rustc",
-        ["--print", "target-libdir", "--target", WASM_TARGET],
-    ))
-    .map(|dir| PathBuf::from(dir.trim()).is_dir())
-    .unwrap_or(false)
+    cmd::stdout_of(&mut cmd::command("rustc", ["--print", "target-libdir", "--target", WASM_TARGET]))
+        .map(|dir| PathBuf::from(dir.trim()).is_dir())
+        .unwrap_or(false)
 }

@@ -1,0 +1,156 @@
+//! Checking one answer value against its field: type, bounds, options and format.
+
+use super::formats::{is_date, is_date_time, is_email, is_uri};
+use super::{FieldKind, Problem, TextFormat};
+use serde_json::{Number, Value};
+use std::collections::BTreeSet;
+
+/// Result of checking one answer value against its field.
+pub(super) enum Checked {
+    /// Null, `""` or `[]`: treated as not answered.
+    Blank,
+    /// The normalized value to send.
+    Answer(Value),
+}
+
+fn len_u64(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+/// Emits a whole-number f64 as a JSON integer when it fits i64/u64, else as the original number.
+pub(super) fn integer_value(n: &Number) -> Value {
+    if n.is_i64() || n.is_u64() {
+        return Value::Number(n.clone());
+    }
+    let x = n.as_f64().unwrap_or(f64::NAN);
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
+        Value::from(x as i64)
+    } else if (0.0..18_446_744_073_709_551_616.0).contains(&x) {
+        Value::from(x as u64)
+    } else {
+        Value::Number(n.clone())
+    }
+}
+
+pub(super) fn check_value(kind: &FieldKind, v: &Value) -> Result<Checked, Vec<Problem>> {
+    if v.is_null() {
+        return Ok(Checked::Blank);
+    }
+    let mut problems = Vec::new();
+    let answer = match kind {
+        FieldKind::Text { format, min_length, max_length, .. } => {
+            let Some(s) = v.as_str() else {
+                return Err(vec![Problem::WrongType { expected: "string" }]);
+            };
+            if s.is_empty() {
+                return Ok(Checked::Blank);
+            }
+            let len = len_u64(s.chars().count());
+            if let Some(min) = *min_length {
+                if len < min {
+                    problems.push(Problem::TooShort { min });
+                }
+            }
+            if let Some(max) = *max_length {
+                if len > max {
+                    problems.push(Problem::TooLong { max });
+                }
+            }
+            match format {
+                Some(TextFormat::Email) if !is_email(s) => problems.push(Problem::InvalidEmail),
+                Some(TextFormat::Uri) if !is_uri(s) => problems.push(Problem::InvalidUri),
+                Some(TextFormat::Date) if !is_date(s) => problems.push(Problem::InvalidDate),
+                Some(TextFormat::DateTime) if !is_date_time(s) => problems.push(Problem::InvalidDateTime),
+                _ => {}
+            }
+            Value::String(s.to_owned())
+        }
+        FieldKind::Number { integer, minimum, maximum, .. } => {
+            let Value::Number(n) = v else {
+                return Err(vec![Problem::NotANumber]);
+            };
+            let Some(x) = n.as_f64() else {
+                return Err(vec![Problem::NotANumber]);
+            };
+            if *integer && x.fract() != 0.0 {
+                problems.push(Problem::NotAnInteger);
+            }
+            if let Some(min) = *minimum {
+                if x < min {
+                    problems.push(Problem::BelowMinimum { min });
+                }
+            }
+            if let Some(max) = *maximum {
+                if x > max {
+                    problems.push(Problem::AboveMaximum { max });
+                }
+            }
+            if *integer {
+                integer_value(n)
+            } else {
+                Value::Number(n.clone())
+            }
+        }
+        FieldKind::Boolean { .. } => match v {
+            Value::Bool(b) => Value::Bool(*b),
+            _ => return Err(vec![Problem::NotABoolean]),
+        },
+        FieldKind::SingleSelect { options, .. } => {
+            let Some(s) = v.as_str() else {
+                return Err(vec![Problem::WrongType { expected: "string" }]);
+            };
+            let known = options.iter().any(|c| c.value == s);
+            if s.is_empty() && !known {
+                return Ok(Checked::Blank);
+            }
+            if !known {
+                problems.push(Problem::NotAnOption { value: s.to_owned() });
+            }
+            Value::String(s.to_owned())
+        }
+        FieldKind::MultiSelect { options, min_items, max_items, .. } => {
+            let wrong = || vec![Problem::WrongType { expected: "array of strings" }];
+            let Some(items) = v.as_array() else {
+                return Err(wrong());
+            };
+            let mut picked = Vec::with_capacity(items.len());
+            for item in items {
+                match item.as_str() {
+                    Some(s) => picked.push(s),
+                    None => return Err(wrong()),
+                }
+            }
+            if picked.is_empty() {
+                return Ok(Checked::Blank);
+            }
+            let mut seen = BTreeSet::new();
+            let mut reported_dup = BTreeSet::new();
+            for s in &picked {
+                if seen.insert(*s) {
+                    if !options.iter().any(|c| c.value == *s) {
+                        problems.push(Problem::NotAnOption { value: (*s).to_owned() });
+                    }
+                } else if reported_dup.insert(*s) {
+                    problems.push(Problem::DuplicateItem { value: (*s).to_owned() });
+                }
+            }
+            let count = len_u64(picked.len());
+            if let Some(min) = *min_items {
+                if count < min {
+                    problems.push(Problem::TooFewItems { min });
+                }
+            }
+            if let Some(max) = *max_items {
+                if count > max {
+                    problems.push(Problem::TooManyItems { max });
+                }
+            }
+            Value::Array(picked.into_iter().map(|s| Value::String(s.to_owned())).collect())
+        }
+    };
+    if problems.is_empty() {
+        Ok(Checked::Answer(answer))
+    } else {
+        Err(problems)
+    }
+}

@@ -1,0 +1,282 @@
+//! Turning a `requestedSchema` property into a [`FormField`]: its kind, bounds, choices and default.
+
+use super::answers::{check_value, Checked};
+use super::{Choice, FieldKind, FormField, Problem, SchemaError, TextFormat};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// Optional keyword lookup: a JSON `null` counts as absent.
+pub(super) fn get_opt<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    match obj.get(key) {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v),
+    }
+}
+
+/// A label-ish keyword: a string, or `None` when absent or not a string (tolerated, not shown).
+fn opt_string(obj: &Map<String, Value>, key: &str) -> Option<String> {
+    obj.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Names a non-string JSON value for an error message, without serializing it.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.clone(),
+        Value::Array(_) => "an array".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+/// A JSON number that is a non-negative whole number (`3` or `3.0`).
+fn as_count(v: &Value) -> Option<u64> {
+    if let Some(n) = v.as_u64() {
+        return Some(n);
+    }
+    let x = v.as_f64()?;
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 18_446_744_073_709_551_616.0 {
+        Some(x as u64)
+    } else {
+        None
+    }
+}
+
+fn count_bound(name: &str, def: &Map<String, Value>, keyword: &'static str) -> Result<Option<u64>, SchemaError> {
+    match get_opt(def, keyword) {
+        None => Ok(None),
+        Some(v) => {
+            as_count(v).map(Some).ok_or_else(|| SchemaError::BoundNotACount { property: name.to_owned(), keyword })
+        }
+    }
+}
+
+fn number_bound(name: &str, def: &Map<String, Value>, keyword: &'static str) -> Result<Option<f64>, SchemaError> {
+    match get_opt(def, keyword) {
+        None => Ok(None),
+        Some(v) => v
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .map(Some)
+            .ok_or_else(|| SchemaError::BoundNotANumber { property: name.to_owned(), keyword }),
+    }
+}
+
+fn check_order<T: PartialOrd>(
+    name: &str,
+    min: Option<T>,
+    max: Option<T>,
+    min_keyword: &'static str,
+    max_keyword: &'static str,
+) -> Result<(), SchemaError> {
+    match (min, max) {
+        (Some(lo), Some(hi)) if lo > hi => {
+            Err(SchemaError::MinAboveMax { property: name.to_owned(), min_keyword, max_keyword })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Rejects a schema where more than one of `keywords` is present (non-null).
+fn only_one_of(name: &str, def: &Map<String, Value>, keywords: &[&'static str]) -> Result<(), SchemaError> {
+    let mut present = keywords.iter().filter(|k| get_opt(def, k).is_some());
+    if let (Some(first), Some(second)) = (present.next(), present.next()) {
+        return Err(SchemaError::ConflictingKeywords { property: name.to_owned(), first, second });
+    }
+    Ok(())
+}
+
+fn reject_duplicates<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Result<(), SchemaError> {
+    let mut seen = BTreeSet::new();
+    for v in values {
+        if !seen.insert(v) {
+            return Err(SchemaError::DuplicateOption { property: name.to_owned(), value: v.to_owned() });
+        }
+    }
+    Ok(())
+}
+
+/// Parses a plain string array (`enum`, `enumNames`).
+fn string_list(name: &str, v: &Value, keyword: &'static str) -> Result<Vec<String>, SchemaError> {
+    let invalid = || SchemaError::InvalidOptions { property: name.to_owned(), keyword };
+    v.as_array().ok_or_else(invalid)?.iter().map(|item| item.as_str().map(str::to_owned).ok_or_else(invalid)).collect()
+}
+
+/// Parses an untitled `enum` into choices: non-empty, unique strings.
+fn enum_choices(name: &str, v: &Value) -> Result<Vec<Choice>, SchemaError> {
+    let values = string_list(name, v, "enum")?;
+    if values.is_empty() {
+        return Err(SchemaError::EmptyOptions { property: name.to_owned() });
+    }
+    reject_duplicates(name, values.iter().map(String::as_str))?;
+    Ok(values.into_iter().map(|value| Choice { value, title: None }).collect())
+}
+
+/// Parses `oneOf`/`anyOf` of `{const, title}` into choices: non-empty, unique consts.
+/// A missing `title` is tolerated (the value is shown); a non-string one is not.
+fn titled_choices(name: &str, v: &Value, keyword: &'static str) -> Result<Vec<Choice>, SchemaError> {
+    let invalid = || SchemaError::InvalidOptions { property: name.to_owned(), keyword };
+    let mut choices = Vec::new();
+    for item in v.as_array().ok_or_else(invalid)? {
+        let obj = item.as_object().ok_or_else(invalid)?;
+        let value = obj.get("const").and_then(Value::as_str).ok_or_else(invalid)?.to_owned();
+        let title = match get_opt(obj, "title") {
+            None => None,
+            Some(Value::String(t)) => Some(t.clone()),
+            Some(_) => return Err(invalid()),
+        };
+        choices.push(Choice { value, title });
+    }
+    if choices.is_empty() {
+        return Err(SchemaError::EmptyOptions { property: name.to_owned() });
+    }
+    reject_duplicates(name, choices.iter().map(|c| c.value.as_str()))?;
+    Ok(choices)
+}
+
+fn parse_string_kind(name: &str, def: &Map<String, Value>) -> Result<FieldKind, SchemaError> {
+    only_one_of(name, def, &["enum", "oneOf", "anyOf"])?;
+    // `anyOf` of consts is accepted as a lenient alias of the spec's `oneOf`.
+    for keyword in ["oneOf", "anyOf"] {
+        if let Some(list) = get_opt(def, keyword) {
+            return Ok(FieldKind::SingleSelect { options: titled_choices(name, list, keyword)?, default: None });
+        }
+    }
+    if let Some(values) = get_opt(def, "enum") {
+        let mut options = enum_choices(name, values)?;
+        if let Some(names) = get_opt(def, "enumNames") {
+            let titles = string_list(name, names, "enumNames")?;
+            if titles.len() != options.len() {
+                return Err(SchemaError::EnumNamesMismatch {
+                    property: name.to_owned(),
+                    options: options.len(),
+                    names: titles.len(),
+                });
+            }
+            for (choice, title) in options.iter_mut().zip(titles) {
+                choice.title = Some(title);
+            }
+        }
+        return Ok(FieldKind::SingleSelect { options, default: None });
+    }
+    let format = match get_opt(def, "format") {
+        None => None,
+        Some(v) => Some(
+            v.as_str()
+                .and_then(TextFormat::parse)
+                .ok_or_else(|| SchemaError::UnknownFormat { property: name.to_owned(), found: describe(v) })?,
+        ),
+    };
+    let min_length = count_bound(name, def, "minLength")?;
+    let max_length = count_bound(name, def, "maxLength")?;
+    check_order(name, min_length, max_length, "minLength", "maxLength")?;
+    Ok(FieldKind::Text { format, min_length, max_length, default: None })
+}
+
+fn parse_number_kind(name: &str, def: &Map<String, Value>, integer: bool) -> Result<FieldKind, SchemaError> {
+    reject_option_keywords(name, def)?;
+    let minimum = number_bound(name, def, "minimum")?;
+    let maximum = number_bound(name, def, "maximum")?;
+    check_order(name, minimum, maximum, "minimum", "maximum")?;
+    Ok(FieldKind::Number { integer, minimum, maximum, default: None })
+}
+
+/// Numbers and booleans can't carry option lists; ignoring one would accept values the server forbids.
+fn reject_option_keywords(name: &str, def: &Map<String, Value>) -> Result<(), SchemaError> {
+    for keyword in ["enum", "oneOf", "anyOf"] {
+        if get_opt(def, keyword).is_some() {
+            return Err(SchemaError::UnsupportedKeyword { property: name.to_owned(), keyword });
+        }
+    }
+    Ok(())
+}
+
+fn parse_array_kind(name: &str, def: &Map<String, Value>) -> Result<FieldKind, SchemaError> {
+    let no_enum = || SchemaError::ArrayWithoutEnumItems { property: name.to_owned() };
+    let items = get_opt(def, "items").and_then(Value::as_object).ok_or_else(no_enum)?;
+    match get_opt(items, "type") {
+        None => {}
+        Some(Value::String(t)) if t == "string" => {}
+        Some(_) => return Err(no_enum()),
+    }
+    only_one_of(name, items, &["enum", "anyOf", "oneOf"])?;
+    let options = if let Some(v) = get_opt(items, "anyOf") {
+        titled_choices(name, v, "anyOf")?
+    } else if let Some(v) = get_opt(items, "oneOf") {
+        titled_choices(name, v, "oneOf")?
+    } else if let Some(v) = get_opt(items, "enum") {
+        enum_choices(name, v)?
+    } else {
+        return Err(no_enum());
+    };
+    let min_items = count_bound(name, def, "minItems")?;
+    let max_items = count_bound(name, def, "maxItems")?;
+    check_order(name, min_items, max_items, "minItems", "maxItems")?;
+    Ok(FieldKind::MultiSelect { options, min_items, max_items, default: Vec::new() })
+}
+
+/// Checks the declared default with the same rules as an answer and stores it in `kind`.
+/// A blank default (`""`, `[]`) is treated as no default.
+fn with_default(name: &str, mut kind: FieldKind, default: Option<&Value>) -> Result<FieldKind, SchemaError> {
+    let Some(raw) = default else {
+        return Ok(kind);
+    };
+    let value = match check_value(&kind, raw) {
+        Ok(Checked::Blank) => return Ok(kind),
+        Ok(Checked::Answer(v)) => v,
+        Err(problems) => {
+            return Err(SchemaError::InvalidDefault {
+                property: name.to_owned(),
+                problem: problems.into_iter().next().unwrap_or(Problem::Required),
+            })
+        }
+    };
+    match (&mut kind, value) {
+        (FieldKind::Text { default, .. }, Value::String(s))
+        | (FieldKind::SingleSelect { default, .. }, Value::String(s)) => *default = Some(s),
+        (FieldKind::Number { default, .. }, Value::Number(n)) => *default = n.as_f64(),
+        (FieldKind::Boolean { default }, Value::Bool(b)) => *default = Some(b),
+        (FieldKind::MultiSelect { default, .. }, Value::Array(items)) => {
+            *default = items
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+                .collect();
+        }
+        // check_value only answers with the kind's own JSON type.
+        _ => {}
+    }
+    Ok(kind)
+}
+
+pub(super) fn parse_field(name: &str, def: &Value, required: bool) -> Result<FormField, SchemaError> {
+    let def = def.as_object().ok_or_else(|| SchemaError::PropertyNotAnObject { property: name.to_owned() })?;
+    let ty = match get_opt(def, "type") {
+        None => return Err(SchemaError::MissingType { property: name.to_owned() }),
+        Some(Value::String(t)) => t.as_str(),
+        Some(other) => return Err(SchemaError::UnknownType { property: name.to_owned(), found: describe(other) }),
+    };
+    let kind = match ty {
+        "string" => parse_string_kind(name, def)?,
+        "number" => parse_number_kind(name, def, false)?,
+        "integer" => parse_number_kind(name, def, true)?,
+        "boolean" => {
+            reject_option_keywords(name, def)?;
+            FieldKind::Boolean { default: None }
+        }
+        "array" => parse_array_kind(name, def)?,
+        "object" => return Err(SchemaError::NestedObject { property: name.to_owned() }),
+        other => return Err(SchemaError::UnknownType { property: name.to_owned(), found: other.to_owned() }),
+    };
+    let kind = with_default(name, kind, get_opt(def, "default"))?;
+    Ok(FormField {
+        name: name.to_owned(),
+        title: opt_string(def, "title"),
+        description: opt_string(def, "description"),
+        required,
+        kind,
+    })
+}
