@@ -1,0 +1,214 @@
+//! The task engine: creates tasks (stored before the handle leaves), applies updates and cancels, and
+//! advances every live task on a tick. Every change is saved, then announced to listen streams.
+use std::sync::Mutex;
+
+use mcp_tasks_web::protocol::input::InputResponses;
+use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
+use mcp_tasks_web::protocol::tool_result::CallToolResult;
+use mcp_tasks_web::protocol::Object;
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+use crate::ids::{now_ms, random_id};
+use crate::row::TaskRow;
+use crate::store::{StoreError, TaskStore};
+use crate::tools::{self, Tool, ToolEnv};
+
+/// A task changed: listen streams reload it and notify its subscribers.
+#[derive(Debug, Clone)]
+pub struct TaskChanged {
+    /// The task.
+    pub id: String,
+}
+
+/// Engine settings from the command line.
+#[derive(Debug, Clone)]
+pub struct EngineSettings {
+    /// `pollIntervalMs` suggested on every task.
+    pub poll_interval_ms: u64,
+    /// `ttlMs` of new tasks (`None` = unlimited).
+    pub ttl_ms: Option<u64>,
+}
+
+/// Owns the store and drives the tools.
+pub struct Engine {
+    store: TaskStore,
+    settings: EngineSettings,
+    env: ToolEnv,
+    changes: broadcast::Sender<TaskChanged>,
+    /// Serialises read-modify-write of rows between the ticker and request handlers.
+    writer: Mutex<()>,
+}
+
+/// The store failed: reported as -32603, never as a silent drop.
+pub fn internal(e: StoreError) -> RpcError {
+    RpcError::new(codes::INTERNAL_ERROR, format!("Internal error: {e}"))
+}
+
+/// -32602 for a task that does not exist, expired, or belongs to someone else.
+pub fn unknown_task(id: &str) -> RpcError {
+    RpcError::new(codes::INVALID_PARAMS, format!("Task not found (unknown, expired or not yours): {id}"))
+}
+
+impl Engine {
+    /// An engine over `store`.
+    pub fn new(store: TaskStore, settings: EngineSettings, base_url: String) -> Self {
+        let (changes, _) = broadcast::channel(1024);
+        Self { store, settings, env: ToolEnv { base_url }, changes, writer: Mutex::new(()) }
+    }
+
+    /// The store (for MRTR state, admin faults and tests).
+    pub fn store(&self) -> &TaskStore {
+        &self.store
+    }
+
+    /// Subscribes to task changes.
+    pub fn subscribe(&self) -> broadcast::Receiver<TaskChanged> {
+        self.changes.subscribe()
+    }
+
+    fn locked<T>(&self, f: impl FnOnce() -> Result<T, RpcError>) -> Result<T, RpcError> {
+        let _guard = self.writer.lock().map_err(|_| RpcError::new(codes::INTERNAL_ERROR, "Internal error: engine lock poisoned"))?;
+        f()
+    }
+
+    /// Creates a task and stores it before returning, so a `tasks/get` for its id succeeds at once.
+    pub fn create(&self, owner: &str, tool: &dyn Tool, arguments: Object, message: String, data: Value) -> Result<TaskRow, RpcError> {
+        let now = now_ms();
+        let mut row = TaskRow::new(random_id("tsk_"), owner.to_owned(), tool.name(), arguments, now, self.settings.ttl_ms, self.settings.poll_interval_ms);
+        row.status_message = Some(message);
+        row.data = data;
+        self.locked(|| {
+            tool.advance(&mut row, now, &self.env);
+            self.store.save(&row).map_err(internal)
+        })?;
+        Ok(row)
+    }
+
+    /// The caller's task.
+    pub fn get(&self, owner: &str, id: &str) -> Result<TaskRow, RpcError> {
+        self.store.get(owner, id).map_err(internal)?.ok_or_else(|| unknown_task(id))
+    }
+
+    /// Applies answers: keys that are outstanding and unanswered are taken; unknown and already answered
+    /// keys are ignored, as the spec says. A subset is fine: the task stays `input_required` for the rest.
+    pub fn update(&self, owner: &str, id: &str, responses: &InputResponses) -> Result<(), RpcError> {
+        self.locked(|| {
+            let mut row = self.get(owner, id)?;
+            if row.is_terminal() {
+                return Ok(());
+            }
+            let mut outstanding = row.requests();
+            let mut taken = false;
+            for (key, response) in responses {
+                if outstanding.remove(key).is_some() && !row.answers.contains_key(key) {
+                    row.answers.insert(key.clone(), response.to_json());
+                    taken = true;
+                }
+            }
+            if !taken {
+                return Ok(());
+            }
+            let before = row.clone();
+            row.input_requests = mcp_tasks_web::protocol::input::encode_input_requests(&outstanding);
+            if outstanding.is_empty() {
+                row.working("Input received");
+            }
+            self.advance_and_save(&mut row, &before)
+        })
+    }
+
+    /// Records a cancel request and lets the tool react. Idempotent; an ack for a finished task too.
+    pub fn cancel(&self, owner: &str, id: &str) -> Result<(), RpcError> {
+        self.locked(|| {
+            let mut row = self.get(owner, id)?;
+            if row.is_terminal() || row.cancel_requested {
+                return Ok(());
+            }
+            let before = row.clone();
+            row.cancel_requested = true;
+            self.advance_and_save(&mut row, &before)
+        })
+    }
+
+    /// Marks a login task's page as visited (the user "signed in").
+    pub fn visit_login(&self, id: &str) -> Result<bool, RpcError> {
+        self.locked(|| {
+            let Some(mut row) = self.store.get_any(id).map_err(internal)? else { return Ok(false) };
+            if row.tool != "login" || row.is_terminal() {
+                return Ok(false);
+            }
+            let before = row.clone();
+            row.data = serde_json::json!({ "visited": true });
+            self.advance_and_save(&mut row, &before)?;
+            Ok(true)
+        })
+    }
+
+    /// Expires a task now (a fault for tests): later requests for it get -32602.
+    pub fn expire(&self, id: &str) -> Result<bool, RpcError> {
+        self.locked(|| {
+            let deleted = self.store.delete(id).map_err(internal)?;
+            if deleted {
+                let _ = self.changes.send(TaskChanged { id: id.to_owned() });
+            }
+            Ok(deleted)
+        })
+    }
+
+    fn advance_and_save(&self, row: &mut TaskRow, before: &TaskRow) -> Result<(), RpcError> {
+        let now = now_ms();
+        if let Some(tool) = tools::find(&row.tool) {
+            tool.advance(row, now, &self.env);
+        }
+        if row.visible_change(before) {
+            row.updated_at = now.max(before.updated_at);
+        }
+        if row != before {
+            self.store.save(row).map_err(internal)?;
+            if row.visible_change(before) {
+                let _ = self.changes.send(TaskChanged { id: row.id.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass: advances every live task and deletes those past their TTL.
+    pub fn tick(&self) -> Result<(), RpcError> {
+        self.locked(|| {
+            let now = now_ms();
+            for id in self.store.expired(now).map_err(internal)? {
+                self.store.delete(&id).map_err(internal)?;
+                let _ = self.changes.send(TaskChanged { id });
+            }
+            for mut row in self.store.live().map_err(internal)? {
+                let before = row.clone();
+                self.advance_and_save(&mut row, &before)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Runs a task-capable tool to its end without a task, for a client that did not declare the
+    /// extension: the same state machine, driven in memory.
+    pub async fn run_inline(&self, tool: &dyn Tool, arguments: Object, data: Value) -> Result<CallToolResult, RpcError> {
+        let start = now_ms();
+        let mut row = TaskRow::new(String::new(), String::new(), tool.name(), arguments, start, None, 0);
+        row.data = data;
+        loop {
+            tool.advance(&mut row, now_ms(), &self.env);
+            if row.is_terminal() {
+                break;
+            }
+            if row.status() == mcp_tasks_web::protocol::task::TaskStatus::InputRequired {
+                return Err(RpcError::new(codes::INTERNAL_ERROR, "the tool needs input, which only a task can ask for"));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        match (row.result, row.error) {
+            (Some(result), _) => CallToolResult::from_json(&result).map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string())),
+            (None, Some(error)) => Err(RpcError::from_json(&error).unwrap_or_else(|_| RpcError::new(codes::INTERNAL_ERROR, "the tool failed"))),
+            (None, None) => Err(RpcError::new(codes::INTERNAL_ERROR, "the tool was cancelled")),
+        }
+    }
+}

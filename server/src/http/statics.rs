@@ -1,0 +1,71 @@
+//! Static files for the demo: `--www` at `/`, `--pkg` at `/pkg/`, with types browsers need (`.wasm` as
+//! `application/wasm`) and a strict Content-Security-Policy, so the demo runs as hosts will run it.
+use std::path::{Component, Path, PathBuf};
+
+use axum::body::Body;
+use axum::http::{Response, StatusCode};
+
+/// The policy pages are served with: no inline script, wasm allowed, connections to this origin only.
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        _ => "text/plain; charset=utf-8",
+    }
+}
+
+/// Resolves a URL path under `root`, refusing anything that would leave it.
+fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
+    let relative = url_path.trim_start_matches('/');
+    let mut path = root.to_path_buf();
+    for component in Path::new(relative).components() {
+        match component {
+            Component::Normal(part) => path.push(part),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    if path.is_dir() {
+        path.push("index.html");
+    }
+    Some(path)
+}
+
+/// Serves `url_path` from `root`, or 404.
+pub async fn serve(root: &Path, url_path: &str) -> Response<Body> {
+    let not_found = || Response::builder().status(StatusCode::NOT_FOUND).body(Body::from("not found")).unwrap_or_default();
+    let Some(path) = resolve(root, url_path) else { return not_found() };
+    match tokio::fs::read(&path).await {
+        Ok(bytes) => Response::builder()
+            .status(StatusCode::OK)
+            .header("content-type", content_type(&path))
+            .header("content-security-policy", CSP)
+            .header("x-content-type-options", "nosniff")
+            .header("cache-control", "no-cache")
+            .body(Body::from(bytes))
+            .unwrap_or_default(),
+        Err(_) => not_found(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+    use std::path::Path;
+
+    #[test]
+    fn paths_stay_under_the_root() {
+        let root = Path::new("/srv/www");
+        assert_eq!(resolve(root, "/app.js"), Some(Path::new("/srv/www/app.js").to_path_buf()));
+        assert_eq!(resolve(root, "/../etc/passwd"), None);
+        assert_eq!(resolve(root, "/a/../../b"), None);
+    }
+}

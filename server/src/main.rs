@@ -1,0 +1,39 @@
+//! `mcp-tasks-server`: the reference MCP Tasks server.
+use mcp_tasks_server::config::{parse_args, USAGE};
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let config = match parse_args(&args) {
+        Ok(Some(config)) => config,
+        Ok(None) => {
+            print!("{USAGE}");
+            return;
+        }
+        Err(e) => {
+            eprintln!("mcp-tasks-server: {e}\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    let db = match &config.db {
+        mcp_tasks_server::store::DbLocation::Memory => "memory".to_owned(),
+        mcp_tasks_server::store::DbLocation::File(p) => p.display().to_string(),
+    };
+    let server = match mcp_tasks_server::start(config).await {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("mcp-tasks-server: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!("mcp-tasks-server listening on {} (tasks in {db})", server.url());
+    println!("demo: {}/", server.base_url());
+    tokio::select! {
+        () = server_wait(server) => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+}
+
+async fn server_wait(server: mcp_tasks_server::RunningServer) {
+    server.wait().await;
+}

@@ -1,0 +1,82 @@
+//! `ask_first {}`: asks for the user's name with MRTR `input_required` before any task exists, then
+//! creates a task that greets them. The request state stays on the server; the client gets a token.
+use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest, InputResponse};
+use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
+use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
+use mcp_tasks_web::protocol::tool_result::CallToolResult;
+use serde_json::{json, Value};
+
+use super::{object_schema, Begin, CallContext, TaskSupport, Tool, ToolEnv};
+use crate::ids::random_id;
+use crate::row::TaskRow;
+
+/// The ask-first tool.
+pub struct AskFirst;
+
+const KEY: &str = "name-1";
+
+fn ask(ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
+    let token = random_id("rs_");
+    ctx.store
+        .put_state(&token, ctx.owner, ctx.now, &json!({ "tool": "ask_first" }))
+        .map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string()))?;
+    let request = InputRequest::Elicitation(ElicitRequest::Form {
+        message: "What is your name?".into(),
+        requested_schema: object_schema(json!({ "name": { "type": "string", "title": "Your name", "minLength": 1 } }), &["name"]),
+    });
+    Ok(Begin::InputRequired(InputRequiredResult {
+        input_requests: Some([(KEY.to_owned(), request)].into_iter().collect()),
+        request_state: Some(token),
+    }))
+}
+
+impl Tool for AskFirst {
+    fn name(&self) -> &'static str {
+        "ask_first"
+    }
+    fn description(&self) -> &'static str {
+        "Asks for your name (MRTR input_required) before it creates a task that greets you."
+    }
+    fn input_schema(&self) -> Value {
+        object_schema(json!({}), &[])
+    }
+    fn task_support(&self) -> TaskSupport {
+        TaskSupport::Optional
+    }
+    fn begin(&self, ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
+        let state_ok = match ctx.request_state {
+            Some(token) => ctx
+                .store
+                .get_state(token, ctx.owner)
+                .map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string()))?
+                .is_some_and(|s| s.get("tool") == Some(&json!("ask_first"))),
+            None => false,
+        };
+        let answer = ctx.input_responses.and_then(|r| r.get(KEY));
+        match (state_ok, answer) {
+            (true, Some(InputResponse::Elicitation(result))) => {
+                let name = result.content.as_ref().and_then(|c| c.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
+                match name {
+                    Some(name) => Ok(Begin::Task { message: format!("Greeting {name}"), data: json!({ "name": name }) }),
+                    None => {
+                        let mut result = CallToolResult::text("No name was given, so there is nobody to greet.");
+                        result.is_error = Some(true);
+                        Ok(Begin::Result(result))
+                    }
+                }
+            }
+            // No answer yet, an answer of the wrong kind, or an unknown state: ask (again), as MRTR says.
+            _ => ask(ctx),
+        }
+    }
+    fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
+        if row.cancel_requested {
+            row.cancelled();
+            return;
+        }
+        let name = row.data.get("name").and_then(Value::as_str).unwrap_or("friend").to_owned();
+        if row.in_phase_ms(now) >= 500 {
+            row.complete(CallToolResult::text(format!("Hello, {name}! (your name was asked before the task existed)")), "Greeted");
+        }
+    }
+}
