@@ -86,7 +86,7 @@ pub fn discover() -> DiscoverResult {
 /// `tools/list`.
 pub fn list_tools() -> Value {
     let tools: Vec<Value> = tools::all().iter().map(|t| tools::describe(*t)).collect();
-    json!({ "resultType": "complete", "tools": tools })
+    json!({ "resultType": "complete", "tools": tools, "ttlMs": 60_000, "cacheScope": "public" })
 }
 
 async fn call_tool(engine: &Arc<Engine>, owner: &str, declared: bool, params: CallToolParams) -> Result<ToolCallOutcome, RpcError> {

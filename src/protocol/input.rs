@@ -181,6 +181,9 @@ pub enum InputResponse {
     Sampling(Value),
     /// Answers `roots/list` (`ListRootsResult`), as the host produced it.
     Roots(Value),
+    /// An object of no known answer shape. Kept as sent (never dropped) so a server can ignore it
+    /// the way it ignores keys it did not issue, and a client can pass a newer kind of answer through.
+    Other(Value),
 }
 
 impl InputResponse {
@@ -205,12 +208,13 @@ impl InputResponse {
                 }
                 Value::Object(obj)
             }
-            Self::Sampling(v) | Self::Roots(v) => v.clone(),
+            Self::Sampling(v) | Self::Roots(v) | Self::Other(v) => v.clone(),
         }
     }
 
     /// Reads an answer, telling the kinds apart by shape: `action` (elicitation), `roots` (roots),
-    /// `role` + `content` + `model` (sampling).
+    /// `role` + `content` + `model` (sampling); any other object is kept as [`InputResponse::Other`].
+    /// A malformed answer of a known kind (an unknown `action`, say) is an error.
     pub fn from_json(value: &Value) -> Result<Self, DecodeError> {
         const WHAT: &str = "input response";
         let obj = fields::object(value, WHAT)?;
@@ -226,11 +230,7 @@ impl InputResponse {
         if obj.contains_key("role") && obj.contains_key("content") && obj.contains_key("model") {
             return Ok(Self::Sampling(value.clone()));
         }
-        Err(DecodeError::Invalid {
-            what: WHAT,
-            detail: "not an elicitation (`action`), sampling (`role`, `content`, `model`) or roots (`roots`) result"
-                .into(),
-        })
+        Ok(Self::Other(value.clone()))
     }
 }
 

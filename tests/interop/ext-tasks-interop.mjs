@@ -322,9 +322,9 @@ function formatExchange(e) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Elicitation: fill a form generically from requestedSchema (booleans true, strings "interop",
-// integers/numbers their minimum or 1, enums the first option). Required fields only; all
-// properties when the schema lists no `required`.
+// Elicitation: fill a form generically from requestedSchema, every property (required or not):
+// booleans true, strings "interop", integers/numbers their minimum or 1, enums (enum or titled
+// oneOf) the first option.
 
 function valueForProperty(p) {
   if (!isObject(p)) return "interop";
@@ -360,7 +360,8 @@ function valueForProperty(p) {
 
 function fillForm(requestedSchema) {
   const properties = isObject(requestedSchema?.properties) ? requestedSchema.properties : {};
-  const names = Array.isArray(requestedSchema?.required) ? requestedSchema.required : Object.keys(properties);
+  const required = Array.isArray(requestedSchema?.required) ? requestedSchema.required : [];
+  const names = [...new Set([...Object.keys(properties), ...required])];
   return Object.fromEntries(names.map((name) => [name, valueForProperty(properties[name])]));
 }
 
@@ -467,6 +468,11 @@ async function caseDeploy(session, signal) {
   check(outcome.status === "completed", `task ${taskId} ended ${outcomeSummary(outcome)} after answering key ${first.inputId} with ${JSON.stringify(first.answer)} (statuses seen: ${statuses.join(">")})`);
   const text = textOf(outcome.result);
   check(typeof text === "string", `completed result has no text content block: ${clip(JSON.stringify(outcome.result), 300)}`);
+  // Where the result echoes an answered field, it must be the value we sent.
+  const echoed = isObject(outcome.result.structuredContent) ? outcome.result.structuredContent : {};
+  for (const [field, value] of Object.entries(first.answer.content)) {
+    if (field in echoed) check(JSON.stringify(echoed[field]) === JSON.stringify(value), `result.structuredContent.${field}=${JSON.stringify(echoed[field])} but the form answer was ${JSON.stringify(value)}`);
+  }
   const keys = inputs.map((i) => i.inputId).join(",");
   return `task=${taskId} statuses=${statuses.join(">")} input key(s)=${keys} answered=${JSON.stringify(first.answer.content)} text=${JSON.stringify(clip(text, 80))}`;
 }

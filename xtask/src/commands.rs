@@ -9,10 +9,8 @@ use crate::checks::Checks;
 use crate::cmd;
 use crate::error::{Error, Result};
 use crate::wasm_build::{self, Pkg};
-use crate::{pkg_check, sizes, toolchain, wasm_imports};
-
-/// Where the demo will be served once the reference server exists.
-const DEMO_URL: &str = "http://127.0.0.1:8787/";
+use crate::reference_server::{self, ServerProcess};
+use crate::{conformance, interop, pkg_check, sizes, toolchain, wasm_imports};
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {
@@ -48,6 +46,7 @@ pub fn test(root: &Path) -> Result<()> {
             checks.skip("pkg/package.json references only files in pkg/", "no package was built");
         }
     }
+    peer_checks(root, &mut checks);
     println!("{}", checks.summary());
     if checks.all_passed() {
         Ok(())
@@ -56,14 +55,34 @@ pub fn test(root: &Path) -> Result<()> {
     }
 }
 
-/// `cargo xtask demo`: builds pkg/; serving www/ arrives with the reference server.
+/// `cargo xtask demo`: builds pkg/ and the reference server, then serves the demo page (one process).
 pub fn demo(root: &Path) -> Result<()> {
     build(root)?;
-    println!(
-        "xtask: pkg/ is built. The demo — the reference server serving www/ at {DEMO_URL} — \
-         arrives with the reference-server issue; until then there is nothing to serve."
-    );
-    Ok(())
+    let exe = reference_server::build(root)?;
+    reference_server::run_demo(root, &exe)
+}
+
+/// The checks that need the reference server running: the official conformance suite and the
+/// interop check with the official TypeScript requester.
+fn peer_checks(root: &Path, checks: &mut Checks) {
+    let server = checks.run("reference server builds and starts", || {
+        reference_server::build(root).and_then(|exe| ServerProcess::start(&exe, &["--memory", "--quiet"]))
+    });
+    let Some(server) = server else {
+        checks.skip("official conformance suite", "the server did not start");
+        checks.skip("interop with @modelcontextprotocol/ext-tasks 0.2.2", "the server did not start");
+        return;
+    };
+    checks.run("official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)", || {
+        let tally = conformance::run(root, &server.url)?;
+        eprintln!("xtask: conformance: {} runs, {}/{} checks passed", tally.runs, tally.passed, tally.total);
+        if tally.failures.is_empty() && tally.passed == tally.total {
+            Ok(())
+        } else {
+            Err(Error::msg(format!("failing scenarios:\n  {}", tally.failures.join("\n  "))))
+        }
+    });
+    checks.run("interop with @modelcontextprotocol/ext-tasks 0.2.2", || interop::run(root, &server.url));
 }
 
 /// `cargo xtask setup [--browser]`: installs whatever is missing, builds nothing.

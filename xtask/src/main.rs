@@ -6,8 +6,11 @@
 mod checks;
 mod cmd;
 mod commands;
+mod conformance;
 mod error;
+mod interop;
 mod pkg_check;
+mod reference_server;
 mod sizes;
 mod template;
 mod toolchain;
@@ -21,8 +24,9 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  demo              build pkg/ (the demo server serving www/ arrives with the reference server)
-  test              run every test: cargo test --workspace, then build pkg/ and check it
+  demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
+  test              run every test: cargo test --workspace; build pkg/ and check it; the official
+                    conformance suite and the ext-tasks interop check against the reference server
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   setup [--browser] install missing tools: wasm32 target, wasm-bindgen-cli, npm packages;
                     --browser also installs chromium + chromedriver (Debian packages)

@@ -52,19 +52,54 @@ fn unsupported_version(id: &RequestId, requested: &str) -> Rejection {
     reject(Some(id), StatusCode::BAD_REQUEST, error)
 }
 
-/// Checks `Mcp-Method`, `_meta`, `MCP-Protocol-Version` and `Mcp-Name` against the body.
+/// A header value with optional whitespace (OWS) trimmed and the `=?base64?…?=` form decoded.
+fn routing_header(headers: &HeaderMap, name: &str) -> Option<Result<String, String>> {
+    let raw = headers.get(name)?;
+    let text = match raw.to_str() {
+        Ok(t) => t.trim_matches([' ', '\t']),
+        Err(_) => return Some(Err(format!("{name} is not visible ASCII"))),
+    };
+    Some(decode_header_value(text).map_err(|e| format!("{name}: {e}")))
+}
+
+/// The body field `Mcp-Name` must repeat, for the methods that have one.
+fn name_field(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
+        _ => None,
+    }
+}
+
+/// Checks, in order: `Mcp-Method` and `Mcp-Name` against the body (-32020), `_meta` (-32602),
+/// `MCP-Protocol-Version` against `_meta` (-32020) and support for it (-32022), then the params.
 fn check_request(headers: &HeaderMap, id: &RequestId, method: &str, params: &Value) -> Result<(RequestMeta, Option<ClientRequest>), Rejection> {
-    match header(headers, METHOD_HEADER).map(decode_header_value) {
+    match routing_header(headers, METHOD_HEADER) {
         Some(Ok(sent)) if sent == method => {}
         Some(Ok(sent)) => return Err(header_mismatch(id, format!("the body's method is {method:?} but the Mcp-Method header names {sent:?}"))),
-        Some(Err(e)) => return Err(header_mismatch(id, format!("Mcp-Method: {e}"))),
+        Some(Err(e)) => return Err(header_mismatch(id, e)),
         None => return Err(header_mismatch(id, format!("the body's method is {method:?} but the required Mcp-Method header is absent"))),
+    }
+    if let Some(field) = name_field(method) {
+        if let Some(expected) = params.get(field).and_then(Value::as_str) {
+            match routing_header(headers, NAME_HEADER) {
+                Some(Ok(sent)) if sent == expected => {}
+                Some(Ok(sent)) => {
+                    return Err(header_mismatch(id, format!("the body carries params.{field}={expected:?} but the Mcp-Name header names {sent:?}")))
+                }
+                Some(Err(e)) => return Err(header_mismatch(id, e)),
+                None => {
+                    return Err(header_mismatch(id, format!("the body carries params.{field}={expected:?} but the required Mcp-Name header is absent")))
+                }
+            }
+        }
     }
     let meta = RequestMeta::from_params(params).map_err(|e| {
         let error = RpcError::new(codes::INVALID_PARAMS, format!("Invalid params: {e}"));
         reject(Some(id), StatusCode::BAD_REQUEST, error)
     })?;
-    match header(headers, PROTOCOL_VERSION_HEADER) {
+    match header(headers, PROTOCOL_VERSION_HEADER).map(|v| v.trim_matches([' ', '\t'])) {
         None => return Err(header_mismatch(id, "the required MCP-Protocol-Version header is absent".into())),
         Some(v) if v != meta.protocol_version => {
             return Err(header_mismatch(id, format!("MCP-Protocol-Version is {v:?} but _meta says {:?}", meta.protocol_version)))
@@ -77,18 +112,19 @@ fn check_request(headers: &HeaderMap, id: &RequestId, method: &str, params: &Val
     let request = ClientRequest::decode(method, params).map_err(|e: DecodeError| {
         reject(Some(id), StatusCode::OK, RpcError::new(codes::INVALID_PARAMS, format!("Invalid params: {e}")))
     })?;
-    if let Some(expected) = request.as_ref().and_then(ClientRequest::routing_name) {
-        let field = if method == "tools/call" { "params.name" } else { "params.taskId" };
-        match header(headers, NAME_HEADER).map(decode_header_value) {
-            Some(Ok(sent)) if sent == expected => {}
-            Some(Ok(sent)) => {
-                return Err(header_mismatch(id, format!("the body carries {field}={expected:?} but the Mcp-Name header names {sent:?}")))
-            }
-            Some(Err(e)) => return Err(header_mismatch(id, format!("Mcp-Name: {e}"))),
-            None => return Err(header_mismatch(id, format!("the body carries {field}={expected:?} but the required Mcp-Name header is absent"))),
-        }
-    }
     Ok((meta, request))
+}
+
+/// A 2025-11-25 `initialize`: answered with the version this server speaks, as that era's negotiation
+/// says, so an older client learns what it is talking to (and can switch) instead of a bare 4xx.
+fn legacy_initialize(id: RequestId) -> Response<Body> {
+    let result = json!({
+        "protocolVersion": PROTOCOL_VERSION,
+        "capabilities": { "tools": {}, "extensions": { mcp_tasks_web::protocol::TASKS_EXTENSION: {} } },
+        "serverInfo": rpc::server_info().to_json(),
+        "instructions": "This server speaks MCP 2026-07-28 only: no initialize handshake; send per-request _meta instead."
+    });
+    json_response(StatusCode::OK, &RpcResponse::result(id, result).to_json())
 }
 
 /// What one POST did, for the log line.
@@ -131,6 +167,10 @@ async fn handle(state: &AppState, owner: &str, headers: &HeaderMap, body: &Bytes
     };
     outcome.method = method.clone();
     outcome.name = params.get("taskId").or_else(|| params.get("name")).and_then(Value::as_str).unwrap_or("").to_owned();
+    if method == "initialize" && params.get("_meta").is_none() {
+        outcome.response = legacy_initialize(id);
+        return outcome;
+    }
     let (meta, request) = match check_request(headers, &id, &method, &params) {
         Ok(checked) => checked,
         Err(rejection) => {

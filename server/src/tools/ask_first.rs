@@ -1,5 +1,6 @@
-//! `ask_first {}`: asks for the user's name with MRTR `input_required` before any task exists, then
-//! creates a task that greets them. The request state stays on the server; the client gets a token.
+//! `ask_first {}` (and the conformance fixture `test_tool_with_task`): asks for the user's name with MRTR
+//! `input_required` before any task exists, then creates a task that greets them. The request state
+//! stays on the server, bound to the caller; the client only holds a token.
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest, InputResponse};
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
@@ -10,29 +11,34 @@ use super::{object_schema, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::ids::random_id;
 use crate::row::TaskRow;
 
-/// The ask-first tool.
-pub struct AskFirst;
+/// An ask-first tool: its name, the MRTR key it asks under, and whether it needs a task.
+pub struct AskFirst {
+    /// Tool name.
+    pub name: &'static str,
+    /// The `inputRequests` key of the MRTR round.
+    pub key: &'static str,
+    /// Task support.
+    pub support: TaskSupport,
+}
 
-const KEY: &str = "name-1";
-
-fn ask(ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
+fn ask(tool: &AskFirst, ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
     let token = random_id("rs_");
     ctx.store
-        .put_state(&token, ctx.owner, ctx.now, &json!({ "tool": "ask_first" }))
+        .put_state(&token, ctx.owner, ctx.now, &json!({ "tool": tool.name }))
         .map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string()))?;
     let request = InputRequest::Elicitation(ElicitRequest::Form {
         message: "What is your name?".into(),
         requested_schema: object_schema(json!({ "name": { "type": "string", "title": "Your name", "minLength": 1 } }), &["name"]),
     });
     Ok(Begin::InputRequired(InputRequiredResult {
-        input_requests: Some([(KEY.to_owned(), request)].into_iter().collect()),
+        input_requests: Some([(tool.key.to_owned(), request)].into_iter().collect()),
         request_state: Some(token),
     }))
 }
 
 impl Tool for AskFirst {
     fn name(&self) -> &'static str {
-        "ask_first"
+        self.name
     }
     fn description(&self) -> &'static str {
         "Asks for your name (MRTR input_required) before it creates a task that greets you."
@@ -41,7 +47,7 @@ impl Tool for AskFirst {
         object_schema(json!({}), &[])
     }
     fn task_support(&self) -> TaskSupport {
-        TaskSupport::Optional
+        self.support
     }
     fn begin(&self, ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
         let state_ok = match ctx.request_state {
@@ -49,10 +55,10 @@ impl Tool for AskFirst {
                 .store
                 .get_state(token, ctx.owner)
                 .map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string()))?
-                .is_some_and(|s| s.get("tool") == Some(&json!("ask_first"))),
+                .is_some_and(|s| s.get("tool") == Some(&json!(self.name))),
             None => false,
         };
-        let answer = ctx.input_responses.and_then(|r| r.get(KEY));
+        let answer = ctx.input_responses.and_then(|r| r.get(self.key));
         match (state_ok, answer) {
             (true, Some(InputResponse::Elicitation(result))) => {
                 let name = result.content.as_ref().and_then(|c| c.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
@@ -66,7 +72,7 @@ impl Tool for AskFirst {
                 }
             }
             // No answer yet, an answer of the wrong kind, or an unknown state: ask (again), as MRTR says.
-            _ => ask(ctx),
+            _ => ask(self, ctx),
         }
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
@@ -76,7 +82,7 @@ impl Tool for AskFirst {
         }
         let name = row.data.get("name").and_then(Value::as_str).unwrap_or("friend").to_owned();
         if row.in_phase_ms(now) >= 500 {
-            row.complete(CallToolResult::text(format!("Hello, {name}! (your name was asked before the task existed)")), "Greeted");
+            row.complete(CallToolResult::text(format!("Hello, {name}! (asked before the task existed)")), "Greeted");
         }
     }
 }

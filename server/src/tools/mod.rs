@@ -14,6 +14,7 @@ use crate::store::TaskStore;
 mod args;
 mod ask_first;
 mod build;
+mod conformance;
 mod deploy;
 pub mod login;
 mod simple;
@@ -95,9 +96,11 @@ pub trait Tool: Send + Sync {
     fn advance(&self, row: &mut TaskRow, now: i64, env: &ToolEnv);
 }
 
-/// Every tool this server offers.
+/// Every tool this server offers: `greet` first (the conformance suite calls the first listed tool with
+/// `{}` and no Tasks extension), then the demo tools, then the other conformance fixtures.
 pub fn all() -> &'static [&'static dyn Tool] {
     &[
+        &conformance::Greet,
         &build::Build,
         &deploy::Deploy,
         &simple::Flaky,
@@ -106,7 +109,13 @@ pub fn all() -> &'static [&'static dyn Tool] {
         &simple::StubbornJob,
         &login::Login,
         &simple::Echo,
-        &ask_first::AskFirst,
+        &ask_first::AskFirst { name: "ask_first", key: "name-1", support: TaskSupport::Optional },
+        &conformance::SlowCompute,
+        &conformance::FailingJob,
+        &conformance::ProtocolErrorJob,
+        &conformance::ConfirmDelete,
+        &conformance::MultiInput,
+        &ask_first::AskFirst { name: "test_tool_with_task", key: "user_name", support: TaskSupport::Required },
     ]
 }
 
