@@ -159,3 +159,17 @@ fn error_responses_are_classified_by_code() {
         "not a response"
     );
 }
+
+#[test]
+fn answers_of_unknown_shape_are_kept_not_dropped() {
+    use mcp_tasks_web::protocol::input::{decode_input_responses, encode_input_responses};
+    let wire = json!({ "a": { "action": "accept", "content": { "ok": true } }, "b": { "ignored": true } });
+    let decoded = decode_input_responses(&wire).expect("decodes");
+    assert_eq!(decoded.get("b"), Some(&InputResponse::Other(json!({ "ignored": true }))));
+    assert_eq!(encode_input_responses(&decoded), wire, "passed through unchanged");
+    assert!(
+        InputResponse::from_json(&json!({ "action": "maybe" })).is_err(),
+        "a malformed elicitation answer is an error"
+    );
+    assert!(InputResponse::from_json(&json!("accept")).is_err());
+}

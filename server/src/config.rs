@@ -131,3 +131,54 @@ pub fn parse_args(args: &[String]) -> Result<Option<ServerConfig>, String> {
     }
     Ok(Some(config))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn flags_set_the_config() {
+        let c = parse_args(&args(&[
+            "--listen",
+            "127.0.0.1:0",
+            "--memory",
+            "--auth",
+            "a",
+            "--auth",
+            "b",
+            "--poll-interval-ms",
+            "250",
+            "--ttl-ms",
+            "0",
+            "--faults",
+            "--fault-error-rate",
+            "0.5",
+            "--fault-error-status",
+            "500",
+            "--fault-drop-rate",
+            "1",
+        ]))
+        .expect("valid")
+        .expect("not help");
+        assert_eq!(c.listen.port(), 0);
+        assert_eq!(c.db, DbLocation::Memory);
+        assert_eq!(c.auth_tokens, ["a", "b"]);
+        assert_eq!((c.poll_interval_ms, c.ttl_ms), (250, 0));
+        assert!(c.faults_enabled);
+        assert_eq!((c.faults.error_rate, c.faults.error_status, c.faults.drop_rate), (0.5, 500, 1.0));
+    }
+
+    #[test]
+    fn bad_flags_are_explained() {
+        assert!(parse_args(&args(&["--listen", "nowhere"])).is_err());
+        assert!(parse_args(&args(&["--fault-error-rate", "2"])).is_err());
+        assert!(parse_args(&args(&["--fault-error-status", "418"])).is_err());
+        assert!(parse_args(&args(&["--poll-interval-ms"])).is_err());
+        assert!(parse_args(&args(&["--bogus"])).is_err());
+        assert!(matches!(parse_args(&args(&["--help"])), Ok(None)));
+    }
+}

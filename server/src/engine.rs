@@ -68,14 +68,32 @@ impl Engine {
     }
 
     fn locked<T>(&self, f: impl FnOnce() -> Result<T, RpcError>) -> Result<T, RpcError> {
-        let _guard = self.writer.lock().map_err(|_| RpcError::new(codes::INTERNAL_ERROR, "Internal error: engine lock poisoned"))?;
+        let _guard = self
+            .writer
+            .lock()
+            .map_err(|_| RpcError::new(codes::INTERNAL_ERROR, "Internal error: engine lock poisoned"))?;
         f()
     }
 
     /// Creates a task and stores it before returning, so a `tasks/get` for its id succeeds at once.
-    pub fn create(&self, owner: &str, tool: &dyn Tool, arguments: Object, message: String, data: Value) -> Result<TaskRow, RpcError> {
+    pub fn create(
+        &self,
+        owner: &str,
+        tool: &dyn Tool,
+        arguments: Object,
+        message: String,
+        data: Value,
+    ) -> Result<TaskRow, RpcError> {
         let now = now_ms();
-        let mut row = TaskRow::new(random_id("tsk_"), owner.to_owned(), tool.name(), arguments, now, self.settings.ttl_ms, self.settings.poll_interval_ms);
+        let mut row = TaskRow::new(
+            random_id("tsk_"),
+            owner.to_owned(),
+            tool.name(),
+            arguments,
+            now,
+            self.settings.ttl_ms,
+            self.settings.poll_interval_ms,
+        );
         row.status_message = Some(message);
         row.data = data;
         self.locked(|| {
@@ -191,7 +209,12 @@ impl Engine {
 
     /// Runs a task-capable tool to its end without a task, for a client that did not declare the
     /// extension: the same state machine, driven in memory.
-    pub async fn run_inline(&self, tool: &dyn Tool, arguments: Object, data: Value) -> Result<CallToolResult, RpcError> {
+    pub async fn run_inline(
+        &self,
+        tool: &dyn Tool,
+        arguments: Object,
+        data: Value,
+    ) -> Result<CallToolResult, RpcError> {
         let start = now_ms();
         let mut row = TaskRow::new(String::new(), String::new(), tool.name(), arguments, start, None, 0);
         row.data = data;
@@ -201,13 +224,21 @@ impl Engine {
                 break;
             }
             if row.status() == mcp_tasks_web::protocol::task::TaskStatus::InputRequired {
-                return Err(RpcError::new(codes::INTERNAL_ERROR, "the tool needs input, which only a task can ask for"));
+                return Err(RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    "the tool needs input, which only a task can ask for",
+                ));
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
         match (row.result, row.error) {
-            (Some(result), _) => CallToolResult::from_json(&result).map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string())),
-            (None, Some(error)) => Err(RpcError::from_json(&error).unwrap_or_else(|_| RpcError::new(codes::INTERNAL_ERROR, "the tool failed"))),
+            (Some(result), _) => {
+                CallToolResult::from_json(&result).map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string()))
+            }
+            (None, Some(error)) => {
+                Err(RpcError::from_json(&error)
+                    .unwrap_or_else(|_| RpcError::new(codes::INTERNAL_ERROR, "the tool failed")))
+            }
             (None, None) => Err(RpcError::new(codes::INTERNAL_ERROR, "the tool was cancelled")),
         }
     }

@@ -24,7 +24,14 @@ pub struct FaultSettings {
 
 impl Default for FaultSettings {
     fn default() -> Self {
-        Self { latency_ms: 0, error_rate: 0.0, error_status: 503, rate_limit_rate: 0.0, retry_after_s: 2, drop_rate: 0.0 }
+        Self {
+            latency_ms: 0,
+            error_rate: 0.0,
+            error_status: 503,
+            rate_limit_rate: 0.0,
+            retry_after_s: 2,
+            drop_rate: 0.0,
+        }
     }
 }
 

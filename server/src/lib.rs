@@ -69,9 +69,13 @@ impl RunningServer {
 /// Opens the store, binds, and starts serving and ticking.
 pub async fn start(config: ServerConfig) -> Result<RunningServer, String> {
     let store = TaskStore::open(config.db.clone()).map_err(|e| e.to_string())?;
-    let listener = tokio::net::TcpListener::bind(config.listen).await.map_err(|e| format!("binding {}: {e}", config.listen))?;
+    let listener =
+        tokio::net::TcpListener::bind(config.listen).await.map_err(|e| format!("binding {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let settings = EngineSettings { poll_interval_ms: config.poll_interval_ms, ttl_ms: (config.ttl_ms > 0).then_some(config.ttl_ms) };
+    let settings = EngineSettings {
+        poll_interval_ms: config.poll_interval_ms,
+        ttl_ms: (config.ttl_ms > 0).then_some(config.ttl_ms),
+    };
     let engine = Arc::new(Engine::new(store, settings, format!("http://{addr}")));
     // Work that was running before a restart resumes on the first tick.
     let ticking = engine.clone();

@@ -7,7 +7,9 @@ use std::time::Duration;
 use axum::body::Bytes;
 use futures_util::stream::{self, Stream};
 use mcp_tasks_web::protocol::jsonrpc::{RequestId, Response};
-use mcp_tasks_web::protocol::subscriptions::{acknowledged_notification, listen_closed_result, task_notification, ListenFilter};
+use mcp_tasks_web::protocol::subscriptions::{
+    acknowledged_notification, listen_closed_result, task_notification, ListenFilter,
+};
 use serde_json::Value;
 use tokio::sync::broadcast::{self, error::RecvError};
 

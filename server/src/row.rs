@@ -53,7 +53,15 @@ pub struct TaskRow {
 
 impl TaskRow {
     /// A new working task.
-    pub fn new(id: String, owner: String, tool: &str, arguments: Object, now: i64, ttl_ms: Option<u64>, poll_interval_ms: u64) -> Self {
+    pub fn new(
+        id: String,
+        owner: String,
+        tool: &str,
+        arguments: Object,
+        now: i64,
+        ttl_ms: Option<u64>,
+        poll_interval_ms: u64,
+    ) -> Self {
         Self {
             id,
             owner,
@@ -166,10 +174,16 @@ impl TaskRow {
         let detail = match status {
             TaskStatus::InputRequired => StatusDetail::InputRequests(self.requests()),
             TaskStatus::Completed => StatusDetail::Result(
-                self.result.as_ref().and_then(|r| CallToolResult::from_json(r).ok()).unwrap_or_else(|| CallToolResult::text("")),
+                self.result
+                    .as_ref()
+                    .and_then(|r| CallToolResult::from_json(r).ok())
+                    .unwrap_or_else(|| CallToolResult::text("")),
             ),
             TaskStatus::Failed => StatusDetail::Error(
-                self.error.as_ref().and_then(|e| RpcError::from_json(e).ok()).unwrap_or_else(|| RpcError::new(-32603, "the task failed")),
+                self.error
+                    .as_ref()
+                    .and_then(|e| RpcError::from_json(e).ok())
+                    .unwrap_or_else(|| RpcError::new(-32603, "the task failed")),
             ),
             TaskStatus::Working | TaskStatus::Cancelled => StatusDetail::None,
         };

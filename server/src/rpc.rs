@@ -40,15 +40,30 @@ fn ack() -> Value {
 }
 
 /// Runs one request that passed the transport checks.
-pub async fn dispatch(engine: &Arc<Engine>, owner: &str, meta: &RequestMeta, id: &RequestId, request: ClientRequest) -> Result<Reply, RpcError> {
+pub async fn dispatch(
+    engine: &Arc<Engine>,
+    owner: &str,
+    meta: &RequestMeta,
+    id: &RequestId,
+    request: ClientRequest,
+) -> Result<Reply, RpcError> {
     let declared = meta.client_capabilities.declares_tasks();
-    if !declared && matches!(request, ClientRequest::GetTask { .. } | ClientRequest::UpdateTask { .. } | ClientRequest::CancelTask { .. }) {
+    if !declared
+        && matches!(
+            request,
+            ClientRequest::GetTask { .. } | ClientRequest::UpdateTask { .. } | ClientRequest::CancelTask { .. }
+        )
+    {
         return Err(tasks_required(request.method()));
     }
     match request {
         ClientRequest::Discover => Ok(Reply::Result(discover().to_json())),
-        ClientRequest::CallTool(params) => call_tool(engine, owner, declared, params).await.map(|o| Reply::Result(o.to_json())),
-        ClientRequest::GetTask { task_id } => Ok(Reply::Result(engine.get(owner, &task_id)?.to_detailed().to_get_result())),
+        ClientRequest::CallTool(params) => {
+            call_tool(engine, owner, declared, params).await.map(|o| Reply::Result(o.to_json()))
+        }
+        ClientRequest::GetTask { task_id } => {
+            Ok(Reply::Result(engine.get(owner, &task_id)?.to_detailed().to_get_result()))
+        }
         ClientRequest::UpdateTask { task_id, input_responses } => {
             engine.update(owner, &task_id, &input_responses)?;
             Ok(Reply::Result(ack()))
@@ -89,8 +104,14 @@ pub fn list_tools() -> Value {
     json!({ "resultType": "complete", "tools": tools, "ttlMs": 60_000, "cacheScope": "public" })
 }
 
-async fn call_tool(engine: &Arc<Engine>, owner: &str, declared: bool, params: CallToolParams) -> Result<ToolCallOutcome, RpcError> {
-    let tool = tools::find(&params.name).ok_or_else(|| RpcError::new(codes::INVALID_PARAMS, format!("Unknown tool: {}", params.name)))?;
+async fn call_tool(
+    engine: &Arc<Engine>,
+    owner: &str,
+    declared: bool,
+    params: CallToolParams,
+) -> Result<ToolCallOutcome, RpcError> {
+    let tool = tools::find(&params.name)
+        .ok_or_else(|| RpcError::new(codes::INVALID_PARAMS, format!("Unknown tool: {}", params.name)))?;
     if tool.task_support() == TaskSupport::Required && !declared {
         return Err(tasks_required(&format!("Tool \"{}\"", tool.name())));
     }
@@ -113,4 +134,3 @@ async fn call_tool(engine: &Arc<Engine>, owner: &str, declared: bool, params: Ca
         Begin::Task { data, .. } => engine.run_inline(tool, arguments, data).await.map(ToolCallOutcome::Complete),
     }
 }
-

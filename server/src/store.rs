@@ -53,7 +53,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     id TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
     live INTEGER NOT NULL,
-    row TEXT NOT NULL
+    row TEXT NOT NULL,
+    expires_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS tasks_live ON tasks(live);
 CREATE TABLE IF NOT EXISTS mrtr_states (
@@ -78,7 +79,28 @@ fn connect(location: &DbLocation) -> Result<Connection, StoreError> {
         }
     };
     conn.execute_batch(SCHEMA)?;
+    add_expiry_column(&conn)?;
+    conn.execute_batch("CREATE INDEX IF NOT EXISTS tasks_expiry ON tasks(expires_at)")?;
     Ok(conn)
+}
+
+/// Databases written before `expires_at` existed get the column (filled from each row) on open.
+fn add_expiry_column(conn: &Connection) -> Result<(), StoreError> {
+    let has_column = conn.prepare("SELECT expires_at FROM tasks LIMIT 0").is_ok();
+    if has_column {
+        return Ok(());
+    }
+    conn.execute_batch("ALTER TABLE tasks ADD COLUMN expires_at INTEGER")?;
+    let rows: Vec<(String, String)> = {
+        let mut stmt = conn.prepare("SELECT id, row FROM tasks")?;
+        let mapped = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        mapped.collect::<Result<_, _>>()?
+    };
+    for (id, json) in rows {
+        let row: TaskRow = serde_json::from_str(&json)?;
+        conn.execute("UPDATE tasks SET expires_at = ?1 WHERE id = ?2", params![row.expires_at(), id])?;
+    }
+    Ok(())
 }
 
 impl TaskStore {
@@ -109,9 +131,10 @@ impl TaskStore {
     pub fn save(&self, row: &TaskRow) -> Result<(), StoreError> {
         let json = serde_json::to_string(row)?;
         self.lock()?.execute(
-            "INSERT INTO tasks (id, owner, live, row) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, live = excluded.live, row = excluded.row",
-            params![row.id, row.owner, !row.is_terminal(), json],
+            "INSERT INTO tasks (id, owner, live, row, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, live = excluded.live, row = excluded.row,
+             expires_at = excluded.expires_at",
+            params![row.id, row.owner, !row.is_terminal(), json, row.expires_at()],
         )?;
         Ok(())
     }
@@ -143,16 +166,9 @@ impl TaskStore {
     /// Ids of every task past its TTL (`expires_at <= now`), live or not.
     pub fn expired(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let conn = self.lock()?;
-        let mut stmt = conn.prepare("SELECT row FROM tasks")?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-        let mut out = Vec::new();
-        for json in rows {
-            let row: TaskRow = serde_json::from_str(&json?)?;
-            if row.expires_at().is_some_and(|at| at <= now) {
-                out.push(row.id);
-            }
-        }
-        Ok(out)
+        let mut stmt = conn.prepare("SELECT id FROM tasks WHERE expires_at IS NOT NULL AND expires_at <= ?1")?;
+        let ids = stmt.query_map(params![now], |r| r.get::<_, String>(0))?;
+        Ok(ids.collect::<Result<_, _>>()?)
     }
 
     /// Deletes a task; later requests for it get -32602.
@@ -178,7 +194,9 @@ impl TaskStore {
     pub fn get_state(&self, token: &str, owner: &str) -> Result<Option<Value>, StoreError> {
         let body: Option<String> = self
             .lock()?
-            .query_row("SELECT body FROM mrtr_states WHERE token = ?1 AND owner = ?2", params![token, owner], |r| r.get(0))
+            .query_row("SELECT body FROM mrtr_states WHERE token = ?1 AND owner = ?2", params![token, owner], |r| {
+                r.get(0)
+            })
             .optional()?;
         Ok(body.and_then(|b| serde_json::from_str(&b).ok()))
     }

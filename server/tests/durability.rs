@@ -27,7 +27,8 @@ async fn a_restart_keeps_tasks_and_resumes_their_work() {
     let resumed = c.wait_terminal(&build, 10).await;
     assert_eq!(resumed.task.status, TaskStatus::Completed, "work that was running resumes after a restart");
     assert_eq!(c.get(&deploy).await.expect("same taskId after restart").task.status, TaskStatus::InputRequired);
-    let answer = [("approval-1".to_string(), InputResponse::accept(object(json!({ "confirm": true, "strategy": "rolling" }))))];
+    let answer =
+        [("approval-1".to_string(), InputResponse::accept(object(json!({ "confirm": true, "strategy": "rolling" }))))];
     c.update(&deploy, answer.into_iter().collect()).await.expect("ack");
     assert_eq!(c.wait_terminal(&deploy, 10).await.task.status, TaskStatus::Completed);
     server.stop().await;
@@ -97,7 +98,12 @@ async fn injected_faults_behave_like_real_ones() {
 
     // Without --faults there is no admin endpoint.
     let server = support::start(support::config()).await;
-    let r = reqwest::Client::new().post(format!("{}/admin/faults", server.base_url())).body("{}").send().await.expect("sent");
+    let r = reqwest::Client::new()
+        .post(format!("{}/admin/faults", server.base_url()))
+        .body("{}")
+        .send()
+        .await
+        .expect("sent");
     assert_eq!(r.status(), 404);
     server.stop().await;
 }

@@ -26,13 +26,16 @@ fn form_of(task: &mcp_tasks_web::protocol::task::DetailedTask, key: &str) -> For
 async fn discover_and_tools_list() {
     let server = support::start(support::config()).await;
     let mut c = Client::new(&server);
-    let Ok(RequestResult::Discover(d)) = c.call(mcp_tasks_web::protocol::request::ClientRequest::Discover).await else { panic!() };
+    let Ok(RequestResult::Discover(d)) = c.call(mcp_tasks_web::protocol::request::ClientRequest::Discover).await else {
+        panic!()
+    };
     assert!(d.supports_tasks());
     assert_eq!(d.supported_versions, ["2026-07-28"]);
     let body = json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": { "_meta": c.meta.to_json() } });
     let headers = mcp_tasks_web::protocol::headers::request_headers("tools/list", None);
     let list = c.raw(&body, &headers).await;
-    let names: Vec<&str> = list.result()["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str()).collect();
+    let names: Vec<&str> =
+        list.result()["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str()).collect();
     for tool in ["build", "deploy", "flaky", "tool_error", "long_job", "stubborn_job", "login", "echo", "ask_first"] {
         assert!(names.contains(&tool), "{tool} listed");
     }
@@ -55,11 +58,7 @@ async fn build_reports_progress_then_completes() {
     let mut c = Client::new(&server);
     let id = c.start_task("build", json!({ "seconds": 2, "target": "web" })).await;
     let mut messages = std::collections::BTreeSet::new();
-    let done = c
-        .poll_until(&id, 10, |t| {
-            t.task.status == TaskStatus::Completed
-        })
-        .await;
+    let done = c.poll_until(&id, 10, |t| t.task.status == TaskStatus::Completed).await;
     // Poll again during a second build to see the message move.
     let id2 = c.start_task("build", json!({ "seconds": 2, "target": "app" })).await;
     for _ in 0..25 {
@@ -100,13 +99,17 @@ async fn deploy_to_staging_asks_one_form() {
         assert!(kinds.contains(&kind), "{kind} field in {kinds:?}");
     }
     // An unknown key is ignored; the real one is taken.
-    let mut responses = answer("approval-1", json!({ "confirm": true, "reason": "tests", "replicas": 3, "strategy": "canary" }));
+    let mut responses =
+        answer("approval-1", json!({ "confirm": true, "reason": "tests", "replicas": 3, "strategy": "canary" }));
     responses.insert("never-issued".into(), InputResponse::action(ElicitAction::Accept));
     c.update(&id, responses).await.expect("ack");
     let done = c.wait_terminal(&id, 10).await;
     assert_eq!(done.task.status, TaskStatus::Completed, "{done:?}");
     let StatusDetail::Result(r) = &done.detail else { panic!() };
-    assert_eq!(r.structured_content.as_ref().map(|s| (s["replicas"].clone(), s["strategy"].clone())), Some((json!(3), json!("canary"))));
+    assert_eq!(
+        r.structured_content.as_ref().map(|s| (s["replicas"].clone(), s["strategy"].clone())),
+        Some((json!(3), json!("canary")))
+    );
     server.stop().await;
 }
 
@@ -117,7 +120,9 @@ async fn deploy_to_production_asks_a_second_round_with_a_new_key() {
     let id = c.start_task("deploy", json!({ "service": "api", "environment": "production" })).await;
     c.wait_status(&id, TaskStatus::InputRequired, 5).await;
     c.update(&id, answer("approval-1", json!({ "confirm": true, "strategy": "rolling" }))).await.expect("ack");
-    let second = c.poll_until(&id, 5, |t| matches!(&t.detail, StatusDetail::InputRequests(r) if r.contains_key("production-2"))).await;
+    let second = c
+        .poll_until(&id, 5, |t| matches!(&t.detail, StatusDetail::InputRequests(r) if r.contains_key("production-2")))
+        .await;
     let StatusDetail::InputRequests(requests) = &second.detail else { panic!() };
     assert!(!requests.contains_key("approval-1"), "an answered key is not asked again");
     // Re-sending the answered key is harmless.
@@ -135,7 +140,9 @@ async fn rejected_deploy_fails_with_a_json_rpc_error() {
     let mut c = Client::new(&server);
     let id = c.start_task("deploy", json!({ "service": "api" })).await;
     c.wait_status(&id, TaskStatus::InputRequired, 5).await;
-    c.update(&id, answer("approval-1", json!({ "confirm": false, "reason": "change freeze", "strategy": "rolling" }))).await.expect("ack");
+    c.update(&id, answer("approval-1", json!({ "confirm": false, "reason": "change freeze", "strategy": "rolling" })))
+        .await
+        .expect("ack");
     let done = c.wait_terminal(&id, 5).await;
     let StatusDetail::Error(e) = &done.detail else { panic!("{done:?}") };
     assert_eq!((done.task.status, e.code), (TaskStatus::Failed, -32000));
@@ -190,7 +197,9 @@ async fn login_asks_for_a_url_and_completes_when_it_is_visited() {
     let StatusDetail::InputRequests(r) = &asked.detail else { panic!() };
     let Some(InputRequest::Elicitation(ElicitRequest::Url { url, .. })) = r.get("login-1") else { panic!("{r:?}") };
     assert!(url.starts_with(&server.base_url()), "{url}");
-    c.update(&id, [("login-1".to_string(), InputResponse::action(ElicitAction::Accept))].into_iter().collect()).await.expect("ack");
+    c.update(&id, [("login-1".to_string(), InputResponse::action(ElicitAction::Accept))].into_iter().collect())
+        .await
+        .expect("ack");
     assert_eq!(c.wait_status(&id, TaskStatus::Working, 5).await.task.status, TaskStatus::Working);
     let page = reqwest::get(url.as_str()).await.expect("login page");
     assert_eq!(page.status(), 200);
@@ -213,9 +222,12 @@ async fn ask_first_uses_mrtr_before_creating_its_task() {
         panic!("expected input_required")
     };
     assert!(round.request_state.is_some());
-    let (retry_id, retry) = call.retry(&mut c.ids, &round, answer("name-1", json!({ "name": "Ferris" }))).expect("retry");
+    let (retry_id, retry) =
+        call.retry(&mut c.ids, &round, answer("name-1", json!({ "name": "Ferris" }))).expect("retry");
     let answer2 = c.raw(&retry.envelope(&retry_id, &c.meta), &retry.http_headers()).await;
-    let Ok(RequestResult::ToolCall(ToolCallOutcome::Task(task))) = retry.decode_result(answer2.result()) else { panic!("expected a task") };
+    let Ok(RequestResult::ToolCall(ToolCallOutcome::Task(task))) = retry.decode_result(answer2.result()) else {
+        panic!("expected a task")
+    };
     let done = c.wait_terminal(&task.task_id, 5).await;
     let StatusDetail::Result(r) = &done.detail else { panic!() };
     assert!(r.content[0]["text"].as_str().is_some_and(|t| t.contains("Ferris")));
@@ -234,12 +246,15 @@ async fn ask_first_uses_mrtr_before_creating_its_task() {
 async fn without_the_extension_optional_tools_run_inline_and_required_ones_refuse() {
     let server = support::start(support::config()).await;
     let mut c = Client::new(&server).without_tasks();
-    let Ok(ToolCallOutcome::Complete(r)) = c.call_tool("build", json!({ "seconds": 0.2 })).await else { panic!("inline result") };
+    let Ok(ToolCallOutcome::Complete(r)) = c.call_tool("build", json!({ "seconds": 0.2 })).await else {
+        panic!("inline result")
+    };
     assert!(r.structured_content.is_some());
-    let refused = c.send(&mcp_tasks_web::protocol::request::ClientRequest::CallTool(
-        mcp_tasks_web::protocol::request::CallToolParams::new("deploy", Some(object(json!({ "service": "api" })))),
-    ))
-    .await;
+    let refused = c
+        .send(&mcp_tasks_web::protocol::request::ClientRequest::CallTool(
+            mcp_tasks_web::protocol::request::CallToolParams::new("deploy", Some(object(json!({ "service": "api" })))),
+        ))
+        .await;
     assert_eq!((refused.status, refused.error().code), (400, -32021));
     assert!(refused.error().requires_tasks_extension());
     let get = c.send(&mcp_tasks_web::protocol::request::ClientRequest::GetTask { task_id: "anything".into() }).await;

@@ -95,7 +95,10 @@ async fn cors_allows_loopback_origins_and_refuses_others() {
         .request(reqwest::Method::OPTIONS, server.url())
         .header("Origin", "http://localhost:5173")
         .header("Access-Control-Request-Method", "POST")
-        .header("Access-Control-Request-Headers", "content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-region")
+        .header(
+            "Access-Control-Request-Headers",
+            "content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-region",
+        )
         .send()
         .await
         .expect("preflight");
@@ -109,7 +112,8 @@ async fn cors_allows_loopback_origins_and_refuses_others() {
     assert!(h["access-control-allow-methods"].to_str().unwrap_or_default().contains("POST"));
 
     let c = Client::new(&server);
-    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": { "_meta": c.meta.to_json() } });
+    let body =
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": { "_meta": c.meta.to_json() } });
     let mut headers = request_headers("server/discover", None);
     headers.push(("Origin", "http://127.0.0.1:3000".into()));
     let ok = c.raw(&body, &headers).await;
@@ -117,20 +121,38 @@ async fn cors_allows_loopback_origins_and_refuses_others() {
     assert_eq!(ok.headers["access-control-allow-origin"], "http://127.0.0.1:3000");
     assert!(ok.headers["access-control-expose-headers"].to_str().unwrap_or_default().contains("Retry-After"));
 
-    let evil = http.post(server.url()).header("Origin", "http://evil.example").body(body.to_string()).send().await.expect("sent");
+    let evil = http
+        .post(server.url())
+        .header("Origin", "http://evil.example")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("sent");
     assert_eq!(evil.status(), 403);
     assert!(evil.headers().get("access-control-allow-origin").is_none());
-    let rebound = http.post(server.url()).header("Host", "evil.example:8787").body(body.to_string()).send().await.expect("sent");
+    let rebound =
+        http.post(server.url()).header("Host", "evil.example:8787").body(body.to_string()).send().await.expect("sent");
     assert_eq!(rebound.status(), 403, "a foreign Host (DNS rebinding) is refused");
-    let bad_preflight = http.request(reqwest::Method::OPTIONS, server.url()).header("Origin", "http://evil.example").send().await.expect("sent");
+    let bad_preflight = http
+        .request(reqwest::Method::OPTIONS, server.url())
+        .header("Origin", "http://evil.example")
+        .send()
+        .await
+        .expect("sent");
     assert_eq!(bad_preflight.status(), 403);
     server.stop().await;
 }
 
 /// Reads SSE `data:` payloads until the stream ends.
 async fn read_sse(response: reqwest::Response) -> Vec<Value> {
-    let text = tokio::time::timeout(std::time::Duration::from_secs(15), response.text()).await.expect("stream ends").expect("body");
-    text.lines().filter_map(|l| l.strip_prefix("data: ")).map(|d| serde_json::from_str(d).expect("JSON event")).collect()
+    let text = tokio::time::timeout(std::time::Duration::from_secs(15), response.text())
+        .await
+        .expect("stream ends")
+        .expect("body");
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).expect("JSON event"))
+        .collect()
 }
 
 #[tokio::test]
@@ -138,7 +160,10 @@ async fn listen_acknowledges_known_tasks_and_streams_them_to_the_end() {
     let server = support::start(support::config()).await;
     let mut c = Client::new(&server);
     let id = c.start_task("build", json!({ "seconds": 1.2 })).await;
-    let listen = ClientRequest::Listen(mcp_tasks_web::protocol::subscriptions::ListenFilter::tasks(vec![id.clone(), "tsk_nope".into()]));
+    let listen = ClientRequest::Listen(mcp_tasks_web::protocol::subscriptions::ListenFilter::tasks(vec![
+        id.clone(),
+        "tsk_nope".into(),
+    ]));
     let listen_id = RequestId::Text("listen-1".into());
     let mut builder = c.http.post(&c.url).body(listen.envelope(&listen_id, &c.meta).to_string());
     for (n, v) in listen.http_headers() {
@@ -151,20 +176,25 @@ async fn listen_acknowledges_known_tasks_and_streams_them_to_the_end() {
     let mut closed = false;
     for (i, e) in events.iter().enumerate() {
         match decode_message_value(e).expect("message") {
-            Incoming::Notification { method, params } => match ServerNotification::decode(&method, &params).expect("decodes") {
-                ServerNotification::SubscriptionAcknowledged { subscription_id, accepted } => {
-                    assert_eq!(i, 0, "the acknowledgement comes first");
-                    assert_eq!(subscription_id, Some(listen_id.clone()));
-                    assert_eq!(accepted.task_ids, Some(vec![id.clone()]), "unknown ids are not accepted");
+            Incoming::Notification { method, params } => {
+                match ServerNotification::decode(&method, &params).expect("decodes") {
+                    ServerNotification::SubscriptionAcknowledged { subscription_id, accepted } => {
+                        assert_eq!(i, 0, "the acknowledgement comes first");
+                        assert_eq!(subscription_id, Some(listen_id.clone()));
+                        assert_eq!(accepted.task_ids, Some(vec![id.clone()]), "unknown ids are not accepted");
+                    }
+                    ServerNotification::TaskStatus { subscription_id, task } => {
+                        assert_eq!(subscription_id, Some(listen_id.clone()));
+                        statuses.push(task.task.status);
+                    }
+                    other => panic!("unexpected {other:?}"),
                 }
-                ServerNotification::TaskStatus { subscription_id, task } => {
-                    assert_eq!(subscription_id, Some(listen_id.clone()));
-                    statuses.push(task.task.status);
-                }
-                other => panic!("unexpected {other:?}"),
-            },
+            }
             Incoming::Response(r) => {
-                assert_eq!(decode_listen_closed(&r.outcome.expect("a result")).expect("listen result"), Some(listen_id.clone()));
+                assert_eq!(
+                    decode_listen_closed(&r.outcome.expect("a result")).expect("listen result"),
+                    Some(listen_id.clone())
+                );
                 closed = true;
             }
             Incoming::Request { .. } => panic!("no requests on a 2026 stream"),

@@ -8,8 +8,8 @@ use std::path::Path;
 use crate::checks::Checks;
 use crate::cmd;
 use crate::error::{Error, Result};
-use crate::wasm_build::{self, Pkg};
 use crate::reference_server::{self, ServerProcess};
+use crate::wasm_build::{self, Pkg};
 use crate::{conformance, interop, pkg_check, sizes, toolchain, wasm_imports};
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.

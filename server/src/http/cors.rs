@@ -1,6 +1,6 @@
 //! CORS for browser hosts on loopback origins: the preflight, and the headers on every answer.
-use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
 use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
 
 /// Request headers a browser client may send.
 const ALLOWED_HEADERS: &str = "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name";

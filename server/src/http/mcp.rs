@@ -7,7 +7,9 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
 use mcp_tasks_web::protocol::headers::{decode_header_value, METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER};
-use mcp_tasks_web::protocol::jsonrpc::{codes, decode_message_value, Incoming, RequestId, Response as RpcResponse, RpcError};
+use mcp_tasks_web::protocol::jsonrpc::{
+    codes, decode_message_value, Incoming, RequestId, Response as RpcResponse, RpcError,
+};
 use mcp_tasks_web::protocol::meta::RequestMeta;
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::{DecodeError, PROTOCOL_VERSION};
@@ -29,7 +31,8 @@ fn reject(id: Option<&RequestId>, status: StatusCode, error: RpcError) -> Reject
 }
 
 fn header_mismatch(id: &RequestId, detail: String) -> Rejection {
-    let error = RpcError::new(codes::HEADER_MISMATCH, format!("Bad Request: the request headers and body disagree: {detail}"));
+    let error =
+        RpcError::new(codes::HEADER_MISMATCH, format!("Bad Request: the request headers and body disagree: {detail}"));
     reject(Some(id), StatusCode::BAD_REQUEST, error)
 }
 
@@ -40,15 +43,18 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// The HTTP status for an error from dispatch.
 fn status_for(error: &RpcError) -> StatusCode {
     match error.code {
-        codes::HEADER_MISMATCH | codes::MISSING_REQUIRED_CLIENT_CAPABILITY | codes::UNSUPPORTED_PROTOCOL_VERSION => StatusCode::BAD_REQUEST,
+        codes::HEADER_MISMATCH | codes::MISSING_REQUIRED_CLIENT_CAPABILITY | codes::UNSUPPORTED_PROTOCOL_VERSION => {
+            StatusCode::BAD_REQUEST
+        }
         codes::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
         _ => StatusCode::OK,
     }
 }
 
 fn unsupported_version(id: &RequestId, requested: &str) -> Rejection {
-    let error = RpcError::new(codes::UNSUPPORTED_PROTOCOL_VERSION, format!("Unsupported protocol version: {requested}"))
-        .with_data(json!({ "supported": [PROTOCOL_VERSION], "requested": requested }));
+    let error =
+        RpcError::new(codes::UNSUPPORTED_PROTOCOL_VERSION, format!("Unsupported protocol version: {requested}"))
+            .with_data(json!({ "supported": [PROTOCOL_VERSION], "requested": requested }));
     reject(Some(id), StatusCode::BAD_REQUEST, error)
 }
 
@@ -74,23 +80,46 @@ fn name_field(method: &str) -> Option<&'static str> {
 
 /// Checks, in order: `Mcp-Method` and `Mcp-Name` against the body (-32020), `_meta` (-32602),
 /// `MCP-Protocol-Version` against `_meta` (-32020) and support for it (-32022), then the params.
-fn check_request(headers: &HeaderMap, id: &RequestId, method: &str, params: &Value) -> Result<(RequestMeta, Option<ClientRequest>), Rejection> {
+fn check_request(
+    headers: &HeaderMap,
+    id: &RequestId,
+    method: &str,
+    params: &Value,
+) -> Result<(RequestMeta, Option<ClientRequest>), Rejection> {
     match routing_header(headers, METHOD_HEADER) {
         Some(Ok(sent)) if sent == method => {}
-        Some(Ok(sent)) => return Err(header_mismatch(id, format!("the body's method is {method:?} but the Mcp-Method header names {sent:?}"))),
+        Some(Ok(sent)) => {
+            return Err(header_mismatch(
+                id,
+                format!("the body's method is {method:?} but the Mcp-Method header names {sent:?}"),
+            ))
+        }
         Some(Err(e)) => return Err(header_mismatch(id, e)),
-        None => return Err(header_mismatch(id, format!("the body's method is {method:?} but the required Mcp-Method header is absent"))),
+        None => {
+            return Err(header_mismatch(
+                id,
+                format!("the body's method is {method:?} but the required Mcp-Method header is absent"),
+            ))
+        }
     }
     if let Some(field) = name_field(method) {
         if let Some(expected) = params.get(field).and_then(Value::as_str) {
             match routing_header(headers, NAME_HEADER) {
                 Some(Ok(sent)) if sent == expected => {}
                 Some(Ok(sent)) => {
-                    return Err(header_mismatch(id, format!("the body carries params.{field}={expected:?} but the Mcp-Name header names {sent:?}")))
+                    return Err(header_mismatch(
+                        id,
+                        format!("the body carries params.{field}={expected:?} but the Mcp-Name header names {sent:?}"),
+                    ))
                 }
                 Some(Err(e)) => return Err(header_mismatch(id, e)),
                 None => {
-                    return Err(header_mismatch(id, format!("the body carries params.{field}={expected:?} but the required Mcp-Name header is absent")))
+                    return Err(header_mismatch(
+                        id,
+                        format!(
+                            "the body carries params.{field}={expected:?} but the required Mcp-Name header is absent"
+                        ),
+                    ))
                 }
             }
         }
@@ -102,7 +131,10 @@ fn check_request(headers: &HeaderMap, id: &RequestId, method: &str, params: &Val
     match header(headers, PROTOCOL_VERSION_HEADER).map(|v| v.trim_matches([' ', '\t'])) {
         None => return Err(header_mismatch(id, "the required MCP-Protocol-Version header is absent".into())),
         Some(v) if v != meta.protocol_version => {
-            return Err(header_mismatch(id, format!("MCP-Protocol-Version is {v:?} but _meta says {:?}", meta.protocol_version)))
+            return Err(header_mismatch(
+                id,
+                format!("MCP-Protocol-Version is {v:?} but _meta says {:?}", meta.protocol_version),
+            ))
         }
         Some(_) => {}
     }
@@ -140,7 +172,8 @@ fn error_response(r: Rejection) -> Response<Body> {
 }
 
 async fn handle(state: &AppState, owner: &str, headers: &HeaderMap, body: &Bytes) -> Outcome {
-    let mut outcome = Outcome { response: Response::new(Body::empty()), method: "-".into(), name: String::new(), code: None };
+    let mut outcome =
+        Outcome { response: Response::new(Body::empty()), method: "-".into(), name: String::new(), code: None };
     let value: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         Err(e) => {
@@ -201,26 +234,29 @@ async fn handle(state: &AppState, owner: &str, headers: &HeaderMap, body: &Bytes
     outcome
 }
 
-/// The owner of a request: the bearer token it carries, when tokens are configured.
-fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<String, Response<Body>> {
+/// The owner of a request: the bearer token it carries, when tokens are configured; `None` when it
+/// carries no known token.
+fn authenticate(state: &AppState, headers: &HeaderMap) -> Option<String> {
     if state.config.auth_tokens.is_empty() {
-        return Ok("anonymous".into());
+        return Some("anonymous".into());
     }
-    let token = header(headers, "authorization").and_then(|v| v.strip_prefix("Bearer ")).map(str::trim);
-    match token {
-        Some(t) if state.config.auth_tokens.iter().any(|known| known == t) => Ok(format!("token:{t}")),
-        _ => {
-            let error = RpcError::new(-32001, "Unauthorized: send Authorization: Bearer <token>");
-            let mut response = json_response(StatusCode::UNAUTHORIZED, &RpcResponse::error(None, error).to_json());
-            response.headers_mut().insert("www-authenticate", HeaderValue::from_static("Bearer"));
-            Err(response)
-        }
-    }
+    let token = header(headers, "authorization").and_then(|v| v.strip_prefix("Bearer ")).map(str::trim)?;
+    state.config.auth_tokens.iter().any(|known| known == token).then(|| format!("token:{token}"))
+}
+
+/// 401 with `WWW-Authenticate: Bearer`.
+fn unauthorized() -> Response<Body> {
+    let error = RpcError::new(-32001, "Unauthorized: send Authorization: Bearer <token>");
+    let mut response = json_response(StatusCode::UNAUTHORIZED, &RpcResponse::error(None, error).to_json());
+    response.headers_mut().insert("www-authenticate", HeaderValue::from_static("Bearer"));
+    response
 }
 
 /// A response whose body fails at once: the connection is cut before any answer arrives.
 fn dropped() -> Response<Body> {
-    let failing = futures_util::stream::once(async { Err::<Bytes, _>(std::io::Error::other("fault injection: dropped connection")) });
+    let failing = futures_util::stream::once(async {
+        Err::<Bytes, _>(std::io::Error::other("fault injection: dropped connection"))
+    });
     Response::new(Body::from_stream(failing))
 }
 
@@ -243,7 +279,8 @@ fn fault_response(fault: Fault) -> Response<Body> {
 pub async fn post(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response<Body> {
     let started = Instant::now();
     let origin_header = headers.get("origin").cloned();
-    let mut outcome = Outcome { response: Response::new(Body::empty()), method: "-".into(), name: String::new(), code: None };
+    let mut outcome =
+        Outcome { response: Response::new(Body::empty()), method: "-".into(), name: String::new(), code: None };
     if let Err(refusal) = origin::check(&headers, state.loopback) {
         let error = RpcError::new(-32000, refusal.message());
         outcome.response = json_response(StatusCode::FORBIDDEN, &RpcResponse::error(None, error).to_json());
@@ -259,8 +296,8 @@ pub async fn post(State(state): State<AppState>, headers: HeaderMap, body: Bytes
         state.log("(fault)", &format!("{fault:?}"), outcome.response.status(), None, started);
     } else {
         match authenticate(&state, &headers) {
-            Ok(owner) => outcome = handle(&state, &owner, &headers, &body).await,
-            Err(response) => outcome.response = response,
+            Some(owner) => outcome = handle(&state, &owner, &headers, &body).await,
+            None => outcome.response = unauthorized(),
         }
         state.log(&outcome.method, &outcome.name, outcome.response.status(), outcome.code, started);
     }

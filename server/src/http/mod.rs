@@ -61,7 +61,9 @@ pub fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
 async fn options(State(state): State<AppState>, headers: HeaderMap) -> Response<Body> {
     match origin::check(&headers, state.loopback) {
         Ok(()) => cors::preflight(&headers),
-        Err(refusal) => Response::builder().status(StatusCode::FORBIDDEN).body(Body::from(refusal.message())).unwrap_or_default(),
+        Err(refusal) => {
+            Response::builder().status(StatusCode::FORBIDDEN).body(Body::from(refusal.message())).unwrap_or_default()
+        }
     }
 }
 
@@ -140,7 +142,9 @@ async fn static_file(State(state): State<AppState>, uri: Uri) -> Response<Body> 
     let (root, rest) = match (path.strip_prefix("/pkg/"), &state.config.pkg, &state.config.www) {
         (Some(rest), Some(pkg), _) => (pkg.clone(), rest.to_owned()),
         (_, _, Some(www)) => (www.clone(), path.to_owned()),
-        _ => return Response::builder().status(StatusCode::NOT_FOUND).body(Body::from("not found")).unwrap_or_default(),
+        _ => {
+            return Response::builder().status(StatusCode::NOT_FOUND).body(Body::from("not found")).unwrap_or_default()
+        }
     };
     statics::serve(&root, &rest).await
 }

@@ -20,7 +20,9 @@ fn host_part(authority: &str) -> &str {
     if let Some(rest) = authority.strip_prefix('[') {
         return rest.split(']').next().unwrap_or("");
     }
-    authority.rsplit_once(':').map_or(authority, |(h, port)| if port.chars().all(|c| c.is_ascii_digit()) { h } else { authority })
+    authority
+        .rsplit_once(':')
+        .map_or(authority, |(h, port)| if port.chars().all(|c| c.is_ascii_digit()) { h } else { authority })
 }
 
 /// Whether a browser `Origin` value is a loopback origin (http or https, any port).
@@ -77,10 +79,23 @@ mod tests {
 
     #[test]
     fn loopback_origins_only() {
-        for ok in ["http://localhost:5173", "http://127.0.0.1:8787", "https://localhost", "http://[::1]:3000", "http://app.localhost:1"] {
+        for ok in [
+            "http://localhost:5173",
+            "http://127.0.0.1:8787",
+            "https://localhost",
+            "http://[::1]:3000",
+            "http://app.localhost:1",
+        ] {
             assert!(origin_allowed(ok), "{ok}");
         }
-        for bad in ["http://evil.example", "null", "file://", "http://127.0.0.1.evil.example", "ftp://localhost", "http://localhost.evil.com"] {
+        for bad in [
+            "http://evil.example",
+            "null",
+            "file://",
+            "http://127.0.0.1.evil.example",
+            "ftp://localhost",
+            "http://localhost.evil.com",
+        ] {
             assert!(!origin_allowed(bad), "{bad}");
         }
     }

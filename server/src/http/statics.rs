@@ -41,7 +41,8 @@ fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
 
 /// Serves `url_path` from `root`, or 404.
 pub async fn serve(root: &Path, url_path: &str) -> Response<Body> {
-    let not_found = || Response::builder().status(StatusCode::NOT_FOUND).body(Body::from("not found")).unwrap_or_default();
+    let not_found =
+        || Response::builder().status(StatusCode::NOT_FOUND).body(Body::from("not found")).unwrap_or_default();
     let Some(path) = resolve(root, url_path) else { return not_found() };
     match tokio::fs::read(&path).await {
         Ok(bytes) => Response::builder()

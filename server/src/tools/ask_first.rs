@@ -28,7 +28,10 @@ fn ask(tool: &AskFirst, ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
         .map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string()))?;
     let request = InputRequest::Elicitation(ElicitRequest::Form {
         message: "What is your name?".into(),
-        requested_schema: object_schema(json!({ "name": { "type": "string", "title": "Your name", "minLength": 1 } }), &["name"]),
+        requested_schema: object_schema(
+            json!({ "name": { "type": "string", "title": "Your name", "minLength": 1 } }),
+            &["name"],
+        ),
     });
     Ok(Begin::InputRequired(InputRequiredResult {
         input_requests: Some([(tool.key.to_owned(), request)].into_iter().collect()),
@@ -61,9 +64,16 @@ impl Tool for AskFirst {
         let answer = ctx.input_responses.and_then(|r| r.get(self.key));
         match (state_ok, answer) {
             (true, Some(InputResponse::Elicitation(result))) => {
-                let name = result.content.as_ref().and_then(|c| c.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
+                let name = result
+                    .content
+                    .as_ref()
+                    .and_then(|c| c.get("name"))
+                    .and_then(Value::as_str)
+                    .filter(|n| !n.is_empty());
                 match name {
-                    Some(name) => Ok(Begin::Task { message: format!("Greeting {name}"), data: json!({ "name": name }) }),
+                    Some(name) => {
+                        Ok(Begin::Task { message: format!("Greeting {name}"), data: json!({ "name": name }) })
+                    }
                     None => {
                         let mut result = CallToolResult::text("No name was given, so there is nobody to greet.");
                         result.is_error = Some(true);

@@ -57,7 +57,8 @@ impl Tool for Build {
         let elapsed = row.in_phase_ms(now);
         let steps = (seconds.ceil() as i64).max(1);
         if elapsed >= duration_ms {
-            let mut result = CallToolResult::text(format!("Built {target} in {}s ({steps} steps)", whole_or_fraction(seconds)));
+            let mut result =
+                CallToolResult::text(format!("Built {target} in {}s ({steps} steps)", whole_or_fraction(seconds)));
             result.structured_content = Some(json!({
                 "target": target, "seconds": whole_or_fraction(seconds), "steps": steps,
                 "artifact": format!("dist/{target}.wasm"), "elapsedMs": elapsed, "ok": true

@@ -42,7 +42,10 @@ impl Tool for SlowCompute {
         "Computes for `seconds`; a task when the client declared the extension and seconds > 0."
     }
     fn input_schema(&self) -> Value {
-        object_schema(json!({ "seconds": { "type": "number", "minimum": 0, "maximum": 3600 }, "label": { "type": "string" } }), &[])
+        object_schema(
+            json!({ "seconds": { "type": "number", "minimum": 0, "maximum": 3600 }, "label": { "type": "string" } }),
+            &[],
+        )
     }
     fn task_support(&self) -> TaskSupport {
         TaskSupport::Optional
@@ -163,7 +166,8 @@ impl Tool for ConfirmDelete {
         let filename = row_args(row).text("filename", "file.txt").unwrap_or_default();
         match (row.phase.as_str(), accepted(row, "confirm-1")) {
             ("start", _) => {
-                let request = form(format!("Delete '{filename}'?"), json!({ "confirm": { "type": "boolean" } }), &["confirm"]);
+                let request =
+                    form(format!("Delete '{filename}'?"), json!({ "confirm": { "type": "boolean" } }), &["confirm"]);
                 row.ask("confirm-1", request, format!("Waiting for confirmation to delete {filename}"));
                 row.enter("asked", now);
             }
@@ -200,12 +204,24 @@ impl Tool for MultiInput {
         }
         match row.phase.as_str() {
             "start" => {
-                row.ask("name-1", form("Your name?".into(), json!({ "name": { "type": "string" } }), &["name"]), "Waiting for answers");
-                row.ask("confirm-2", form("Proceed?".into(), json!({ "confirm": { "type": "boolean" } }), &["confirm"]), "Waiting for answers");
+                row.ask(
+                    "name-1",
+                    form("Your name?".into(), json!({ "name": { "type": "string" } }), &["name"]),
+                    "Waiting for answers",
+                );
+                row.ask(
+                    "confirm-2",
+                    form("Proceed?".into(), json!({ "confirm": { "type": "boolean" } }), &["confirm"]),
+                    "Waiting for answers",
+                );
                 row.enter("asked", now);
             }
             "asked" if row.answer("name-1").is_some() && row.answer("confirm-2").is_some() => {
-                let name = row.answer("name-1").and_then(|a| a.pointer("/content/name")).and_then(Value::as_str).unwrap_or("nobody");
+                let name = row
+                    .answer("name-1")
+                    .and_then(|a| a.pointer("/content/name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("nobody");
                 row.complete(CallToolResult::text(format!("Thanks, {name}")), "Both answers received");
             }
             _ => {}

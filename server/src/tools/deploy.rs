@@ -14,7 +14,8 @@ pub struct Deploy;
 
 const APPROVAL: &str = "approval-1";
 const SECOND: &str = "production-2";
-const STRATEGIES: [(&str, &str); 3] = [("rolling", "Rolling update"), ("blue-green", "Blue/green"), ("canary", "Canary")];
+const STRATEGIES: [(&str, &str); 3] =
+    [("rolling", "Rolling update"), ("blue-green", "Blue/green"), ("canary", "Canary")];
 
 fn approval_form(service: &str, environment: &str) -> InputRequest {
     let strategies: Vec<Value> = STRATEGIES.iter().map(|(v, t)| json!({ "const": v, "title": t })).collect();
@@ -83,7 +84,10 @@ impl Tool for Deploy {
         if environment != "staging" && environment != "production" {
             return Err(super::args::invalid("`environment` must be \"staging\" or \"production\"".into()));
         }
-        Ok(Begin::Task { message: format!("Preparing the plan to deploy {service} to {environment}"), data: Value::Null })
+        Ok(Begin::Task {
+            message: format!("Preparing the plan to deploy {service} to {environment}"),
+            data: Value::Null,
+        })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
         if row.cancel_requested {
@@ -95,7 +99,11 @@ impl Tool for Deploy {
         let environment = args.text("environment", "staging").unwrap_or_else(|_| "staging".into());
         match row.phase.as_str() {
             "start" if row.in_phase_ms(now) >= 500 => {
-                row.ask(APPROVAL, approval_form(&service, &environment), format!("Waiting for approval to deploy {service} to {environment}"));
+                row.ask(
+                    APPROVAL,
+                    approval_form(&service, &environment),
+                    format!("Waiting for approval to deploy {service} to {environment}"),
+                );
                 row.enter("approval", now);
             }
             "approval" => {

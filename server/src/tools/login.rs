@@ -48,7 +48,10 @@ impl Tool for Login {
         }
         match row.phase.as_str() {
             "start" => {
-                let request = InputRequest::Elicitation(ElicitRequest::Url { message: format!("Sign in to {provider} to continue"), url });
+                let request = InputRequest::Elicitation(ElicitRequest::Url {
+                    message: format!("Sign in to {provider} to continue"),
+                    url,
+                });
                 row.ask(KEY, request, format!("Waiting for the user to open the {provider} sign-in page"));
                 row.enter("asked", now);
             }

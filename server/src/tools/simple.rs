@@ -7,7 +7,10 @@ use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, Tool
 use crate::row::TaskRow;
 
 fn seconds_schema(default: f64, what: &str) -> Value {
-    object_schema(json!({ "seconds": { "type": "number", "minimum": 0, "maximum": 3600, "default": default, "description": what } }), &[])
+    object_schema(
+        json!({ "seconds": { "type": "number", "minimum": 0, "maximum": 3600, "default": default, "description": what } }),
+        &[],
+    )
 }
 
 /// `flaky {seconds=1}`: fails with a JSON-RPC error (the task ends `failed`).
