@@ -97,7 +97,7 @@ impl Engine {
         row.status_message = Some(message);
         row.data = data;
         self.locked(|| {
-            tool.advance(&mut row, now, &self.env);
+            tools::step(tool, &mut row, now, &self.env);
             self.store.save(&row).map_err(internal)
         })?;
         Ok(row)
@@ -177,7 +177,7 @@ impl Engine {
     fn advance_and_save(&self, row: &mut TaskRow, before: &TaskRow) -> Result<(), RpcError> {
         let now = now_ms();
         if let Some(tool) = tools::find(&row.tool) {
-            tool.advance(row, now, &self.env);
+            tools::step(tool, row, now, &self.env);
         }
         if row.visible_change(before) {
             row.updated_at = now.max(before.updated_at);
@@ -219,7 +219,7 @@ impl Engine {
         let mut row = TaskRow::new(String::new(), String::new(), tool.name(), arguments, start, None, 0);
         row.data = data;
         loop {
-            tool.advance(&mut row, now_ms(), &self.env);
+            tools::step(tool, &mut row, now_ms(), &self.env);
             if row.is_terminal() {
                 break;
             }

@@ -16,7 +16,7 @@ pub enum KeyState {
     /// Answered locally, waiting to be sent (the outbox; persisted before sending).
     Queued {
         /// The answer, as it will be sent.
-        #[serde(with = "response_json")]
+        #[serde(with = "super::wire_serde")]
         response: InputResponse,
     },
     /// The server acknowledged a `tasks/update` carrying it.
@@ -150,22 +150,5 @@ impl InputLedger {
     /// Whether a `tasks/update` is in flight.
     pub fn is_sending(&self) -> bool {
         !self.sending.is_empty()
-    }
-}
-
-/// Stores an [`InputResponse`] in its wire form, so stored records read like the protocol.
-mod response_json {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use serde_json::Value;
-
-    use crate::protocol::input::InputResponse;
-
-    pub fn serialize<S: Serializer>(response: &InputResponse, s: S) -> Result<S::Ok, S::Error> {
-        response.to_json().serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<InputResponse, D::Error> {
-        let value = Value::deserialize(d)?;
-        InputResponse::from_json(&value).map_err(serde::de::Error::custom)
     }
 }

@@ -29,15 +29,27 @@ pub enum LocalStatus {
     Expired,
 }
 
+impl From<TaskStatus> for LocalStatus {
+    fn from(status: TaskStatus) -> Self {
+        match status {
+            TaskStatus::Working => Self::Working,
+            TaskStatus::InputRequired => Self::InputRequired,
+            TaskStatus::Completed => Self::Completed,
+            TaskStatus::Failed => Self::Failed,
+            TaskStatus::Cancelled => Self::Cancelled,
+        }
+    }
+}
+
 impl LocalStatus {
-    /// The name used in snapshots and events.
+    /// The name used in snapshots and events: the wire name, or `expired`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::Working => "working",
-            Self::InputRequired => "input_required",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
+            Self::Working => TaskStatus::Working.as_str(),
+            Self::InputRequired => TaskStatus::InputRequired.as_str(),
+            Self::Completed => TaskStatus::Completed.as_str(),
+            Self::Failed => TaskStatus::Failed.as_str(),
+            Self::Cancelled => TaskStatus::Cancelled.as_str(),
             Self::Expired => "expired",
         }
     }
@@ -161,7 +173,7 @@ pub struct TaskRecord {
     /// When the handle arrived (Unix ms, client clock).
     received_at: u64,
     /// The latest accepted observation, in wire form.
-    #[serde(with = "detailed_task_json")]
+    #[serde(with = "super::wire_serde")]
     last: DetailedTask,
     /// Whether `last` came from `tasks/get` or a notification (a bare handle carries no result/error).
     details_known: bool,
@@ -260,13 +272,7 @@ impl TaskRecord {
         if self.end.is_some() {
             return LocalStatus::Expired;
         }
-        match self.last.task.status {
-            TaskStatus::Working => LocalStatus::Working,
-            TaskStatus::InputRequired => LocalStatus::InputRequired,
-            TaskStatus::Completed => LocalStatus::Completed,
-            TaskStatus::Failed => LocalStatus::Failed,
-            TaskStatus::Cancelled => LocalStatus::Cancelled,
-        }
+        self.last.task.status.into()
     }
 
     /// Whether the task is over and its outcome known: nothing more will be sent for it.
@@ -507,23 +513,5 @@ impl TaskRecord {
             }
         }
         change
-    }
-}
-
-/// Stores a [`DetailedTask`] in its wire form, so a stored record reads like the protocol and older
-/// records load with the same decoder.
-mod detailed_task_json {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use serde_json::Value;
-
-    use crate::protocol::task::DetailedTask;
-
-    pub fn serialize<S: Serializer>(task: &DetailedTask, s: S) -> Result<S::Ok, S::Error> {
-        task.to_json().serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DetailedTask, D::Error> {
-        let value = Value::deserialize(d)?;
-        DetailedTask::from_json_lenient(&value).map_err(serde::de::Error::custom)
     }
 }

@@ -86,10 +86,6 @@ impl Tool for AskFirst {
         }
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let name = row.data.get("name").and_then(Value::as_str).unwrap_or("friend").to_owned();
         if row.in_phase_ms(now) >= 500 {
             row.complete(CallToolResult::text(format!("Hello, {name}! (asked before the task existed)")), "Greeted");

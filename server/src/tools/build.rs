@@ -46,10 +46,6 @@ impl Tool for Build {
         Ok(Begin::Task { message: format!("Queued build of {target}"), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let args = row_args(row);
         let seconds = args.seconds("seconds", 5.0, 600.0).unwrap_or(5.0);
         let target = args.text("target", "app").unwrap_or_else(|_| "app".into());

@@ -59,10 +59,6 @@ impl Tool for SlowCompute {
         Ok(Begin::Task { message: format!("Computing {label}"), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let args = row_args(row);
         let seconds = args.seconds("seconds", 1.0, 3600.0).unwrap_or(1.0);
         let label = args.text("label", "compute").unwrap_or_default();
@@ -92,9 +88,7 @@ impl Tool for FailingJob {
         Ok(Begin::Task { message: "Running a job that will report an error".into(), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-        } else if row.in_phase_ms(now) >= 1_000 {
+        if row.in_phase_ms(now) >= 1_000 {
             let mut result = CallToolResult::text("The job ran and reported an error.");
             result.is_error = Some(true);
             row.complete(result, "Completed with a tool error");
@@ -122,9 +116,7 @@ impl Tool for ProtocolErrorJob {
         Ok(Begin::Task { message: "Running a job that will fail".into(), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-        } else if row.in_phase_ms(now) >= 500 {
+        if row.in_phase_ms(now) >= 500 {
             row.fail(RpcError::new(codes::INTERNAL_ERROR, "Internal error: the job crashed"), "Failed");
         }
     }
@@ -159,10 +151,6 @@ impl Tool for ConfirmDelete {
         Ok(Begin::Task { message: format!("Preparing to delete {filename}"), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let filename = row_args(row).text("filename", "file.txt").unwrap_or_default();
         match (row.phase.as_str(), accepted(row, "confirm-1")) {
             ("start", _) => {
@@ -198,10 +186,6 @@ impl Tool for MultiInput {
         Ok(Begin::Task { message: "Preparing two questions".into(), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         match row.phase.as_str() {
             "start" => {
                 row.ask(

@@ -90,10 +90,6 @@ impl Tool for Deploy {
         })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let args = row_args(row);
         let service = args.required_text("service").unwrap_or_default();
         let environment = args.text("environment", "staging").unwrap_or_else(|_| "staging".into());

@@ -34,10 +34,6 @@ impl Tool for Login {
         Ok(Begin::Task { message: format!("Preparing sign-in with {provider}"), data: json!({ "visited": false }) })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let provider = row_args(row).text("provider", "example-idp").unwrap_or_else(|_| "example-idp".into());
         let url = format!("{}{LOGIN_PATH}?task={}", env.base_url, row.id);
         if row.data.get("visited") == Some(&Value::Bool(true)) {

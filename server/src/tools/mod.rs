@@ -92,8 +92,22 @@ pub trait Tool: Send + Sync {
     fn task_support(&self) -> TaskSupport;
     /// Starts a call: validate arguments, maybe ask first (MRTR), or describe the task to create.
     fn begin(&self, ctx: &CallContext<'_>) -> Result<Begin, RpcError>;
-    /// Moves a task on; called often, must be cheap and idempotent for the same inputs.
+    /// Moves a task on; called often, must be cheap and idempotent for the same inputs. Not called
+    /// once a cancel arrived for a tool that honours cancel: the engine cancels the task itself.
     fn advance(&self, row: &mut TaskRow, now: i64, env: &ToolEnv);
+    /// Whether `tasks/cancel` stops the task (cancel is cooperative: a tool may finish anyway).
+    fn honours_cancel(&self) -> bool {
+        true
+    }
+}
+
+/// Advances `row` with `tool`, or ends it as cancelled when a cancel arrived and the tool honours it.
+pub fn step(tool: &dyn Tool, row: &mut TaskRow, now: i64, env: &ToolEnv) {
+    if row.cancel_requested && tool.honours_cancel() {
+        row.cancelled();
+    } else {
+        tool.advance(row, now, env);
+    }
 }
 
 /// Every tool this server offers: `greet` first (the conformance suite calls the first listed tool with

@@ -34,10 +34,6 @@ impl Tool for Flaky {
         Ok(Begin::Task { message: "Attempting the build with a flaky cache".into(), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let seconds = row_args(row).seconds("seconds", 1.0, 3600.0).unwrap_or(1.0);
         if row.in_phase_ms(now) >= (seconds * 1000.0) as i64 {
             let error = RpcError::new(codes::INTERNAL_ERROR, "Internal error: build cache unavailable")
@@ -67,10 +63,6 @@ impl Tool for ToolError {
         Ok(Begin::Task { message: "Pushing the image".into(), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         if row.in_phase_ms(now) >= 300 {
             let mut result = CallToolResult::text("The image registry rejected the push: quota exceeded.");
             result.is_error = Some(true);
@@ -100,10 +92,6 @@ impl Tool for LongJob {
         Ok(Begin::Task { message: "Starting the long job".into(), data: Value::Null })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
-        if row.cancel_requested {
-            row.cancelled();
-            return;
-        }
         let seconds = row_args(row).seconds("seconds", 300.0, 3600.0).unwrap_or(300.0);
         let elapsed = row.in_phase_ms(now);
         if elapsed >= (seconds * 1000.0) as i64 {
@@ -135,6 +123,9 @@ impl Tool for StubbornJob {
     fn begin(&self, ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
         ctx.args.seconds("seconds", 3.0, 3600.0)?;
         Ok(Begin::Task { message: "Starting a job that cannot be stopped".into(), data: Value::Null })
+    }
+    fn honours_cancel(&self) -> bool {
+        false
     }
     fn advance(&self, row: &mut TaskRow, now: i64, _env: &ToolEnv) {
         let seconds = row_args(row).seconds("seconds", 3.0, 3600.0).unwrap_or(3.0);
