@@ -11,3 +11,6 @@
 pub mod bindings;
 pub mod machine;
 pub mod protocol;
+pub mod runtime;
+pub mod store;
+pub mod transport;

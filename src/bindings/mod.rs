@@ -1,10 +1,13 @@
-//! The JS-facing surface: everything `#[wasm_bindgen]` lives here and nowhere else.
-//!
-//! For now it exposes the protocol constants a host needs to talk about versions; the `TaskClient`
-//! API arrives with the runtime.
+//! The JS-facing surface: everything `#[wasm_bindgen]` lives here and nowhere else. Doc comments are
+//! written for the JavaScript reader; the TypeScript types are declared precisely below.
 use wasm_bindgen::prelude::*;
 
 use crate::protocol;
+
+mod errors;
+mod task_client;
+
+pub use task_client::TaskClient;
 
 /// The MCP protocol version this client speaks (`"2026-07-28"`).
 #[wasm_bindgen(js_name = protocolVersion)]
@@ -17,3 +20,104 @@ pub fn protocol_version() -> String {
 pub fn tasks_extension_id() -> String {
     protocol::TASKS_EXTENSION.to_owned()
 }
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** A host store: async key → JSON-text storage (IndexedDB, Durable Object storage, Deno KV, a Map…). */
+export interface TaskStore {
+  get(key: string): Promise<string | undefined | null> | string | undefined | null;
+  put(key: string, value: string): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+  list(prefix: string): Promise<Array<[string, string] | { key: string; value: string }>> | Array<[string, string] | { key: string; value: string }>;
+}
+
+export interface TaskClientOptions {
+  /** The MCP endpoint, e.g. "http://127.0.0.1:8787/mcp". */
+  url: string;
+  /** Handles are scoped per server URL and namespace (e.g. a user id). Default "default". */
+  namespace?: string;
+  /** Called before every request; the result is never stored. */
+  headers?: (() => Record<string, string> | Promise<Record<string, string>>) | Record<string, string>;
+  /** "indexeddb" (default where it exists), "memory", or a host store. */
+  store?: "indexeddb" | "memory" | TaskStore;
+  clientInfo?: { name: string; version: string };
+  minPollIntervalMs?: number;
+  maxBackoffMs?: number;
+  requestTimeoutMs?: number;
+  /** Settled tasks kept for tasks() (oldest dropped first). Default 500. */
+  retention?: number;
+}
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled" | "expired";
+export type Connectivity = "online" | "offline" | "backoff" | "listening";
+
+/** `elicitation/create`, `sampling/createMessage`, `roots/list` or another embedded request, by key. */
+export type InputRequests = Record<string, { method: string; params?: any }>;
+/** Answers by key: `{ action: "accept" | "decline" | "cancel", content? }` for elicitations. */
+export type InputResponses = Record<string, any>;
+
+export interface CallToolResult {
+  content: any[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  resultType?: "complete";
+}
+
+export interface TaskSnapshot {
+  taskId: string;
+  toolName: string;
+  status: TaskStatus;
+  statusMessage: string | null;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs: number | null;
+  /** Only the requests still unanswered. */
+  inputRequests: InputRequests;
+  result: CallToolResult | null;
+  error: { code: number; message: string; data?: unknown } | null;
+  nextPollAt: number | null;
+  connectivity: Connectivity;
+  cancelRequested: boolean;
+  /** Why the task is "expired": past its TTL, or unknown to the server (-32602). */
+  expired: { reason: "ttl" | "unknown_to_server"; message?: string } | null;
+  lastError: { at: number; failure: { kind: string; status?: number; retryAfterMs?: number; code?: number } } | null;
+  /** True for a task restored from the store when the client opened. */
+  restored: boolean;
+}
+
+/** A call the page closed on before its answer arrived: it may or may not have started a task. */
+export interface UnknownCallSnapshot {
+  taskId: null;
+  callId: string;
+  toolName: string;
+  status: "outcome_unknown";
+  arguments: Record<string, unknown> | null;
+  startedAt: number;
+  statusMessage: string;
+}
+
+export type CallToolOutcome = { kind: "result"; result: CallToolResult } | { kind: "task"; task: TaskSnapshot };
+
+export interface CallToolOptions {
+  /** Aborts the call (and, before a handle arrives, the HTTP request). */
+  signal?: AbortSignal;
+  /** Answers MRTR `input_required` rounds that come before a task exists. */
+  onInputRequired?: (inputRequests: InputRequests) => InputResponses | Promise<InputResponses>;
+}
+
+/** Errors thrown by the client are `Error`s with these extra fields. */
+export interface TaskClientError extends Error {
+  name: "TypeError" | "NetworkError" | "TimeoutError" | "AbortError" | "HttpError" | "ProtocolError" | "RpcError" | "HeadersError" | "TaskStateError" | "InputRequiredError";
+  /** The JSON-RPC error code, when the server sent one. */
+  code: number | null;
+  retryable: boolean;
+}
+
+export interface TaskClientEventMap {
+  task: CustomEvent<TaskSnapshot>;
+  call: CustomEvent<UnknownCallSnapshot>;
+  storage: CustomEvent<{ durable: boolean; reason: string }>;
+}
+"#;

@@ -16,6 +16,7 @@ pub mod jsonrpc;
 pub mod meta;
 pub mod request;
 pub mod result_type;
+pub mod sse;
 pub mod subscriptions;
 pub mod task;
 pub mod timestamp;

@@ -10,7 +10,7 @@ use crate::cmd;
 use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Pkg};
-use crate::{conformance, interop, pkg_check, sizes, toolchain, wasm_imports};
+use crate::{conformance, interop, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {
@@ -21,8 +21,9 @@ pub fn build(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask test`: every test there is — the workspace's Rust tests, then the wasm package
-/// build and its checks — ending with a plain `N passed, M failed` line.
+/// `cargo xtask test`: every test there is — the workspace's Rust tests, the wasm tests in each
+/// runtime (Chromium page, Chromium dedicated worker, Node.js), then the wasm package build and its
+/// checks — ending with a plain `N passed, M failed` line.
 pub fn test(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
     // Streamed, not `-q`: the per-binary "test result:" lines are the evidence CI reads.
@@ -32,6 +33,7 @@ pub fn test(root: &Path) -> Result<()> {
     cmd::run(&mut cargo_test).map_err(|e| Error::msg(format!("{e}; fix the Rust tests first (output above)")))?;
 
     let mut checks = Checks::default();
+    wasm_tests::run(root, &tools, &mut checks);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     match pkg {
         Some(pkg) => {

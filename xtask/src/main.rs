@@ -16,6 +16,7 @@ mod template;
 mod toolchain;
 mod wasm_build;
 mod wasm_imports;
+mod wasm_tests;
 mod workspace;
 
 use std::process::ExitCode;
@@ -25,8 +26,10 @@ usage: cargo xtask <command>
 
 commands:
   demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
-  test              run every test: cargo test --workspace; build pkg/ and check it; the official
-                    conformance suite and the ext-tasks interop check against the reference server
+  test              run every test: cargo test --workspace; the wasm tests in a Chromium page, a
+                    Chromium dedicated worker and Node.js (installs chromium + chromedriver if
+                    missing); build pkg/ and check it; the official conformance suite and the
+                    ext-tasks interop check against the reference server
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   setup [--browser] install missing tools: wasm32 target, wasm-bindgen-cli, npm packages;
                     --browser also installs chromium + chromedriver (Debian packages)

@@ -38,6 +38,48 @@ pub fn ensure(root: &Path) -> Result<PathBuf> {
     })
 }
 
+/// The `wasm-bindgen-test-runner` that `cargo install wasm-bindgen-cli` put next to `wasm_bindgen`
+/// (the path [`ensure`] returned), checked to report the same version; reinstalled with `--force`
+/// when it is missing or differs (an interrupted or partial install).
+///
+/// The runner embeds the same schema reader as the CLI, so it must match the `wasm-bindgen` crate
+/// in Cargo.lock exactly, like the CLI itself.
+pub fn ensure_test_runner(root: &Path, wasm_bindgen: &Path) -> Result<PathBuf> {
+    let want = workspace::locked_wasm_bindgen(root)?;
+    let runner = wasm_bindgen.with_file_name(format!("wasm-bindgen-test-runner{}", std::env::consts::EXE_SUFFIX));
+    let probe = |runner: &Path| {
+        cmd::stdout_of(&mut cmd::command(runner, ["--version"]))
+            .ok()
+            .and_then(|out| parse_tool_version(&out, "wasm-bindgen-test-runner"))
+    };
+    match probe(&runner) {
+        Some(have) if have == want => {
+            eprintln!("xtask: wasm-bindgen-test-runner {want}: installed ({})", runner.display());
+            return Ok(runner);
+        }
+        Some(have) => eprintln!(
+            "xtask: {} is {have}, not {want} like wasm-bindgen beside it; reinstalling wasm-bindgen-cli {want}",
+            runner.display()
+        ),
+        None => eprintln!(
+            "xtask: no working {} beside wasm-bindgen {want}; reinstalling wasm-bindgen-cli {want}",
+            runner.display()
+        ),
+    }
+    let pinned = format!("={want}");
+    let mut reinstall = cmd::cargo();
+    reinstall.args(["install", "wasm-bindgen-cli", "--version", &pinned, "--locked", "--force"]);
+    cmd::run(&mut reinstall)?;
+    match probe(&runner) {
+        Some(have) if have == want => Ok(runner),
+        other => Err(Error::msg(format!(
+            "after reinstalling wasm-bindgen-cli {want}, {} reports {}",
+            runner.display(),
+            other.as_deref().unwrap_or("no version")
+        ))),
+    }
+}
+
 /// `cargo install` with `--locked` first (the CLI's own tested dependency set), then without:
 /// some registry mirrors lack index entries that an old lockfile names.
 fn install(version: &str) -> Result<()> {
@@ -85,19 +127,31 @@ fn probe_all() -> Vec<(PathBuf, String)> {
 
 /// `"wasm-bindgen 0.2.130"` → `"0.2.130"`.
 fn parse_version(output: &str) -> Option<String> {
+    parse_tool_version(output, "wasm-bindgen")
+}
+
+/// `"<tool> 0.2.130"` → `"0.2.130"`, for the CLI and the test runner alike.
+fn parse_tool_version(output: &str, tool: &str) -> Option<String> {
     let mut words = output.split_whitespace();
-    (words.next()? == "wasm-bindgen").then_some(())?;
+    (words.next()? == tool).then_some(())?;
     words.next().map(str::to_owned)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse_version;
+    use super::{parse_tool_version, parse_version};
 
     #[test]
     fn parses_cli_version_line() {
         assert_eq!(parse_version("wasm-bindgen 0.2.130\n").as_deref(), Some("0.2.130"));
         assert_eq!(parse_version("something else 1.0"), None);
         assert_eq!(parse_version(""), None);
+    }
+
+    #[test]
+    fn parses_test_runner_version_line() {
+        let line = "wasm-bindgen-test-runner 0.2.130\n";
+        assert_eq!(parse_tool_version(line, "wasm-bindgen-test-runner").as_deref(), Some("0.2.130"));
+        assert_eq!(parse_tool_version(line, "wasm-bindgen"), None);
     }
 }

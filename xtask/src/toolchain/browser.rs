@@ -10,8 +10,9 @@ use crate::cmd;
 use crate::error::{Error, Result};
 
 /// The binaries the browser tests drive.
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// The WebDriver server for [`CHROMIUM`], from the same Debian source package.
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// The Debian packages that provide them.
 const PACKAGES: [&str; 2] = ["chromium", "chromium-driver"];
 

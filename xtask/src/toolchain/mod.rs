@@ -34,6 +34,21 @@ pub fn ensure_build_tools(root: &Path) -> Result<BuildTools> {
 }
 
 /// Ensures headless Chromium and its WebDriver, for the browser tests.
-pub fn ensure_browser() -> Result<()> {
-    browser::ensure()
+pub fn ensure_browser() -> Result<Browser> {
+    browser::ensure()?;
+    Ok(Browser { chromium: PathBuf::from(browser::CHROMIUM), chromedriver: PathBuf::from(browser::CHROMEDRIVER) })
+}
+
+/// Where the browser tests' binaries are, once [`ensure_browser`] has made sure they exist.
+pub struct Browser {
+    /// Chromium itself, named in the WebDriver capabilities so chromedriver never guesses.
+    pub chromium: PathBuf,
+    /// chromedriver, handed to wasm-bindgen-test-runner as `CHROMEDRIVER`.
+    pub chromedriver: PathBuf,
+}
+
+/// Ensures the `wasm-bindgen-test-runner` beside the build's `wasm-bindgen` (same directory, same
+/// version as the `wasm-bindgen` crate in Cargo.lock), for the wasm tests; returns its path.
+pub fn ensure_test_runner(root: &Path, tools: &BuildTools) -> Result<PathBuf> {
+    bindgen::ensure_test_runner(root, &tools.wasm_bindgen)
 }

@@ -1,0 +1,162 @@
+//! `TaskClient`, the JS API: open a client, call tools, answer and cancel tasks, wait, list, forget.
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Promise, Reflect};
+use serde_json::json;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::errors::to_js_error;
+use crate::runtime::client::{CallOutcome, ClientCore, ClientError};
+use crate::runtime::js_json::{from_js, to_js};
+use crate::runtime::options::{abort_signal, input_callback, ClientOptions};
+
+/// A durable MCP Tasks client for one server URL and namespace.
+#[wasm_bindgen]
+pub struct TaskClient {
+    core: Rc<ClientCore>,
+}
+
+fn reject(e: ClientError) -> JsValue {
+    to_js_error(&e)
+}
+
+#[wasm_bindgen]
+impl TaskClient {
+    /// Opens a client: restores this namespace's tasks from the store and resumes polling those due.
+    #[wasm_bindgen(unchecked_return_type = "TaskClient")]
+    pub async fn open(#[wasm_bindgen(unchecked_param_type = "TaskClientOptions")] options: JsValue) -> Result<TaskClient, JsValue> {
+        let options = ClientOptions::read(&options).map_err(|m| reject(ClientError::usage(m)))?;
+        let core = ClientCore::open(options).await.map_err(reject)?;
+        Ok(TaskClient { core })
+    }
+
+    /// Calls a tool. Resolves with `{ kind: "result", result }` or, once its handle is stored,
+    /// `{ kind: "task", task }`.
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolOutcome>")]
+    pub fn call_tool(
+        &self,
+        name: String,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallToolOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            let arguments = match from_js(&args).map_err(|m| reject(ClientError::usage(m)))? {
+                serde_json::Value::Null => None,
+                serde_json::Value::Object(o) => Some(o),
+                _ => return Err(reject(ClientError::usage("callTool arguments must be an object"))),
+            };
+            let outcome = core.call_tool(name, arguments, input_callback(&options), abort_signal(&options)).await.map_err(reject)?;
+            Ok(to_js(&match outcome {
+                CallOutcome::Result(result) => json!({ "kind": "result", "result": result.to_json() }),
+                CallOutcome::Task(task) => json!({ "kind": "task", "task": task }),
+            }))
+        })
+    }
+
+    /// Answers some or all of a task's outstanding input requests (each key once).
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn respond(&self, task_id: String, #[wasm_bindgen(unchecked_param_type = "InputResponses")] responses: JsValue) -> Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            core.respond(&task_id, &responses).await.map_err(reject)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Asks the server to cancel a task. A request, not a guarantee: it may still complete or fail.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn cancel(&self, task_id: String) -> Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            core.cancel(&task_id).await.map_err(reject)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Resolves with the terminal snapshot (completed, failed, cancelled or expired).
+    #[wasm_bindgen(unchecked_return_type = "Promise<TaskSnapshot>")]
+    pub fn wait(&self, task_id: String) -> Promise {
+        let core = self.core.clone();
+        let mut outcome: Option<ClientError> = None;
+        let promise = Promise::new(&mut |resolve: Function, _reject: Function| {
+            if let Err(e) = core.wait(&task_id, resolve) {
+                outcome = Some(e);
+            }
+        });
+        match outcome {
+            Some(e) => Promise::reject(&reject(e)),
+            None => promise,
+        }
+    }
+
+    /// Snapshots of every task in this namespace (restored ones included) and of calls whose outcome
+    /// is unknown.
+    #[wasm_bindgen(unchecked_return_type = "Array<TaskSnapshot | UnknownCallSnapshot>")]
+    pub fn tasks(&self) -> Array {
+        self.core.snapshots().iter().map(to_js).collect()
+    }
+
+    /// Forgets a task (or a call of unknown outcome): removed from memory and the store.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn forget(&self, id: String) -> Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            core.forget(&id).await.map_err(reject)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Forgets every task of this namespace and server.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn clear(&self) -> Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            core.clear().await.map_err(reject)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Stops polling and listening. Stored tasks stay for the next `open()`.
+    pub fn close(&self) {
+        self.core.close();
+    }
+
+    /// `false` when tasks are only kept in memory (a `storage` event says why).
+    #[wasm_bindgen(getter)]
+    pub fn durable(&self) -> bool {
+        self.core.durable()
+    }
+
+    /// Listens for `task` (a snapshot after every change), `call` (a call of unknown outcome found at
+    /// open) and `storage` (the store fell back to memory, or a record could not be read).
+    #[wasm_bindgen(js_name = addEventListener)]
+    pub fn add_event_listener(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "keyof TaskClientEventMap")] kind: String,
+        #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent) => void")] listener: JsValue,
+        options: JsValue,
+    ) {
+        call_target(self.core.event_target(), "addEventListener", &kind, &listener, &options);
+    }
+
+    /// Removes a listener added with `addEventListener`.
+    #[wasm_bindgen(js_name = removeEventListener)]
+    pub fn remove_event_listener(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "keyof TaskClientEventMap")] kind: String,
+        #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent) => void")] listener: JsValue,
+        options: JsValue,
+    ) {
+        call_target(self.core.event_target(), "removeEventListener", &kind, &listener, &options);
+    }
+}
+
+fn call_target(target: &JsValue, method: &str, kind: &str, listener: &JsValue, options: &JsValue) {
+    if let Ok(f) = Reflect::get(target, &JsValue::from_str(method)) {
+        if let Ok(f) = f.dyn_into::<Function>() {
+            let _ = f.call3(target, &JsValue::from_str(kind), listener, options);
+        }
+    }
+}

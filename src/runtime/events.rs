@@ -1,0 +1,72 @@
+//! The client's events: a JS `EventTarget` the host listens on, fed with `CustomEvent`s whose `detail`
+//! is a snapshot. Dispatch waits for the next macrotask, so listeners added right after
+//! `await TaskClient.open()` still hear what `open()` found.
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::globals::{global_property, sleep};
+
+/// Where the client's events go.
+pub struct Events {
+    target: JsValue,
+    queue: Rc<RefCell<Vec<(String, JsValue)>>>,
+}
+
+fn construct(name: &str, args: &js_sys::Array) -> Option<JsValue> {
+    let ctor = global_property(name)?.dyn_into::<Function>().ok()?;
+    Reflect::construct(&ctor, args).ok()
+}
+
+impl Events {
+    /// A fresh `EventTarget` (every current runtime has one; without it events are skipped, not fatal).
+    pub fn new() -> Self {
+        let target = construct("EventTarget", &js_sys::Array::new()).unwrap_or(JsValue::NULL);
+        Self { target, queue: Rc::new(RefCell::new(Vec::new())) }
+    }
+
+    /// The target, for `addEventListener`/`removeEventListener`.
+    pub fn target(&self) -> &JsValue {
+        &self.target
+    }
+
+    /// Queues an event; the queue is dispatched in order on the next macrotask.
+    pub fn emit(&self, kind: &str, detail: JsValue) {
+        let first = {
+            let mut queue = self.queue.borrow_mut();
+            queue.push((kind.to_owned(), detail));
+            queue.len() == 1
+        };
+        if !first {
+            return;
+        }
+        let queue = self.queue.clone();
+        let target = self.target.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            sleep(0).await;
+            let pending: Vec<(String, JsValue)> = std::mem::take(&mut *queue.borrow_mut());
+            for (kind, detail) in pending {
+                dispatch(&target, &kind, detail);
+            }
+        });
+    }
+}
+
+impl Default for Events {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn dispatch(target: &JsValue, kind: &str, detail: JsValue) {
+    let init = js_sys::Object::new();
+    let _ = Reflect::set(&init, &JsValue::from_str("detail"), &detail);
+    let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
+    let Some(event) = construct("CustomEvent", &args) else { return };
+    let dispatch_event = Reflect::get(target, &JsValue::from_str("dispatchEvent")).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    if let Some(f) = dispatch_event {
+        let _ = f.call1(target, &event);
+    }
+}

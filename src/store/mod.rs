@@ -1,0 +1,131 @@
+//! `HandleStore`: where task records persist, as JSON text under string keys.
+//!
+//! The runtime saves a task record whenever it changes and lists them all on startup, so tasks
+//! survive reloads, crashes and tab switches. Three backends serve different hosts:
+//!
+//! - [`IdbStore`]: IndexedDB, durable, in pages and all kinds of workers;
+//! - [`JsStore`]: whatever storage the host application hands in (files in Electron, a KV in an
+//!   edge worker, its own database), durable as far as the host makes it;
+//! - [`MemoryStore`]: in-memory only, the fallback where nothing else works (Node.js without a
+//!   host store, private browsing that refuses IndexedDB).
+//!
+//! [`Store`] is the one type the rest of the client holds. It is an enum rather than a trait
+//! object because the set is closed and `async fn` in a trait object would need boxing; every
+//! backend promises the same contract, which `tests/wasm_store_*.rs` checks for each of them in
+//! each runtime:
+//!
+//! - `get` of a missing key is `Ok(None)`; `delete` of a missing key is `Ok(())`;
+//! - `put` overwrites; values are arbitrary Unicode text of any size the backend accepts;
+//! - `list(prefix)` returns exactly the records whose key starts with `prefix`, sorted by key in
+//!   Rust `str` order (by code point), whatever order the backend keeps internally;
+//! - failures are [`StoreError`]s, never panics, whatever JS throws.
+
+mod error;
+mod idb;
+mod js_host;
+mod memory;
+
+pub use error::StoreError;
+pub use idb::{delete_database, IdbStore};
+pub use js_host::JsStore;
+pub use memory::MemoryStore;
+
+/// A record store: one of the three backends behind a single async interface.
+#[derive(Debug)]
+pub enum Store {
+    /// IndexedDB in a page or worker.
+    IndexedDb(IdbStore),
+    /// This module instance's memory; lost on reload.
+    Memory(MemoryStore),
+    /// A store supplied by the host application.
+    Js(JsStore),
+}
+
+impl Store {
+    /// The text stored under `key`, or `None` if there is no such record.
+    pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+        match self {
+            Store::IndexedDb(store) => store.get(key).await,
+            Store::Memory(store) => store.get(key).await,
+            Store::Js(store) => store.get(key).await,
+        }
+    }
+
+    /// Stores `value` under `key`, replacing any previous value.
+    pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        match self {
+            Store::IndexedDb(store) => store.put(key, value).await,
+            Store::Memory(store) => store.put(key, value).await,
+            Store::Js(store) => store.put(key, value).await,
+        }
+    }
+
+    /// Removes the record under `key`; removing a missing record is not an error.
+    pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
+        match self {
+            Store::IndexedDb(store) => store.delete(key).await,
+            Store::Memory(store) => store.delete(key).await,
+            Store::Js(store) => store.delete(key).await,
+        }
+    }
+
+    /// Every `(key, value)` whose key starts with `prefix`, sorted by key.
+    pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
+        match self {
+            Store::IndexedDb(store) => store.list(prefix).await,
+            Store::Memory(store) => store.list(prefix).await,
+            Store::Js(store) => store.list(prefix).await,
+        }
+    }
+
+    /// Whether records outlive this page or worker. `false` only for [`Store::Memory`], so the
+    /// client can tell the host that tasks will be forgotten on reload. (A host store is trusted
+    /// to be durable: the host chose it.)
+    pub fn is_durable(&self) -> bool {
+        !matches!(self, Store::Memory(_))
+    }
+
+    /// `"indexeddb"`, `"memory"` or `"js"`: which backend this is, for diagnostics and the JS API.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Store::IndexedDb(_) => "indexeddb",
+            Store::Memory(_) => "memory",
+            Store::Js(_) => "js",
+        }
+    }
+}
+
+impl From<IdbStore> for Store {
+    fn from(store: IdbStore) -> Self {
+        Store::IndexedDb(store)
+    }
+}
+
+impl From<MemoryStore> for Store {
+    fn from(store: MemoryStore) -> Self {
+        Store::Memory(store)
+    }
+}
+
+impl From<JsStore> for Store {
+    fn from(store: JsStore) -> Self {
+        Store::Js(store)
+    }
+}
+
+/// Sorts listed records by key in Rust `str` order, the order [`Store::list`] promises.
+fn sort_by_key(records: &mut [(String, String)]) {
+    records.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_and_durability() {
+        let memory = Store::from(MemoryStore::new());
+        assert_eq!(memory.kind(), "memory");
+        assert!(!memory.is_durable());
+    }
+}

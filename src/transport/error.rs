@@ -1,0 +1,96 @@
+//! Why an exchange with the server failed, as data a host can act on.
+use std::fmt;
+
+use crate::machine::backoff::Failure;
+use crate::protocol::jsonrpc::{RpcError, RpcErrorKind};
+use crate::protocol::DecodeError;
+
+/// A failed request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportError {
+    /// No answer: offline, DNS, refused, reset, or a CORS refusal (browsers hide which).
+    Network(String),
+    /// The request timed out (its own timeout, not the host's signal).
+    Timeout,
+    /// The host's `AbortSignal` fired.
+    Aborted,
+    /// An HTTP failure without a JSON-RPC error body (5xx, 429, a proxy page…).
+    Http {
+        /// The status.
+        status: u16,
+        /// `Retry-After`, in ms, when the server sent one.
+        retry_after_ms: Option<u64>,
+    },
+    /// The server answered something this client cannot read.
+    BadResponse(DecodeError),
+    /// The server answered with a JSON-RPC error (whatever the HTTP status).
+    Rpc(RpcError),
+    /// The host's `headers` callback failed; nothing was sent.
+    Headers(String),
+}
+
+impl TransportError {
+    /// A short name for JS `Error.name`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Network(_) => "NetworkError",
+            Self::Timeout => "TimeoutError",
+            Self::Aborted => "AbortError",
+            Self::Http { .. } => "HttpError",
+            Self::BadResponse(_) => "ProtocolError",
+            Self::Rpc(_) => "RpcError",
+            Self::Headers(_) => "HeadersError",
+        }
+    }
+
+    /// Whether trying again later may succeed.
+    pub fn retryable(&self) -> bool {
+        match self {
+            Self::Network(_) | Self::Timeout => true,
+            Self::Http { status, .. } => *status == 429 || *status >= 500,
+            Self::Rpc(e) => e.kind() == RpcErrorKind::Internal,
+            Self::Aborted | Self::BadResponse(_) | Self::Headers(_) => false,
+        }
+    }
+
+    /// The JSON-RPC code, where there is one.
+    pub fn code(&self) -> Option<i64> {
+        match self {
+            Self::Rpc(e) => Some(e.code),
+            _ => None,
+        }
+    }
+
+    /// How the state machine should schedule after this failure.
+    pub fn as_failure(&self) -> Failure {
+        match self {
+            Self::Network(_) | Self::Headers(_) | Self::Aborted => Failure::Network,
+            Self::Timeout => Failure::Timeout,
+            Self::Http { status, retry_after_ms } => Failure::Http { status: *status, retry_after_ms: *retry_after_ms },
+            Self::BadResponse(_) => Failure::BadResponse,
+            Self::Rpc(e) => Failure::Rpc { code: e.code },
+        }
+    }
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Network(detail) => write!(f, "could not reach the MCP server ({detail}); check the connection and the server URL"),
+            Self::Timeout => f.write_str("the MCP server did not answer in time"),
+            Self::Aborted => f.write_str("the request was aborted"),
+            Self::Http { status, retry_after_ms: Some(ms) } => write!(f, "the MCP server answered HTTP {status}; retry in {} s", ms.div_ceil(1000)),
+            Self::Http { status, retry_after_ms: None } => write!(f, "the MCP server answered HTTP {status}"),
+            Self::BadResponse(e) => write!(f, "the MCP server's answer could not be read: {e}"),
+            Self::Rpc(e) => write!(f, "{} (JSON-RPC error {})", e.message, e.code),
+            Self::Headers(detail) => write!(f, "the headers callback failed: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for TransportError {}
+
+/// `Retry-After` as seconds (HTTP dates are rare from MCP servers and read as absent).
+pub fn parse_retry_after(value: &str) -> Option<u64> {
+    value.trim().parse::<u64>().ok().map(|s| s.saturating_mul(1000))
+}

@@ -1,0 +1,175 @@
+//! `FetchTransport`: one POST per request with the protocol's `_meta` and headers (plus the host's, asked
+//! for per request and never stored), a timeout, the host's abort signal, and a JSON or SSE answer.
+use std::cell::RefCell;
+
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal, Headers, Request, RequestInit, Response};
+
+use super::error::{parse_retry_after, TransportError};
+use crate::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, RequestIds};
+use crate::protocol::meta::RequestMeta;
+use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::sse::SseParser;
+use crate::protocol::DecodeError;
+use crate::runtime::globals::{self, Listener, Timeout};
+
+/// Talks to one MCP endpoint.
+pub struct FetchTransport {
+    url: String,
+    meta: RequestMeta,
+    /// The host's `headers` option: a function (sync or async) or a plain object.
+    host_headers: Option<JsValue>,
+    timeout_ms: u32,
+    ids: RefCell<RequestIds>,
+}
+
+fn js_message(value: &JsValue) -> String {
+    if let Some(e) = value.dyn_ref::<js_sys::Error>() {
+        return String::from(e.message());
+    }
+    value.as_string().unwrap_or_else(|| format!("{value:?}"))
+}
+
+impl FetchTransport {
+    /// A transport for `url`. `first_id` seeds request ids (random per page, so ids differ across reloads).
+    pub fn new(url: String, meta: RequestMeta, host_headers: Option<JsValue>, timeout_ms: u32, first_id: i64) -> Self {
+        Self { url, meta, host_headers, timeout_ms, ids: RefCell::new(RequestIds::starting_at(first_id)) }
+    }
+
+    /// A fresh request id.
+    pub fn next_id(&self) -> RequestId {
+        self.ids.borrow_mut().next_id()
+    }
+
+    /// Sends `request` and decodes its result.
+    pub async fn send(&self, request: &ClientRequest, signal: Option<&AbortSignal>) -> Result<RequestResult, TransportError> {
+        let id = self.next_id();
+        self.send_with_id(&id, request, signal).await
+    }
+
+    /// Sends `request` under `id` (MRTR retries pick their own fresh ids).
+    pub async fn send_with_id(&self, id: &RequestId, request: &ClientRequest, signal: Option<&AbortSignal>) -> Result<RequestResult, TransportError> {
+        let body = request.envelope(id, &self.meta).to_string();
+        let headers = Headers::new().map_err(|e| TransportError::Headers(js_message(&e)))?;
+        for (name, value) in request.http_headers() {
+            headers.append(name, &value).map_err(|e| TransportError::Headers(js_message(&e)))?;
+        }
+        self.add_host_headers(&headers).await?;
+        let controller = AbortController::new().map_err(|e| TransportError::Network(js_message(&e)))?;
+        let timed_out = std::rc::Rc::new(std::cell::Cell::new(false));
+        let _timeout = {
+            let controller = controller.clone();
+            let timed_out = timed_out.clone();
+            Timeout::new(self.timeout_ms, move || {
+                timed_out.set(true);
+                controller.abort();
+            })
+            .ok()
+        };
+        if signal.is_some_and(AbortSignal::aborted) {
+            return Err(TransportError::Aborted);
+        }
+        let _host_abort = signal.and_then(|s| {
+            let controller = controller.clone();
+            Listener::new(s.as_ref(), "abort", move |_| controller.abort())
+        });
+        let map_abort = |e: JsValue| {
+            if timed_out.get() {
+                TransportError::Timeout
+            } else if signal.is_some_and(AbortSignal::aborted) {
+                TransportError::Aborted
+            } else {
+                TransportError::Network(js_message(&e))
+            }
+        };
+        let init = RequestInit::new();
+        init.set_method("POST");
+        init.set_headers(&headers);
+        init.set_body(&JsValue::from_str(&body));
+        init.set_signal(Some(&controller.signal()));
+        let req = Request::new_with_str_and_init(&self.url, &init).map_err(|e| TransportError::Network(js_message(&e)))?;
+        let promise = globals::fetch(&req).map_err(|e| TransportError::Network(js_message(&e)))?;
+        let response: Response = JsFuture::from(promise).await.map_err(map_abort)?.dyn_into().map_err(|e| TransportError::Network(js_message(&e)))?;
+        let status = response.status();
+        let retry_after_ms = response.headers().get("retry-after").ok().flatten().and_then(|v| parse_retry_after(&v));
+        let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
+        let message = if content_type.contains("text/event-stream") {
+            read_sse(&response, id).await.map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?
+        } else {
+            let text = JsFuture::from(response.text().map_err(&map_abort)?).await.map_err(&map_abort)?;
+            let text = text.as_string().unwrap_or_default();
+            match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(v) => Some(v),
+                Err(_) if !(200..300).contains(&status) => None,
+                Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
+            }
+        };
+        let Some(message) = message else {
+            return Err(TransportError::Http { status, retry_after_ms });
+        };
+        match decode_message_value(&message) {
+            Ok(Incoming::Response(r)) => match r.outcome {
+                Err(e) => Err(TransportError::Rpc(e)),
+                Ok(_) if !(200..300).contains(&status) => Err(TransportError::Http { status, retry_after_ms }),
+                Ok(result) => request.decode_result(&result).map_err(TransportError::BadResponse),
+            },
+            // A non-2xx body that is not a JSON-RPC response (a proxy's JSON, say) is an HTTP failure.
+            _ if !(200..300).contains(&status) => Err(TransportError::Http { status, retry_after_ms }),
+            Ok(_) => Err(TransportError::BadResponse(DecodeError::InvalidEnvelope { detail: "expected a response".into() })),
+            Err(e) => Err(TransportError::BadResponse(e)),
+        }
+    }
+
+    /// Adds the host's headers, asked for now (tokens may rotate) and never kept.
+    async fn add_host_headers(&self, headers: &Headers) -> Result<(), TransportError> {
+        let Some(source) = &self.host_headers else { return Ok(()) };
+        let mut value = source.clone();
+        if let Some(f) = source.dyn_ref::<Function>() {
+            value = f.call0(&JsValue::UNDEFINED).map_err(|e| TransportError::Headers(js_message(&e)))?;
+        }
+        if let Some(p) = value.dyn_ref::<Promise>() {
+            value = JsFuture::from(p.clone()).await.map_err(|e| TransportError::Headers(js_message(&e)))?;
+        }
+        if value.is_undefined() || value.is_null() {
+            return Ok(());
+        }
+        let object: &Object = value.dyn_ref().ok_or_else(|| TransportError::Headers("headers must be an object of name: value".into()))?;
+        for key in Object::keys(object).iter() {
+            let name = key.as_string().unwrap_or_default();
+            let v = Reflect::get(object, &key).ok().and_then(|v| v.as_string()).ok_or_else(|| TransportError::Headers(format!("header {name} must be a string")))?;
+            headers.append(&name, &v).map_err(|e| TransportError::Headers(js_message(&e)))?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads an SSE body until the response to `id`; other messages (progress notifications) are skipped.
+/// `Err(None)` means the stream broke (mapped by the caller to timeout/abort/network).
+async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<serde_json::Value>, Option<TransportError>> {
+    let Some(body) = response.body() else { return Ok(None) };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut parser = SseParser::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(|_| None)?;
+        let done = Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
+        let mut events = if done {
+            parser.finish()
+        } else {
+            let value = Reflect::get(&chunk, &JsValue::from_str("value")).map_err(|_| None)?;
+            parser.push(&Uint8Array::new(&value).to_vec())
+        };
+        for event in events.drain(..) {
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(&event.data) else { continue };
+            let is_ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
+            if is_ours && message.get("method").is_none() {
+                let _ = reader.cancel();
+                return Ok(Some(message));
+            }
+        }
+        if done {
+            return Err(None);
+        }
+    }
+}

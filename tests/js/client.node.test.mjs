@@ -1,0 +1,179 @@
+// TaskClient in Node 20 against the reference server over loopback: every status path, input answers,
+// cancel, failure, expiry, MRTR, resume from a store, outcome unknown, auth headers per request, faults.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { TaskClient, startServer, mapStore, nextTask, admin } from "./support.mjs";
+
+const server = await startServer(["--faults", "--poll-interval-ms", "100"]);
+after(() => server.stop());
+
+const open = (extra = {}) => TaskClient.open({ url: server.url, store: mapStore(), minPollIntervalMs: 50, namespace: "node-tests", ...extra });
+
+test("echo returns a plain result", async () => {
+  const client = await open();
+  const out = await client.callTool("echo", { text: "héllo" });
+  assert.equal(out.kind, "result");
+  assert.equal(out.result.content[0].text, "héllo");
+  assert.equal(client.durable, true);
+  client.close();
+});
+
+test("build runs as a task, reports progress and completes", async () => {
+  const client = await open();
+  const seen = [];
+  client.addEventListener("task", (e) => seen.push(e.detail.statusMessage));
+  const out = await client.callTool("build", { seconds: 1.2, target: "node" });
+  assert.equal(out.kind, "task");
+  assert.equal(out.task.status, "working");
+  const done = await client.wait(out.task.taskId);
+  assert.equal(done.status, "completed");
+  assert.equal(done.result.structuredContent.target, "node");
+  assert.ok(new Set(seen).size >= 2, `progress messages: ${seen}`);
+  assert.equal(client.tasks().length, 1);
+  client.close();
+});
+
+test("deploy asks, the answer is sent once, and the task completes", async () => {
+  const client = await open();
+  const { task } = await client.callTool("deploy", { service: "api", environment: "staging" });
+  const asking = await nextTask(client, (s) => s.taskId === task.taskId && s.status === "input_required");
+  const schema = asking.inputRequests["approval-1"].params.requestedSchema;
+  assert.equal(schema.properties.replicas.type, "integer");
+  await client.respond(task.taskId, { "approval-1": { action: "accept", content: { confirm: true, strategy: "canary", replicas: 4 } } });
+  await assert.rejects(client.respond(task.taskId, { "approval-1": { action: "accept", content: { confirm: false } } }), (e) => e.name === "TaskStateError");
+  const done = await client.wait(task.taskId);
+  assert.equal(done.status, "completed");
+  assert.equal(done.result.structuredContent.replicas, 4);
+  assert.deepEqual(done.inputRequests, {});
+  client.close();
+});
+
+test("failures: a failed task carries its error; a tool error completes", async () => {
+  const client = await open();
+  const flaky = await client.callTool("flaky", { seconds: 0.2 });
+  const failed = await client.wait(flaky.task.taskId);
+  assert.equal(failed.status, "failed");
+  assert.equal(failed.error.code, -32603);
+  const toolError = await client.callTool("tool_error", {});
+  const done = await client.wait(toolError.task.taskId);
+  assert.equal(done.status, "completed");
+  assert.equal(done.result.isError, true);
+  client.close();
+});
+
+test("cancel stops long_job; stubborn_job completes anyway", async () => {
+  const client = await open();
+  const long = await client.callTool("long_job", {});
+  await client.cancel(long.task.taskId);
+  const cancelled = await client.wait(long.task.taskId);
+  assert.equal(cancelled.status, "cancelled");
+  assert.equal(cancelled.cancelRequested, true);
+  const stubborn = await client.callTool("stubborn_job", { seconds: 1 });
+  await client.cancel(stubborn.task.taskId);
+  assert.equal((await client.wait(stubborn.task.taskId)).status, "completed");
+  client.close();
+});
+
+test("MRTR before a task: answered through onInputRequired", async () => {
+  const client = await open();
+  await assert.rejects(client.callTool("ask_first", {}), (e) => e.name === "InputRequiredError");
+  let asked;
+  const out = await client.callTool("ask_first", {}, {
+    onInputRequired: (requests) => {
+      asked = requests;
+      return { "name-1": { action: "accept", content: { name: "Ferris" } } };
+    },
+  });
+  assert.ok(asked["name-1"], "the round's requests reached the host");
+  const done = await client.wait(out.task.taskId);
+  assert.match(done.result.content[0].text, /Ferris/);
+  client.close();
+});
+
+test("a task unknown to the server ends as expired", async () => {
+  const client = await open();
+  const { task } = await client.callTool("long_job", {});
+  await admin(server, `/admin/expire?task=${task.taskId}`);
+  const done = await client.wait(task.taskId);
+  assert.equal(done.status, "expired");
+  assert.equal(done.expired.reason, "unknown_to_server");
+  client.close();
+});
+
+test("a reopened client restores tasks from the store and finishes them", async () => {
+  const store = mapStore();
+  const first = await open({ store });
+  const { task } = await first.callTool("build", { seconds: 1 });
+  first.close();
+  const keys = [...store.map.keys()];
+  assert.ok(keys.some((k) => k.includes(`task/${task.taskId}`)), `stored under a namespaced key: ${keys}`);
+  const second = await open({ store });
+  const restored = second.tasks().find((t) => t.taskId === task.taskId);
+  assert.equal(restored.restored, true);
+  assert.equal((await second.wait(task.taskId)).status, "completed");
+  await second.forget(task.taskId);
+  assert.equal(second.tasks().length, 0);
+  assert.ok(![...store.map.keys()].some((k) => k.includes(task.taskId)), "forget removes it from the store");
+  second.close();
+});
+
+test("a call cut off before its answer is reported as outcome unknown", async () => {
+  const store = mapStore();
+  await admin(server, "/admin/faults", { latencyMs: 1500 });
+  const first = await open({ store });
+  const inFlight = first.callTool("build", { seconds: 1 });
+  await new Promise((r) => setTimeout(r, 200));
+  // The "page" dies here: a new client opens on the same store while the call is unanswered.
+  const second = await open({ store });
+  const unknown = await new Promise((resolve) => second.addEventListener("call", (e) => resolve(e.detail)));
+  assert.equal(unknown.status, "outcome_unknown");
+  assert.equal(unknown.toolName, "build");
+  assert.ok(second.tasks().some((t) => t.status === "outcome_unknown"));
+  await inFlight;
+  await admin(server, "/admin/faults", {});
+  first.close();
+  second.close();
+});
+
+test("faults: 5xx, 429 and dropped connections are survived", async () => {
+  const client = await open({ maxBackoffMs: 400 });
+  const { task } = await client.callTool("build", { seconds: 1 });
+  await admin(server, "/admin/faults", { errorRate: 0.3, errorStatus: 503, rateLimitRate: 0.2, retryAfterS: 0, dropRate: 0.2 });
+  const backoff = nextTask(client, (s) => s.taskId === task.taskId && s.connectivity === "backoff", 15_000).catch(() => null);
+  const done = await client.wait(task.taskId);
+  await admin(server, "/admin/faults", {});
+  assert.equal(done.status, "completed");
+  assert.ok(await backoff, "a failure was seen and backed off from");
+  client.close();
+});
+
+test("auth headers are asked per request and never stored", async () => {
+  const authed = await startServer(["--auth", "secret-token-1"]);
+  try {
+    const store = mapStore();
+    let asked = 0;
+    const client = await TaskClient.open({
+      url: authed.url, store, namespace: "auth", minPollIntervalMs: 50,
+      headers: async () => { asked += 1; return { Authorization: "Bearer secret-token-1" }; },
+    });
+    const { task } = await client.callTool("build", { seconds: 0.5 });
+    await client.wait(task.taskId);
+    assert.ok(asked >= 2, `headers asked per request (${asked})`);
+    for (const value of store.map.values()) assert.ok(!value.includes("secret-token-1"), "no token in the store");
+    client.close();
+    const anonymous = await TaskClient.open({ url: authed.url, store: "memory" });
+    await assert.rejects(anonymous.callTool("echo", { text: "x" }), (e) => e.name === "HttpError" || e.name === "RpcError");
+    anonymous.close();
+  } finally {
+    authed.stop();
+  }
+});
+
+test("usage errors are typed", async () => {
+  const client = await open();
+  await assert.rejects(client.respond("nope", {}), (e) => e.name === "TypeError");
+  await assert.rejects(client.wait("nope"), (e) => e.name === "TypeError");
+  await assert.rejects(TaskClient.open({}), (e) => e.name === "TypeError" && /url/.test(e.message));
+  await assert.rejects(client.callTool("no_such_tool", {}), (e) => e.name === "RpcError" && e.code === -32602);
+  client.close();
+});
