@@ -8,7 +8,11 @@ use crate::runtime::client::ClientError;
 pub fn to_js_error(e: &ClientError) -> JsValue {
     let error = js_sys::Error::new(&e.message);
     error.set_name(e.name);
-    let _ = Reflect::set(&error, &JsValue::from_str("code"), &e.code.map_or(JsValue::NULL, |c| JsValue::from_f64(c as f64)));
+    let _ = Reflect::set(
+        &error,
+        &JsValue::from_str("code"),
+        &e.code.map_or(JsValue::NULL, |c| JsValue::from_f64(c as f64)),
+    );
     let _ = Reflect::set(&error, &JsValue::from_str("retryable"), &JsValue::from_bool(e.retryable));
     error.into()
 }

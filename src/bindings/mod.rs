@@ -115,6 +115,12 @@ export interface TaskClientError extends Error {
   retryable: boolean;
 }
 
+/** Typed listeners: `client.addEventListener("task", (e) => e.detail.status)`. */
+export interface TaskClient {
+  addEventListener<K extends keyof TaskClientEventMap>(type: K, listener: (event: TaskClientEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof TaskClientEventMap>(type: K, listener: (event: TaskClientEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
+}
+
 export interface TaskClientEventMap {
   task: CustomEvent<TaskSnapshot>;
   call: CustomEvent<UnknownCallSnapshot>;

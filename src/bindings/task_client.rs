@@ -25,7 +25,9 @@ fn reject(e: ClientError) -> JsValue {
 impl TaskClient {
     /// Opens a client: restores this namespace's tasks from the store and resumes polling those due.
     #[wasm_bindgen(unchecked_return_type = "TaskClient")]
-    pub async fn open(#[wasm_bindgen(unchecked_param_type = "TaskClientOptions")] options: JsValue) -> Result<TaskClient, JsValue> {
+    pub async fn open(
+        #[wasm_bindgen(unchecked_param_type = "TaskClientOptions")] options: JsValue,
+    ) -> Result<TaskClient, JsValue> {
         let options = ClientOptions::read(&options).map_err(|m| reject(ClientError::usage(m)))?;
         let core = ClientCore::open(options).await.map_err(reject)?;
         Ok(TaskClient { core })
@@ -37,17 +39,22 @@ impl TaskClient {
     pub fn call_tool(
         &self,
         name: String,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallToolOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] options: Option<JsValue>,
     ) -> Promise {
         let core = self.core.clone();
+        let args = args.unwrap_or(JsValue::UNDEFINED);
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         future_to_promise(async move {
             let arguments = match from_js(&args).map_err(|m| reject(ClientError::usage(m)))? {
                 serde_json::Value::Null => None,
                 serde_json::Value::Object(o) => Some(o),
                 _ => return Err(reject(ClientError::usage("callTool arguments must be an object"))),
             };
-            let outcome = core.call_tool(name, arguments, input_callback(&options), abort_signal(&options)).await.map_err(reject)?;
+            let outcome = core
+                .call_tool(name, arguments, input_callback(&options), abort_signal(&options))
+                .await
+                .map_err(reject)?;
             Ok(to_js(&match outcome {
                 CallOutcome::Result(result) => json!({ "kind": "result", "result": result.to_json() }),
                 CallOutcome::Task(task) => json!({ "kind": "task", "task": task }),
@@ -57,7 +64,11 @@ impl TaskClient {
 
     /// Answers some or all of a task's outstanding input requests (each key once).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
-    pub fn respond(&self, task_id: String, #[wasm_bindgen(unchecked_param_type = "InputResponses")] responses: JsValue) -> Promise {
+    pub fn respond(
+        &self,
+        #[wasm_bindgen(js_name = taskId)] task_id: String,
+        #[wasm_bindgen(unchecked_param_type = "InputResponses")] responses: JsValue,
+    ) -> Promise {
         let core = self.core.clone();
         future_to_promise(async move {
             core.respond(&task_id, &responses).await.map_err(reject)?;
@@ -67,7 +78,7 @@ impl TaskClient {
 
     /// Asks the server to cancel a task. A request, not a guarantee: it may still complete or fail.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
-    pub fn cancel(&self, task_id: String) -> Promise {
+    pub fn cancel(&self, #[wasm_bindgen(js_name = taskId)] task_id: String) -> Promise {
         let core = self.core.clone();
         future_to_promise(async move {
             core.cancel(&task_id).await.map_err(reject)?;
@@ -77,7 +88,7 @@ impl TaskClient {
 
     /// Resolves with the terminal snapshot (completed, failed, cancelled or expired).
     #[wasm_bindgen(unchecked_return_type = "Promise<TaskSnapshot>")]
-    pub fn wait(&self, task_id: String) -> Promise {
+    pub fn wait(&self, #[wasm_bindgen(js_name = taskId)] task_id: String) -> Promise {
         let core = self.core.clone();
         let mut outcome: Option<ClientError> = None;
         let promise = Promise::new(&mut |resolve: Function, _reject: Function| {
@@ -134,22 +145,34 @@ impl TaskClient {
     #[wasm_bindgen(js_name = addEventListener)]
     pub fn add_event_listener(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "keyof TaskClientEventMap")] kind: String,
+        #[wasm_bindgen(js_name = type, unchecked_param_type = "keyof TaskClientEventMap")] kind: String,
         #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent) => void")] listener: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "boolean | AddEventListenerOptions")] options: Option<JsValue>,
     ) {
-        call_target(self.core.event_target(), "addEventListener", &kind, &listener, &options);
+        call_target(
+            self.core.event_target(),
+            "addEventListener",
+            &kind,
+            &listener,
+            &options.unwrap_or(JsValue::UNDEFINED),
+        );
     }
 
     /// Removes a listener added with `addEventListener`.
     #[wasm_bindgen(js_name = removeEventListener)]
     pub fn remove_event_listener(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "keyof TaskClientEventMap")] kind: String,
+        #[wasm_bindgen(js_name = type, unchecked_param_type = "keyof TaskClientEventMap")] kind: String,
         #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent) => void")] listener: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "boolean | EventListenerOptions")] options: Option<JsValue>,
     ) {
-        call_target(self.core.event_target(), "removeEventListener", &kind, &listener, &options);
+        call_target(
+            self.core.event_target(),
+            "removeEventListener",
+            &kind,
+            &listener,
+            &options.unwrap_or(JsValue::UNDEFINED),
+        );
     }
 }
 

@@ -9,9 +9,11 @@ use js_sys::Function;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
+use super::channel::Channel;
 use super::events::Events;
 use super::globals::{self, Listener, Timeout};
 use super::js_json::{from_js, to_js};
+use super::leader::Leadership;
 use super::options::{ClientOptions, StoreChoice};
 use super::snapshot;
 use crate::machine::backoff::{Failure, PollPolicy};
@@ -108,6 +110,12 @@ pub struct ClientCore {
     offline: Cell<bool>,
     closed: Cell<bool>,
     seed: Cell<u64>,
+    /// Whether this client polls (it holds the namespace's lock, or there is no Web Locks).
+    leader: Cell<bool>,
+    leadership: RefCell<Option<Leadership>>,
+    channel: RefCell<Option<Channel>>,
+    /// Requests forwarded to the polling tab, waiting for its reply.
+    replies: RefCell<BTreeMap<String, Function>>,
 }
 
 fn random_u64() -> u64 {
@@ -121,11 +129,17 @@ async fn open_store(choice: StoreChoice) -> (Store, Option<String>) {
         StoreChoice::Memory => (Store::Memory(MemoryStore::new()), None),
         StoreChoice::Js(object) => match JsStore::new(object) {
             Ok(store) => (Store::Js(store), None),
-            Err(e) => (Store::Memory(MemoryStore::new()), Some(format!("the host store was refused ({e}); tasks are kept in memory only"))),
+            Err(e) => (
+                Store::Memory(MemoryStore::new()),
+                Some(format!("the host store was refused ({e}); tasks are kept in memory only")),
+            ),
         },
         StoreChoice::IndexedDb => match IdbStore::open(DATABASE).await {
             Ok(store) => (Store::IndexedDb(store), None),
-            Err(e) => (Store::Memory(MemoryStore::new()), Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only"))),
+            Err(e) => (
+                Store::Memory(MemoryStore::new()),
+                Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only")),
+            ),
         },
     }
 }
@@ -136,7 +150,8 @@ impl ClientCore {
         let (store, store_note) = open_store(options.store).await;
         let meta = RequestMeta::task_client(options.client_info.clone(), true, true);
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
-        let transport = FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id);
+        let transport =
+            FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id);
         let core = Rc::new(Self {
             policy: options.policy,
             retention: options.retention,
@@ -155,6 +170,10 @@ impl ClientCore {
             offline: Cell::new(!globals::is_online()),
             closed: Cell::new(false),
             seed: Cell::new(random_u64()),
+            leader: Cell::new(!options.auto_poll),
+            leadership: RefCell::new(None),
+            channel: RefCell::new(None),
+            replies: RefCell::new(BTreeMap::new()),
         });
         if let Some(note) = store_note {
             core.note_storage(note);
@@ -162,9 +181,143 @@ impl ClientCore {
         core.restore().await;
         if core.auto_poll {
             core.listen_to_host();
+            core.join_tabs();
             core.pump();
         }
         Ok(core)
+    }
+
+    /// Joins the other tabs of this namespace: a channel for records and forwarded requests, and a
+    /// place in the queue for the lock that makes one of them the poller.
+    fn join_tabs(self: &Rc<Self>) {
+        // Without Web Locks (Node, some workers) each client polls its own handles and talks to no one.
+        if !Leadership::available() {
+            self.leader.set(true);
+            return;
+        }
+        let name = format!("mcp-tasks-web|{}", self.keys.prefix);
+        let weak = Rc::downgrade(self);
+        *self.channel.borrow_mut() = Channel::open(&name, move |message| {
+            if let Some(core) = weak.upgrade() {
+                core.on_message(message);
+            }
+        });
+        let weak = Rc::downgrade(self);
+        let leadership = Leadership::request(&name, move || {
+            if let Some(core) = weak.upgrade() {
+                wasm_bindgen_futures::spawn_local(async move { core.became_leader().await });
+            }
+        });
+        if leadership.is_none() {
+            self.leader.set(true);
+        }
+        *self.leadership.borrow_mut() = leadership;
+    }
+
+    /// This tab now polls: reload every record from the store (the previous poller kept it current).
+    async fn became_leader(self: Rc<Self>) {
+        if self.closed.get() {
+            return;
+        }
+        self.records.borrow_mut().clear();
+        self.restore().await;
+        self.leader.set(true);
+        let ids: Vec<String> = self.records.borrow().keys().cloned().collect();
+        for id in ids {
+            self.emit_task(&id);
+        }
+        self.pump();
+    }
+
+    fn post(&self, message: Value) {
+        if let Some(channel) = self.channel.borrow().as_ref() {
+            channel.post(&message);
+        }
+    }
+
+    /// A message from another tab.
+    fn on_message(self: &Rc<Self>, message: Value) {
+        let kind = message.get("t").and_then(Value::as_str).unwrap_or("").to_owned();
+        let id = message.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+        match kind.as_str() {
+            "record" | "adopt" => {
+                let Some(record) = message.get("stored").and_then(|s| from_stored::<TaskRecord>(s).ok()) else {
+                    return;
+                };
+                let leader = self.leader.get();
+                // The poller adopts new handles only; others take every record the poller shares.
+                if leader && (kind == "record" || self.records.borrow().contains_key(&id)) {
+                    return;
+                }
+                self.records.borrow_mut().insert(id.clone(), record);
+                self.emit_task(&id);
+                self.settle_waiters(&id);
+                if leader {
+                    self.pump();
+                }
+            }
+            "forget" => {
+                self.records.borrow_mut().remove(&id);
+            }
+            "respond" | "cancel" if self.leader.get() => {
+                let core = self.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = if kind == "respond" {
+                        let answers = message.get("answers").cloned().unwrap_or(Value::Null);
+                        core.respond_here(&id, &answers).await
+                    } else {
+                        core.cancel_here(&id).await
+                    };
+                    let error = result.err().map(|e| serde_json::json!({ "name": e.name, "message": e.message }));
+                    core.post(serde_json::json!({ "t": "reply", "req": message.get("req"), "error": error }));
+                });
+            }
+            "reply" => {
+                let req = message.get("req").and_then(Value::as_str).unwrap_or("");
+                if let Some(resolve) = self.replies.borrow_mut().remove(req) {
+                    let _ = resolve.call1(&JsValue::UNDEFINED, &to_js(message.get("error").unwrap_or(&Value::Null)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sends a request to the polling tab and waits for its reply (or gives up after a few seconds).
+    async fn forward(&self, mut message: Value) -> Result<(), ClientError> {
+        let req = format!("req-{:016x}", random_u64());
+        message["req"] = Value::from(req.clone());
+        let replies = &self.replies;
+        let reply = js_sys::Promise::new(&mut |resolve, _reject| {
+            replies.borrow_mut().insert(req.clone(), resolve);
+        });
+        self.post(message);
+        let timeout = js_sys::Promise::new(&mut |resolve, _reject| {
+            let _ = js_sys::Reflect::get(&globals::global(), &JsValue::from_str("setTimeout"))
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok())
+                .map(|f| f.call3(&globals::global(), &resolve, &JsValue::from(5_000), &JsValue::from_str("timeout")));
+        });
+        let answer = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&reply, &timeout)))
+            .await
+            .unwrap_or(JsValue::NULL);
+        self.replies.borrow_mut().remove(&req);
+        if answer.as_string().as_deref() == Some("timeout") {
+            return Err(ClientError {
+                name: "TimeoutError",
+                message: "the tab that polls this namespace did not answer".into(),
+                code: None,
+                retryable: true,
+            });
+        }
+        match from_js(&answer).unwrap_or(Value::Null) {
+            Value::Null => Ok(()),
+            error => Err(ClientError {
+                name: if error["name"] == "TaskStateError" { "TaskStateError" } else { "TypeError" },
+                message: error["message"].as_str().unwrap_or("the polling tab refused the request").to_owned(),
+                code: None,
+                retryable: false,
+            }),
+        }
     }
 
     /// The event target.
@@ -215,7 +368,10 @@ impl ClientCore {
                     Err(e) => self.events.emit("storage", to_js(&serde_json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
                 }
             } else if let Some(id) = rest.strip_prefix("call/") {
-                if let Ok(call) = parsed.map_err(|e| e.to_string()).and_then(|v| from_stored::<PendingCall>(&v).map_err(|e| e.to_string())) {
+                if let Ok(call) = parsed
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| from_stored::<PendingCall>(&v).map_err(|e| e.to_string()))
+                {
                     self.events.emit("call", to_js(&snapshot::of_unknown_call(&call)));
                     self.unknown_calls.borrow_mut().insert(id.to_owned(), call);
                 }
@@ -237,7 +393,12 @@ impl ClientCore {
                 expiry.is_some_and(|e| e >= 0 && (e as u64) < now)
             };
             let excess = settled.len().saturating_sub(self.retention);
-            settled.iter().enumerate().filter(|(i, (_, r))| *i < excess || past_ttl(r)).map(|(_, (id, _))| (*id).clone()).collect()
+            settled
+                .iter()
+                .enumerate()
+                .filter(|(i, (_, r))| *i < excess || past_ttl(r))
+                .map(|(_, (id, _))| (*id).clone())
+                .collect()
         };
         for id in doomed {
             self.records.borrow_mut().remove(&id);
@@ -281,7 +442,8 @@ impl ClientCore {
             }
         }
         if was_offline != offline {
-            let ids: Vec<String> = self.records.borrow().iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
+            let ids: Vec<String> =
+                self.records.borrow().iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
             for id in ids {
                 self.emit_task(&id);
             }
@@ -320,10 +482,17 @@ impl ClientCore {
         }
     }
 
-    /// After a visible change: persist, tell the host, and settle waiters.
+    /// After a visible change: persist, tell the host and the other tabs, and settle waiters.
     async fn changed(&self, id: &str) {
         self.persist(id).await;
         self.emit_task(id);
+        if let Some(stored) = self.records.borrow().get(id).map(to_stored) {
+            self.post(serde_json::json!({ "t": "record", "id": id, "stored": stored }));
+        }
+        self.settle_waiters(id);
+    }
+
+    fn settle_waiters(&self, id: &str) {
         let settled = self.records.borrow().get(id).is_some_and(TaskRecord::is_settled);
         if settled {
             let waiters = self.waiters.borrow_mut().remove(id).unwrap_or_default();
@@ -342,7 +511,7 @@ impl ClientCore {
             return;
         }
         let now = globals::now_ms();
-        let online = !self.offline.get();
+        let online = !self.offline.get() && self.leader.get();
         let mut expired = Vec::new();
         let mut actions = Vec::new();
         for (id, record) in self.records.borrow_mut().iter_mut() {
@@ -367,7 +536,7 @@ impl ClientCore {
     }
 
     fn reschedule(self: &Rc<Self>, now: u64) {
-        if !self.auto_poll || self.closed.get() {
+        if !self.auto_poll || self.closed.get() || !self.leader.get() {
             return;
         }
         let next = self.records.borrow().values().filter_map(|r| r.next_wakeup(&self.policy)).min();
@@ -387,7 +556,9 @@ impl ClientCore {
     async fn execute(self: Rc<Self>, id: String, action: Action) {
         let request = match &action {
             Action::Poll => ClientRequest::GetTask { task_id: id.clone() },
-            Action::SendUpdate(responses) => ClientRequest::UpdateTask { task_id: id.clone(), input_responses: responses.clone() },
+            Action::SendUpdate(responses) => {
+                ClientRequest::UpdateTask { task_id: id.clone(), input_responses: responses.clone() }
+            }
             Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
         };
         let result = self.transport.send(&request, None).await;
@@ -396,8 +567,12 @@ impl ClientCore {
             let mut records = self.records.borrow_mut();
             let Some(record) = records.get_mut(&id) else { return };
             match (action, result) {
-                (_, Err(TransportError::Rpc(e))) if e.kind() == RpcErrorKind::InvalidParams => record.on_task_unknown(e.message),
-                (Action::Poll, Ok(RequestResult::Task(task))) => record.on_poll_result(now, task, &self.policy).unwrap_or(Change::Nothing),
+                (_, Err(TransportError::Rpc(e))) if e.kind() == RpcErrorKind::InvalidParams => {
+                    record.on_task_unknown(e.message)
+                }
+                (Action::Poll, Ok(RequestResult::Task(task))) => {
+                    record.on_poll_result(now, task, &self.policy).unwrap_or(Change::Nothing)
+                }
                 (Action::Poll, Ok(_)) => record.on_poll_failure(now, Failure::BadResponse, &self.policy),
                 (Action::Poll, Err(e)) => record.on_poll_failure(now, e.as_failure(), &self.policy),
                 (Action::SendUpdate(_), Ok(_)) => record.on_update_ack(),
@@ -422,7 +597,12 @@ impl ClientCore {
         signal: Option<web_sys::AbortSignal>,
     ) -> Result<CallOutcome, ClientError> {
         let call_id = format!("call-{:016x}", random_u64());
-        let pending = PendingCall { call_id: call_id.clone(), tool_name: name.clone(), arguments: arguments.clone(), started_at: globals::now_ms() };
+        let pending = PendingCall {
+            call_id: call_id.clone(),
+            tool_name: name.clone(),
+            arguments: arguments.clone(),
+            started_at: globals::now_ms(),
+        };
         let store = self.store.borrow().clone();
         if let Err(e) = store.put(&self.keys.call(&call_id), &to_stored(&pending).to_string()).await {
             self.storage_failed(&e);
@@ -436,6 +616,9 @@ impl ClientCore {
                 self.records.borrow_mut().insert(id.clone(), record);
                 self.persist(&id).await;
                 self.emit_task(&id);
+                if let Some(stored) = self.records.borrow().get(&id).map(to_stored) {
+                    self.post(serde_json::json!({ "t": "adopt", "id": id, "stored": stored }));
+                }
                 self.pump();
                 Ok(CallOutcome::Task(self.snapshot_of(&id).unwrap_or(Value::Null)))
             }
@@ -481,13 +664,27 @@ impl ClientCore {
         }
     }
 
-    /// `respond`: answers are queued (persisted first, the outbox) and sent at once.
+    /// `respond`: answers are queued (persisted first, the outbox) and sent at once — by this tab if it
+    /// polls, else by the tab that does (which also refuses a key another tab already answered).
     pub async fn respond(self: &Rc<Self>, task_id: &str, responses: &JsValue) -> Result<(), ClientError> {
         let value = from_js(responses).map_err(ClientError::usage)?;
-        let responses = decode_input_responses(&value).map_err(|e| ClientError::usage(format!("responses: {e}")))?;
+        if !self.records.borrow().contains_key(task_id) {
+            return Err(ClientError::usage(format!("no task {task_id} in this client")));
+        }
+        if self.leader.get() {
+            self.respond_here(task_id, &value).await
+        } else {
+            self.forward(serde_json::json!({ "t": "respond", "id": task_id, "answers": value })).await
+        }
+    }
+
+    async fn respond_here(self: &Rc<Self>, task_id: &str, value: &Value) -> Result<(), ClientError> {
+        let responses = decode_input_responses(value).map_err(|e| ClientError::usage(format!("responses: {e}")))?;
         let change = {
             let mut records = self.records.borrow_mut();
-            let record = records.get_mut(task_id).ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
+            let record = records
+                .get_mut(task_id)
+                .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
             record.answer(responses).map_err(|e| ClientError::from_record(&e))?
         };
         if change == Change::State {
@@ -497,11 +694,24 @@ impl ClientCore {
         Ok(())
     }
 
-    /// `cancel`: a request, not a guarantee; persisted, then sent at once.
+    /// `cancel`: a request, not a guarantee; persisted, then sent at once (by the polling tab).
     pub async fn cancel(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
+        if !self.records.borrow().contains_key(task_id) {
+            return Err(ClientError::usage(format!("no task {task_id} in this client")));
+        }
+        if self.leader.get() {
+            self.cancel_here(task_id).await
+        } else {
+            self.forward(serde_json::json!({ "t": "cancel", "id": task_id })).await
+        }
+    }
+
+    async fn cancel_here(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
         let change = {
             let mut records = self.records.borrow_mut();
-            let record = records.get_mut(task_id).ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
+            let record = records
+                .get_mut(task_id)
+                .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
             record.request_cancel().map_err(|e| ClientError::from_record(&e))?
         };
         if change == Change::State {
@@ -534,13 +744,15 @@ impl ClientCore {
         }
         self.records.borrow_mut().remove(id);
         self.waiters.borrow_mut().remove(id);
+        self.post(serde_json::json!({ "t": "forget", "id": id }));
         store.delete(&self.keys.task(id)).await.map_err(|e| ClientError::usage(e.to_string()))
     }
 
     /// `clear`: forgets everything in this namespace and server.
     pub async fn clear(&self) -> Result<(), ClientError> {
         let store = self.store.borrow().clone();
-        let keys: Vec<String> = store.list(&self.keys.prefix).await.map(|e| e.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
+        let keys: Vec<String> =
+            store.list(&self.keys.prefix).await.map(|e| e.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
         for key in keys {
             let _ = store.delete(&key).await;
         }
@@ -555,14 +767,20 @@ impl ClientCore {
         self.closed.set(true);
         self.timer.borrow_mut().take();
         self.listeners.borrow_mut().clear();
+        self.leadership.borrow_mut().take();
+        self.channel.borrow_mut().take();
     }
 }
 
 /// Calls the host's `onInputRequired(inputRequests)` and reads the answers it returns (or resolves to).
 async fn ask_host(callback: &Function, requests: &Value) -> Result<InputResponses, ClientError> {
-    let mut answer = callback.call1(&JsValue::UNDEFINED, &to_js(requests)).map_err(|e| ClientError::usage(format!("onInputRequired threw: {e:?}")))?;
+    let mut answer = callback
+        .call1(&JsValue::UNDEFINED, &to_js(requests))
+        .map_err(|e| ClientError::usage(format!("onInputRequired threw: {e:?}")))?;
     if let Some(p) = answer.dyn_ref::<js_sys::Promise>() {
-        answer = wasm_bindgen_futures::JsFuture::from(p.clone()).await.map_err(|e| ClientError::usage(format!("onInputRequired rejected: {e:?}")))?;
+        answer = wasm_bindgen_futures::JsFuture::from(p.clone())
+            .await
+            .map_err(|e| ClientError::usage(format!("onInputRequired rejected: {e:?}")))?;
     }
     let value = from_js(&answer).map_err(ClientError::usage)?;
     decode_input_responses(&value).map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")))

@@ -65,7 +65,8 @@ fn dispatch(target: &JsValue, kind: &str, detail: JsValue) {
     let _ = Reflect::set(&init, &JsValue::from_str("detail"), &detail);
     let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
     let Some(event) = construct("CustomEvent", &args) else { return };
-    let dispatch_event = Reflect::get(target, &JsValue::from_str("dispatchEvent")).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let dispatch_event =
+        Reflect::get(target, &JsValue::from_str("dispatchEvent")).ok().and_then(|f| f.dyn_into::<Function>().ok());
     if let Some(f) = dispatch_event {
         let _ = f.call1(target, &event);
     }

@@ -81,7 +81,9 @@ impl Listener {
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        let remove = Reflect::get(&self.target, &JsValue::from_str("removeEventListener")).ok().and_then(|f| f.dyn_into::<Function>().ok());
+        let remove = Reflect::get(&self.target, &JsValue::from_str("removeEventListener"))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok());
         if let Some(remove) = remove {
             let _ = remove.call2(&self.target, &JsValue::from_str(&self.kind), self.callback.as_ref());
         }

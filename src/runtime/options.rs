@@ -58,7 +58,10 @@ impl ClientOptions {
         if !options.is_object() {
             return Err("TaskClient.open needs an options object with at least { url }".into());
         }
-        let url = get(options, "url").and_then(|v| v.as_string()).filter(|u| !u.is_empty()).ok_or("options.url (the MCP endpoint) is required")?;
+        let url = get(options, "url")
+            .and_then(|v| v.as_string())
+            .filter(|u| !u.is_empty())
+            .ok_or("options.url (the MCP endpoint) is required")?;
         let namespace = match get(options, "namespace") {
             None => "default".to_owned(),
             Some(v) => v.as_string().filter(|n| !n.is_empty()).ok_or("options.namespace must be a non-empty string")?,
@@ -74,13 +77,20 @@ impl ClientOptions {
             Some(v) if v.as_string().as_deref() == Some("indexeddb") => StoreChoice::IndexedDb,
             Some(v) if v.as_string().as_deref() == Some("memory") => StoreChoice::Memory,
             Some(v) if v.is_object() => StoreChoice::Js(v),
-            Some(_) => return Err("options.store must be \"indexeddb\", \"memory\" or an object { get, put, delete, list }".into()),
+            Some(_) => {
+                return Err(
+                    "options.store must be \"indexeddb\", \"memory\" or an object { get, put, delete, list }".into()
+                )
+            }
         };
         let client_info = match get(options, "clientInfo") {
             None => Implementation::new("mcp-tasks-web", env!("CARGO_PKG_VERSION")),
             Some(info) => {
-                let name = get(&info, "name").and_then(|v| v.as_string()).ok_or("options.clientInfo.name is required")?;
-                let version = get(&info, "version").and_then(|v| v.as_string()).ok_or("options.clientInfo.version is required")?;
+                let name =
+                    get(&info, "name").and_then(|v| v.as_string()).ok_or("options.clientInfo.name is required")?;
+                let version = get(&info, "version")
+                    .and_then(|v| v.as_string())
+                    .ok_or("options.clientInfo.version is required")?;
                 Implementation::new(name, version)
             }
         };

@@ -76,10 +76,14 @@ impl TransportError {
 impl fmt::Display for TransportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Network(detail) => write!(f, "could not reach the MCP server ({detail}); check the connection and the server URL"),
+            Self::Network(detail) => {
+                write!(f, "could not reach the MCP server ({detail}); check the connection and the server URL")
+            }
             Self::Timeout => f.write_str("the MCP server did not answer in time"),
             Self::Aborted => f.write_str("the request was aborted"),
-            Self::Http { status, retry_after_ms: Some(ms) } => write!(f, "the MCP server answered HTTP {status}; retry in {} s", ms.div_ceil(1000)),
+            Self::Http { status, retry_after_ms: Some(ms) } => {
+                write!(f, "the MCP server answered HTTP {status}; retry in {} s", ms.div_ceil(1000))
+            }
             Self::Http { status, retry_after_ms: None } => write!(f, "the MCP server answered HTTP {status}"),
             Self::BadResponse(e) => write!(f, "the MCP server's answer could not be read: {e}"),
             Self::Rpc(e) => write!(f, "{} (JSON-RPC error {})", e.message, e.code),

@@ -44,13 +44,22 @@ impl FetchTransport {
     }
 
     /// Sends `request` and decodes its result.
-    pub async fn send(&self, request: &ClientRequest, signal: Option<&AbortSignal>) -> Result<RequestResult, TransportError> {
+    pub async fn send(
+        &self,
+        request: &ClientRequest,
+        signal: Option<&AbortSignal>,
+    ) -> Result<RequestResult, TransportError> {
         let id = self.next_id();
         self.send_with_id(&id, request, signal).await
     }
 
     /// Sends `request` under `id` (MRTR retries pick their own fresh ids).
-    pub async fn send_with_id(&self, id: &RequestId, request: &ClientRequest, signal: Option<&AbortSignal>) -> Result<RequestResult, TransportError> {
+    pub async fn send_with_id(
+        &self,
+        id: &RequestId,
+        request: &ClientRequest,
+        signal: Option<&AbortSignal>,
+    ) -> Result<RequestResult, TransportError> {
         let body = request.envelope(id, &self.meta).to_string();
         let headers = Headers::new().map_err(|e| TransportError::Headers(js_message(&e)))?;
         for (name, value) in request.http_headers() {
@@ -89,9 +98,14 @@ impl FetchTransport {
         init.set_headers(&headers);
         init.set_body(&JsValue::from_str(&body));
         init.set_signal(Some(&controller.signal()));
-        let req = Request::new_with_str_and_init(&self.url, &init).map_err(|e| TransportError::Network(js_message(&e)))?;
+        let req =
+            Request::new_with_str_and_init(&self.url, &init).map_err(|e| TransportError::Network(js_message(&e)))?;
         let promise = globals::fetch(&req).map_err(|e| TransportError::Network(js_message(&e)))?;
-        let response: Response = JsFuture::from(promise).await.map_err(map_abort)?.dyn_into().map_err(|e| TransportError::Network(js_message(&e)))?;
+        let response: Response = JsFuture::from(promise)
+            .await
+            .map_err(map_abort)?
+            .dyn_into()
+            .map_err(|e| TransportError::Network(js_message(&e)))?;
         let status = response.status();
         let retry_after_ms = response.headers().get("retry-after").ok().flatten().and_then(|v| parse_retry_after(&v));
         let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
@@ -117,7 +131,9 @@ impl FetchTransport {
             },
             // A non-2xx body that is not a JSON-RPC response (a proxy's JSON, say) is an HTTP failure.
             _ if !(200..300).contains(&status) => Err(TransportError::Http { status, retry_after_ms }),
-            Ok(_) => Err(TransportError::BadResponse(DecodeError::InvalidEnvelope { detail: "expected a response".into() })),
+            Ok(_) => {
+                Err(TransportError::BadResponse(DecodeError::InvalidEnvelope { detail: "expected a response".into() }))
+            }
             Err(e) => Err(TransportError::BadResponse(e)),
         }
     }
@@ -135,10 +151,15 @@ impl FetchTransport {
         if value.is_undefined() || value.is_null() {
             return Ok(());
         }
-        let object: &Object = value.dyn_ref().ok_or_else(|| TransportError::Headers("headers must be an object of name: value".into()))?;
+        let object: &Object = value
+            .dyn_ref()
+            .ok_or_else(|| TransportError::Headers("headers must be an object of name: value".into()))?;
         for key in Object::keys(object).iter() {
             let name = key.as_string().unwrap_or_default();
-            let v = Reflect::get(object, &key).ok().and_then(|v| v.as_string()).ok_or_else(|| TransportError::Headers(format!("header {name} must be a string")))?;
+            let v = Reflect::get(object, &key)
+                .ok()
+                .and_then(|v| v.as_string())
+                .ok_or_else(|| TransportError::Headers(format!("header {name} must be a string")))?;
             headers.append(&name, &v).map_err(|e| TransportError::Headers(js_message(&e)))?;
         }
         Ok(())

@@ -10,7 +10,7 @@ use crate::cmd;
 use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Pkg};
-use crate::{conformance, interop, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
+use crate::{conformance, interop, js_tests, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {
@@ -42,13 +42,20 @@ pub fn test(root: &Path) -> Result<()> {
                 pkg_check::check(&pkg.dir)
                     .map(|refs| eprintln!("xtask: package.json references present: {}", refs.join(", ")))
             });
+            checks.run("a TypeScript host type-checks against pkg/*.d.ts (tests/ts)", || {
+                let mut tsc = std::process::Command::new(root.join("node_modules/.bin/tsc"));
+                tsc.args(["-p", "tests/ts/tsconfig.json"]).current_dir(root);
+                cmd::run(&mut tsc)
+            });
         }
         None => {
             checks.skip("final .wasm imports nothing from `env`", "no package was built");
             checks.skip("pkg/package.json references only files in pkg/", "no package was built");
+            checks.skip("a TypeScript host type-checks against pkg/*.d.ts (tests/ts)", "no package was built");
         }
     }
-    peer_checks(root, &mut checks);
+    let pkg_built = checks.all_passed();
+    peer_checks(root, &mut checks, pkg_built);
     println!("{}", checks.summary());
     if checks.all_passed() {
         Ok(())
@@ -66,16 +73,34 @@ pub fn demo(root: &Path) -> Result<()> {
 
 /// The checks that need the reference server running: the official conformance suite and the
 /// interop check with the official TypeScript requester.
-fn peer_checks(root: &Path, checks: &mut Checks) {
-    let server = checks.run("reference server builds and starts", || {
-        reference_server::build(root).and_then(|exe| ServerProcess::start(&exe, &["--memory", "--quiet"]))
-    });
-    let Some(server) = server else {
-        checks.skip("official conformance suite", "the server did not start");
-        checks.skip("interop with @modelcontextprotocol/ext-tasks 0.2.2", "the server did not start");
+fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
+    const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
+    const E2E: &str = "end to end in headless Chromium (tests/e2e)";
+    const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
+    const INTEROP: &str = "interop with @modelcontextprotocol/ext-tasks 0.2.2";
+    let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
+        for name in [NODE, E2E, CONFORMANCE, INTEROP] {
+            checks.skip(name, "the server did not build");
+        }
         return;
     };
-    checks.run("official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)", || {
+    for (name, dir) in [(NODE, "tests/js"), (E2E, "tests/e2e")] {
+        if !root.join(dir).is_dir() {
+            continue;
+        }
+        if pkg_built {
+            checks.run(name, || js_tests::run(root, dir, &exe));
+        } else {
+            checks.skip(name, "an earlier check failed, so pkg/ may be stale");
+        }
+    }
+    let Some(server) = checks.run("reference server starts", || ServerProcess::start(&exe, &["--memory", "--quiet"]))
+    else {
+        checks.skip(CONFORMANCE, "the server did not start");
+        checks.skip(INTEROP, "the server did not start");
+        return;
+    };
+    checks.run(CONFORMANCE, || {
         let tally = conformance::run(root, &server.url)?;
         eprintln!("xtask: conformance: {} runs, {}/{} checks passed", tally.runs, tally.passed, tally.total);
         if tally.failures.is_empty() && tally.passed == tally.total {
@@ -84,7 +109,7 @@ fn peer_checks(root: &Path, checks: &mut Checks) {
             Err(Error::msg(format!("failing scenarios:\n  {}", tally.failures.join("\n  "))))
         }
     });
-    checks.run("interop with @modelcontextprotocol/ext-tasks 0.2.2", || interop::run(root, &server.url));
+    checks.run(INTEROP, || interop::run(root, &server.url));
 }
 
 /// `cargo xtask setup [--browser]`: installs whatever is missing, builds nothing.

@@ -9,6 +9,7 @@ mod commands;
 mod conformance;
 mod error;
 mod interop;
+mod js_tests;
 mod pkg_check;
 mod reference_server;
 mod sizes;

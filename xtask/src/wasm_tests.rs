@@ -40,8 +40,8 @@ struct Runtime {
     in_browser: bool,
 }
 
-/// Every runtime, in the order they run (Node last: it needs no browser, so a broken browser
-/// setup still leaves it a result).
+/// Every runtime, in the order they run. A runtime whose setup failed (no browser) fails its own
+/// check only; the others still run.
 const RUNTIMES: [Runtime; 3] = [
     Runtime { check: "wasm tests: Chromium page", test_targets: &["wasm_store_page"], in_browser: true },
     Runtime { check: "wasm tests: Chromium dedicated worker", test_targets: &["wasm_store_worker"], in_browser: true },

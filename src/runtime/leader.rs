@@ -1,0 +1,77 @@
+//! One poller per namespace across tabs: the tab holding a Web Lock polls; the others queue for the lock
+//! and take over when it is released (the holder closed or navigated away). Web Locks is bound by hand
+//! (web-sys gates it as unstable). Where the runtime has no Web Locks (Node, some workers), every client
+//! leads its own.
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::globals::global_property;
+
+/// A held or queued lock request; dropping it releases the lock (or leaves the queue).
+#[must_use = "dropping Leadership releases the lock"]
+pub struct Leadership {
+    release: Rc<RefCell<Option<Function>>>,
+    abort: Option<web_sys::AbortController>,
+    _callback: Closure<dyn FnMut(JsValue) -> Promise>,
+}
+
+/// `navigator.locks.request`, if this runtime has it.
+fn lock_request() -> Option<(JsValue, Function)> {
+    let locks = global_property("navigator").and_then(|n| Reflect::get(&n, &JsValue::from_str("locks")).ok())?;
+    let request = Reflect::get(&locks, &JsValue::from_str("request")).ok()?.dyn_into::<Function>().ok()?;
+    Some((locks, request))
+}
+
+impl Leadership {
+    /// Whether this runtime coordinates clients with Web Locks at all.
+    pub fn available() -> bool {
+        lock_request().is_some()
+    }
+
+    /// Queues for the exclusive lock `name`; `on_acquired` runs once this client holds it. `None` when
+    /// Web Locks is missing: the caller leads.
+    pub fn request(name: &str, on_acquired: impl FnOnce() + 'static) -> Option<Self> {
+        let (locks, request) = lock_request()?;
+        let release: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
+        let slot = release.clone();
+        let mut on_acquired = Some(on_acquired);
+        let callback = Closure::<dyn FnMut(JsValue) -> Promise>::new(move |_lock: JsValue| {
+            if let Some(f) = on_acquired.take() {
+                f();
+            }
+            // Held until `release` is called: the promise settles only then.
+            let slot = slot.clone();
+            Promise::new(&mut |resolve, _reject| {
+                *slot.borrow_mut() = Some(resolve);
+            })
+        });
+        let abort = web_sys::AbortController::new().ok();
+        let options = js_sys::Object::new();
+        let _ = Reflect::set(&options, &JsValue::from_str("mode"), &JsValue::from_str("exclusive"));
+        if let Some(a) = &abort {
+            let _ = Reflect::set(&options, &JsValue::from_str("signal"), a.signal().as_ref());
+        }
+        let queued = request.call3(&locks, &JsValue::from_str(name), &options, callback.as_ref()).ok()?;
+        // A request aborted while queued rejects; that is expected on close, not an error.
+        if let Some(p) = queued.dyn_ref::<Promise>() {
+            let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
+            let _ = p.catch(&ignore);
+            ignore.forget();
+        }
+        Some(Self { release, abort, _callback: callback })
+    }
+}
+
+impl Drop for Leadership {
+    fn drop(&mut self) {
+        if let Some(resolve) = self.release.borrow_mut().take() {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        } else if let Some(abort) = &self.abort {
+            abort.abort();
+        }
+    }
+}
