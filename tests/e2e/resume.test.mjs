@@ -1,0 +1,387 @@
+// End-to-end durability tests of TaskClient in real headless Chromium (playwright-core, the system
+// /usr/bin/chromium): a task survives a reload, a browser restart, going offline, a reload while an
+// answer is in flight, and a call cut off by a reload is reported as outcome unknown.
+//
+// Run from the repo root after `cargo xtask build` and `cargo build -p mcp-tasks-server`:
+//   node --test tests/e2e/
+// Each test starts its own reference server (memory store, --faults, 200 ms poll interval) serving
+// tests/e2e/pages at / and pkg/ at /pkg/, and its own persistent Chromium profile in a fresh temp dir.
+// The server's stderr request log (`<method> <taskId|tool> <status> <code|ok> <ms>ms`) is captured with
+// the time each line arrived, so tests can count what actually reached the server.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
+
+const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
+const PAGES = join(ROOT, "tests/e2e/pages");
+const PKG = join(ROOT, "pkg");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const SHOTS = process.env.E2E_SCREENSHOTS || "/tmp/mcp-tasks-e2e";
+const VERBOSE = !!process.env.E2E_VERBOSE;
+
+for (const [what, path] of [["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN], ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")], ["chromium", CHROMIUM]]) {
+  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
+
+/** Starts a reference server on a free loopback port; its request log is kept in `log`. */
+async function startServer() {
+  const args = ["--listen", "127.0.0.1:0", "--memory", "--www", PAGES, "--pkg", PKG, "--poll-interval-ms", "200", "--faults"];
+  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const log = [];
+  const other = [];
+  createInterface({ input: child.stderr }).on("line", (text) => {
+    const at = Date.now();
+    const m = LOG_LINE.exec(text);
+    if (m) {
+      const ms = Number(m[5]);
+      // `start` is when the request arrived (the line is written when it is answered).
+      log.push({ at, start: at - ms, method: m[1], name: m[2], status: Number(m[3]), code: m[4], ms, text });
+    } else {
+      other.push(text);
+    }
+    if (VERBOSE) console.error(`  [server ${at % 100_000}] ${text}`);
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const first = await Promise.race([
+    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+    exited.then((code) => { throw new Error(`server exited with ${code}: ${other.join("\n")}`); }),
+  ]);
+  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
+  assert.ok(url && url.startsWith("http://127.0.0.1:"), `server URL from "${first}"`);
+  const base = url.replace(/\/mcp$/, "");
+  return {
+    url,
+    base,
+    log,
+    other,
+    async admin(path, body) {
+      const response = await fetch(`${base}${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      return response.json();
+    },
+    faults(settings) {
+      return this.admin("/admin/faults", settings);
+    },
+    lines(method, name) {
+      return log.filter((l) => l.method === method && (name === undefined || l.name === name));
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM"); // by the ChildProcess we spawned (its PID), nothing broader
+        await Promise.race([exited, sleep(3000)]);
+      }
+    },
+  };
+}
+
+/**
+ * A persistent Chromium profile in a fresh temp dir, launched (and relaunched) on demand. Console
+ * errors and uncaught page errors of every page are collected in `errors`.
+ */
+async function browserProfile(name) {
+  const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-e2e-${name}-`));
+  const errors = [];
+  const requests = []; // /mcp requests seen by the pages: { at, rpc, failedAt?, failure?, doneAt? }
+  let context = null;
+  const watch = (page) => {
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console.error: ${message.text()} (${message.location()?.url ?? ""})`);
+      if (VERBOSE) console.error(`  [page ${message.type()}] ${message.text()}`);
+    });
+    page.on("pageerror", (error) => errors.push(`pageerror: ${error?.stack ?? error}`));
+    page.on("request", (request) => {
+      if (!request.url().endsWith("/mcp") || request.method() !== "POST") return;
+      let rpc = {};
+      try { rpc = JSON.parse(request.postData() ?? "{}"); } catch { /* not JSON */ }
+      const entry = { at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name };
+      requests.push(entry);
+      request.__e2e = entry;
+    });
+    page.on("requestfailed", (request) => {
+      if (request.__e2e) Object.assign(request.__e2e, { failedAt: Date.now(), failure: request.failure()?.errorText });
+    });
+    page.on("requestfinished", (request) => {
+      if (request.__e2e) request.__e2e.doneAt = Date.now();
+    });
+  };
+  const profile = {
+    dir,
+    errors,
+    requests,
+    get context() { return context; },
+    async launch() {
+      context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1100, height: 560 } });
+      context.on("page", watch);
+      for (const page of context.pages()) watch(page);
+      return context;
+    },
+    /** Opens (or navigates the first tab to) the host page and waits until its client is open. */
+    async openHost(base, ns) {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(`${base}/?ns=${encodeURIComponent(ns)}`);
+      await hostReady(page);
+      return page;
+    },
+    async close() {
+      if (context) await context.close().catch(() => {});
+      context = null;
+    },
+    async dispose() {
+      await profile.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return profile;
+}
+
+/** Waits for `window.host.ready` (or fails with the host's own error). */
+async function hostReady(page) {
+  await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 10_000 });
+  const { error, loadAttempts } = await page.evaluate(() => ({ error: window.host.error, loadAttempts: window.host.loadAttempts }));
+  assert.equal(error, null, "the host page opened its TaskClient");
+  if (loadAttempts > 1) {
+    console.error(`  note: the host needed ${loadAttempts} attempts to import /pkg (rebuilt meanwhile?)`);
+    pkgRetried.add(page);
+  }
+}
+
+/** Pages whose host had to retry its /pkg import (another process was rebuilding pkg/). */
+const pkgRetried = new WeakSet();
+const PKG_LOAD_ERROR = /^console\.error: Failed to load resource: .* \(https?:\/\/127\.0\.0\.1:\d+\/pkg\/[^)]*\)$/;
+
+/**
+ * Resolves with the first recorded host event `{kind, at, detail}` whose kind is `match.kind` and whose
+ * detail has every other field of `match` (a plain field match: the page's CSP forbids `new Function`).
+ */
+async function waitEvent(page, match, timeout = 10_000) {
+  const handle = await page.waitForFunction(
+    (m) => window.host?.events?.find((e) => e.kind === m.kind && Object.entries(m).every(([k, v]) => k === "kind" || e.detail?.[k] === v)) ?? false,
+    match,
+    { timeout, polling: 50 },
+  );
+  return handle.jsonValue();
+}
+
+/** `host.wait(id)` with a deadline. */
+function waitDone(page, id, timeout = 10_000) {
+  return page.evaluate(
+    ([taskId, ms]) => Promise.race([window.host.wait(taskId), new Promise((_, reject) => setTimeout(() => reject(new Error(`task ${taskId} did not settle within ${ms} ms: ${JSON.stringify(window.host.tasks())}`)), ms))]),
+    [id, timeout],
+  );
+}
+
+const snapshotOf = (page, id) => page.evaluate((taskId) => window.host.tasks().find((t) => t.taskId === taskId) ?? null, id);
+const events = (page) => page.evaluate(() => window.host.events);
+
+function assertNoPageErrors(profile) {
+  // The only tolerated errors: a /pkg file missing while pkg/ was being rebuilt, when the host retried
+  // its import and opened the client anyway (hostReady asserted that).
+  const retried = profile.context?.pages().some((p) => pkgRetried.has(p));
+  const errors = profile.errors.filter((e) => !(retried && PKG_LOAD_ERROR.test(e)));
+  if (errors.length < profile.errors.length) console.error(`  note: ignored ${profile.errors.length - errors.length} /pkg load error(s) from a concurrent rebuild`);
+  assert.deepEqual(errors, [], `no console errors or uncaught errors in the page:\n${errors.join("\n")}`);
+}
+
+/** Runs `body` with a fresh server and profile, and always cleans both up. */
+async function withRig(name, body) {
+  const server = await startServer();
+  const profile = await browserProfile(name);
+  try {
+    await profile.launch();
+    await body({ server, profile });
+  } catch (error) {
+    if (!VERBOSE) {
+      error.message += `\n--- server log (${server.log.length} lines) ---\n${server.log.map((l) => `${l.at % 100_000} ${l.text}`).join("\n")}${server.other.length ? `\n--- server other ---\n${server.other.join("\n")}` : ""}`;
+    }
+    throw error;
+  } finally {
+    await profile.dispose();
+    await server.stop();
+  }
+}
+
+test("reload mid-task: the restored client finishes the same task", { timeout: 20_000 }, async () => {
+  await withRig("reload", async ({ server, profile }) => {
+    let page = await profile.openHost(server.base, "reload");
+    const out = await page.evaluate(() => window.host.start("build", { seconds: 3, target: "reload" }));
+    assert.equal(out.kind, "task");
+    const id = out.task.taskId;
+    await sleep(1000);
+    await mkdir(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, "host-midtask.png") });
+    const before = await snapshotOf(page, id);
+    assert.equal(before.status, "working", "still working when the page reloads");
+
+    const reloadAt = Date.now();
+    await page.reload();
+    await hostReady(page);
+    const restored = await snapshotOf(page, id);
+    assert.ok(restored, `the task ${id} is in the reloaded client: ${JSON.stringify(await page.evaluate(() => window.host.tasks()))}`);
+    assert.equal(restored.restored, true, "marked restored");
+    assert.equal(restored.status, "working", "restored mid-task, not yet finished");
+
+    const done = await waitDone(page, id, 8000);
+    assert.equal(done.taskId, id, "the same taskId");
+    assert.equal(done.status, "completed");
+    assert.equal(done.restored, true);
+    assert.equal(done.result.structuredContent.target, "reload");
+    assert.equal(server.lines("tools/call", "build").length, 1, "the tool was called once (the reload did not call it again)");
+    assert.ok(server.lines("tasks/get", id).some((l) => l.start >= reloadAt), "the reloaded page polled the same task");
+    assertNoPageErrors(profile);
+  });
+});
+
+test("browser restart: the relaunched profile finishes the task", { timeout: 25_000 }, async () => {
+  await withRig("restart", async ({ server, profile }) => {
+    const page = await profile.openHost(server.base, "restart");
+    const out = await page.evaluate(() => window.host.start("build", { seconds: 3, target: "restart" }));
+    const id = out.task.taskId;
+    await sleep(600);
+
+    await profile.close(); // the whole browser goes away
+    const closedAt = Date.now();
+    await sleep(300);
+    assert.ok(!server.lines("tasks/get", id).some((l) => l.start > closedAt + 50), "nothing polls while the browser is closed");
+
+    await profile.launch();
+    const reopened = await profile.openHost(server.base, "restart");
+    const restored = await snapshotOf(reopened, id);
+    assert.ok(restored, "the task survived the browser restart (IndexedDB on disk)");
+    assert.equal(restored.restored, true);
+    const done = await waitDone(reopened, id, 8000);
+    assert.equal(done.status, "completed");
+    assert.equal(done.result.structuredContent.target, "restart");
+    assert.equal(server.lines("tools/call", "build").length, 1, "called once");
+    assertNoPageErrors(profile);
+  });
+});
+
+test("offline: no polls while offline, resumes at once when back online", { timeout: 25_000 }, async () => {
+  await withRig("offline", async ({ server, profile }) => {
+    const page = await profile.openHost(server.base, "offline");
+    const out = await page.evaluate(() => window.host.start("build", { seconds: 4, target: "offline" }));
+    const id = out.task.taskId;
+    await sleep(700);
+    assert.ok(server.lines("tasks/get", id).length >= 2, "polling before going offline");
+
+    const offAt = Date.now();
+    await profile.context.setOffline(true);
+    const offSet = Date.now();
+    await waitEvent(page, { kind: "task", taskId: id, connectivity: "offline" }, 2000);
+    await sleep(2000 - (Date.now() - offAt));
+    const onAt = Date.now();
+    await profile.context.setOffline(false);
+
+    const done = await waitDone(page, id, 8000);
+    assert.equal(done.status, "completed");
+
+    const gets = server.lines("tasks/get", id);
+    const whileOffline = gets.filter((l) => l.at > offSet && l.at < onAt);
+    // One request may have been in flight at the switch (it arrived before offAt); none may start later.
+    assert.ok(whileOffline.length <= 1, `at most one tasks/get reached the server while offline, got ${whileOffline.length}: ${whileOffline.map((l) => l.text)}`);
+    const startedOffline = gets.filter((l) => l.start > offSet + 30 && l.start < onAt);
+    assert.deepEqual(startedOffline.map((l) => l.text), [], "no tasks/get started while offline");
+    const attempted = profile.requests.filter((r) => r.taskId === id && r.at > offSet + 30 && r.at < onAt);
+    assert.ok(attempted.length <= 1, `the page did not even try while offline (${attempted.length} attempts: ${JSON.stringify(attempted)})`);
+
+    const firstBack = gets.find((l) => l.start >= onAt);
+    assert.ok(firstBack, "polled again after going online");
+    const delay = firstBack.start - onAt;
+    assert.ok(delay <= 1000, `the first tasks/get after going online came ${delay} ms later (≤ 1000)`);
+    console.error(`  offline: ${whileOffline.length} tasks/get during the 2 s offline; first poll ${delay} ms after online`);
+    assertNoPageErrors(profile);
+  });
+});
+
+test("reload while an answer is in flight: it is sent, applied once, and never asked again", { timeout: 25_000 }, async () => {
+  await withRig("answer", async ({ server, profile }) => {
+    let page = await profile.openHost(server.base, "answer");
+    const out = await page.evaluate(() => window.host.start("deploy", { service: "api" }));
+    const id = out.task.taskId;
+    const asking = await waitEvent(page, { kind: "task", taskId: id, status: "input_required" });
+    assert.ok(asking.detail.inputRequests["approval-1"], "asks approval-1");
+    await page.screenshot({ path: join(SHOTS, "host-input-required.png") });
+
+    // Every /mcp request now takes 1.5 s, so the tasks/update is still in flight when the page goes.
+    await server.faults({ latencyMs: 1500 });
+    const answeredAt = Date.now();
+    await page.evaluate((taskId) => window.host.respond(taskId, { "approval-1": { action: "accept", content: { confirm: true, strategy: "rolling" } } }), id);
+    const updateSeen = Date.now() + 400;
+    while (!profile.requests.some((r) => r.method === "tasks/update" && r.taskId === id) && Date.now() < updateSeen) await sleep(10);
+    await page.reload();
+    const reloadedAt = Date.now();
+    await hostReady(page);
+    await server.faults({});
+
+    const firstUpdate = profile.requests.find((r) => r.method === "tasks/update" && r.taskId === id);
+    assert.ok(firstUpdate, "the first page sent the tasks/update before it reloaded");
+    const cutOff = !!firstUpdate.failedAt || !firstUpdate.doneAt || firstUpdate.doneAt >= reloadedAt;
+    console.error(`  answer: first tasks/update sent ${firstUpdate.at - answeredAt} ms after respond(); in flight at reload: ${cutOff}${firstUpdate.failure ? ` (${firstUpdate.failure})` : ""}`);
+
+    const restored = await snapshotOf(page, id);
+    assert.ok(restored, "the task is restored after the reload");
+    assert.equal(restored.restored, true);
+    assert.ok(!("approval-1" in restored.inputRequests), `approval-1 is not asked again after the reload: ${JSON.stringify(restored.inputRequests)}`);
+
+    const done = await waitDone(page, id, 10_000);
+    assert.equal(done.status, "completed", `completed: ${JSON.stringify(done.error)}`);
+    assert.equal(done.result.structuredContent.strategy, "rolling", "completed with the answered values");
+
+    const all = await events(page);
+    const askedAgain = all.filter((e) => e.kind === "task" && e.detail.taskId === id && "approval-1" in (e.detail.inputRequests ?? {}));
+    assert.deepEqual(askedAgain, [], "no snapshot after the reload shows approval-1 again");
+    assert.ok(all.filter((e) => e.detail.taskId === id).every((e) => e.detail.restored === true), "every snapshot of the reloaded page is restored");
+
+    const updates = server.lines("tasks/update", id);
+    assert.ok(updates.length >= 1, "a tasks/update for the task reached the server");
+    assert.ok(updates.some((l) => l.status === 200 && l.code === "ok"), `an update was accepted: ${updates.map((l) => l.text)}`);
+    assert.equal(server.lines("tools/call", "deploy").length, 1, "deploy was called once");
+    const sent = profile.requests.filter((r) => r.method === "tasks/update" && r.taskId === id);
+    console.error(`  answer: the pages sent ${sent.length} tasks/update (${sent.map((r) => r.failure ?? (r.doneAt ? "answered" : "no answer")).join(", ")}); lines at the server: ${updates.map((l) => l.text).join(" | ")}`);
+    assert.ok(updates.length <= sent.length, "the server saw no update the pages did not send");
+    assertNoPageErrors(profile);
+  });
+});
+
+test("a call cut off by a reload is reported as outcome unknown", { timeout: 20_000 }, async () => {
+  await withRig("unknown", async ({ server, profile }) => {
+    let page = await profile.openHost(server.base, "unknown");
+    await server.faults({ latencyMs: 2000 });
+    await page.evaluate(() => {
+      // Not awaited: the page reloads before the answer comes. The rejection is expected, not an error.
+      window.host.start("build", { seconds: 1, target: "unknown" }).catch(() => {});
+    });
+    const deadline = Date.now() + 2000;
+    while (!profile.requests.some((r) => r.method === "tools/call") && Date.now() < deadline) await sleep(10);
+    assert.ok(profile.requests.some((r) => r.method === "tools/call"), "the tools/call went out");
+    await sleep(150);
+    await page.reload();
+    await hostReady(page);
+    await server.faults({});
+
+    const call = await waitEvent(page, { kind: "call" }, 5000);
+    assert.equal(call.detail.status, "outcome_unknown");
+    assert.equal(call.detail.taskId, null);
+    assert.equal(call.detail.toolName, "build");
+    assert.deepEqual(call.detail.arguments, { seconds: 1, target: "unknown" });
+    const listed = await page.evaluate(() => window.host.tasks().filter((t) => t.status === "outcome_unknown"));
+    assert.equal(listed.length, 1, "tasks() lists the unknown call");
+    assert.equal(listed[0].callId, call.detail.callId);
+    const reached = server.lines("tools/call", "build");
+    console.error(`  unknown: the cut-off tools/call ${reached.length ? "reached the server" : "never reached the server's tool"} (${reached.map((l) => l.text).join(" | ") || "no log line"})`);
+    assertNoPageErrors(profile);
+  });
+});
