@@ -33,6 +33,7 @@ enum Event {
     NetworkRestored,
     Tick,
     Reload,
+    Pushed(bool),
 }
 
 fn event() -> impl Strategy<Value = Event> {
@@ -53,6 +54,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => Just(Event::NetworkRestored),
         1 => Just(Event::Tick),
         1 => Just(Event::Reload),
+        1 => any::<bool>().prop_map(Event::Pushed),
     ]
 }
 
@@ -110,7 +112,10 @@ proptest! {
                         }
                         in_flight_update = batch.keys().cloned().collect();
                     }
-                    Some(Action::Poll) => prop_assert!(now >= floor, "polled at {} before the floor {}", now, floor),
+                    Some(Action::Poll) => {
+                        prop_assert!(now >= floor, "polled at {} before the floor {}", now, floor);
+                        prop_assert!(!r.is_pushed(), "a pushed task was polled");
+                    }
                     Some(Action::SendCancel) | None => {}
                 },
                 Event::PollResult { status, updated, interval, keys } | Event::Notification { status, updated, interval, keys } => {
@@ -148,6 +153,7 @@ proptest! {
                 Event::CancelFailure => { let _ = r.on_cancel_failure(now, Failure::Network, &policy); }
                 Event::NetworkRestored => { let _ = r.on_network_restored(now, &policy); }
                 Event::Tick => { let _ = r.tick(now, &policy); }
+                Event::Pushed(on) => r.set_pushed(now, on, &policy),
                 Event::Reload => {
                     r = from_stored(&to_stored(&r)).expect("a stored record reloads");
                     in_flight_update.clear();

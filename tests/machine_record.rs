@@ -429,3 +429,18 @@ fn a_pending_call_is_stored_and_reloaded_whole() {
     assert_eq!(from_stored::<PendingCall>(&stored), Ok(call));
     assert!(from_stored::<PendingCall>(&json!({ "v": 1, "callId": 3 })).is_err());
 }
+
+#[test]
+fn a_task_covered_by_a_listen_stream_is_not_polled_until_coverage_ends() {
+    let p = policy();
+    let mut r = new_record(T0);
+    r.set_pushed(T0, true, &p);
+    assert!(r.is_pushed());
+    assert_eq!(r.next_action(T0 + 10_000), None, "pushed tasks are not polled");
+    let pushed = seen(TaskStatus::Working, T0 + 5_000, StatusDetail::None);
+    assert_eq!(r.on_notification(T0 + 5_000, pushed, &p), Ok(Change::State), "the first full observation");
+    // The stream drops: the next poll comes at once (catch up), but not before the server's interval.
+    r.set_pushed(T0 + 5_100, false, &p);
+    assert_eq!(r.next_poll_at(), Some(T0 + 5_500));
+    assert_eq!(r.next_action(T0 + 5_500), Some(Action::Poll));
+}

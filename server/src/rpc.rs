@@ -58,6 +58,7 @@ pub async fn dispatch(
     }
     match request {
         ClientRequest::Discover => Ok(Reply::Result(discover().to_json())),
+        ClientRequest::ListTools { .. } => Ok(Reply::Result(list_tools())),
         ClientRequest::CallTool(params) => {
             call_tool(engine, owner, declared, params).await.map(|o| Reply::Result(o.to_json()))
         }

@@ -100,9 +100,33 @@ export interface UnknownCallSnapshot {
 
 export type CallToolOutcome = { kind: "result"; result: CallToolResult } | { kind: "task"; task: TaskSnapshot };
 
+export interface ListToolsOptions {
+  cursor?: string;
+  signal?: AbortSignal;
+}
+
+/** A tool exactly as the server sent it. */
+export interface Tool {
+  name: string;
+  inputSchema: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface ListToolsResult {
+  tools: Tool[];
+  nextCursor?: string;
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+  _meta?: Record<string, unknown>;
+  /** Tools left out because of an invalid `x-mcp-header` annotation. */
+  rejectedTools?: Array<{ name: string; reason: string }>;
+}
+
 export interface CallToolOptions {
   /** Aborts the call (and, before a handle arrives, the HTTP request). */
   signal?: AbortSignal;
+  /** The tool's input schema, for `x-mcp-header` bindings when `listTools` was not called. */
+  inputSchema?: Record<string, unknown>;
   /** Answers MRTR `input_required` rounds that come before a task exists. */
   onInputRequired?: (inputRequests: InputRequests) => InputResponses | Promise<InputResponses>;
 }

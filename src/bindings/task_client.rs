@@ -9,7 +9,7 @@ use wasm_bindgen_futures::future_to_promise;
 use super::errors::to_js_error;
 use crate::runtime::client::{CallOutcome, ClientCore, ClientError};
 use crate::runtime::js_json::{from_js, to_js};
-use crate::runtime::options::{abort_signal, input_callback, ClientOptions};
+use crate::runtime::options::{abort_signal, cursor, input_callback, input_schema, ClientOptions};
 
 /// A durable MCP Tasks client for one server URL and namespace.
 #[wasm_bindgen]
@@ -52,13 +52,29 @@ impl TaskClient {
                 _ => return Err(reject(ClientError::usage("callTool arguments must be an object"))),
             };
             let outcome = core
-                .call_tool(name, arguments, input_callback(&options), abort_signal(&options))
+                .call_tool(name, arguments, input_callback(&options), abort_signal(&options), input_schema(&options))
                 .await
                 .map_err(reject)?;
             Ok(to_js(&match outcome {
                 CallOutcome::Result(result) => json!({ "kind": "result", "result": result.to_json() }),
                 CallOutcome::Task(task) => json!({ "kind": "task", "task": task }),
             }))
+        })
+    }
+
+    /// One page of the server's tools, each exactly as sent (schemas are never rewritten or
+    /// dereferenced). Tools with invalid `x-mcp-header` annotations are left out and named in
+    /// `rejectedTools`; the others' annotated arguments are sent as `Mcp-Param-*` headers by `callTool`.
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
+    pub fn list_tools(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "ListToolsOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let core = self.core.clone();
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        future_to_promise(async move {
+            let page = core.list_tools(cursor(&options), abort_signal(&options)).await.map_err(reject)?;
+            Ok(to_js(&page))
         })
     }
 

@@ -162,6 +162,8 @@ pub struct FailureNote {
 struct InFlight {
     poll: bool,
     cancel: bool,
+    /// A `subscriptions/listen` stream acknowledged this task: its changes are pushed, so no polls.
+    pushed: bool,
 }
 
 /// One task handle and what the client knows about it.
@@ -325,11 +327,27 @@ impl TaskRecord {
         if self.ledger.has_unsent() && now >= self.outbox_retry.not_before {
             return Some(Action::SendUpdate(self.ledger.take_outbox()));
         }
-        if !self.in_flight.poll && now >= self.poll.not_before {
+        if !self.in_flight.poll && !self.in_flight.pushed && now >= self.poll.not_before {
             self.in_flight.poll = true;
             return Some(Action::Poll);
         }
         None
+    }
+
+    /// Marks the task as covered (or no longer covered) by a listen stream. Covered tasks are not
+    /// polled; when coverage ends (the stream dropped) the next poll is due at once, to catch up on
+    /// whatever was missed in the gap, but never sooner than the server's interval.
+    pub fn set_pushed(&mut self, now: u64, pushed: bool, policy: &PollPolicy) {
+        if self.in_flight.pushed && !pushed && !self.is_settled() {
+            let floor = self.observed_at.saturating_add(policy.interval(self.last.task.poll_interval_ms));
+            self.poll.not_before = now.max(floor);
+        }
+        self.in_flight.pushed = pushed;
+    }
+
+    /// Whether a listen stream covers the task.
+    pub fn is_pushed(&self) -> bool {
+        self.in_flight.pushed
     }
 
     /// The earliest time something is due, for a single timer: poll, answer retry, cancel retry or TTL end.
@@ -338,7 +356,7 @@ impl TaskRecord {
             return None;
         }
         let mut times = Vec::with_capacity(4);
-        if !self.in_flight.poll {
+        if !self.in_flight.poll && !self.in_flight.pushed {
             times.push(self.poll.not_before);
         }
         if self.ledger.has_unsent() {
@@ -435,7 +453,7 @@ impl TaskRecord {
 
     /// The server answered -32602 to a `tasks/*` request: it does not know the task (any more).
     pub fn on_task_unknown(&mut self, message: impl Into<String>) -> Change {
-        self.in_flight = InFlight::default();
+        self.in_flight = InFlight { pushed: self.in_flight.pushed, ..InFlight::default() };
         self.ledger.send_failed();
         if self.is_settled() {
             return Change::Nothing;

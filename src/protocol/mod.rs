@@ -14,6 +14,7 @@ pub mod headers;
 pub mod input;
 pub mod jsonrpc;
 pub mod meta;
+pub mod param_headers;
 pub mod request;
 pub mod result_type;
 pub mod sse;

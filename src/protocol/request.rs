@@ -56,6 +56,11 @@ pub enum ClientRequest {
     },
     /// `subscriptions/listen`: a long-lived SSE stream of notifications.
     Listen(ListenFilter),
+    /// `tools/list`: one page of the server's tools.
+    ListTools {
+        /// The page to read (`nextCursor` of the previous page).
+        cursor: Option<String>,
+    },
 }
 
 impl ClientRequest {
@@ -68,6 +73,7 @@ impl ClientRequest {
             Self::UpdateTask { .. } => "tasks/update",
             Self::CancelTask { .. } => "tasks/cancel",
             Self::Listen(_) => "subscriptions/listen",
+            Self::ListTools { .. } => "tools/list",
         }
     }
 
@@ -78,7 +84,7 @@ impl ClientRequest {
             Self::GetTask { task_id } | Self::UpdateTask { task_id, .. } | Self::CancelTask { task_id } => {
                 Some(task_id)
             }
-            Self::Discover | Self::Listen(_) => None,
+            Self::Discover | Self::Listen(_) | Self::ListTools { .. } => None,
         }
     }
 
@@ -113,6 +119,11 @@ impl ClientRequest {
             }
             Self::Listen(filter) => {
                 obj.insert("notifications".into(), filter.to_json());
+            }
+            Self::ListTools { cursor } => {
+                if let Some(c) = cursor {
+                    obj.insert("cursor".into(), Value::from(c.as_str()));
+                }
             }
         }
         obj.insert("_meta".into(), meta.to_json());
@@ -155,6 +166,7 @@ impl ClientRequest {
                     obj.get("inputResponses").ok_or(DecodeError::MissingField { what, field: "inputResponses" })?;
                 Self::UpdateTask { task_id: task_id()?, input_responses: decode_input_responses(responses)? }
             }
+            "tools/list" => Self::ListTools { cursor: fields::optional_str(obj, what, "cursor")?.map(str::to_owned) },
             "subscriptions/listen" => {
                 let filter =
                     obj.get("notifications").ok_or(DecodeError::MissingField { what, field: "notifications" })?;
@@ -186,6 +198,8 @@ pub enum RequestResult {
     Ack,
     /// Graceful end of a `subscriptions/listen` stream, with the subscription it closes.
     ListenClosed(Option<RequestId>),
+    /// A `tools/list` page, kept as sent (tools pass through untouched: schemas are never rewritten).
+    ToolList(Object),
 }
 
 impl ClientRequest {
@@ -210,6 +224,15 @@ impl ClientRequest {
                 decode_ack(result, self.method()).map(|()| RequestResult::Ack)
             }
             Self::Listen(_) => super::subscriptions::decode_listen_closed(result).map(RequestResult::ListenClosed),
+            Self::ListTools { .. } => {
+                let obj = fields::object(result, "tools/list result")?;
+                super::result_type::expect_complete(obj, "tools/list")?;
+                match obj.get("tools") {
+                    Some(Value::Array(_)) => Ok(RequestResult::ToolList(obj.clone())),
+                    Some(_) => Err(fields::wrong_type("tools/list result", "tools", "an array")),
+                    None => Err(DecodeError::MissingField { what: "tools/list result", field: "tools" }),
+                }
+            }
         }
     }
 }

@@ -24,12 +24,13 @@ use crate::machine::stored::{from_stored, to_stored};
 use crate::protocol::input::{decode_input_responses, encode_input_requests, InputResponses};
 use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::meta::RequestMeta;
+use crate::protocol::param_headers::{self, ParamBinding};
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::tool_call::ToolCallOutcome;
 use crate::protocol::tool_result::CallToolResult;
 use crate::protocol::Object;
 use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
-use crate::transport::{FetchTransport, TransportError};
+use crate::transport::{FetchTransport, ListenEnd, ListenEvent, TransportError};
 
 /// The IndexedDB database every namespace shares (keys carry the namespace and server URL).
 pub const DATABASE: &str = "mcp-tasks-web";
@@ -90,6 +91,20 @@ impl Keys {
     }
 }
 
+/// `subscriptions/listen` state: whether the server offers it, and the stream now open.
+#[derive(Default)]
+struct Push {
+    /// `None` until `server/discover` answered (or a listen told us the server has no such method).
+    supported: Option<bool>,
+    discovering: bool,
+    /// The open stream: the task ids it was asked for, and how to close it.
+    current: Option<(std::collections::BTreeSet<String>, web_sys::AbortController)>,
+    /// Bumped per stream, so a closed stream's late callbacks are ignored.
+    generation: u64,
+    failures: u32,
+    retry_at: u64,
+}
+
 /// The engine behind a `TaskClient`.
 pub struct ClientCore {
     policy: PollPolicy,
@@ -116,6 +131,9 @@ pub struct ClientCore {
     channel: RefCell<Option<Channel>>,
     /// Requests forwarded to the polling tab, waiting for its reply.
     replies: RefCell<BTreeMap<String, Function>>,
+    push: RefCell<Push>,
+    /// `x-mcp-header` bindings of the tools seen in `listTools`, by tool name (memory only).
+    tool_bindings: RefCell<BTreeMap<String, Vec<ParamBinding>>>,
 }
 
 fn random_u64() -> u64 {
@@ -174,6 +192,8 @@ impl ClientCore {
             leadership: RefCell::new(None),
             channel: RefCell::new(None),
             replies: RefCell::new(BTreeMap::new()),
+            push: RefCell::new(Push::default()),
+            tool_bindings: RefCell::new(BTreeMap::new()),
         });
         if let Some(note) = store_note {
             core.note_storage(note);
@@ -454,7 +474,7 @@ impl ClientCore {
     fn snapshot_of(&self, id: &str) -> Option<Value> {
         let records = self.records.borrow();
         let record = records.get(id)?;
-        Some(snapshot::of_record(record, self.offline.get(), false, self.restored.borrow().contains(id)))
+        Some(snapshot::of_record(record, self.offline.get(), record.is_pushed(), self.restored.borrow().contains(id)))
     }
 
     fn emit_task(&self, id: &str) {
@@ -532,7 +552,131 @@ impl ClientCore {
             let core = self.clone();
             wasm_bindgen_futures::spawn_local(async move { core.execute(id, action).await });
         }
+        if online && self.auto_poll {
+            self.ensure_listening(now);
+        }
         self.reschedule(now);
+    }
+
+    /// Keeps one `subscriptions/listen` stream open for the live tasks, when the server offers it:
+    /// tasks it acknowledges are not polled; a new set of tasks means a new stream (filters cannot
+    /// change); a dropped stream means polling at once and listening again after a backoff.
+    fn ensure_listening(self: &Rc<Self>, now: u64) {
+        let live: std::collections::BTreeSet<String> =
+            self.records.borrow().iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
+        let mut push = self.push.borrow_mut();
+        match push.supported {
+            None if !push.discovering && !live.is_empty() => {
+                push.discovering = true;
+                let core = self.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let supported = matches!(core.transport.send(&ClientRequest::Discover, None).await, Ok(RequestResult::Discover(d)) if d.supports_tasks());
+                    {
+                        let mut push = core.push.borrow_mut();
+                        push.supported = Some(supported);
+                        push.discovering = false;
+                    }
+                    core.pump();
+                });
+                return;
+            }
+            Some(true) => {}
+            _ => return,
+        }
+        if push.current.as_ref().map(|(ids, _)| ids) == Some(&live) || now < push.retry_at {
+            return;
+        }
+        if let Some((_, abort)) = push.current.take() {
+            abort.abort();
+        }
+        drop(push);
+        self.uncover(now);
+        if live.is_empty() {
+            return;
+        }
+        let Ok(abort) = web_sys::AbortController::new() else { return };
+        let generation = {
+            let mut push = self.push.borrow_mut();
+            push.generation += 1;
+            push.current = Some((live.clone(), abort.clone()));
+            push.generation
+        };
+        let core = self.clone();
+        wasm_bindgen_futures::spawn_local(async move { core.listen_loop(generation, live, abort).await });
+    }
+
+    /// Ends listen coverage: every task is polled again.
+    fn uncover(&self, now: u64) {
+        for record in self.records.borrow_mut().values_mut() {
+            record.set_pushed(now, false, &self.policy);
+        }
+    }
+
+    async fn listen_loop(
+        self: Rc<Self>,
+        generation: u64,
+        ids: std::collections::BTreeSet<String>,
+        abort: web_sys::AbortController,
+    ) {
+        let current = |core: &ClientCore| core.push.borrow().generation == generation;
+        let core = self.clone();
+        let asked = ids.clone();
+        let end = self
+            .transport
+            .listen(ids.into_iter().collect(), &abort, move |event| {
+                if !current(&core) {
+                    return;
+                }
+                let now = globals::now_ms();
+                match event {
+                    ListenEvent::Acknowledged(accepted) => {
+                        for id in accepted.iter().filter(|id| asked.contains(*id)) {
+                            if let Some(record) = core.records.borrow_mut().get_mut(id) {
+                                record.set_pushed(now, true, &core.policy);
+                            }
+                            core.emit_task(id);
+                        }
+                    }
+                    ListenEvent::Task(task) => {
+                        let id = task.task.task_id.clone();
+                        let change = core
+                            .records
+                            .borrow_mut()
+                            .get_mut(&id)
+                            .and_then(|r| r.on_notification(now, *task, &core.policy).ok());
+                        if change == Some(Change::State) {
+                            let core = core.clone();
+                            wasm_bindgen_futures::spawn_local(async move { core.changed(&id).await });
+                        }
+                    }
+                }
+            })
+            .await;
+        if !current(&self) {
+            return;
+        }
+        let now = globals::now_ms();
+        {
+            let mut push = self.push.borrow_mut();
+            push.current = None;
+            match end {
+                ListenEnd::Closed => push.failures = 0,
+                ListenEnd::Dropped(TransportError::Rpc(e))
+                    if matches!(
+                        e.kind(),
+                        RpcErrorKind::MethodNotFound | RpcErrorKind::MissingRequiredClientCapability
+                    ) =>
+                {
+                    push.supported = Some(false);
+                }
+                ListenEnd::Dropped(_) => {
+                    push.failures = push.failures.saturating_add(1);
+                    push.retry_at = now.saturating_add((1_000u64 << push.failures.min(5)).min(30_000));
+                }
+            }
+        }
+        self.uncover(now);
+        self.pump();
     }
 
     fn reschedule(self: &Rc<Self>, now: u64) {
@@ -595,7 +739,13 @@ impl ClientCore {
         arguments: Option<Object>,
         on_input: Option<Function>,
         signal: Option<web_sys::AbortSignal>,
+        input_schema: Option<Value>,
     ) -> Result<CallOutcome, ClientError> {
+        let bindings = match input_schema {
+            Some(schema) => param_headers::bindings(&schema).map_err(|e| ClientError::usage(e.to_string()))?,
+            None => self.tool_bindings.borrow().get(&name).cloned().unwrap_or_default(),
+        };
+        let extra = param_headers::headers(&bindings, arguments.as_ref());
         let call_id = format!("call-{:016x}", random_u64());
         let pending = PendingCall {
             call_id: call_id.clone(),
@@ -607,7 +757,7 @@ impl ClientCore {
         if let Err(e) = store.put(&self.keys.call(&call_id), &to_stored(&pending).to_string()).await {
             self.storage_failed(&e);
         }
-        let outcome = self.run_call(&name, arguments, on_input, signal.as_ref()).await;
+        let outcome = self.run_call(&name, arguments, on_input, signal.as_ref(), &extra).await;
         let result = match outcome {
             Ok(ToolCallOutcome::Task(handle)) => {
                 let id = handle.task_id.clone();
@@ -637,12 +787,13 @@ impl ClientCore {
         arguments: Option<Object>,
         on_input: Option<Function>,
         signal: Option<&web_sys::AbortSignal>,
+        extra: &[(String, String)],
     ) -> Result<ToolCallOutcome, ClientError> {
         let mut call = MrtrCall::new(name, arguments);
         let mut ids = crate::protocol::jsonrpc::RequestIds::starting_at(0);
         let (_, mut request) = call.first(&mut ids);
         loop {
-            let outcome = match self.transport.send(&request, signal).await {
+            let outcome = match self.transport.send_with_headers(&request, extra, signal).await {
                 Ok(RequestResult::ToolCall(outcome)) => outcome,
                 Ok(_) => return Err(ClientError::usage("the server answered tools/call with another kind of result")),
                 Err(e) => return Err(ClientError::from_transport(&e)),
@@ -662,6 +813,46 @@ impl ClientCore {
             };
             request = call.retry(&mut ids, &round, responses).map_err(|e| ClientError::usage(e.to_string()))?.1;
         }
+    }
+
+    /// `listTools`: one page of tools, each exactly as the server sent it. Tools whose `x-mcp-header`
+    /// annotations are invalid are left out (and listed in `rejectedTools`); the others' bindings are
+    /// kept so `callTool` sends their `Mcp-Param-*` headers.
+    pub async fn list_tools(
+        &self,
+        cursor: Option<String>,
+        signal: Option<web_sys::AbortSignal>,
+    ) -> Result<Value, ClientError> {
+        let mut page = match self.transport.send(&ClientRequest::ListTools { cursor }, signal.as_ref()).await {
+            Ok(RequestResult::ToolList(page)) => page,
+            Ok(_) => return Err(ClientError::usage("the server answered tools/list with another kind of result")),
+            Err(e) => return Err(ClientError::from_transport(&e)),
+        };
+        let tools = match page.remove("tools") {
+            Some(Value::Array(tools)) => tools,
+            _ => Vec::new(),
+        };
+        let mut kept = Vec::new();
+        let mut rejected = Vec::new();
+        for tool in tools {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+            match param_headers::bindings(tool.get("inputSchema").unwrap_or(&Value::Null)) {
+                Ok(bindings) => {
+                    self.tool_bindings.borrow_mut().insert(name, bindings);
+                    kept.push(tool);
+                }
+                Err(e) => {
+                    self.tool_bindings.borrow_mut().remove(&name);
+                    rejected.push(serde_json::json!({ "name": name, "reason": e.to_string() }));
+                }
+            }
+        }
+        page.remove("resultType");
+        page.insert("tools".into(), Value::Array(kept));
+        if !rejected.is_empty() {
+            page.insert("rejectedTools".into(), Value::Array(rejected));
+        }
+        Ok(Value::Object(page))
     }
 
     /// `respond`: answers are queued (persisted first, the outbox) and sent at once — by this tab if it
@@ -769,6 +960,9 @@ impl ClientCore {
         self.listeners.borrow_mut().clear();
         self.leadership.borrow_mut().take();
         self.channel.borrow_mut().take();
+        if let Some((_, abort)) = self.push.borrow_mut().current.take() {
+            abort.abort();
+        }
     }
 }
 

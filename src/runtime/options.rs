@@ -116,3 +116,13 @@ pub fn input_callback(options: &JsValue) -> Option<Function> {
 pub fn abort_signal(options: &JsValue) -> Option<web_sys::AbortSignal> {
     get(options, "signal").and_then(|s| s.dyn_into::<web_sys::AbortSignal>().ok())
 }
+
+/// `options.inputSchema` of `callTool` (for `x-mcp-header` bindings without a `listTools`).
+pub fn input_schema(options: &JsValue) -> Option<serde_json::Value> {
+    get(options, "inputSchema").and_then(|v| super::js_json::from_js(&v).ok())
+}
+
+/// `options.cursor` of `listTools`.
+pub fn cursor(options: &JsValue) -> Option<String> {
+    get(options, "cursor").and_then(|v| v.as_string())
+}

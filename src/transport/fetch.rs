@@ -12,8 +12,26 @@ use crate::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, Reques
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::sse::SseParser;
+use crate::protocol::subscriptions::{ListenFilter, ServerNotification};
+use crate::protocol::task::DetailedTask;
 use crate::protocol::DecodeError;
 use crate::runtime::globals::{self, Listener, Timeout};
+
+/// What a listen stream delivers.
+pub enum ListenEvent {
+    /// The task ids the server accepted; the others must still be polled.
+    Acknowledged(Vec<String>),
+    /// A task's full state, handled like a `tasks/get` result.
+    Task(Box<DetailedTask>),
+}
+
+/// How a listen stream ended.
+pub enum ListenEnd {
+    /// The server closed it with the listen result (graceful).
+    Closed,
+    /// It broke, or never opened: re-listen later and poll meanwhile.
+    Dropped(TransportError),
+}
 
 /// Talks to one MCP endpoint.
 pub struct FetchTransport {
@@ -49,24 +67,49 @@ impl FetchTransport {
         request: &ClientRequest,
         signal: Option<&AbortSignal>,
     ) -> Result<RequestResult, TransportError> {
-        let id = self.next_id();
-        self.send_with_id(&id, request, signal).await
+        self.send_with_headers(request, &[], signal).await
     }
 
-    /// Sends `request` under `id` (MRTR retries pick their own fresh ids).
-    pub async fn send_with_id(
+    /// Sends `request` with `extra` headers (`Mcp-Param-*`). A -32022 (unsupported version) whose
+    /// `supported` list names the version this client speaks is retried once, under a new id; one
+    /// that does not is reported naming both sides.
+    pub async fn send_with_headers(
+        &self,
+        request: &ClientRequest,
+        extra: &[(String, String)],
+        signal: Option<&AbortSignal>,
+    ) -> Result<RequestResult, TransportError> {
+        let first = self.send_once(&self.next_id(), request, extra, signal).await;
+        let Err(TransportError::Rpc(e)) = &first else { return first };
+        if e.code != crate::protocol::jsonrpc::codes::UNSUPPORTED_PROTOCOL_VERSION {
+            return first;
+        }
+        match e.supported_versions() {
+            Some(versions) if versions.iter().any(|v| v == crate::protocol::PROTOCOL_VERSION) => {
+                self.send_once(&self.next_id(), request, extra, signal).await
+            }
+            Some(versions) => Err(TransportError::Rpc(crate::protocol::jsonrpc::RpcError::new(
+                e.code,
+                format!(
+                    "the server supports {}; this client speaks {}",
+                    versions.join(", "),
+                    crate::protocol::PROTOCOL_VERSION
+                ),
+            ))),
+            None => first,
+        }
+    }
+
+    /// One attempt under `id`.
+    async fn send_once(
         &self,
         id: &RequestId,
         request: &ClientRequest,
+        extra: &[(String, String)],
         signal: Option<&AbortSignal>,
     ) -> Result<RequestResult, TransportError> {
-        let body = request.envelope(id, &self.meta).to_string();
-        let headers = Headers::new().map_err(|e| TransportError::Headers(js_message(&e)))?;
-        for (name, value) in request.http_headers() {
-            headers.append(name, &value).map_err(|e| TransportError::Headers(js_message(&e)))?;
-        }
-        self.add_host_headers(&headers).await?;
         let controller = AbortController::new().map_err(|e| TransportError::Network(js_message(&e)))?;
+        let req = self.prepare(id, request, extra, &controller.signal()).await?;
         let timed_out = std::rc::Rc::new(std::cell::Cell::new(false));
         let _timeout = {
             let controller = controller.clone();
@@ -93,13 +136,6 @@ impl FetchTransport {
                 TransportError::Network(js_message(&e))
             }
         };
-        let init = RequestInit::new();
-        init.set_method("POST");
-        init.set_headers(&headers);
-        init.set_body(&JsValue::from_str(&body));
-        init.set_signal(Some(&controller.signal()));
-        let req =
-            Request::new_with_str_and_init(&self.url, &init).map_err(|e| TransportError::Network(js_message(&e)))?;
         let promise = globals::fetch(&req).map_err(|e| TransportError::Network(js_message(&e)))?;
         let response: Response = JsFuture::from(promise)
             .await
@@ -135,6 +171,109 @@ impl FetchTransport {
                 Err(TransportError::BadResponse(DecodeError::InvalidEnvelope { detail: "expected a response".into() }))
             }
             Err(e) => Err(TransportError::BadResponse(e)),
+        }
+    }
+
+    /// The fetch `Request` for `request` under `id`: body, protocol headers, the host's headers, `signal`.
+    async fn prepare(
+        &self,
+        id: &RequestId,
+        request: &ClientRequest,
+        extra: &[(String, String)],
+        signal: &AbortSignal,
+    ) -> Result<Request, TransportError> {
+        let body = request.envelope(id, &self.meta).to_string();
+        let headers = Headers::new().map_err(|e| TransportError::Headers(js_message(&e)))?;
+        for (name, value) in request.http_headers() {
+            headers.append(name, &value).map_err(|e| TransportError::Headers(js_message(&e)))?;
+        }
+        for (name, value) in extra {
+            headers.append(name, value).map_err(|e| TransportError::Headers(js_message(&e)))?;
+        }
+        self.add_host_headers(&headers).await?;
+        let init = RequestInit::new();
+        init.set_method("POST");
+        init.set_headers(&headers);
+        init.set_body(&JsValue::from_str(&body));
+        init.set_signal(Some(signal));
+        Request::new_with_str_and_init(&self.url, &init).map_err(|e| TransportError::Network(js_message(&e)))
+    }
+
+    /// Opens `subscriptions/listen` for `task_ids` and feeds what arrives to `on_event` until the stream
+    /// ends; `abort` closes it (how a client ends a subscription over HTTP).
+    pub async fn listen(
+        &self,
+        task_ids: Vec<String>,
+        abort: &AbortController,
+        mut on_event: impl FnMut(ListenEvent),
+    ) -> ListenEnd {
+        let id = self.next_id();
+        let request = ClientRequest::Listen(ListenFilter::tasks(task_ids));
+        let req = match self.prepare(&id, &request, &[], &abort.signal()).await {
+            Ok(req) => req,
+            Err(e) => return ListenEnd::Dropped(e),
+        };
+        let promise = match globals::fetch(&req) {
+            Ok(p) => p,
+            Err(e) => return ListenEnd::Dropped(TransportError::Network(js_message(&e))),
+        };
+        let response: Response = match JsFuture::from(promise).await.and_then(|r| r.dyn_into()) {
+            Ok(r) => r,
+            Err(e) => return ListenEnd::Dropped(TransportError::Network(js_message(&e))),
+        };
+        let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
+        if !content_type.contains("text/event-stream") {
+            let status = response.status();
+            let text = match response.text() {
+                Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
+                Err(_) => String::new(),
+            };
+            let rpc =
+                serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| match decode_message_value(&v) {
+                    Ok(Incoming::Response(r)) => r.outcome.err(),
+                    _ => None,
+                });
+            return ListenEnd::Dropped(
+                rpc.map_or(TransportError::Http { status, retry_after_ms: None }, TransportError::Rpc),
+            );
+        }
+        let Some(body) = response.body() else { return ListenEnd::Dropped(TransportError::Network("no body".into())) };
+        let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+        let mut parser = SseParser::new();
+        loop {
+            let Ok(chunk) = JsFuture::from(reader.read()).await else {
+                return ListenEnd::Dropped(TransportError::Network("the listen stream broke".into()));
+            };
+            let done = Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
+            let events = if done {
+                parser.finish()
+            } else {
+                let value = Reflect::get(&chunk, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+                parser.push(&Uint8Array::new(&value).to_vec())
+            };
+            for event in events {
+                let Ok(message) = serde_json::from_str::<serde_json::Value>(&event.data) else { continue };
+                match decode_message_value(&message) {
+                    Ok(Incoming::Notification { method, params }) => match ServerNotification::decode(&method, &params)
+                    {
+                        Ok(ServerNotification::SubscriptionAcknowledged { accepted, .. }) => {
+                            on_event(ListenEvent::Acknowledged(accepted.task_ids.unwrap_or_default()))
+                        }
+                        Ok(ServerNotification::TaskStatus { task, .. }) => on_event(ListenEvent::Task(Box::new(task))),
+                        _ => {}
+                    },
+                    Ok(Incoming::Response(r)) if r.id.as_ref() == Some(&id) => {
+                        let _ = reader.cancel();
+                        return ListenEnd::Closed;
+                    }
+                    _ => {}
+                }
+            }
+            if done {
+                return ListenEnd::Dropped(TransportError::Network(
+                    "the listen stream ended without its result".into(),
+                ));
+            }
         }
     }
 

@@ -4,4 +4,4 @@ mod error;
 mod fetch;
 
 pub use error::{parse_retry_after, TransportError};
-pub use fetch::FetchTransport;
+pub use fetch::{FetchTransport, ListenEnd, ListenEvent};

@@ -177,3 +177,28 @@ test("usage errors are typed", async () => {
   await assert.rejects(client.callTool("no_such_tool", {}), (e) => e.name === "RpcError" && e.code === -32602);
   client.close();
 });
+
+test("subscriptions/listen: acknowledged tasks are pushed, not polled", async () => {
+  const realFetch = globalThis.fetch;
+  const methods = [];
+  globalThis.fetch = (request, init) => {
+    methods.push(request.headers?.get?.("mcp-method") ?? "?");
+    return realFetch(request, init);
+  };
+  try {
+    const client = await open({ namespace: "listen" });
+    const listening = nextTask(client, (s) => s.connectivity === "listening");
+    const { task } = await client.callTool("build", { seconds: 2 });
+    const seen = await listening;
+    assert.equal(seen.taskId, task.taskId);
+    const done = await client.wait(task.taskId);
+    assert.equal(done.status, "completed");
+    const gets = methods.filter((m) => m === "tasks/get").length;
+    assert.ok(methods.includes("subscriptions/listen"), `methods: ${methods}`);
+    // At 100 ms polling a 2 s build would take ~20 polls; pushed, at most a catch-up or two.
+    assert.ok(gets <= 3, `tasks/get sent ${gets} times: ${methods}`);
+    client.close();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});

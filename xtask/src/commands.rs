@@ -84,6 +84,17 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
         }
         return;
     };
+    const CLIENT_CONFORMANCE: &str =
+        "official conformance suite, client scenarios, driving TaskClient (tests/conformance-client)";
+    if pkg_built {
+        checks.run(CLIENT_CONFORMANCE, || {
+            let mut run = std::process::Command::new("sh");
+            run.args(["tests/conformance-client/run.sh"]).current_dir(root);
+            cmd::run(&mut run)
+        });
+    } else {
+        checks.skip(CLIENT_CONFORMANCE, "an earlier check failed, so pkg/ may be stale");
+    }
     for (name, dir) in [(NODE, "tests/js"), (E2E, "tests/e2e")] {
         if !root.join(dir).is_dir() {
             continue;

@@ -214,7 +214,6 @@ async fn handle(state: &AppState, owner: &str, headers: &HeaderMap, body: &Bytes
     };
     let result = match request {
         Some(request) => rpc::dispatch(&state.engine, owner, &meta, &id, request).await,
-        None if method == "tools/list" => Ok(Reply::Result(rpc::list_tools())),
         None => Err(RpcError::new(codes::METHOD_NOT_FOUND, "Method not found")),
     };
     outcome.response = match result {

@@ -2,7 +2,7 @@
 // Playwright. Loaded from a file (never inline) so the page runs under the server's strict CSP.
 //
 //   window.host = { ready, error, namespace, client, start(tool, args), respond(id, answers),
-//                   wait(id), tasks(), events: [{ kind, at, detail }], calls: [...] }
+//                   cancel(id), wait(id), tasks(), events: [{ kind, at, detail }], calls: [...] }
 //
 // `?ns=NAME` picks the namespace (default "e2e"); `?minPoll=MS` the client's minPollIntervalMs.
 const params = new URLSearchParams(location.search);
@@ -82,6 +82,7 @@ try {
     }
   };
   host.respond = (id, answers) => client.respond(id, answers);
+  host.cancel = (id) => client.cancel(id);
   host.wait = (id) => client.wait(id);
   host.tasks = () => client.tasks();
   host.ready = true;
