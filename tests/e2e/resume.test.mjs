@@ -271,6 +271,18 @@ test("browser restart: the relaunched profile finishes the task", { timeout: 25_
 
 test("offline: no polls while offline, resumes at once when back online", { timeout: 25_000 }, async () => {
   await withRig("offline", async ({ server, profile }) => {
+    // Polling mode: answer server/discover and subscriptions/listen as a server without them would, so
+    // the client polls and the server log shows whether it stays quiet while offline.
+    await profile.context.route("**/mcp", async (route) => {
+      const request = route.request();
+      let rpc = {};
+      try { rpc = JSON.parse(request.postData() ?? "{}"); } catch { /* not JSON */ }
+      if (request.method() === "POST" && (rpc.method === "server/discover" || rpc.method === "subscriptions/listen")) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, error: { code: -32601, message: "Method not found" } });
+        return route.fulfill({ status: 200, contentType: "application/json", body });
+      }
+      return route.continue();
+    });
     const page = await profile.openHost(server.base, "offline");
     const out = await page.evaluate(() => window.host.start("build", { seconds: 4, target: "offline" }));
     const id = out.task.taskId;

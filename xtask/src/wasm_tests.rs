@@ -1,5 +1,5 @@
-//! The wasm test binaries (tests/wasm_store_*.rs), each run in the real runtime it is built for:
-//! a Chromium page, a Chromium dedicated worker, and Node.js.
+//! The wasm test binaries (tests/wasm_store_*.rs, tests/wasm_client_*.rs), each run in the real
+//! runtime it is built for: a Chromium page, a Chromium dedicated worker, and Node.js.
 //!
 //! Each runtime is its own test binary because wasm-bindgen-test reads the runtime from a custom
 //! section that `wasm_bindgen_test_configure!` compiles in (see tests/wasm_common/mod.rs). Cargo
@@ -17,6 +17,21 @@
 //! (`target/wasm-tests/webdriver.json` is written by `cargo xtask test`; without it the runner
 //! still works, with its own headless defaults and whatever Chromium chromedriver finds.)
 //!
+//! The client tests (`wasm_client_*`) talk to two reference servers that this module starts on free
+//! loopback ports before building them (see [`TestServers`]): one with `--faults`, one with
+//! `--auth`. Their addresses reach the tests as compile-time variables (`option_env!` in
+//! tests/wasm_common/client.rs), set on the build and on every run so cargo never rebuilds between
+//! the two; they change every run, so the client binaries are recompiled each time (a few seconds).
+//! By hand, start the servers and add the variables to the command above:
+//!
+//! ```text
+//! target/debug/mcp-tasks-server --listen 127.0.0.1:8801 --memory --quiet --faults --poll-interval-ms 100 &
+//! target/debug/mcp-tasks-server --listen 127.0.0.1:8802 --memory --quiet --auth wasm-test-token &
+//! MCP_TEST_SERVER=http://127.0.0.1:8801/mcp MCP_TEST_AUTH_SERVER=http://127.0.0.1:8802/mcp \
+//! MCP_TEST_AUTH_TOKEN=wasm-test-token CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=… \
+//!   cargo test -p mcp-tasks-web --target wasm32-unknown-unknown --test wasm_client_node
+//! ```
+//!
 //! Never with `cargo test -q`: the runner's output parsing breaks under it.
 
 use std::path::{Path, PathBuf};
@@ -26,27 +41,95 @@ use std::time::Instant;
 use crate::checks::Checks;
 use crate::cmd;
 use crate::error::{Context, Error, Result};
+use crate::reference_server::{self, ServerProcess};
 use crate::toolchain::{self, Browser, BuildTools, WASM_TARGET};
 use crate::workspace;
 
 /// The cargo package whose tests/ hold the wasm test binaries.
 const CRATE: &str = "mcp-tasks-web";
 
-/// One runtime: the xtask check it is reported as, and the test binaries built for it (one per
-/// concern; add a `tests/wasm_<concern>_<runtime>.rs` here to have it run).
+/// One check: what it is reported as, the test binaries it runs (one runtime each; add a
+/// `tests/wasm_<concern>_<runtime>.rs` here to have it run), and what it needs.
 struct Runtime {
     check: &'static str,
     test_targets: &'static [&'static str],
     in_browser: bool,
+    /// Whether the binaries talk to the reference servers ([`TestServers`]).
+    needs_servers: bool,
 }
 
-/// Every runtime, in the order they run. A runtime whose setup failed (no browser) fails its own
-/// check only; the others still run.
-const RUNTIMES: [Runtime; 3] = [
-    Runtime { check: "wasm tests: Chromium page", test_targets: &["wasm_store_page"], in_browser: true },
-    Runtime { check: "wasm tests: Chromium dedicated worker", test_targets: &["wasm_store_worker"], in_browser: true },
-    Runtime { check: "wasm tests: Node", test_targets: &["wasm_store_node"], in_browser: false },
+/// Every check, in the order they run. A check whose setup failed (no browser, no servers) fails on
+/// its own; the others still run.
+const RUNTIMES: [Runtime; 6] = [
+    Runtime {
+        check: "wasm tests: Chromium page",
+        test_targets: &["wasm_store_page"],
+        in_browser: true,
+        needs_servers: false,
+    },
+    Runtime {
+        check: "wasm tests: Chromium dedicated worker",
+        test_targets: &["wasm_store_worker"],
+        in_browser: true,
+        needs_servers: false,
+    },
+    Runtime { check: "wasm tests: Node", test_targets: &["wasm_store_node"], in_browser: false, needs_servers: false },
+    Runtime {
+        check: "wasm client tests: Chromium page",
+        test_targets: &["wasm_client_page"],
+        in_browser: true,
+        needs_servers: true,
+    },
+    Runtime {
+        check: "wasm client tests: Chromium dedicated worker",
+        test_targets: &["wasm_client_worker"],
+        in_browser: true,
+        needs_servers: true,
+    },
+    Runtime {
+        check: "wasm client tests: Node",
+        test_targets: &["wasm_client_node"],
+        in_browser: false,
+        needs_servers: true,
+    },
 ];
+
+/// The bearer token the `--auth` server accepts (passed to the tests as `MCP_TEST_AUTH_TOKEN`).
+const AUTH_TOKEN: &str = "wasm-test-token";
+
+/// The reference servers the client tests run against, each on a free loopback port, killed when
+/// this value is dropped (after the last check):
+///
+/// - `faults`: `--memory --quiet --faults --poll-interval-ms 100`: every status path, the restore
+///   tests and the fault tests (which drive its `/admin/faults` and `/admin/expire`);
+/// - `auth`: `--memory --quiet --auth wasm-test-token`: the `headers` option.
+struct TestServers {
+    faults: ServerProcess,
+    auth: ServerProcess,
+}
+
+impl TestServers {
+    /// Builds the server (as `cargo build -p mcp-tasks-server`, shared with `cargo test`) and starts both.
+    fn start(root: &Path) -> Result<Self> {
+        let exe = reference_server::build(root)?;
+        let faults = ServerProcess::start(&exe, &["--memory", "--quiet", "--faults", "--poll-interval-ms", "100"])?;
+        let auth = ServerProcess::start(&exe, &["--memory", "--quiet", "--auth", AUTH_TOKEN])?;
+        eprintln!(
+            "xtask: reference servers for the wasm client tests: {} (--faults), {} (--auth)",
+            faults.url, auth.url
+        );
+        Ok(Self { faults, auth })
+    }
+
+    /// The compile-time variables tests/wasm_common/client.rs reads with `option_env!`.
+    fn env(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("MCP_TEST_SERVER", self.faults.url.clone()),
+            ("MCP_TEST_AUTH_SERVER", self.auth.url.clone()),
+            ("MCP_TEST_AUTH_TOKEN", AUTH_TOKEN.to_owned()),
+        ]
+    }
+}
 
 /// Command-line switches for Chromium, passed through WebDriver's `goog:chromeOptions`:
 /// headless as root (no sandbox: Chromium refuses to sandbox as root), no GPU, `/tmp` instead of a
@@ -91,13 +174,21 @@ pub fn run(root: &Path, tools: &BuildTools, checks: &mut Checks) {
     let browser = toolchain::ensure_browser()
         .and_then(|browser| write_webdriver_json(root, &browser).map(|json| (browser, json)))
         .map_err(|e| e.to_string());
-    let built = runner.clone().and_then(|_| build(root).map_err(|e| e.to_string()));
+    // Started before the build: the client binaries compile their addresses in. Without them those
+    // binaries still build (and would fail, saying why), but their checks fail here with the reason.
+    let servers =
+        runner.as_ref().map_err(Clone::clone).and_then(|_| TestServers::start(root).map_err(|e| e.to_string()));
+    let env = servers.as_ref().map(TestServers::env).unwrap_or_default();
+    let built = runner.clone().and_then(|_| build(root, &env).map_err(|e| e.to_string()));
 
     for runtime in &RUNTIMES {
         checks.run(runtime.check, || -> Result<()> {
             let runner = runner.as_ref().map_err(|e| Error::msg(format!("no test runner: {e}")))?;
             built.as_ref().map_err(|e| Error::msg(format!("the wasm test binaries did not build: {e}")))?;
-            let mut test = test_command(root, runner, runtime.test_targets);
+            if runtime.needs_servers {
+                servers.as_ref().map_err(|e| Error::msg(format!("no reference servers to test against: {e}")))?;
+            }
+            let mut test = test_command(root, runner, runtime.test_targets, &env);
             if runtime.in_browser {
                 let (browser, webdriver_json) =
                     browser.as_ref().map_err(|e| Error::msg(format!("no browser to test in: {e}")))?;
@@ -112,13 +203,15 @@ pub fn run(root: &Path, tools: &BuildTools, checks: &mut Checks) {
             outcome.map_err(|e| Error::msg(format!("{e}; the failing tests are listed above")))
         });
     }
+    drop(servers); // stops them
 }
 
 /// `cargo test --no-run` for all the wasm test binaries at once, so each runtime's check times
-/// only its own run, and a compile error is reported once.
-fn build(root: &Path) -> Result<()> {
+/// only its own run, and a compile error is reported once. `env`: the servers' addresses.
+fn build(root: &Path, env: &[(&str, String)]) -> Result<()> {
     let mut build = cmd::cargo();
     build.args(["test", "-p", CRATE, "--target", WASM_TARGET, "--no-run"]).current_dir(root);
+    build.envs(env.iter().map(|(name, value)| (name, value)));
     for target in RUNTIMES.iter().flat_map(|runtime| runtime.test_targets) {
         build.args(["--test", target]);
     }
@@ -129,10 +222,12 @@ fn build(root: &Path) -> Result<()> {
 }
 
 /// `cargo test --target wasm32-unknown-unknown --test <target>…`, run through the pinned runner.
-/// `--no-fail-fast`: a failing binary must not hide the results of the others.
-fn test_command(root: &Path, runner: &Path, test_targets: &[&str]) -> Command {
+/// `--no-fail-fast`: a failing binary must not hide the results of the others. `env`: the
+/// servers' addresses, exactly as the build saw them (or cargo would rebuild).
+fn test_command(root: &Path, runner: &Path, test_targets: &[&str], env: &[(&str, String)]) -> Command {
     let mut test = cmd::cargo();
     test.args(["test", "-p", CRATE, "--target", WASM_TARGET, "--no-fail-fast"]).current_dir(root);
+    test.envs(env.iter().map(|(name, value)| (name, value)));
     for target in test_targets {
         test.args(["--test", target]);
     }
@@ -190,6 +285,14 @@ mod tests {
         assert_eq!(options["binary"], "/usr/bin/chromium");
         let args: Vec<&str> = options["args"].as_array().unwrap().iter().filter_map(|a| a.as_str()).collect();
         assert_eq!(args, CHROMIUM_ARGS);
+    }
+
+    #[test]
+    fn exactly_the_client_binaries_need_the_servers() {
+        for runtime in &RUNTIMES {
+            let client = runtime.test_targets.iter().all(|t| t.starts_with("wasm_client_"));
+            assert_eq!(runtime.needs_servers, client, "{}", runtime.check);
+        }
     }
 
     #[test]
