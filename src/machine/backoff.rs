@@ -32,7 +32,7 @@ impl Default for PollPolicy {
 
 /// Why an exchange failed, as far as scheduling cares.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Failure {
     /// No response: offline, DNS, connection reset, CORS refusal.
     Network,
@@ -42,7 +42,8 @@ pub enum Failure {
     Http {
         /// The HTTP status.
         status: u16,
-        /// Delay the server asked for, if any.
+        /// Delay the server asked for, if any. (`retry_after_ms` is how format 1 first wrote it.)
+        #[serde(alias = "retry_after_ms")]
         retry_after_ms: Option<u64>,
     },
     /// A JSON-RPC error that does not end the task (e.g. -32603 on `tasks/get`).

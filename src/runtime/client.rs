@@ -118,6 +118,8 @@ pub struct ClientCore {
     /// Records restored from the store at `open` (shown as `restored` in snapshots).
     restored: RefCell<std::collections::BTreeSet<String>>,
     unknown_calls: RefCell<BTreeMap<String, PendingCall>>,
+    /// This client's own calls still waiting for an answer (their pending records are not orphans).
+    live_calls: RefCell<std::collections::BTreeSet<String>>,
     waiters: RefCell<BTreeMap<String, Vec<Function>>>,
     events: Events,
     timer: RefCell<Option<Timeout>>,
@@ -181,6 +183,7 @@ impl ClientCore {
             records: RefCell::new(BTreeMap::new()),
             restored: RefCell::new(Default::default()),
             unknown_calls: RefCell::new(BTreeMap::new()),
+            live_calls: RefCell::new(Default::default()),
             waiters: RefCell::new(BTreeMap::new()),
             events: Events::new(),
             timer: RefCell::new(None),
@@ -388,6 +391,10 @@ impl ClientCore {
                     Err(e) => self.events.emit("storage", to_js(&serde_json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
                 }
             } else if let Some(id) = rest.strip_prefix("call/") {
+                // Our own calls in flight, and calls already reported, are not news.
+                if self.live_calls.borrow().contains(id) || self.unknown_calls.borrow().contains_key(id) {
+                    continue;
+                }
                 if let Ok(call) = parsed
                     .map_err(|e| e.to_string())
                     .and_then(|v| from_stored::<PendingCall>(&v).map_err(|e| e.to_string()))
@@ -753,6 +760,7 @@ impl ClientCore {
             arguments: arguments.clone(),
             started_at: globals::now_ms(),
         };
+        self.live_calls.borrow_mut().insert(call_id.clone());
         let store = self.store.borrow().clone();
         if let Err(e) = store.put(&self.keys.call(&call_id), &to_stored(&pending).to_string()).await {
             self.storage_failed(&e);
@@ -778,6 +786,7 @@ impl ClientCore {
         };
         let store = self.store.borrow().clone();
         let _ = store.delete(&self.keys.call(&call_id)).await;
+        self.live_calls.borrow_mut().remove(&call_id);
         result
     }
 
