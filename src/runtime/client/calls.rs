@@ -1,0 +1,144 @@
+//! `callTool` (recorded before it is sent, MRTR rounds answered by the host) and `listTools`.
+use super::*;
+
+impl ClientCore {
+    /// `callTool`: records the call, sends it (answering MRTR rounds through `on_input`), and persists a
+    /// task handle before returning it.
+    pub async fn call_tool(
+        self: &Rc<Self>,
+        name: String,
+        arguments: Option<Object>,
+        on_input: Option<Function>,
+        signal: Option<web_sys::AbortSignal>,
+        input_schema: Option<Value>,
+    ) -> Result<CallOutcome, ClientError> {
+        let bindings = match input_schema {
+            Some(schema) => param_headers::bindings(&schema).map_err(|e| ClientError::usage(e.to_string()))?,
+            None => self.tool_bindings.borrow().get(&name).cloned().unwrap_or_default(),
+        };
+        let extra = param_headers::headers(&bindings, arguments.as_ref());
+        let call_id = format!("call-{:016x}", random_u64());
+        let pending = PendingCall {
+            call_id: call_id.clone(),
+            tool_name: name.clone(),
+            arguments: arguments.clone(),
+            started_at: globals::now_ms(),
+        };
+        self.live_calls.borrow_mut().insert(call_id.clone());
+        let store = self.store.borrow().clone();
+        if let Err(e) = store.put(&self.keys.call(&call_id), &to_stored(&pending).to_string()).await {
+            self.storage_failed(&e);
+        }
+        let outcome = self.run_call(&name, arguments, on_input, signal.as_ref(), &extra).await;
+        let result = match outcome {
+            Ok(ToolCallOutcome::Task(handle)) => {
+                let id = handle.task_id.clone();
+                self.seed.set(self.seed.get().wrapping_add(0x9E37_79B9_7F4A_7C15));
+                let record = TaskRecord::from_handle(globals::now_ms(), name, handle, self.seed.get(), &self.policy);
+                self.records.borrow_mut().insert(id.clone(), record);
+                self.persist(&id).await;
+                self.emit_task(&id);
+                if let Some(stored) = self.records.borrow().get(&id).map(to_stored) {
+                    self.post(serde_json::json!({ "t": "adopt", "id": id, "stored": stored }));
+                }
+                self.pump();
+                Ok(CallOutcome::Task(self.snapshot_of(&id).unwrap_or(Value::Null)))
+            }
+            Ok(ToolCallOutcome::Complete(result)) => Ok(CallOutcome::Result(result)),
+            Ok(ToolCallOutcome::InputRequired(_)) => Err(ClientError::usage("the server kept asking for input")),
+            Err(e) => Err(e),
+        };
+        let store = self.store.borrow().clone();
+        let _ = store.delete(&self.keys.call(&call_id)).await;
+        self.live_calls.borrow_mut().remove(&call_id);
+        result
+    }
+
+    pub(super) async fn run_call(
+        &self,
+        name: &str,
+        arguments: Option<Object>,
+        on_input: Option<Function>,
+        signal: Option<&web_sys::AbortSignal>,
+        extra: &[(String, String)],
+    ) -> Result<ToolCallOutcome, ClientError> {
+        let mut call = MrtrCall::new(name, arguments);
+        let mut ids = crate::protocol::jsonrpc::RequestIds::starting_at(0);
+        let (_, mut request) = call.first(&mut ids);
+        loop {
+            let outcome = match self.transport.send_with_headers(&request, extra, signal).await {
+                Ok(RequestResult::ToolCall(outcome)) => outcome,
+                Ok(_) => return Err(ClientError::usage("the server answered tools/call with another kind of result")),
+                Err(e) => return Err(ClientError::from_transport(&e)),
+            };
+            let ToolCallOutcome::InputRequired(round) = outcome else { return Ok(outcome) };
+            let responses = match (&round.input_requests, &on_input) {
+                (None, _) => InputResponses::new(),
+                (Some(_), None) => {
+                    return Err(ClientError {
+                        name: "InputRequiredError",
+                        message: format!("the tool {name} asks for input before it starts; pass options.onInputRequired to callTool to answer"),
+                        code: None,
+                        retryable: false,
+                    })
+                }
+                (Some(requests), Some(callback)) => ask_host(callback, &encode_input_requests(requests)).await?,
+            };
+            request = call.retry(&mut ids, &round, responses).map_err(|e| ClientError::usage(e.to_string()))?.1;
+        }
+    }
+
+    /// `listTools`: one page of tools, each exactly as the server sent it. Tools whose `x-mcp-header`
+    /// annotations are invalid are left out (and listed in `rejectedTools`); the others' bindings are
+    /// kept so `callTool` sends their `Mcp-Param-*` headers.
+    pub async fn list_tools(
+        &self,
+        cursor: Option<String>,
+        signal: Option<web_sys::AbortSignal>,
+    ) -> Result<Value, ClientError> {
+        let mut page = match self.transport.send(&ClientRequest::ListTools { cursor }, signal.as_ref()).await {
+            Ok(RequestResult::ToolList(page)) => page,
+            Ok(_) => return Err(ClientError::usage("the server answered tools/list with another kind of result")),
+            Err(e) => return Err(ClientError::from_transport(&e)),
+        };
+        let tools = match page.remove("tools") {
+            Some(Value::Array(tools)) => tools,
+            _ => Vec::new(),
+        };
+        let mut kept = Vec::new();
+        let mut rejected = Vec::new();
+        for tool in tools {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+            match param_headers::bindings(tool.get("inputSchema").unwrap_or(&Value::Null)) {
+                Ok(bindings) => {
+                    self.tool_bindings.borrow_mut().insert(name, bindings);
+                    kept.push(tool);
+                }
+                Err(e) => {
+                    self.tool_bindings.borrow_mut().remove(&name);
+                    rejected.push(serde_json::json!({ "name": name, "reason": e.to_string() }));
+                }
+            }
+        }
+        page.remove("resultType");
+        page.insert("tools".into(), Value::Array(kept));
+        if !rejected.is_empty() {
+            page.insert("rejectedTools".into(), Value::Array(rejected));
+        }
+        Ok(Value::Object(page))
+    }
+}
+
+/// Calls the host's `onInputRequired(inputRequests)` and reads the answers it returns (or resolves to).
+async fn ask_host(callback: &Function, requests: &Value) -> Result<InputResponses, ClientError> {
+    let mut answer = callback
+        .call1(&JsValue::UNDEFINED, &to_js(requests))
+        .map_err(|e| ClientError::usage(format!("onInputRequired threw: {e:?}")))?;
+    if let Some(p) = answer.dyn_ref::<js_sys::Promise>() {
+        answer = wasm_bindgen_futures::JsFuture::from(p.clone())
+            .await
+            .map_err(|e| ClientError::usage(format!("onInputRequired rejected: {e:?}")))?;
+    }
+    let value = from_js(&answer).map_err(ClientError::usage)?;
+    decode_input_responses(&value).map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")))
+}

@@ -1,0 +1,504 @@
+//! `ClientCore`: the task client's engine in a JS host. It keeps one `TaskRecord` per handle, persists
+//! records when their visible state changes, runs the actions the machine asks for, and sets one timer
+//! for the earliest wake-up (recomputed from the clock, never by counting ticks).
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use js_sys::Function;
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+
+use super::channel::Channel;
+use super::events::Events;
+use super::globals::{self, Listener, Timeout};
+use super::js_json::{from_js, to_js};
+use super::leader::Leadership;
+use super::options::{ClientOptions, StoreChoice};
+use super::snapshot;
+use crate::machine::backoff::{Failure, PollPolicy};
+use crate::machine::mrtr::MrtrCall;
+use crate::machine::pending::PendingCall;
+use crate::machine::record::{Action, Change, RecordError, TaskRecord};
+use crate::machine::stored::{from_stored, to_stored};
+use crate::protocol::input::{decode_input_responses, encode_input_requests, InputResponses};
+use crate::protocol::jsonrpc::RpcErrorKind;
+use crate::protocol::meta::RequestMeta;
+use crate::protocol::param_headers::{self, ParamBinding};
+use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::tool_call::ToolCallOutcome;
+use crate::protocol::tool_result::CallToolResult;
+use crate::protocol::Object;
+use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
+use crate::transport::{FetchTransport, ListenEnd, ListenEvent, TransportError};
+
+mod calls;
+mod polling;
+mod push;
+mod tabs;
+
+use push::Push;
+
+/// The IndexedDB database every namespace shares (keys carry the namespace and server URL).
+pub const DATABASE: &str = "mcp-tasks-web";
+
+/// The longest single timer; the schedule is recomputed from the clock at least this often.
+const MAX_TIMER_MS: u64 = 60_000;
+
+/// A failure for the host: a message plus the facts a JS `Error` carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientError {
+    /// `Error.name`.
+    pub name: &'static str,
+    /// A message a person can act on.
+    pub message: String,
+    /// The JSON-RPC code, where there is one.
+    pub code: Option<i64>,
+    /// Whether trying again may succeed.
+    pub retryable: bool,
+}
+
+impl ClientError {
+    /// A usage error (bad arguments, unknown task…).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self { name: "TypeError", message: message.into(), code: None, retryable: false }
+    }
+
+    fn from_transport(e: &TransportError) -> Self {
+        Self { name: e.name(), message: e.to_string(), code: e.code(), retryable: e.retryable() }
+    }
+
+    fn from_record(e: &RecordError) -> Self {
+        Self { name: "TaskStateError", message: e.to_string(), code: None, retryable: false }
+    }
+}
+
+/// What `callTool` returns.
+pub enum CallOutcome {
+    /// A synchronous result.
+    Result(CallToolResult),
+    /// A task handle, already persisted.
+    Task(Value),
+}
+
+/// Scope of the keys this client reads and writes.
+struct Keys {
+    prefix: String,
+}
+
+impl Keys {
+    fn new(namespace: &str, url: &str) -> Self {
+        Self { prefix: format!("mcp-tasks/1/{namespace}/{url}/") }
+    }
+    fn task(&self, id: &str) -> String {
+        format!("{}task/{id}", self.prefix)
+    }
+    fn call(&self, id: &str) -> String {
+        format!("{}call/{id}", self.prefix)
+    }
+}
+
+/// The engine behind a `TaskClient`.
+pub struct ClientCore {
+    policy: PollPolicy,
+    retention: usize,
+    auto_poll: bool,
+    keys: Keys,
+    transport: FetchTransport,
+    store: RefCell<Rc<Store>>,
+    store_note: RefCell<Option<String>>,
+    records: RefCell<BTreeMap<String, TaskRecord>>,
+    /// Records restored from the store at `open` (shown as `restored` in snapshots).
+    restored: RefCell<std::collections::BTreeSet<String>>,
+    unknown_calls: RefCell<BTreeMap<String, PendingCall>>,
+    /// This client's own calls still waiting for an answer (their pending records are not orphans).
+    live_calls: RefCell<std::collections::BTreeSet<String>>,
+    waiters: RefCell<BTreeMap<String, Vec<Function>>>,
+    events: Events,
+    timer: RefCell<Option<Timeout>>,
+    listeners: RefCell<Vec<Listener>>,
+    offline: Cell<bool>,
+    closed: Cell<bool>,
+    seed: Cell<u64>,
+    /// Whether this client polls (it holds the namespace's lock, or there is no Web Locks).
+    leader: Cell<bool>,
+    leadership: RefCell<Option<Leadership>>,
+    channel: RefCell<Option<Channel>>,
+    /// Requests forwarded to the polling tab, waiting for its reply.
+    replies: RefCell<BTreeMap<String, Function>>,
+    push: RefCell<Push>,
+    /// `x-mcp-header` bindings of the tools seen in `listTools`, by tool name (memory only).
+    tool_bindings: RefCell<BTreeMap<String, Vec<ParamBinding>>>,
+}
+
+fn random_u64() -> u64 {
+    let a = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+    let b = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+    (a << 32) ^ b
+}
+
+async fn open_store(choice: StoreChoice) -> (Store, Option<String>) {
+    match choice {
+        StoreChoice::Memory => (Store::Memory(MemoryStore::new()), None),
+        StoreChoice::Js(object) => match JsStore::new(object) {
+            Ok(store) => (Store::Js(store), None),
+            Err(e) => (
+                Store::Memory(MemoryStore::new()),
+                Some(format!("the host store was refused ({e}); tasks are kept in memory only")),
+            ),
+        },
+        StoreChoice::IndexedDb => match IdbStore::open(DATABASE).await {
+            Ok(store) => (Store::IndexedDb(store), None),
+            Err(e) => (
+                Store::Memory(MemoryStore::new()),
+                Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only")),
+            ),
+        },
+    }
+}
+
+impl ClientCore {
+    /// Opens a client: the store, then every record of this namespace and server, then polling.
+    pub async fn open(options: ClientOptions) -> Result<Rc<Self>, ClientError> {
+        let (store, store_note) = open_store(options.store).await;
+        let meta = RequestMeta::task_client(options.client_info.clone(), true, true);
+        let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
+        let transport =
+            FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id);
+        let core = Rc::new(Self {
+            policy: options.policy,
+            retention: options.retention,
+            auto_poll: options.auto_poll,
+            keys: Keys::new(&options.namespace, &options.url),
+            transport,
+            store: RefCell::new(Rc::new(store)),
+            store_note: RefCell::new(None),
+            records: RefCell::new(BTreeMap::new()),
+            restored: RefCell::new(Default::default()),
+            unknown_calls: RefCell::new(BTreeMap::new()),
+            live_calls: RefCell::new(Default::default()),
+            waiters: RefCell::new(BTreeMap::new()),
+            events: Events::new(),
+            timer: RefCell::new(None),
+            listeners: RefCell::new(Vec::new()),
+            offline: Cell::new(!globals::is_online()),
+            closed: Cell::new(false),
+            seed: Cell::new(random_u64()),
+            leader: Cell::new(!options.auto_poll),
+            leadership: RefCell::new(None),
+            channel: RefCell::new(None),
+            replies: RefCell::new(BTreeMap::new()),
+            push: RefCell::new(Push::default()),
+            tool_bindings: RefCell::new(BTreeMap::new()),
+        });
+        if let Some(note) = store_note {
+            core.note_storage(note);
+        }
+        core.restore().await;
+        if core.auto_poll {
+            core.listen_to_host();
+            core.join_tabs();
+            core.pump();
+        }
+        Ok(core)
+    }
+
+    /// The event target.
+    pub fn event_target(&self) -> &JsValue {
+        self.events.target()
+    }
+
+    /// Whether records survive a reload.
+    pub fn durable(&self) -> bool {
+        self.store.borrow().is_durable()
+    }
+
+    fn note_storage(&self, reason: String) {
+        let detail = serde_json::json!({ "durable": self.durable(), "reason": reason });
+        *self.store_note.borrow_mut() = Some(reason);
+        self.events.emit("storage", to_js(&detail));
+    }
+
+    /// A store failure: fall back to memory (everything is still held in memory) and say why.
+    fn storage_failed(&self, error: &StoreError) {
+        if !self.durable() {
+            return;
+        }
+        *self.store.borrow_mut() = Rc::new(Store::Memory(MemoryStore::new()));
+        self.note_storage(format!("storage failed ({error}); tasks are kept in memory only from now on"));
+    }
+
+    async fn restore(self: &Rc<Self>) {
+        let store = self.store.borrow().clone();
+        let entries = match store.list(&self.keys.prefix).await {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.storage_failed(&e);
+                return;
+            }
+        };
+        let now = globals::now_ms();
+        for (key, text) in entries {
+            let rest = &key[self.keys.prefix.len().min(key.len())..];
+            let parsed: Result<Value, _> = serde_json::from_str(&text);
+            if let Some(id) = rest.strip_prefix("task/") {
+                match parsed.map_err(|e| e.to_string()).and_then(|v| from_stored::<TaskRecord>(&v).map_err(|e| e.to_string())) {
+                    Ok(record) => {
+                        self.restored.borrow_mut().insert(id.to_owned());
+                        self.records.borrow_mut().insert(id.to_owned(), record);
+                    }
+                    // Left in the store untouched (a newer release may read it); reported, never dropped.
+                    Err(e) => self.events.emit("storage", to_js(&serde_json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
+                }
+            } else if let Some(id) = rest.strip_prefix("call/") {
+                // Our own calls in flight, and calls already reported, are not news.
+                if self.live_calls.borrow().contains(id) || self.unknown_calls.borrow().contains_key(id) {
+                    continue;
+                }
+                if let Ok(call) = parsed
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| from_stored::<PendingCall>(&v).map_err(|e| e.to_string()))
+                {
+                    self.events.emit("call", to_js(&snapshot::of_unknown_call(&call)));
+                    self.unknown_calls.borrow_mut().insert(id.to_owned(), call);
+                }
+            }
+        }
+        self.apply_retention(now).await;
+    }
+
+    /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
+    async fn apply_retention(&self, now: u64) {
+        let doomed: Vec<String> = {
+            let records = self.records.borrow();
+            let mut settled: Vec<(&String, &TaskRecord)> = records.iter().filter(|(_, r)| r.is_settled()).collect();
+            settled.sort_by_key(|(_, r)| r.received_at());
+            let past_ttl = |r: &TaskRecord| {
+                let expiry = crate::protocol::timestamp::parse_millis(&r.last().task.created_at)
+                    .zip(r.last().task.ttl_ms)
+                    .map(|(c, ttl)| c.saturating_add(ttl as i64));
+                expiry.is_some_and(|e| e >= 0 && (e as u64) < now)
+            };
+            let excess = settled.len().saturating_sub(self.retention);
+            settled
+                .iter()
+                .enumerate()
+                .filter(|(i, (_, r))| *i < excess || past_ttl(r))
+                .map(|(_, (id, _))| (*id).clone())
+                .collect()
+        };
+        for id in doomed {
+            self.records.borrow_mut().remove(&id);
+            let store = self.store.borrow().clone();
+            let _ = store.delete(&self.keys.task(&id)).await;
+        }
+    }
+
+    fn listen_to_host(self: &Rc<Self>) {
+        let global = globals::global();
+        let mut listeners = Vec::new();
+        for kind in ["online", "offline", "pageshow"] {
+            let weak = Rc::downgrade(self);
+            listeners.extend(Listener::new(&global, kind, move |_| {
+                if let Some(core) = weak.upgrade() {
+                    core.connectivity_changed();
+                }
+            }));
+        }
+        if let Some(document) = globals::global_property("document") {
+            let weak = Rc::downgrade(self);
+            listeners.extend(Listener::new(&document, "visibilitychange", move |_| {
+                if let Some(core) = weak.upgrade() {
+                    if !globals::is_hidden() {
+                        core.connectivity_changed();
+                    }
+                }
+            }));
+        }
+        *self.listeners.borrow_mut() = listeners;
+    }
+
+    /// Online, visible again, or back from the bfcache: retry what was backing off and poll what is due.
+    fn connectivity_changed(self: &Rc<Self>) {
+        let offline = !globals::is_online();
+        let was_offline = self.offline.replace(offline);
+        if !offline {
+            let now = globals::now_ms();
+            for record in self.records.borrow_mut().values_mut() {
+                let _ = record.on_network_restored(now, &self.policy);
+            }
+        }
+        if was_offline != offline {
+            let ids: Vec<String> =
+                self.records.borrow().iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
+            for id in ids {
+                self.emit_task(&id);
+            }
+        }
+        self.pump();
+    }
+
+    fn snapshot_of(&self, id: &str) -> Option<Value> {
+        let records = self.records.borrow();
+        let record = records.get(id)?;
+        Some(snapshot::of_record(record, self.offline.get(), record.is_pushed(), self.restored.borrow().contains(id)))
+    }
+
+    fn emit_task(&self, id: &str) {
+        if let Some(s) = self.snapshot_of(id) {
+            self.events.emit("task", to_js(&s));
+        }
+    }
+
+    /// Snapshots of every task and every call of unknown outcome.
+    pub fn snapshots(&self) -> Vec<Value> {
+        let ids: Vec<String> = self.records.borrow().keys().cloned().collect();
+        let mut out: Vec<Value> = ids.iter().filter_map(|id| self.snapshot_of(id)).collect();
+        out.extend(self.unknown_calls.borrow().values().map(snapshot::of_unknown_call));
+        out
+    }
+
+    async fn persist(&self, id: &str) {
+        let stored = match self.records.borrow().get(id) {
+            Some(record) => to_stored(record).to_string(),
+            None => return,
+        };
+        let store = self.store.borrow().clone();
+        if let Err(e) = store.put(&self.keys.task(id), &stored).await {
+            self.storage_failed(&e);
+        }
+    }
+
+    /// After a visible change: persist, tell the host and the other tabs, and settle waiters.
+    async fn changed(&self, id: &str) {
+        self.persist(id).await;
+        self.emit_task(id);
+        if let Some(stored) = self.records.borrow().get(id).map(to_stored) {
+            self.post(serde_json::json!({ "t": "record", "id": id, "stored": stored }));
+        }
+        self.settle_waiters(id);
+    }
+
+    fn settle_waiters(&self, id: &str) {
+        let settled = self.records.borrow().get(id).is_some_and(TaskRecord::is_settled);
+        if settled {
+            let waiters = self.waiters.borrow_mut().remove(id).unwrap_or_default();
+            if let Some(s) = self.snapshot_of(id) {
+                let value = to_js(&s);
+                for resolve in waiters {
+                    let _ = resolve.call1(&JsValue::UNDEFINED, &value);
+                }
+            }
+        }
+    }
+
+    /// `respond`: answers are queued (persisted first, the outbox) and sent at once — by this tab if it
+    /// polls, else by the tab that does (which also refuses a key another tab already answered).
+    pub async fn respond(self: &Rc<Self>, task_id: &str, responses: &JsValue) -> Result<(), ClientError> {
+        let value = from_js(responses).map_err(ClientError::usage)?;
+        if !self.records.borrow().contains_key(task_id) {
+            return Err(ClientError::usage(format!("no task {task_id} in this client")));
+        }
+        if self.leader.get() {
+            self.respond_here(task_id, &value).await
+        } else {
+            self.forward(serde_json::json!({ "t": "respond", "id": task_id, "answers": value })).await
+        }
+    }
+
+    async fn respond_here(self: &Rc<Self>, task_id: &str, value: &Value) -> Result<(), ClientError> {
+        let responses = decode_input_responses(value).map_err(|e| ClientError::usage(format!("responses: {e}")))?;
+        let change = {
+            let mut records = self.records.borrow_mut();
+            let record = records
+                .get_mut(task_id)
+                .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
+            record.answer(responses).map_err(|e| ClientError::from_record(&e))?
+        };
+        if change == Change::State {
+            self.changed(task_id).await;
+        }
+        self.pump();
+        Ok(())
+    }
+
+    /// `cancel`: a request, not a guarantee; persisted, then sent at once (by the polling tab).
+    pub async fn cancel(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
+        if !self.records.borrow().contains_key(task_id) {
+            return Err(ClientError::usage(format!("no task {task_id} in this client")));
+        }
+        if self.leader.get() {
+            self.cancel_here(task_id).await
+        } else {
+            self.forward(serde_json::json!({ "t": "cancel", "id": task_id })).await
+        }
+    }
+
+    async fn cancel_here(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
+        let change = {
+            let mut records = self.records.borrow_mut();
+            let record = records
+                .get_mut(task_id)
+                .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
+            record.request_cancel().map_err(|e| ClientError::from_record(&e))?
+        };
+        if change == Change::State {
+            self.changed(task_id).await;
+        }
+        self.pump();
+        Ok(())
+    }
+
+    /// `wait`: registers `resolve` for when the task settles, or calls it now if it has.
+    pub fn wait(&self, task_id: &str, resolve: Function) -> Result<(), ClientError> {
+        let settled = match self.records.borrow().get(task_id) {
+            None => return Err(ClientError::usage(format!("no task {task_id} in this client"))),
+            Some(r) => r.is_settled(),
+        };
+        if settled {
+            let value = self.snapshot_of(task_id).map_or(JsValue::NULL, |s| to_js(&s));
+            let _ = resolve.call1(&JsValue::UNDEFINED, &value);
+        } else {
+            self.waiters.borrow_mut().entry(task_id.to_owned()).or_default().push(resolve);
+        }
+        Ok(())
+    }
+
+    /// `forget`: drops a task (or a call of unknown outcome) from memory and the store.
+    pub async fn forget(&self, id: &str) -> Result<(), ClientError> {
+        let store = self.store.borrow().clone();
+        if self.unknown_calls.borrow_mut().remove(id).is_some() {
+            let _ = store.delete(&self.keys.call(id)).await;
+        }
+        self.records.borrow_mut().remove(id);
+        self.waiters.borrow_mut().remove(id);
+        self.post(serde_json::json!({ "t": "forget", "id": id }));
+        store.delete(&self.keys.task(id)).await.map_err(|e| ClientError::usage(e.to_string()))
+    }
+
+    /// `clear`: forgets everything in this namespace and server.
+    pub async fn clear(&self) -> Result<(), ClientError> {
+        let store = self.store.borrow().clone();
+        let keys: Vec<String> =
+            store.list(&self.keys.prefix).await.map(|e| e.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
+        for key in keys {
+            let _ = store.delete(&key).await;
+        }
+        self.records.borrow_mut().clear();
+        self.unknown_calls.borrow_mut().clear();
+        self.waiters.borrow_mut().clear();
+        Ok(())
+    }
+
+    /// `close`: stops timers and listeners; records stay in the store for the next `open`.
+    pub fn close(&self) {
+        self.closed.set(true);
+        self.timer.borrow_mut().take();
+        self.listeners.borrow_mut().clear();
+        self.leadership.borrow_mut().take();
+        self.channel.borrow_mut().take();
+        self.stop_listening();
+    }
+}
+
+use wasm_bindgen::JsCast;

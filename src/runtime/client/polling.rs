@@ -1,0 +1,89 @@
+//! The poll loop: run what is due, set one timer for what comes next, apply what came back.
+use super::*;
+
+impl ClientCore {
+    /// Runs what is due now and sets the timer for what comes next.
+    pub fn pump(self: &Rc<Self>) {
+        if self.closed.get() {
+            return;
+        }
+        let now = globals::now_ms();
+        let online = !self.offline.get() && self.leader.get();
+        let mut expired = Vec::new();
+        let mut actions = Vec::new();
+        for (id, record) in self.records.borrow_mut().iter_mut() {
+            if record.tick(now, &self.policy) == Change::State {
+                expired.push(id.clone());
+            }
+            if online {
+                while let Some(action) = record.next_action(now) {
+                    actions.push((id.clone(), action));
+                }
+            }
+        }
+        for id in expired {
+            let core = self.clone();
+            wasm_bindgen_futures::spawn_local(async move { core.changed(&id).await });
+        }
+        for (id, action) in actions {
+            let core = self.clone();
+            wasm_bindgen_futures::spawn_local(async move { core.execute(id, action).await });
+        }
+        if online && self.auto_poll {
+            self.ensure_listening(now);
+        }
+        self.reschedule(now);
+    }
+
+    pub(super) fn reschedule(self: &Rc<Self>, now: u64) {
+        if !self.auto_poll || self.closed.get() || !self.leader.get() {
+            return;
+        }
+        let next = self.records.borrow().values().filter_map(|r| r.next_wakeup(&self.policy)).min();
+        let timer = next.and_then(|at| {
+            let delay = at.saturating_sub(now).min(MAX_TIMER_MS) as u32;
+            let weak = Rc::downgrade(self);
+            Timeout::new(delay, move || {
+                if let Some(core) = weak.upgrade() {
+                    core.pump();
+                }
+            })
+            .ok()
+        });
+        *self.timer.borrow_mut() = timer;
+    }
+
+    pub(super) async fn execute(self: Rc<Self>, id: String, action: Action) {
+        let request = match &action {
+            Action::Poll => ClientRequest::GetTask { task_id: id.clone() },
+            Action::SendUpdate(responses) => {
+                ClientRequest::UpdateTask { task_id: id.clone(), input_responses: responses.clone() }
+            }
+            Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
+        };
+        let result = self.transport.send(&request, None).await;
+        let now = globals::now_ms();
+        let change = {
+            let mut records = self.records.borrow_mut();
+            let Some(record) = records.get_mut(&id) else { return };
+            match (action, result) {
+                (_, Err(TransportError::Rpc(e))) if e.kind() == RpcErrorKind::InvalidParams => {
+                    record.on_task_unknown(e.message)
+                }
+                (Action::Poll, Ok(RequestResult::Task(task))) => {
+                    record.on_poll_result(now, task, &self.policy).unwrap_or(Change::Nothing)
+                }
+                (Action::Poll, Ok(_)) => record.on_poll_failure(now, Failure::BadResponse, &self.policy),
+                (Action::Poll, Err(e)) => record.on_poll_failure(now, e.as_failure(), &self.policy),
+                (Action::SendUpdate(_), Ok(_)) => record.on_update_ack(),
+                (Action::SendUpdate(_), Err(e)) => record.on_update_failure(now, e.as_failure(), &self.policy),
+                (Action::SendCancel, Ok(_)) => record.on_cancel_ack(),
+                (Action::SendCancel, Err(e)) => record.on_cancel_failure(now, e.as_failure(), &self.policy),
+            }
+        };
+        if change == Change::State {
+            self.changed(&id).await;
+        }
+        self.pump();
+    }
+}
