@@ -448,7 +448,11 @@ fn a_task_covered_by_a_listen_stream_is_not_polled_until_coverage_ends() {
 #[test]
 fn failures_serialise_in_camel_case_and_the_first_spelling_still_loads() {
     let failure = Failure::Http { status: 429, retry_after_ms: Some(1_000) };
-    assert_eq!(serde_json::to_value(&failure).ok(), Some(json!({ "kind": "http", "status": 429, "retryAfterMs": 1000 })));
-    let old: Failure = serde_json::from_value(json!({ "kind": "http", "status": 429, "retry_after_ms": 1000 })).expect("loads");
+    assert_eq!(
+        serde_json::to_value(&failure).ok(),
+        Some(json!({ "kind": "http", "status": 429, "retryAfterMs": 1000 }))
+    );
+    let old: Failure =
+        serde_json::from_value(json!({ "kind": "http", "status": 429, "retry_after_ms": 1000 })).expect("loads");
     assert_eq!(old, failure);
 }

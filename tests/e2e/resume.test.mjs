@@ -7,123 +7,36 @@
 // Each test starts its own reference server (memory store, --faults, 200 ms poll interval) serving
 // tests/e2e/pages at / and pkg/ at /pkg/, and its own persistent Chromium profile in a fresh temp dir.
 // The server's stderr request log (`<method> <taskId|tool> <status> <code|ok> <ms>ms`) is captured with
-// the time each line arrived, so tests can count what actually reached the server.
+// the time each line arrived, so tests can count what actually reached the server. The rig (server,
+// browser, page watching, waits) is shared with tabs.test.mjs: see rig.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { mkdtemp, mkdir, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import {
+  VERBOSE, sleep, startServer, makeProfileDir, removeProfileDir, launchContext, watchPage, forcePolling, hostReady,
+  assertNoErrorsIn, waitEvent, waitDone, events,
+} from "./rig.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-
-const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
-const PAGES = join(ROOT, "tests/e2e/pages");
-const PKG = join(ROOT, "pkg");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const SHOTS = process.env.E2E_SCREENSHOTS || "/tmp/mcp-tasks-e2e";
-const VERBOSE = !!process.env.E2E_VERBOSE;
-
-for (const [what, path] of [["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN], ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")], ["chromium", CHROMIUM]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
-
-/** Starts a reference server on a free loopback port; its request log is kept in `log`. */
-async function startServer() {
-  const args = ["--listen", "127.0.0.1:0", "--memory", "--www", PAGES, "--pkg", PKG, "--poll-interval-ms", "200", "--faults"];
-  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  const other = [];
-  createInterface({ input: child.stderr }).on("line", (text) => {
-    const at = Date.now();
-    const m = LOG_LINE.exec(text);
-    if (m) {
-      const ms = Number(m[5]);
-      // `start` is when the request arrived (the line is written when it is answered).
-      log.push({ at, start: at - ms, method: m[1], name: m[2], status: Number(m[3]), code: m[4], ms, text });
-    } else {
-      other.push(text);
-    }
-    if (VERBOSE) console.error(`  [server ${at % 100_000}] ${text}`);
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const first = await Promise.race([
-    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-    exited.then((code) => { throw new Error(`server exited with ${code}: ${other.join("\n")}`); }),
-  ]);
-  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
-  assert.ok(url && url.startsWith("http://127.0.0.1:"), `server URL from "${first}"`);
-  const base = url.replace(/\/mcp$/, "");
-  return {
-    url,
-    base,
-    log,
-    other,
-    async admin(path, body) {
-      const response = await fetch(`${base}${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-      return response.json();
-    },
-    faults(settings) {
-      return this.admin("/admin/faults", settings);
-    },
-    lines(method, name) {
-      return log.filter((l) => l.method === method && (name === undefined || l.name === name));
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM"); // by the ChildProcess we spawned (its PID), nothing broader
-        await Promise.race([exited, sleep(3000)]);
-      }
-    },
-  };
-}
 
 /**
  * A persistent Chromium profile in a fresh temp dir, launched (and relaunched) on demand. Console
  * errors and uncaught page errors of every page are collected in `errors`.
  */
 async function browserProfile(name) {
-  const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-e2e-${name}-`));
+  const dir = await makeProfileDir(name);
   const errors = [];
-  const requests = []; // /mcp requests seen by the pages: { at, rpc, failedAt?, failure?, doneAt? }
+  const requests = []; // /mcp requests seen by the pages: { at, method, taskId, tool, failedAt?, failure?, doneAt? }
   let context = null;
-  const watch = (page) => {
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console.error: ${message.text()} (${message.location()?.url ?? ""})`);
-      if (VERBOSE) console.error(`  [page ${message.type()}] ${message.text()}`);
-    });
-    page.on("pageerror", (error) => errors.push(`pageerror: ${error?.stack ?? error}`));
-    page.on("request", (request) => {
-      if (!request.url().endsWith("/mcp") || request.method() !== "POST") return;
-      let rpc = {};
-      try { rpc = JSON.parse(request.postData() ?? "{}"); } catch { /* not JSON */ }
-      const entry = { at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name };
-      requests.push(entry);
-      request.__e2e = entry;
-    });
-    page.on("requestfailed", (request) => {
-      if (request.__e2e) Object.assign(request.__e2e, { failedAt: Date.now(), failure: request.failure()?.errorText });
-    });
-    page.on("requestfinished", (request) => {
-      if (request.__e2e) request.__e2e.doneAt = Date.now();
-    });
-  };
+  const watch = (page) => watchPage(page, { errors, requests });
   const profile = {
     dir,
     errors,
     requests,
     get context() { return context; },
     async launch() {
-      context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1100, height: 560 } });
+      context = await launchContext(dir);
       context.on("page", watch);
       for (const page of context.pages()) watch(page);
       return context;
@@ -141,58 +54,16 @@ async function browserProfile(name) {
     },
     async dispose() {
       await profile.close();
-      await rm(dir, { recursive: true, force: true });
+      await removeProfileDir(dir);
     },
   };
   return profile;
 }
 
-/** Waits for `window.host.ready` (or fails with the host's own error). */
-async function hostReady(page) {
-  await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 10_000 });
-  const { error, loadAttempts } = await page.evaluate(() => ({ error: window.host.error, loadAttempts: window.host.loadAttempts }));
-  assert.equal(error, null, "the host page opened its TaskClient");
-  if (loadAttempts > 1) {
-    console.error(`  note: the host needed ${loadAttempts} attempts to import /pkg (rebuilt meanwhile?)`);
-    pkgRetried.add(page);
-  }
-}
-
-/** Pages whose host had to retry its /pkg import (another process was rebuilding pkg/). */
-const pkgRetried = new WeakSet();
-const PKG_LOAD_ERROR = /^console\.error: Failed to load resource: .* \(https?:\/\/127\.0\.0\.1:\d+\/pkg\/[^)]*\)$/;
-
-/**
- * Resolves with the first recorded host event `{kind, at, detail}` whose kind is `match.kind` and whose
- * detail has every other field of `match` (a plain field match: the page's CSP forbids `new Function`).
- */
-async function waitEvent(page, match, timeout = 10_000) {
-  const handle = await page.waitForFunction(
-    (m) => window.host?.events?.find((e) => e.kind === m.kind && Object.entries(m).every(([k, v]) => k === "kind" || e.detail?.[k] === v)) ?? false,
-    match,
-    { timeout, polling: 50 },
-  );
-  return handle.jsonValue();
-}
-
-/** `host.wait(id)` with a deadline. */
-function waitDone(page, id, timeout = 10_000) {
-  return page.evaluate(
-    ([taskId, ms]) => Promise.race([window.host.wait(taskId), new Promise((_, reject) => setTimeout(() => reject(new Error(`task ${taskId} did not settle within ${ms} ms: ${JSON.stringify(window.host.tasks())}`)), ms))]),
-    [id, timeout],
-  );
-}
-
 const snapshotOf = (page, id) => page.evaluate((taskId) => window.host.tasks().find((t) => t.taskId === taskId) ?? null, id);
-const events = (page) => page.evaluate(() => window.host.events);
 
 function assertNoPageErrors(profile) {
-  // The only tolerated errors: a /pkg file missing while pkg/ was being rebuilt, when the host retried
-  // its import and opened the client anyway (hostReady asserted that).
-  const retried = profile.context?.pages().some((p) => pkgRetried.has(p));
-  const errors = profile.errors.filter((e) => !(retried && PKG_LOAD_ERROR.test(e)));
-  if (errors.length < profile.errors.length) console.error(`  note: ignored ${profile.errors.length - errors.length} /pkg load error(s) from a concurrent rebuild`);
-  assert.deepEqual(errors, [], `no console errors or uncaught errors in the page:\n${errors.join("\n")}`);
+  assertNoErrorsIn({ errors: profile.errors, pages: profile.context?.pages() ?? [], labelled: false, where: "the page" });
 }
 
 /** Runs `body` with a fresh server and profile, and always cleans both up. */
@@ -273,16 +144,7 @@ test("offline: no polls while offline, resumes at once when back online", { time
   await withRig("offline", async ({ server, profile }) => {
     // Polling mode: answer server/discover and subscriptions/listen as a server without them would, so
     // the client polls and the server log shows whether it stays quiet while offline.
-    await profile.context.route("**/mcp", async (route) => {
-      const request = route.request();
-      let rpc = {};
-      try { rpc = JSON.parse(request.postData() ?? "{}"); } catch { /* not JSON */ }
-      if (request.method() === "POST" && (rpc.method === "server/discover" || rpc.method === "subscriptions/listen")) {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, error: { code: -32601, message: "Method not found" } });
-        return route.fulfill({ status: 200, contentType: "application/json", body });
-      }
-      return route.continue();
-    });
+    await forcePolling(profile.context);
     const page = await profile.openHost(server.base, "offline");
     const out = await page.evaluate(() => window.host.start("build", { seconds: 4, target: "offline" }));
     const id = out.task.taskId;

@@ -6,9 +6,9 @@
 //
 // Run from the repo root after `cargo xtask build` and `cargo build -p mcp-tasks-server`:
 //   node --test tests/e2e/
-// Same rig as resume.test.mjs (its helpers are repeated here, adapted to several tabs): each test starts
-// its own reference server (memory store, --faults, 200 ms poll interval) serving tests/e2e/pages at /
-// and pkg/ at /pkg/, and ONE persistent Chromium context in a fresh temp dir in which it opens several
+// Same rig as resume.test.mjs (shared in rig.mjs, with labelled tabs here): each test starts its own
+// reference server (memory store, --faults, 200 ms poll interval) serving tests/e2e/pages at / and
+// pkg/ at /pkg/, and ONE persistent Chromium context in a fresh temp dir in which it opens several
 // tabs on the same namespace. Every /mcp request a tab sends is logged with the tab's label (so a test
 // can tell which tab talks to the server); the server's stderr request log is captured with arrival times.
 //
@@ -19,89 +19,10 @@
 // way the invariant is the same: exactly one tab (the lock holder) talks to the server about a task.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { mkdtemp, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-
-const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
-const PAGES = join(ROOT, "tests/e2e/pages");
-const PKG = join(ROOT, "pkg");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
-const VERBOSE = !!process.env.E2E_VERBOSE;
-const POLL_MS = 200; // the server's --poll-interval-ms
-
-for (const [what, path] of [["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN], ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")], ["chromium", CHROMIUM]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
-
-/** Starts a reference server on a free loopback port; its request log is kept in `log`. */
-async function startServer() {
-  const args = ["--listen", "127.0.0.1:0", "--memory", "--www", PAGES, "--pkg", PKG, "--poll-interval-ms", String(POLL_MS), "--faults"];
-  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  const other = [];
-  createInterface({ input: child.stderr }).on("line", (text) => {
-    const at = Date.now();
-    const m = LOG_LINE.exec(text);
-    if (m) {
-      const ms = Number(m[5]);
-      // `start` is when the request arrived (the line is written when it is answered).
-      log.push({ at, start: at - ms, method: m[1], name: m[2], status: Number(m[3]), code: m[4], ms, text });
-    } else {
-      other.push(text);
-    }
-    if (VERBOSE) console.error(`  [server ${at % 100_000}] ${text}`);
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const first = await Promise.race([
-    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-    exited.then((code) => { throw new Error(`server exited with ${code}: ${other.join("\n")}`); }),
-  ]);
-  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
-  assert.ok(url && url.startsWith("http://127.0.0.1:"), `server URL from "${first}"`);
-  const base = url.replace(/\/mcp$/, "");
-  return {
-    url,
-    base,
-    log,
-    other,
-    lines(method, name) {
-      return log.filter((l) => l.method === method && (name === undefined || l.name === name));
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM"); // by the ChildProcess we spawned (its PID), nothing broader
-        await Promise.race([exited, sleep(3000)]);
-      }
-    },
-  };
-}
-
-/** Waits for `window.host.ready` (or fails with the host's own error). */
-async function hostReady(page) {
-  await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 10_000 });
-  const { error, loadAttempts } = await page.evaluate(() => ({ error: window.host.error, loadAttempts: window.host.loadAttempts }));
-  assert.equal(error, null, "the host page opened its TaskClient");
-  if (loadAttempts > 1) {
-    console.error(`  note: the host needed ${loadAttempts} attempts to import /pkg (rebuilt meanwhile?)`);
-    pkgRetried.add(page);
-  }
-}
-
-/** Pages whose host had to retry its /pkg import (another process was rebuilding pkg/). */
-const pkgRetried = new WeakSet();
-const PKG_LOAD_ERROR = /^\S+ console\.error: Failed to load resource: .* \(https?:\/\/127\.0\.0\.1:\d+\/pkg\/[^)]*\)$/;
+import {
+  VERBOSE, POLL_MS, sleep, startServer, makeProfileDir, removeProfileDir, launchContext, watchPage, forcePolling, hostReady,
+  assertNoErrorsIn, waitEvent, waitDone, events,
+} from "./rig.mjs";
 
 /**
  * One persistent Chromium context (fresh profile dir) and the tabs opened in it. Every tab's console
@@ -109,47 +30,15 @@ const PKG_LOAD_ERROR = /^\S+ console\.error: Failed to load resource: .* \(https
  * `{ tab, at, method, taskId, tool, failedAt?, failure?, doneAt? }`.
  */
 async function tabsRig(name, { polling }) {
-  const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-e2e-tabs-${name}-`));
+  const dir = await makeProfileDir(`tabs-${name}`);
   const errors = [];
   const requests = [];
   const tabs = [];
-  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1100, height: 560 } });
+  const context = await launchContext(dir);
   if (polling) {
     // As if the server had neither server/discover nor subscriptions/listen: the client polls.
-    await context.route("**/mcp", async (route) => {
-      const request = route.request();
-      let rpc = {};
-      try { rpc = JSON.parse(request.postData() ?? "{}"); } catch { /* not JSON */ }
-      if (request.method() === "POST" && (rpc.method === "server/discover" || rpc.method === "subscriptions/listen")) {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, error: { code: -32601, message: "Method not found" } });
-        return route.fulfill({ status: 200, contentType: "application/json", body });
-      }
-      return route.continue();
-    });
+    await forcePolling(context);
   }
-  const watch = (page, label) => {
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`${label} console.error: ${message.text()} (${message.location()?.url ?? ""})`);
-      if (VERBOSE) console.error(`  [tab ${label} ${message.type()}] ${message.text()}`);
-    });
-    page.on("pageerror", (error) => errors.push(`${label} pageerror: ${error?.stack ?? error}`));
-    page.on("request", (request) => {
-      if (!request.url().endsWith("/mcp") || request.method() !== "POST") return;
-      let rpc = {};
-      try { rpc = JSON.parse(request.postData() ?? "{}"); } catch { /* not JSON */ }
-      const listens = rpc.method === "subscriptions/listen" ? (rpc.params?.notifications?.taskIds ?? []) : [];
-      const entry = { tab: label, at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name, listens };
-      requests.push(entry);
-      request.__e2e = entry;
-      if (VERBOSE) console.error(`  [tab ${label} ${entry.at % 100_000}] ${entry.method} ${entry.taskId ?? entry.tool ?? listens.join(",")}`);
-    });
-    page.on("requestfailed", (request) => {
-      if (request.__e2e) Object.assign(request.__e2e, { failedAt: Date.now(), failure: request.failure()?.errorText });
-    });
-    page.on("requestfinished", (request) => {
-      if (request.__e2e) request.__e2e.doneAt = Date.now();
-    });
-  };
   return {
     dir,
     context,
@@ -160,7 +49,7 @@ async function tabsRig(name, { polling }) {
     async open(base, ns, label) {
       const used = new Set(tabs.map((t) => t.page));
       const page = context.pages().find((p) => !used.has(p) && p.url() === "about:blank") ?? (await context.newPage());
-      watch(page, label);
+      watchPage(page, { errors, requests, label });
       await page.goto(`${base}/?ns=${encodeURIComponent(ns)}`);
       await hostReady(page);
       const tab = { label, page, closed: false };
@@ -173,30 +62,9 @@ async function tabsRig(name, { polling }) {
     },
     async dispose() {
       await context.close().catch(() => {});
-      await rm(dir, { recursive: true, force: true });
+      await removeProfileDir(dir);
     },
   };
-}
-
-/**
- * Resolves with the first recorded host event `{kind, at, detail}` whose kind is `match.kind` and whose
- * detail has every other field of `match` (a plain field match: the page's CSP forbids `new Function`).
- */
-async function waitEvent(page, match, timeout = 10_000) {
-  const handle = await page.waitForFunction(
-    (m) => window.host?.events?.find((e) => e.kind === m.kind && Object.entries(m).every(([k, v]) => k === "kind" || e.detail?.[k] === v)) ?? false,
-    match,
-    { timeout, polling: 50 },
-  );
-  return handle.jsonValue();
-}
-
-/** `host.wait(id)` with a deadline. */
-function waitDone(page, id, timeout = 10_000) {
-  return page.evaluate(
-    ([taskId, ms]) => Promise.race([window.host.wait(taskId), new Promise((_, reject) => setTimeout(() => reject(new Error(`task ${taskId} did not settle within ${ms} ms: ${JSON.stringify(window.host.tasks())}`)), ms))]),
-    [id, timeout],
-  );
 }
 
 /** Runs `host[method](...args)` in the page and reports how its promise settled (never throws). */
@@ -215,7 +83,6 @@ function settle(page, method, ...args) {
   );
 }
 
-const events = (page) => page.evaluate(() => window.host.events);
 const statusesOf = async (page, id) => (await events(page)).filter((e) => e.kind === "task" && e.detail.taskId === id).map((e) => e.detail.status);
 
 /** Whether a tab's request is about task `id` with the server: a `tasks/get`, or a listen stream covering it. */
@@ -248,12 +115,7 @@ function rate(starts) {
 const fmt = (r) => `${r.count} polls over ${r.span} ms = ${r.perSecond.toFixed(1)}/s, median gap ${r.medianGap} ms, min gap ${r.minGap} ms`;
 
 function assertNoPageErrors(rig) {
-  // The only tolerated errors: a /pkg file missing while pkg/ was being rebuilt, when the host retried
-  // its import and opened the client anyway (hostReady asserted that).
-  const retried = rig.tabs.some((t) => pkgRetried.has(t.page));
-  const errors = rig.errors.filter((e) => !(retried && PKG_LOAD_ERROR.test(e)));
-  if (errors.length < rig.errors.length) console.error(`  note: ignored ${rig.errors.length - errors.length} /pkg load error(s) from a concurrent rebuild`);
-  assert.deepEqual(errors, [], `no console errors or uncaught errors in any tab:\n${errors.join("\n")}`);
+  assertNoErrorsIn({ errors: rig.errors, pages: rig.tabs.map((t) => t.page), labelled: true, where: "any tab" });
 }
 
 /** Runs `body` with a fresh server and one browser context, and always cleans both up. */

@@ -5,7 +5,8 @@
 //! `RUNTIME`. They include this file with `#[path]` rather than through `wasm_common/mod.rs`: that
 //! module declares the store suite, and every binary that says `mod wasm_common;` runs it, so going
 //! through it would run the store tests a second time in each client binary (and the client tests
-//! in each store binary). The few helpers this needs are therefore repeated below.
+//! in each store binary). The helpers it shares with the store suite are in `support.rs`, which it
+//! declares itself.
 //!
 //! # Servers
 //!
@@ -30,7 +31,7 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Promise};
 use mcp_tasks_web::runtime::client::{CallOutcome, ClientCore, ClientError};
 use mcp_tasks_web::runtime::globals::sleep;
 use mcp_tasks_web::runtime::js_json::{from_js, to_js};
@@ -41,6 +42,12 @@ use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::RUNTIME;
+
+#[path = "support.rs"]
+mod support;
+
+pub use support::Runtime;
+use support::{js, settle, unique_name};
 
 // ---------------------------------------------------------------------------------------------
 // Where the servers are.
@@ -76,61 +83,19 @@ fn auth_token() -> &'static str {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The runtime, and running JS.
+// The runtime, names, and the admin endpoints (the shared helpers are in support.rs).
 // ---------------------------------------------------------------------------------------------
 
-/// The JavaScript environment a test binary runs in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Runtime {
-    /// A browser page (a `Window` global).
-    Page,
-    /// A dedicated web worker (a `DedicatedWorkerGlobalScope` global).
-    DedicatedWorker,
-    /// Node.js, which has no IndexedDB.
-    Node,
-}
-
 impl Runtime {
-    /// Which runtime this code is running in, judged from the global object.
-    fn detect() -> Option<Runtime> {
-        let name = js(
-            "",
-            "if (typeof DedicatedWorkerGlobalScope === 'function' && globalThis instanceof DedicatedWorkerGlobalScope) return 'worker';
-             if (typeof Window === 'function' && globalThis instanceof Window) return 'page';
-             if (typeof process === 'object' && process.versions && typeof process.versions.node === 'string') return 'node';
-             return 'unknown';",
-            &[],
-        )
-        .as_string();
-        match name.as_deref() {
-            Some("page") => Some(Runtime::Page),
-            Some("worker") => Some(Runtime::DedicatedWorker),
-            Some("node") => Some(Runtime::Node),
-            _ => None,
-        }
-    }
-
     /// Whether this runtime is a browser: IndexedDB exists, and cross-origin rules apply.
     fn is_browser(self) -> bool {
         self != Runtime::Node
     }
 }
 
-/// Runs a JS function body with `params` (comma-separated names) bound to `args`. Test-only: uses
-/// the `Function` constructor.
-fn js(params: &str, body: &str, args: &[JsValue]) -> JsValue {
-    let args: Array = args.iter().collect();
-    Function::new_with_args(params, body).apply(&JsValue::UNDEFINED, &args).expect("test JS threw")
-}
-
-/// Awaits a JS value that may be a Promise.
-async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
-    JsFuture::from(Promise::resolve(&value)).await
-}
-
 /// A namespace no other test (or earlier run) uses.
 fn unique(label: &str) -> String {
-    format!("wasm-{label}-{}-{}", js_sys::Date::now(), (js_sys::Math::random() * 1e9) as u64)
+    unique_name("wasm", label)
 }
 
 fn base_of(mcp_url: &str) -> &str {

@@ -194,7 +194,7 @@ impl ClientCore {
         if let Some(note) = store_note {
             core.note_storage(note);
         }
-        core.restore().await;
+        core.restore(true).await;
         if core.auto_poll {
             core.listen_to_host();
             core.join_tabs();
@@ -228,7 +228,9 @@ impl ClientCore {
         self.note_storage(format!("storage failed ({error}); tasks are kept in memory only from now on"));
     }
 
-    async fn restore(self: &Rc<Self>) {
+    /// Loads every record of this namespace from the store and swaps them in at once (a reader never
+    /// sees an empty list in between). `at_open` marks them `restored` for the host.
+    async fn restore(self: &Rc<Self>, at_open: bool) {
         let store = self.store.borrow().clone();
         let entries = match store.list(&self.keys.prefix).await {
             Ok(entries) => entries,
@@ -238,14 +240,17 @@ impl ClientCore {
             }
         };
         let now = globals::now_ms();
+        let mut loaded = BTreeMap::new();
         for (key, text) in entries {
             let rest = &key[self.keys.prefix.len().min(key.len())..];
             let parsed: Result<Value, _> = serde_json::from_str(&text);
             if let Some(id) = rest.strip_prefix("task/") {
                 match parsed.map_err(|e| e.to_string()).and_then(|v| from_stored::<TaskRecord>(&v).map_err(|e| e.to_string())) {
                     Ok(record) => {
-                        self.restored.borrow_mut().insert(id.to_owned());
-                        self.records.borrow_mut().insert(id.to_owned(), record);
+                        if at_open {
+                            self.restored.borrow_mut().insert(id.to_owned());
+                        }
+                        loaded.insert(id.to_owned(), record);
                     }
                     // Left in the store untouched (a newer release may read it); reported, never dropped.
                     Err(e) => self.events.emit("storage", to_js(&serde_json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
@@ -263,6 +268,14 @@ impl ClientCore {
                     self.unknown_calls.borrow_mut().insert(id.to_owned(), call);
                 }
             }
+        }
+        {
+            // Records added while the store was being read (a call that just returned) stay.
+            let mut records = self.records.borrow_mut();
+            for (id, record) in std::mem::take(&mut *records) {
+                loaded.entry(id).or_insert(record);
+            }
+            *records = loaded;
         }
         self.apply_retention(now).await;
     }

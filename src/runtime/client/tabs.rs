@@ -35,8 +35,7 @@ impl ClientCore {
         if self.closed.get() {
             return;
         }
-        self.records.borrow_mut().clear();
-        self.restore().await;
+        self.restore(false).await;
         self.leader.set(true);
         let ids: Vec<String> = self.records.borrow().keys().cloned().collect();
         for id in ids {

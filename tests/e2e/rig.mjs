@@ -1,0 +1,208 @@
+// The rig the end-to-end tests (resume.test.mjs, tabs.test.mjs) share: a reference server with its
+// stderr request log captured, persistent Chromium contexts (playwright-core, the system
+// /usr/bin/chromium), per-page error and request collection, and helpers that wait on the host page
+// (tests/e2e/pages). Not a test file itself: `node --test` and xtask pick `*.test.mjs`.
+//
+// The server (memory store, --faults, POLL_MS poll interval) serves tests/e2e/pages at / and pkg/ at
+// /pkg/. Its stderr request log (`<method> <taskId|tool> <status> <code|ok> <ms>ms`) is captured with
+// the time each line arrived, so tests can count what actually reached the server.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
+
+const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
+const PAGES = join(ROOT, "tests/e2e/pages");
+const PKG = join(ROOT, "pkg");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+export const VERBOSE = !!process.env.E2E_VERBOSE;
+export const POLL_MS = 200; // the server's --poll-interval-ms
+
+for (const [what, path] of [["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN], ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")], ["chromium", CHROMIUM]]) {
+  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
+
+/** Starts a reference server on a free loopback port; its request log is kept in `log`. */
+export async function startServer() {
+  const args = ["--listen", "127.0.0.1:0", "--memory", "--www", PAGES, "--pkg", PKG, "--poll-interval-ms", String(POLL_MS), "--faults"];
+  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const log = [];
+  const other = [];
+  createInterface({ input: child.stderr }).on("line", (text) => {
+    const at = Date.now();
+    const m = LOG_LINE.exec(text);
+    if (m) {
+      const ms = Number(m[5]);
+      // `start` is when the request arrived (the line is written when it is answered).
+      log.push({ at, start: at - ms, method: m[1], name: m[2], status: Number(m[3]), code: m[4], ms, text });
+    } else {
+      other.push(text);
+    }
+    if (VERBOSE) console.error(`  [server ${at % 100_000}] ${text}`);
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const first = await Promise.race([
+    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+    exited.then((code) => { throw new Error(`server exited with ${code}: ${other.join("\n")}`); }),
+  ]);
+  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
+  assert.ok(url && url.startsWith("http://127.0.0.1:"), `server URL from "${first}"`);
+  const base = url.replace(/\/mcp$/, "");
+  return {
+    url,
+    base,
+    log,
+    other,
+    async admin(path, body) {
+      const response = await fetch(`${base}${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      return response.json();
+    },
+    faults(settings) {
+      return this.admin("/admin/faults", settings);
+    },
+    lines(method, name) {
+      return log.filter((l) => l.method === method && (name === undefined || l.name === name));
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM"); // by the ChildProcess we spawned (its PID), nothing broader
+        await Promise.race([exited, sleep(3000)]);
+      }
+    },
+  };
+}
+
+/** A fresh temp dir for a persistent Chromium profile, `mcp-tasks-e2e-<name>-XXXXXX`. */
+export const makeProfileDir = (name) => mkdtemp(join(tmpdir(), `mcp-tasks-e2e-${name}-`));
+export const removeProfileDir = (dir) => rm(dir, { recursive: true, force: true });
+
+/** Launches headless Chromium with a persistent context (profile) in `dir`. */
+export function launchContext(dir) {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1100, height: 560 } });
+}
+
+/** The JSON-RPC message a request posts (`{}` if its body is not JSON). */
+function rpcOf(request) {
+  let rpc = {};
+  try { rpc = JSON.parse(request.postData() ?? "{}"); } catch { /* not JSON */ }
+  return rpc;
+}
+
+/**
+ * Collects a page's console errors and uncaught errors in `errors`, and every /mcp POST it sends in
+ * `requests` as `{ at, method, taskId, tool, failedAt?, failure?, doneAt? }`. With a `label` (one of
+ * several tabs), errors are prefixed with it and entries are `{ tab: label, …, listens }` (the task ids
+ * a `subscriptions/listen` covers).
+ */
+export function watchPage(page, { errors, requests, label }) {
+  const prefix = label === undefined ? "" : `${label} `;
+  const source = label === undefined ? "page" : `tab ${label}`;
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${prefix}console.error: ${message.text()} (${message.location()?.url ?? ""})`);
+    if (VERBOSE) console.error(`  [${source} ${message.type()}] ${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`${prefix}pageerror: ${error?.stack ?? error}`));
+  page.on("request", (request) => {
+    if (!request.url().endsWith("/mcp") || request.method() !== "POST") return;
+    const rpc = rpcOf(request);
+    let entry;
+    if (label === undefined) {
+      entry = { at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name };
+    } else {
+      const listens = rpc.method === "subscriptions/listen" ? (rpc.params?.notifications?.taskIds ?? []) : [];
+      entry = { tab: label, at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name, listens };
+    }
+    requests.push(entry);
+    request.__e2e = entry;
+    if (label !== undefined && VERBOSE) console.error(`  [tab ${label} ${entry.at % 100_000}] ${entry.method} ${entry.taskId ?? entry.tool ?? entry.listens.join(",")}`);
+  });
+  page.on("requestfailed", (request) => {
+    if (request.__e2e) Object.assign(request.__e2e, { failedAt: Date.now(), failure: request.failure()?.errorText });
+  });
+  page.on("requestfinished", (request) => {
+    if (request.__e2e) request.__e2e.doneAt = Date.now();
+  });
+}
+
+/**
+ * Makes `context` answer `server/discover` and `subscriptions/listen` with -32601, as a server without
+ * them would, so its clients poll; every other /mcp request goes through.
+ */
+export function forcePolling(context) {
+  return context.route("**/mcp", async (route) => {
+    const request = route.request();
+    const rpc = rpcOf(request);
+    if (request.method() === "POST" && (rpc.method === "server/discover" || rpc.method === "subscriptions/listen")) {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, error: { code: -32601, message: "Method not found" } });
+      return route.fulfill({ status: 200, contentType: "application/json", body });
+    }
+    return route.continue();
+  });
+}
+
+/** Waits for `window.host.ready` (or fails with the host's own error). */
+export async function hostReady(page) {
+  await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 10_000 });
+  const { error, loadAttempts } = await page.evaluate(() => ({ error: window.host.error, loadAttempts: window.host.loadAttempts }));
+  assert.equal(error, null, "the host page opened its TaskClient");
+  if (loadAttempts > 1) {
+    console.error(`  note: the host needed ${loadAttempts} attempts to import /pkg (rebuilt meanwhile?)`);
+    pkgRetried.add(page);
+  }
+}
+
+/** Pages whose host had to retry its /pkg import (another process was rebuilding pkg/). */
+const pkgRetried = new WeakSet();
+/** A /pkg file failing to load, as `watchPage` records it without a label, and with one. */
+const PKG_LOAD_ERROR = /^console\.error: Failed to load resource: .* \(https?:\/\/127\.0\.0\.1:\d+\/pkg\/[^)]*\)$/;
+const LABELLED_PKG_LOAD_ERROR = /^\S+ console\.error: Failed to load resource: .* \(https?:\/\/127\.0\.0\.1:\d+\/pkg\/[^)]*\)$/;
+
+/**
+ * Asserts that `errors` (collected by `watchPage` from `pages`, `labelled` or not) is empty, `where`
+ * naming the pages in the message.
+ */
+export function assertNoErrorsIn({ errors: all, pages, labelled, where }) {
+  // The only tolerated errors: a /pkg file missing while pkg/ was being rebuilt, when the host retried
+  // its import and opened the client anyway (hostReady asserted that).
+  const retried = pages.some((p) => pkgRetried.has(p));
+  const pkgLoadError = labelled ? LABELLED_PKG_LOAD_ERROR : PKG_LOAD_ERROR;
+  const errors = all.filter((e) => !(retried && pkgLoadError.test(e)));
+  if (errors.length < all.length) console.error(`  note: ignored ${all.length - errors.length} /pkg load error(s) from a concurrent rebuild`);
+  assert.deepEqual(errors, [], `no console errors or uncaught errors in ${where}:\n${errors.join("\n")}`);
+}
+
+/**
+ * Resolves with the first recorded host event `{kind, at, detail}` whose kind is `match.kind` and whose
+ * detail has every other field of `match` (a plain field match: the page's CSP forbids `new Function`).
+ */
+export async function waitEvent(page, match, timeout = 10_000) {
+  const handle = await page.waitForFunction(
+    (m) => window.host?.events?.find((e) => e.kind === m.kind && Object.entries(m).every(([k, v]) => k === "kind" || e.detail?.[k] === v)) ?? false,
+    match,
+    { timeout, polling: 50 },
+  );
+  return handle.jsonValue();
+}
+
+/** `host.wait(id)` with a deadline. */
+export function waitDone(page, id, timeout = 10_000) {
+  return page.evaluate(
+    ([taskId, ms]) => Promise.race([window.host.wait(taskId), new Promise((_, reject) => setTimeout(() => reject(new Error(`task ${taskId} did not settle within ${ms} ms: ${JSON.stringify(window.host.tasks())}`)), ms))]),
+    [id, timeout],
+  );
+}
+
+/** Every event the host page recorded. */
+export const events = (page) => page.evaluate(() => window.host.events);
