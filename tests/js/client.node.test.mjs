@@ -136,15 +136,29 @@ test("a call cut off before its answer is reported as outcome unknown", async ()
 });
 
 test("faults: 5xx, 429 and dropped connections are survived", async () => {
-  const client = await open({ maxBackoffMs: 400 });
-  const { task } = await client.callTool("build", { seconds: 1 });
-  await admin(server, "/admin/faults", { errorRate: 0.3, errorStatus: 503, rateLimitRate: 0.2, retryAfterS: 0, dropRate: 0.2 });
-  const backoff = nextTask(client, (s) => s.taskId === task.taskId && s.connectivity === "backoff", 15_000).catch(() => null);
-  const done = await client.wait(task.taskId);
-  await admin(server, "/admin/faults", {});
-  assert.equal(done.status, "completed");
-  assert.ok(await backoff, "a failure was seen and backed off from");
-  client.close();
+  // Polling mode: answer server/discover as a server without subscriptions would, so the faults hit
+  // the polls (a listen stream opened before the faults would carry the task past them).
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (request, init) => {
+    if (request.headers?.get?.("mcp-method") === "server/discover") {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32601, message: "Method not found" } });
+      return Promise.resolve(new Response(body, { status: 404, headers: { "content-type": "application/json" } }));
+    }
+    return realFetch(request, init);
+  };
+  try {
+    const client = await open({ maxBackoffMs: 400 });
+    const { task } = await client.callTool("build", { seconds: 1 });
+    await admin(server, "/admin/faults", { errorRate: 0.3, errorStatus: 503, rateLimitRate: 0.2, retryAfterS: 0, dropRate: 0.2 });
+    const backoff = nextTask(client, (s) => s.taskId === task.taskId && s.connectivity === "backoff", 15_000).catch(() => null);
+    const done = await client.wait(task.taskId);
+    await admin(server, "/admin/faults", {});
+    assert.equal(done.status, "completed");
+    assert.ok(await backoff, "a failure was seen and backed off from");
+    client.close();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
 });
 
 test("auth headers are asked per request and never stored", async () => {
