@@ -24,43 +24,46 @@ pub(crate) fn required_str<'a>(
     }
 }
 
-/// An optional string field; `null` reads as absent, since some servers write optional fields as null.
+/// An optional field read with `read`; `null` reads as absent, since some servers write optional
+/// fields as null. A value `read` rejects is a `WrongType` naming `expected`.
+fn optional<'a, T>(
+    obj: &'a Object,
+    what: &'static str,
+    field: &'static str,
+    expected: &'static str,
+    read: impl FnOnce(&'a Value) -> Option<T>,
+) -> Result<Option<T>, DecodeError> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => read(v).map(Some).ok_or_else(|| wrong_type(what, field, expected)),
+    }
+}
+
+/// An optional string field.
 pub(crate) fn optional_str<'a>(
     obj: &'a Object,
     what: &'static str,
     field: &'static str,
 ) -> Result<Option<&'a str>, DecodeError> {
-    match obj.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(wrong_type(what, field, "a string")),
-    }
+    optional(obj, what, field, "a string", Value::as_str)
 }
 
-/// An optional object field; `null` reads as absent.
+/// An optional object field.
 pub(crate) fn optional_object<'a>(
     obj: &'a Object,
     what: &'static str,
     field: &'static str,
 ) -> Result<Option<&'a Object>, DecodeError> {
-    match obj.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(o)) => Ok(Some(o)),
-        Some(_) => Err(wrong_type(what, field, "an object")),
-    }
+    optional(obj, what, field, "an object", Value::as_object)
 }
 
-/// An optional boolean field; `null` reads as absent.
+/// An optional boolean field.
 pub(crate) fn optional_bool(
     obj: &Object,
     what: &'static str,
     field: &'static str,
 ) -> Result<Option<bool>, DecodeError> {
-    match obj.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(wrong_type(what, field, "a boolean")),
-    }
+    optional(obj, what, field, "a boolean", Value::as_bool)
 }
 
 /// An optional non-negative integer field (milliseconds); `null` reads as absent.

@@ -68,6 +68,17 @@ fn routing_header(headers: &HeaderMap, name: &str) -> Option<Result<String, Stri
     Some(decode_header_value(text).map_err(|e| format!("{name}: {e}")))
 }
 
+/// Whether routing header `name` is present and equals `expected`; otherwise what is wrong, after
+/// `body_says` (the body's side of the disagreement).
+fn routing_matches(headers: &HeaderMap, name: &str, expected: &str, body_says: &str) -> Result<(), String> {
+    match routing_header(headers, name) {
+        Some(Ok(sent)) if sent == expected => Ok(()),
+        Some(Ok(sent)) => Err(format!("{body_says} but the {name} header names {sent:?}")),
+        Some(Err(e)) => Err(e),
+        None => Err(format!("{body_says} but the required {name} header is absent")),
+    }
+}
+
 /// The body field `Mcp-Name` must repeat, for the methods that have one.
 fn name_field(method: &str) -> Option<&'static str> {
     match method {
@@ -86,42 +97,12 @@ fn check_request(
     method: &str,
     params: &Value,
 ) -> Result<(RequestMeta, Option<ClientRequest>), Rejection> {
-    match routing_header(headers, METHOD_HEADER) {
-        Some(Ok(sent)) if sent == method => {}
-        Some(Ok(sent)) => {
-            return Err(header_mismatch(
-                id,
-                format!("the body's method is {method:?} but the Mcp-Method header names {sent:?}"),
-            ))
-        }
-        Some(Err(e)) => return Err(header_mismatch(id, e)),
-        None => {
-            return Err(header_mismatch(
-                id,
-                format!("the body's method is {method:?} but the required Mcp-Method header is absent"),
-            ))
-        }
-    }
+    routing_matches(headers, METHOD_HEADER, method, &format!("the body's method is {method:?}"))
+        .map_err(|detail| header_mismatch(id, detail))?;
     if let Some(field) = name_field(method) {
         if let Some(expected) = params.get(field).and_then(Value::as_str) {
-            match routing_header(headers, NAME_HEADER) {
-                Some(Ok(sent)) if sent == expected => {}
-                Some(Ok(sent)) => {
-                    return Err(header_mismatch(
-                        id,
-                        format!("the body carries params.{field}={expected:?} but the Mcp-Name header names {sent:?}"),
-                    ))
-                }
-                Some(Err(e)) => return Err(header_mismatch(id, e)),
-                None => {
-                    return Err(header_mismatch(
-                        id,
-                        format!(
-                            "the body carries params.{field}={expected:?} but the required Mcp-Name header is absent"
-                        ),
-                    ))
-                }
-            }
+            routing_matches(headers, NAME_HEADER, expected, &format!("the body carries params.{field}={expected:?}"))
+                .map_err(|detail| header_mismatch(id, detail))?;
         }
     }
     let meta = RequestMeta::from_params(params).map_err(|e| {
