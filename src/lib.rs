@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod bindings;
+pub mod element;
 pub mod machine;
 pub mod protocol;
 pub mod runtime;

@@ -89,7 +89,7 @@ pub fn discover() -> DiscoverResult {
         supported_versions: vec![PROTOCOL_VERSION.to_owned()],
         capabilities: capabilities.as_object().cloned().unwrap_or_default(),
         instructions: Some(
-            "Reference MCP Tasks server. Task tools: build, deploy, flaky, tool_error, long_job, stubborn_job, login, ask_first; \
+            "Reference MCP Tasks server. Task tools: build, deploy, flaky, tool_error, long_job, stubborn_job, login, ask_first, survey, ask_model; \
              echo is synchronous. Declare io.modelcontextprotocol/tasks in each request's client capabilities to receive tasks."
                 .into(),
         ),

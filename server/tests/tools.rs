@@ -36,9 +36,11 @@ async fn discover_and_tools_list() {
     let list = c.raw(&body, &headers).await;
     let names: Vec<&str> =
         list.result()["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str()).collect();
-    for tool in ["build", "deploy", "flaky", "tool_error", "long_job", "stubborn_job", "login", "echo", "ask_first"] {
+    let demo = ["build", "deploy", "flaky", "tool_error", "long_job", "stubborn_job", "login", "echo"];
+    for tool in demo.into_iter().chain(["ask_first", "survey", "ask_model"]) {
         assert!(names.contains(&tool), "{tool} listed");
     }
+    assert_eq!(names.first(), Some(&"greet"), "the conformance suite calls the first listed tool");
     server.stop().await;
 }
 

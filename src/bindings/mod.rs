@@ -4,9 +4,13 @@ use wasm_bindgen::prelude::*;
 
 use crate::protocol;
 
+#[cfg(feature = "element")]
+mod element;
 mod errors;
 mod task_client;
 
+#[cfg(feature = "element")]
+pub use element::{McpTaskListView, McpTaskView};
 pub use task_client::TaskClient;
 
 /// The MCP protocol version this client speaks (`"2026-07-28"`).
@@ -149,5 +153,7 @@ export interface TaskClientEventMap {
   task: CustomEvent<TaskSnapshot>;
   call: CustomEvent<UnknownCallSnapshot>;
   storage: CustomEvent<{ durable: boolean; reason: string }>;
+  /** A task or call was forgotten (`forget`, `clear`, or another tab did). */
+  forget: CustomEvent<{ id: string }>;
 }
 "#;

@@ -21,6 +21,14 @@ fn reject(e: ClientError) -> JsValue {
     to_js_error(&e)
 }
 
+impl TaskClient {
+    /// The engine, for the element views.
+    #[cfg(feature = "element")]
+    pub(crate) fn core(&self) -> Rc<ClientCore> {
+        self.core.clone()
+    }
+}
+
 #[wasm_bindgen]
 impl TaskClient {
     /// Opens a client: restores this namespace's tasks from the store and resumes polling those due.
@@ -157,7 +165,8 @@ impl TaskClient {
     }
 
     /// Listens for `task` (a snapshot after every change), `call` (a call of unknown outcome found at
-    /// open) and `storage` (the store fell back to memory, or a record could not be read).
+    /// open), `storage` (the store fell back to memory, or a record could not be read) and `forget` (a task
+    /// or call was forgotten here or in another tab).
     #[wasm_bindgen(js_name = addEventListener)]
     pub fn add_event_listener(
         &self,

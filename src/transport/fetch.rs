@@ -51,6 +51,11 @@ fn js_message(value: &JsValue) -> String {
 }
 
 impl FetchTransport {
+    /// The MCP endpoint this transport posts to.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
     /// A transport for `url`. `first_id` seeds request ids (random per page, so ids differ across reloads).
     pub fn new(url: String, meta: RequestMeta, host_headers: Option<JsValue>, timeout_ms: u32, first_id: i64) -> Self {
         Self { url, meta, host_headers, timeout_ms, ids: RefCell::new(RequestIds::starting_at(first_id)) }

@@ -61,10 +61,15 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
     Ok(pkg)
 }
 
+/// Cargo features of the shipped package: the client plus the `<mcp-task>` views (pkg/element.js needs them).
+const FEATURES: &str = "element";
+
 /// `cargo build --release` for wasm32; returns the raw .wasm path.
 fn compile(root: &Path) -> Result<PathBuf> {
     let mut build = cmd::cargo();
-    build.args(["build", "-p", CRATE, "--lib", "--target", WASM_TARGET, "--release"]).current_dir(root);
+    build
+        .args(["build", "-p", CRATE, "--lib", "--target", WASM_TARGET, "--release", "--features", FEATURES])
+        .current_dir(root);
     cmd::run(&mut build)?;
     let wasm = workspace::target_dir(root)?.join(WASM_TARGET).join("release").join(format!("{OUT_NAME}.wasm"));
     if wasm.is_file() {

@@ -13,11 +13,13 @@ use crate::store::TaskStore;
 
 mod args;
 mod ask_first;
+mod ask_model;
 mod build;
 mod conformance;
 mod deploy;
 pub mod login;
 mod simple;
+mod survey;
 
 pub use args::Args;
 
@@ -124,6 +126,8 @@ pub fn all() -> &'static [&'static dyn Tool] {
         &login::Login,
         &simple::Echo,
         &ask_first::AskFirst { name: "ask_first", key: "name-1", support: TaskSupport::Optional },
+        &survey::Survey,
+        &ask_model::AskModel,
         &conformance::SlowCompute,
         &conformance::FailingJob,
         &conformance::ProtocolErrorJob,

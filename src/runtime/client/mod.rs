@@ -351,6 +351,21 @@ impl ClientCore {
         self.pump();
     }
 
+    /// The snapshot of one task, if this client has it.
+    pub fn snapshot(&self, id: &str) -> Option<Value> {
+        self.snapshot_of(id)
+    }
+
+    /// The MCP endpoint (shown by the element as the server that asks).
+    pub fn server_url(&self) -> &str {
+        self.transport.url()
+    }
+
+    /// Tells the host a task or call is gone (`forget` event, `detail: { id }`).
+    pub(super) fn emit_forgotten(&self, id: &str) {
+        self.events.emit("forget", to_js(&serde_json::json!({ "id": id })));
+    }
+
     fn snapshot_of(&self, id: &str) -> Option<Value> {
         let records = self.records.borrow();
         let record = records.get(id)?;
@@ -485,6 +500,7 @@ impl ClientCore {
         }
         self.records.borrow_mut().remove(id);
         self.waiters.borrow_mut().remove(id);
+        self.emit_forgotten(id);
         self.post(serde_json::json!({ "t": "forget", "id": id }));
         store.delete(&self.keys.task(id)).await.map_err(|e| ClientError::usage(e.to_string()))
     }
@@ -497,9 +513,14 @@ impl ClientCore {
         for key in keys {
             let _ = store.delete(&key).await;
         }
+        let ids: Vec<String> =
+            self.records.borrow().keys().chain(self.unknown_calls.borrow().keys()).cloned().collect();
         self.records.borrow_mut().clear();
         self.unknown_calls.borrow_mut().clear();
         self.waiters.borrow_mut().clear();
+        for id in ids {
+            self.emit_forgotten(&id);
+        }
         Ok(())
     }
 

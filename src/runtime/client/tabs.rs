@@ -72,7 +72,10 @@ impl ClientCore {
                 }
             }
             "forget" => {
-                self.records.borrow_mut().remove(&id);
+                let removed = self.records.borrow_mut().remove(&id).is_some();
+                if removed {
+                    self.emit_forgotten(&id);
+                }
             }
             "respond" | "cancel" if self.leader.get() => {
                 let core = self.clone();

@@ -1,0 +1,62 @@
+//! A few DOM helpers over web-sys. Server text only ever enters the DOM through `textContent` or
+//! attribute values (never `innerHTML`), so markup in it stays text.
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element};
+
+/// Creates `<tag>` with `attrs` set.
+pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)]) -> Result<Element, JsValue> {
+    let element = doc.create_element(tag)?;
+    for (name, value) in attrs {
+        element.set_attribute(name, value)?;
+    }
+    Ok(element)
+}
+
+/// Creates `<tag>` with `attrs` and `text` as its only content (set as text, never parsed).
+pub fn text_el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Result<Element, JsValue> {
+    let element = el(doc, tag, attrs)?;
+    element.set_text_content(Some(text));
+    Ok(element)
+}
+
+/// Sets `text` as the only content of `element` unless it is already exactly that (keeps screen
+/// readers from re-announcing an unchanged live region).
+pub fn set_text(element: &Element, text: &str) {
+    if element.text_content().as_deref() != Some(text) {
+        element.set_text_content(Some(text));
+    }
+}
+
+/// Shows or hides `element` with the `hidden` attribute.
+pub fn show(element: &Element, visible: bool) {
+    if element.has_attribute("hidden") == visible {
+        let _ = element.toggle_attribute_with_force("hidden", !visible);
+    }
+}
+
+/// Sets `name` to `value`, or removes it for `None`; untouched when unchanged.
+pub fn set_attr(element: &Element, name: &str, value: Option<&str>) {
+    match value {
+        Some(v) if element.get_attribute(name).as_deref() != Some(v) => {
+            let _ = element.set_attribute(name, v);
+        }
+        None if element.has_attribute(name) => {
+            let _ = element.remove_attribute(name);
+        }
+        _ => {}
+    }
+}
+
+/// Appends each child to `parent`.
+pub fn append(parent: &Element, children: &[&Element]) -> Result<(), JsValue> {
+    for child in children {
+        parent.append_child(child)?;
+    }
+    Ok(())
+}
+
+/// The nearest element (from `target` up) with attribute `name`, searching within one shadow root.
+pub fn closest_with(target: &JsValue, selector: &str) -> Option<Element> {
+    let element = target.dyn_ref::<Element>()?;
+    element.closest(selector).ok().flatten()
+}

@@ -1,0 +1,253 @@
+//! Every word the element shows, by key, in the shipped languages (English, Thai), with host overrides.
+//!
+//! Pure data and lookup: no DOM. The element picks a language from the nearest `lang` attribute, then
+//! `navigator.language`; a host may add languages or override single words (see `docs/element.md`).
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// `(key, English, Thai)` for every built-in word. `{name}` marks a placeholder filled by [`fill`].
+pub const LABELS: &[(&str, &str, &str)] = &[
+    ("status.working", "Working", "กำลังทำงาน"),
+    ("status.input_required", "Needs your input", "รอข้อมูลจากคุณ"),
+    ("status.completed", "Completed", "เสร็จสมบูรณ์"),
+    ("status.failed", "Failed", "ล้มเหลว"),
+    ("status.cancelled", "Cancelled", "ยกเลิกแล้ว"),
+    ("status.expired", "Expired", "หมดอายุ"),
+    ("status.outcome_unknown", "Outcome unknown", "ไม่ทราบผล"),
+    ("status.unknown", "Unknown state", "ไม่ทราบสถานะ"),
+    ("conn.offline", "Offline — resumes when you are back online", "ออฟไลน์ — จะทำต่อเมื่อกลับมาออนไลน์"),
+    ("conn.backoff", "Connection trouble — retrying", "การเชื่อมต่อมีปัญหา — กำลังลองใหม่"),
+    ("conn.listening", "Live updates", "อัปเดตสด"),
+    ("conn.restored", "Resumed after reload", "ทำต่อหลังโหลดหน้าใหม่"),
+    ("elapsed.running", "Running for {time}", "ทำงานมาแล้ว {time}"),
+    ("elapsed.took", "Took {time}", "ใช้เวลา {time}"),
+    ("progress.label", "Task in progress", "งานกำลังดำเนินอยู่"),
+    ("action.accept", "Accept", "ยอมรับ"),
+    ("action.decline", "Decline", "ปฏิเสธ"),
+    ("action.cancel", "Cancel", "ยกเลิก"),
+    ("action.cancelTask", "Cancel task", "ยกเลิกงาน"),
+    ("action.open", "Open {domain}", "เปิด {domain}"),
+    ("action.forget", "Forget", "ลบออก"),
+    (
+        "cancel.hint",
+        "Cancelling asks the server to stop; the task may still finish.",
+        "การยกเลิกเป็นเพียงคำขอไปยังเซิร์ฟเวอร์ งานอาจยังทำเสร็จได้",
+    ),
+    ("cancel.requested", "Cancel requested — waiting for the server", "ส่งคำขอยกเลิกแล้ว — รอเซิร์ฟเวอร์ตอบ"),
+    ("form.askedBy", "Asked by {server}", "คำถามจาก {server}"),
+    ("form.required", "required", "จำเป็น"),
+    ("form.choose", "Choose…", "เลือก…"),
+    ("form.sending", "Sending…", "กำลังส่ง…"),
+    ("form.handled", "Handed to the app", "ส่งต่อให้แอปแล้ว"),
+    ("form.sendFailed", "Could not send the answer: {error}", "ส่งคำตอบไม่สำเร็จ: {error}"),
+    ("form.invalidSchema", "This form cannot be shown: {error}", "ไม่สามารถแสดงแบบฟอร์มนี้ได้: {error}"),
+    ("form.fixErrors", "Please correct the marked fields.", "กรุณาแก้ไขช่องที่ทำเครื่องหมายไว้"),
+    ("url.intro", "The task asks you to open this page:", "งานนี้ขอให้คุณเปิดหน้านี้:"),
+    ("url.site", "Site", "เว็บไซต์"),
+    (
+        "url.punycode",
+        "This address uses an encoded (punycode) domain that can imitate another site. Check it carefully.",
+        "ที่อยู่นี้ใช้โดเมนแบบเข้ารหัส (punycode) ซึ่งอาจเลียนแบบเว็บไซต์อื่น โปรดตรวจสอบให้ดี",
+    ),
+    (
+        "url.userinfo",
+        "This address contains a user name before the domain, a common trick. Check the site carefully.",
+        "ที่อยู่นี้มีชื่อผู้ใช้อยู่หน้าโดเมน ซึ่งเป็นกลลวงที่พบบ่อย โปรดตรวจสอบเว็บไซต์ให้ดี",
+    ),
+    (
+        "url.refused",
+        "This address cannot be opened from here: only https or a local address is allowed.",
+        "ไม่สามารถเปิดที่อยู่นี้จากที่นี่ได้ อนุญาตเฉพาะ https หรือที่อยู่ในเครื่อง",
+    ),
+    (
+        "url.opened",
+        "Opened in a new tab. The task continues when you are done there.",
+        "เปิดในแท็บใหม่แล้ว งานจะดำเนินต่อเมื่อคุณทำเสร็จที่นั่น",
+    ),
+    (
+        "note.sampling",
+        "This task asks for a model completion (sampling). This view does not run it; the app may answer it.",
+        "งานนี้ขอให้สร้างข้อความด้วยโมเดล (sampling) มุมมองนี้จะไม่ดำเนินการ แอปอาจตอบแทนได้",
+    ),
+    (
+        "note.roots",
+        "This task asks for your file roots. This view does not share them; the app may answer it.",
+        "งานนี้ขอรายการโฟลเดอร์หลักของคุณ มุมมองนี้จะไม่เปิดเผย แอปอาจตอบแทนได้",
+    ),
+    (
+        "note.other",
+        "This task asks for “{method}”, which this view does not handle.",
+        "งานนี้ขอ “{method}” ซึ่งมุมมองนี้ไม่รองรับ",
+    ),
+    ("result.label", "Result", "ผลลัพธ์"),
+    ("result.json", "Full result (JSON)", "ผลลัพธ์ทั้งหมด (JSON)"),
+    ("result.isError", "The tool reported an error", "เครื่องมือรายงานข้อผิดพลาด"),
+    ("result.image", "Image ({mime}) — not shown", "รูปภาพ ({mime}) — ไม่แสดง"),
+    ("result.audio", "Audio ({mime}) — not played", "เสียง ({mime}) — ไม่เล่น"),
+    ("result.resource", "Resource: {uri}", "ทรัพยากร: {uri}"),
+    ("result.other", "Content of type “{type}”", "เนื้อหาประเภท “{type}”"),
+    ("result.empty", "No content", "ไม่มีเนื้อหา"),
+    ("error.failed", "The task failed: {message}", "งานล้มเหลว: {message}"),
+    ("error.code", "Error code {code}", "รหัสข้อผิดพลาด {code}"),
+    (
+        "error.expiredTtl",
+        "This task expired: the server keeps a task only for a limited time.",
+        "งานนี้หมดอายุแล้ว เซิร์ฟเวอร์เก็บงานไว้ได้ในเวลาจำกัด",
+    ),
+    ("error.expiredUnknown", "The server no longer knows this task.", "เซิร์ฟเวอร์ไม่รู้จักงานนี้แล้ว"),
+    ("error.cancelled", "The task was cancelled.", "งานถูกยกเลิกแล้ว"),
+    ("error.unknownTask", "This client has no task {id}.", "ไคลเอนต์นี้ไม่มีงาน {id}"),
+    ("error.action", "Could not do that: {error}", "ทำรายการไม่สำเร็จ: {error}"),
+    ("task.noClient", "Waiting for a client…", "กำลังรอไคลเอนต์…"),
+    ("list.label", "Tasks", "งาน"),
+    ("list.empty", "No tasks yet.", "ยังไม่มีงาน"),
+    ("problem.required", "This field is required.", "กรุณากรอกช่องนี้"),
+    ("problem.tooShort", "Enter at least {min} characters.", "กรอกอย่างน้อย {min} ตัวอักษร"),
+    ("problem.tooLong", "Enter at most {max} characters.", "กรอกได้ไม่เกิน {max} ตัวอักษร"),
+    ("problem.email", "Enter an email address like name@example.com.", "กรอกอีเมล เช่น name@example.com"),
+    ("problem.uri", "Enter a full address like https://example.com.", "กรอกที่อยู่เต็ม เช่น https://example.com"),
+    ("problem.date", "Enter a real date.", "กรอกวันที่ที่มีอยู่จริง"),
+    ("problem.dateTime", "Enter a date and time like 2026-02-28T13:45:00Z.", "กรอกวันที่และเวลา เช่น 2026-02-28T13:45:00Z"),
+    ("problem.number", "Enter a number.", "กรอกตัวเลข"),
+    ("problem.integer", "Enter a whole number.", "กรอกจำนวนเต็ม"),
+    ("problem.min", "Enter {min} or more.", "กรอกตั้งแต่ {min} ขึ้นไป"),
+    ("problem.max", "Enter {max} or less.", "กรอกไม่เกิน {max}"),
+    ("problem.boolean", "Choose yes or no.", "เลือกใช่หรือไม่"),
+    ("problem.option", "Pick one of the choices.", "เลือกจากตัวเลือกที่มี"),
+    ("problem.tooFew", "Choose at least {min}.", "เลือกอย่างน้อย {min} รายการ"),
+    ("problem.tooMany", "Choose at most {max}.", "เลือกได้ไม่เกิน {max} รายการ"),
+    ("problem.duplicate", "Choose each option once.", "เลือกแต่ละตัวเลือกเพียงครั้งเดียว"),
+    ("problem.unknown", "This answer is not part of the form.", "คำตอบนี้ไม่ได้อยู่ในแบบฟอร์ม"),
+    ("problem.type", "This answer has the wrong type.", "คำตอบนี้มีชนิดข้อมูลไม่ถูกต้อง"),
+];
+
+/// The languages that ship, in the column order of [`LABELS`].
+pub const SHIPPED: [&str; 2] = ["en", "th"];
+
+/// The words for one element: a shipped language plus host overrides, looked up by key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Labels {
+    lang: String,
+    column: usize,
+    overrides: BTreeMap<String, String>,
+}
+
+impl Labels {
+    /// The label set for `lang` (a BCP 47 tag such as `th-TH`; matched on its primary subtag),
+    /// with `overrides` layered on in order: each a `{ key: word }` object, later ones win, and
+    /// each may instead be a `{ lang: { key: word } }` map from which the matching language is taken.
+    pub fn resolve(lang: &str, overrides: &[&Value]) -> Labels {
+        let lang = primary_subtag(lang);
+        let column = SHIPPED.iter().position(|l| *l == lang).unwrap_or(0);
+        let mut words = BTreeMap::new();
+        for layer in overrides {
+            let Some(obj) = layer.as_object() else { continue };
+            let by_lang = obj.get(&lang).and_then(Value::as_object);
+            for (key, word) in by_lang.unwrap_or(obj) {
+                if let Some(word) = word.as_str() {
+                    words.insert(key.clone(), word.to_owned());
+                }
+            }
+        }
+        Labels { lang, column, overrides: words }
+    }
+
+    /// The primary language subtag these labels were resolved for (`"th"`).
+    pub fn lang(&self) -> &str {
+        &self.lang
+    }
+
+    /// The word for `key`; the key itself when nothing defines it (a visible, harmless fallback).
+    pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
+        if let Some(word) = self.overrides.get(key) {
+            return word;
+        }
+        LABELS
+            .iter()
+            .find(|(k, ..)| *k == key)
+            .map(|(_, en, th)| if self.column == 1 { *th } else { *en })
+            .unwrap_or(key)
+    }
+
+    /// The word for `key` with its `{name}` placeholders filled from `values`.
+    pub fn fill(&self, key: &str, values: &[(&str, &str)]) -> String {
+        fill(self.get(key), values)
+    }
+}
+
+/// Replaces each `{name}` in `template` with its value; unknown placeholders stay as written.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}').map(|close| (&after[..close], close)) {
+            Some((name, close)) if values.iter().any(|(n, _)| *n == name) => {
+                let value = values.iter().find(|(n, _)| *n == name).map_or("", |(_, v)| *v);
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `"th-TH"` → `"th"`, lower-cased; empty input → `"en"`.
+fn primary_subtag(lang: &str) -> String {
+    let primary = lang.split(['-', '_']).next().unwrap_or("").trim().to_ascii_lowercase();
+    if primary.is_empty() {
+        "en".to_owned()
+    } else {
+        primary
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn picks_the_language_by_primary_subtag_and_falls_back_to_english() {
+        assert_eq!(Labels::resolve("th-TH", &[]).get("action.accept"), "ยอมรับ");
+        assert_eq!(Labels::resolve("TH", &[]).get("status.working"), "กำลังทำงาน");
+        assert_eq!(Labels::resolve("fr-CA", &[]).get("action.accept"), "Accept");
+        assert_eq!(Labels::resolve("", &[]).lang(), "en");
+    }
+
+    #[test]
+    fn every_key_has_words_in_every_shipped_language_and_keys_are_unique() {
+        for (i, (key, en, th)) in LABELS.iter().enumerate() {
+            assert!(!en.is_empty() && !th.is_empty(), "{key}");
+            assert!(LABELS[i + 1..].iter().all(|(k, ..)| k != key), "duplicate {key}");
+            let holes = |s: &str| s.matches('{').count();
+            assert_eq!(holes(en), holes(th), "{key}: placeholders differ");
+        }
+    }
+
+    #[test]
+    fn overrides_win_in_order_and_may_be_keyed_by_language() {
+        let global = json!({ "fr": { "action.accept": "Accepter" }, "th": { "action.accept": "ตกลง" } });
+        let local = json!({ "action.decline": "Non merci" });
+        let fr = Labels::resolve("fr", &[&global, &local]);
+        assert_eq!(fr.get("action.accept"), "Accepter");
+        assert_eq!(fr.get("action.decline"), "Non merci");
+        assert_eq!(fr.get("action.cancel"), "Cancel");
+        assert_eq!(Labels::resolve("th", &[&global]).get("action.accept"), "ตกลง");
+        assert_eq!(Labels::resolve("en", &[&json!({ "x": 3 })]).get("x"), "x");
+    }
+
+    #[test]
+    fn fill_replaces_known_placeholders_and_keeps_the_rest() {
+        assert_eq!(fill("At least {min} of {max}", &[("min", "2"), ("max", "5")]), "At least 2 of 5");
+        assert_eq!(fill("{a} {b} {", &[("a", "<x>")]), "<x> {b} {");
+        assert_eq!(Labels::resolve("en", &[]).fill("action.open", &[("domain", "example.com")]), "Open example.com");
+    }
+}
