@@ -356,6 +356,7 @@ fn build_field(b: &mut Builder<'_>, field: &FormField) -> Result<(Element, Field
             if let (Some(d), Some(i)) = (default, input(&control)) {
                 i.set_value(d);
             }
+            append(&wrapper, &[&control])?;
             controls.push(control);
         }
         FieldKind::Number { integer, minimum, maximum, default } => {
@@ -374,6 +375,7 @@ fn build_field(b: &mut Builder<'_>, field: &FormField) -> Result<(Element, Field
             if let (Some(d), Some(i)) = (default, input(&control)) {
                 i.set_value(&d.to_string());
             }
+            append(&wrapper, &[&control])?;
             controls.push(control);
         }
         FieldKind::Boolean { default } => {
@@ -404,6 +406,7 @@ fn build_field(b: &mut Builder<'_>, field: &FormField) -> Result<(Element, Field
                 }
                 append(&control, &[&option])?;
             }
+            append(&wrapper, &[&control])?;
             controls.push(control);
         }
         FieldKind::SingleSelect { options, default } => {

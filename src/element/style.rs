@@ -60,7 +60,7 @@ form { display: grid; gap: .75rem; border: 1px solid var(--_border); border-radi
 .askedby { margin: 0; }
 .field { display: grid; gap: .25rem; min-width: 0; }
 fieldset.field { border: 0; padding: 0; margin: 0; }
-.field > label, legend { font-weight: 600; padding: 0; }
+.field > label:not(.choice), legend { font-weight: 600; padding: 0; }
 .req { color: var(--_danger); }
 .hint { margin: 0; }
 input:not([type=checkbox]):not([type=radio]), select { font: inherit; font-size: 1rem; width: 100%; min-height: 44px; padding: .5rem .625rem;

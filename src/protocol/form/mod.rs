@@ -12,10 +12,9 @@
 //! network or the DOM, and malformed schemas or answers become typed errors.
 //!
 //! # Field order
-//! Fields come in the iteration order of the schema's `properties` object.
-//! With serde_json's default `Map` (a `BTreeMap`) that is **sorted by property
-//! name**, not the order the server wrote; source order would need serde_json's
-//! `preserve_order` feature, which this crate deliberately does not enable.
+//! Fields come in the iteration order of the schema's `properties` object. This crate enables
+//! serde_json's `preserve_order`, so that is the order the server wrote (a form reads top to bottom
+//! as its author meant).
 //!
 //! # Blank answers
 //! An answer that is JSON `null`, an empty string (text, or a single select
@@ -184,8 +183,7 @@ pub struct FormField {
     pub kind: FieldKind,
 }
 
-/// A validated elicitation form: the fields of a `requestedSchema`, in `properties` order
-/// (sorted by name with serde_json's default map; see the module docs).
+/// A validated elicitation form: the fields of a `requestedSchema`, in `properties` order.
 ///
 /// Built only by [`FormModel::from_schema`], so every declared default satisfies its own field.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,7 +229,7 @@ impl FormModel {
         Ok(FormModel { fields })
     }
 
-    /// The fields in `properties` order (sorted by name; see the module docs).
+    /// The fields in `properties` order (as the server wrote them).
     pub fn fields(&self) -> &[FormField] {
         &self.fields
     }
