@@ -239,12 +239,13 @@ impl CardModel {
 }
 
 /// Sorts snapshots for a list: tasks needing input first, then newest first (by creation time).
+/// Reads only `status` and the start time, once per snapshot (a list re-sorts on every change).
 pub fn list_order(snapshots: &mut [Value]) {
-    let key = |s: &Value| {
-        let model = CardModel::from_snapshot(s);
-        (model.status != Status::InputRequired, std::cmp::Reverse(model.created_at.unwrap_or(i64::MAX)))
-    };
-    snapshots.sort_by_key(key);
+    snapshots.sort_by_cached_key(|s| {
+        let needs_input = s.get("status").and_then(Value::as_str) == Some("input_required");
+        let created = text(s, "createdAt").and_then(|t| parse_millis(&t)).or_else(|| s.get("startedAt")?.as_i64());
+        (!needs_input, std::cmp::Reverse(created.unwrap_or(i64::MAX)))
+    });
 }
 
 fn question(request: &Value) -> Question {
