@@ -13,7 +13,7 @@ export type LabelKey =
   | "form.invalidSchema" | "form.fixErrors"
   | "url.intro" | "url.site" | "url.punycode" | "url.userinfo" | "url.refused" | "url.opened"
   | "note.sampling" | "note.roots" | "note.other"
-  | "result.label" | "result.json" | "result.isError" | "result.image" | "result.audio" | "result.resource"
+  | "result.json" | "result.isError" | "result.image" | "result.audio" | "result.resource"
   | "result.other" | "result.empty"
   | "error.failed" | "error.code" | "error.expiredTtl" | "error.expiredUnknown" | "error.cancelled"
   | "error.unknownTask" | "error.action" | "task.noClient" | "list.label" | "list.empty"

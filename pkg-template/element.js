@@ -27,7 +27,7 @@ function upgradeProperties(element, names) {
 
 function makeTaskElement() {
   return class McpTaskElement extends HTMLElement {
-    static observedAttributes = ["task-id"];
+    static observedAttributes = ["task-id", "compact"];
     #view;
     #client = null;
     #labels = null;
@@ -70,6 +70,7 @@ function makeTaskElement() {
 
     attributeChangedCallback(name, _old, value) {
       if (name === "task-id" && value !== this.#view.taskId) this.#view.taskId = value ?? undefined;
+      if (name === "compact") this.#view.refresh();
     }
 
     /** The TaskClient whose task is shown. */

@@ -229,7 +229,8 @@ fn subscribe(inner: &Rc<Inner>, client: &Rc<ClientCore>) -> Vec<Listener> {
 
 fn skeleton(doc: &Document, root: &ShadowRoot, prefix: &str) -> Result<Parts, JsValue> {
     let title_id = format!("{prefix}-title");
-    let card = el(doc, "article", &[("part", "card"), ("class", "card"), ("aria-labelledby", &title_id)])?;
+    let card =
+        el(doc, "article", &[("part", "card"), ("class", "card"), ("aria-labelledby", &title_id), ("tabindex", "-1")])?;
     let header = el(doc, "div", &[("part", "header"), ("class", "header")])?;
     let title = el(doc, "p", &[("part", "title"), ("class", "title"), ("id", &title_id)])?;
     let status = el(doc, "span", &[("part", "status"), ("class", "status")])?;
@@ -240,7 +241,7 @@ fn skeleton(doc: &Document, root: &ShadowRoot, prefix: &str) -> Result<Parts, Js
     let progress = el(doc, "div", &[("part", "progress"), ("class", "progress"), ("role", "progressbar")])?;
     append(&progress, &[&el(doc, "span", &[])?])?;
     let questions = el(doc, "div", &[("class", "questions")])?;
-    let result = el(doc, "section", &[("part", "result"), ("class", "result"), ("hidden", "")])?;
+    let result = el(doc, "div", &[("part", "result"), ("class", "result"), ("hidden", "")])?;
     let error = el(doc, "p", &[("part", "error"), ("class", "error"), ("role", "alert")])?;
     let actions = el(doc, "div", &[("part", "actions"), ("class", "actions card-actions")])?;
     let cancel = el(doc, "button", &[("type", "button"), ("data-action", "cancel-task")])?;
@@ -314,10 +315,16 @@ fn draw(inner: &Rc<Inner>, snapshot: Option<Value>) -> Vec<Outgoing> {
     set_text(&p.message, model.message.as_deref().unwrap_or(""));
     set_attr(&p.progress, "aria-label", Some(labels.get("progress.label")));
     show(&p.progress, model.status == Status::Working);
-    draw_questions(inner, &labels, &model);
+    // A compact card (a list item) summarises: its questions are asked by the full card.
+    let compact = inner.host.has_attribute("compact");
+    draw_questions(inner, &labels, &model, compact);
     draw_result(inner, &labels, model.result.as_ref());
     let action_error = inner.state.borrow().action_error.clone();
     let problem = model.problem.as_ref().map(|problem| problem_text(&labels, problem));
+    let problem = problem.or_else(|| {
+        let is_error = model.result.as_ref().is_some_and(|r| r.is_error);
+        is_error.then(|| labels.get("result.isError").to_owned())
+    });
     set_text(&p.error, &action_error.or(problem).unwrap_or_default());
     show(&p.actions, model.status.is_live());
     let cancel_text = labels.get(if model.cancel_requested { "cancel.requested" } else { "action.cancelTask" });
@@ -389,19 +396,28 @@ fn problem_text(labels: &Labels, problem: &Problem) -> String {
 
 /// Keeps one question view per unanswered key: removes answered ones, adds new ones (and moves focus
 /// to the first new form when the page's focus is not busy elsewhere).
-fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel) {
+fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel, compact: bool) {
     let server = server_host(inner);
     let mut state = inner.state.borrow_mut();
     let state = &mut *state;
+    let active = deep_active(&inner.doc);
+    let mut lost_focus = false;
     state.questions.retain(|q| {
-        let keep = model.questions.iter().any(|(key, _)| *key == q.key);
+        let keep = !compact && model.questions.iter().any(|(key, _)| *key == q.key);
         if !keep {
+            lost_focus |= active.as_ref().is_some_and(|a| q.element.contains(Some(a)));
             q.element.remove();
         }
         keep
     });
+    if lost_focus {
+        // The answered form held focus: keep keyboard and screen-reader users on this card.
+        if let Some(card) = inner.parts.card.dyn_ref::<HtmlElement>() {
+            let _ = card.focus();
+        }
+    }
     let mut focus = None;
-    for (key, question) in &model.questions {
+    for (key, question) in model.questions.iter().filter(|_| !compact) {
         if state.questions.iter().any(|q| q.key == *key) {
             continue;
         }
@@ -441,17 +457,23 @@ fn server_host(inner: &Inner) -> String {
     }
 }
 
+/// The focused element, looking into open shadow roots.
+fn deep_active(doc: &Document) -> Option<Element> {
+    let mut active = doc.active_element()?;
+    while let Some(inner) = active.shadow_root().and_then(|root| root.active_element()) {
+        active = inner;
+    }
+    Some(active)
+}
+
 /// Focus moves to a new form unless the user is typing in another control on the page.
 fn may_take_focus(doc: &Document, host: &HtmlElement) -> bool {
-    let mut active = doc.active_element();
-    while let Some(element) = active.clone() {
-        if &element == host.unchecked_ref::<Element>() {
-            return true;
-        }
-        match element.shadow_root().and_then(|root| root.active_element()) {
-            Some(inner) => active = Some(inner),
-            None => break,
-        }
+    let active = deep_active(doc);
+    if active
+        .as_ref()
+        .is_some_and(|a| host.contains(Some(a)) || host.shadow_root().is_some_and(|r| r.contains(Some(a))))
+    {
+        return true;
     }
     match active {
         None => true,
@@ -475,14 +497,10 @@ fn draw_result(inner: &Inner, labels: &Labels, result: Option<&ResultView>) {
     };
     show(section, true);
     set_attr(section, "data-error", result.is_error.then_some(""));
-    set_attr(section, "aria-label", Some(labels.get("result.label")));
     let _ = fill_result(&inner.doc, section, labels, result);
 }
 
 fn fill_result(doc: &Document, section: &Element, labels: &Labels, result: &ResultView) -> Result<(), JsValue> {
-    if result.is_error {
-        append(section, &[&text_el(doc, "p", &[("class", "error")], labels.get("result.isError"))?])?;
-    }
     for piece in &result.pieces {
         let text = match piece {
             Piece::Text(t) => t.clone(),

@@ -186,23 +186,14 @@ fn read_field(f: &FieldView) -> Option<Value> {
     }
 }
 
-fn form_shell(b: &mut Builder<'_>, key: &str, mode: &str, message: &str) -> Result<(Element, String), JsValue> {
-    let prompt_id = b.id();
-    let form = el(
-        b.doc,
-        "form",
-        &[
-            ("part", "form"),
-            ("data-key", key),
-            ("data-mode", mode),
-            ("novalidate", ""),
-            ("aria-labelledby", &prompt_id),
-        ],
-    )?;
-    let prompt = text_el(b.doc, "p", &[("part", "prompt"), ("class", "prompt"), ("id", &prompt_id)], message)?;
+/// The `<form>` with the server's message and who asks. It carries no accessible name on purpose: a
+/// named form is a landmark, and two cards asking the same question would be duplicate landmarks.
+fn form_shell(b: &mut Builder<'_>, key: &str, mode: &str, message: &str) -> Result<Element, JsValue> {
+    let form = el(b.doc, "form", &[("part", "form"), ("data-key", key), ("data-mode", mode), ("novalidate", "")])?;
+    let prompt = text_el(b.doc, "p", &[("part", "prompt"), ("class", "prompt")], message)?;
     let asked = text_el(b.doc, "p", &[("class", "askedby")], &b.labels.fill("form.askedBy", &[("server", b.server)]))?;
     append(&form, &[&prompt, &asked])?;
-    Ok((form, prompt_id))
+    Ok(form)
 }
 
 /// The action row; `first` is the primary action (Accept or Open), if any.
@@ -229,7 +220,7 @@ fn build_form(
     model: Option<&FormModel>,
     problem: Option<&crate::protocol::form::SchemaError>,
 ) -> Result<QuestionView, JsValue> {
-    let (form, _) = form_shell(b, key, "form", message)?;
+    let form = form_shell(b, key, "form", message)?;
     let mut fields = Vec::new();
     if let Some(problem) = problem {
         let text = b.labels.fill("form.invalidSchema", &[("error", &problem.to_string())]);
@@ -254,7 +245,7 @@ fn build_form(
 }
 
 fn build_url(b: &mut Builder<'_>, key: &str, message: &str, url: &UrlCheck) -> Result<QuestionView, JsValue> {
-    let (form, _) = form_shell(b, key, "url", message)?;
+    let form = form_shell(b, key, "url", message)?;
     let intro = text_el(b.doc, "p", &[("class", "hint")], b.labels.get("url.intro"))?;
     let full = text_el(b.doc, "code", &[("part", "url"), ("class", "url")], &url.full)?;
     let site = el(b.doc, "p", &[])?;
@@ -327,6 +318,11 @@ fn build_field(b: &mut Builder<'_>, field: &FormField) -> Result<(Element, Field
             set_attr(&fieldset, "aria-required", required);
         }
         let legend = text_el(b.doc, "legend", &[], label_text(field))?;
+        if field.required && widget == WidgetHint::Checkboxes {
+            // ARIA allows no aria-required on a group, so say it in words for screen readers.
+            let words = format!(" ({})", b.labels.get("form.required"));
+            append(&legend, &[&text_el(b.doc, "span", &[("class", "sr-only")], &words)?])?;
+        }
         required_mark(b, &legend, field.required)?;
         append(&fieldset, &[&legend])?;
         fieldset
@@ -411,18 +407,32 @@ fn build_field(b: &mut Builder<'_>, field: &FormField) -> Result<(Element, Field
         }
         FieldKind::SingleSelect { options, default } => {
             hint_and_error(&wrapper)?;
-            let group = format!("{id}-choice");
             for choice in options {
                 let checked = default.as_deref() == Some(choice.value.as_str());
-                controls.push(choice_control(b, &wrapper, "radio", &group, &choice.value, choice.label(), checked)?);
+                controls.push(choice_control(
+                    b,
+                    &wrapper,
+                    "radio",
+                    &field.name,
+                    &choice.value,
+                    choice.label(),
+                    checked,
+                )?);
             }
         }
         FieldKind::MultiSelect { options, default, .. } => {
             hint_and_error(&wrapper)?;
-            let group = format!("{id}-choice");
             for choice in options {
                 let checked = default.contains(&choice.value);
-                controls.push(choice_control(b, &wrapper, "checkbox", &group, &choice.value, choice.label(), checked)?);
+                controls.push(choice_control(
+                    b,
+                    &wrapper,
+                    "checkbox",
+                    &field.name,
+                    &choice.value,
+                    choice.label(),
+                    checked,
+                )?);
             }
         }
     }

@@ -80,7 +80,6 @@ pub const LABELS: &[(&str, &str, &str)] = &[
         "This task asks for “{method}”, which this view does not handle.",
         "งานนี้ขอ “{method}” ซึ่งมุมมองนี้ไม่รองรับ",
     ),
-    ("result.label", "Result", "ผลลัพธ์"),
     ("result.json", "Full result (JSON)", "ผลลัพธ์ทั้งหมด (JSON)"),
     ("result.isError", "The tool reported an error", "เครื่องมือรายงานข้อผิดพลาด"),
     ("result.image", "Image ({mime}) — not shown", "รูปภาพ ({mime}) — ไม่แสดง"),

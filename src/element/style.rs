@@ -34,6 +34,7 @@ pub const CSS: &str = r#"
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
+.sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .card { background: var(--_bg); border: 1px solid var(--_border); border-radius: var(--_radius); padding: 1rem; display: grid; gap: .75rem;
   min-width: 0; overflow-wrap: anywhere; }
 .card[data-status="input_required"] { border-color: var(--_input-fg); }
@@ -93,7 +94,7 @@ pre { margin: 0; padding: .5rem; overflow: auto; max-height: 20rem; font-size: .
 .error:empty { display: none; }
 .card-actions .hint { flex: 1 1 12rem; }
 :host([compact]) .card { padding: .75rem; gap: .5rem; }
-:host([compact]) .card-actions .hint { display: none; }
+:host([compact]) .card-actions .hint, :host([compact]) .result dl, :host([compact]) .result details { display: none; }
 .list { list-style: none; margin: 0; padding: 0; display: grid; gap: .75rem; }
 .list .unknown { display: grid; gap: .5rem; border: 1px dashed var(--_border); border-radius: var(--_radius); padding: .75rem; }
 .empty { color: var(--_muted); margin: 0; }

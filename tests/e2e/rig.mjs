@@ -1,4 +1,4 @@
-// The rig the end-to-end tests (resume.test.mjs, tabs.test.mjs) share: a reference server with its
+// The rig the end-to-end tests (resume.test.mjs, tabs.test.mjs, and through element-rig.mjs the element tests) share: a reference server with its
 // stderr request log captured, persistent Chromium contexts (playwright-core, the system
 // /usr/bin/chromium), per-page error and request collection, and helpers that wait on the host page
 // (tests/e2e/pages). Not a test file itself: `node --test` and xtask pick `*.test.mjs`.
@@ -102,9 +102,9 @@ function rpcOf(request) {
 
 /**
  * Collects a page's console errors and uncaught errors in `errors`, and every /mcp POST it sends in
- * `requests` as `{ at, method, taskId, tool, failedAt?, failure?, doneAt? }`. With a `label` (one of
- * several tabs), errors are prefixed with it and entries are `{ tab: label, …, listens }` (the task ids
- * a `subscriptions/listen` covers).
+ * `requests` as `{ at, method, taskId, tool, listens, failedAt?, failure?, doneAt? }` (`listens`: the
+ * task ids a `subscriptions/listen` covers). With a `label` (one of several tabs), errors are prefixed
+ * with it and entries carry `tab: label`.
  */
 export function watchPage(page, { errors, requests, label }) {
   const prefix = label === undefined ? "" : `${label} `;
@@ -117,13 +117,9 @@ export function watchPage(page, { errors, requests, label }) {
   page.on("request", (request) => {
     if (!request.url().endsWith("/mcp") || request.method() !== "POST") return;
     const rpc = rpcOf(request);
-    let entry;
-    if (label === undefined) {
-      entry = { at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name };
-    } else {
-      const listens = rpc.method === "subscriptions/listen" ? (rpc.params?.notifications?.taskIds ?? []) : [];
-      entry = { tab: label, at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name, listens };
-    }
+    const listens = rpc.method === "subscriptions/listen" ? (rpc.params?.notifications?.taskIds ?? []) : [];
+    const entry = { at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, tool: rpc.params?.name, listens };
+    if (label !== undefined) entry.tab = label;
     requests.push(entry);
     request.__e2e = entry;
     if (label !== undefined && VERBOSE) console.error(`  [tab ${label} ${entry.at % 100_000}] ${entry.method} ${entry.taskId ?? entry.tool ?? entry.listens.join(",")}`);
@@ -206,3 +202,57 @@ export function waitDone(page, id, timeout = 10_000) {
 
 /** Every event the host page recorded. */
 export const events = (page) => page.evaluate(() => window.host.events);
+
+// ---------------------------------------------------------------------------------------------------
+// The <mcp-task> element tests (element*.test.mjs): one non-persistent Chromium per test file, a fresh
+// context (own IndexedDB) per test, and the host page tests/e2e/pages/element.html (see element.js).
+
+/** The policy the reference server serves pages under (server/src/http/statics.rs). */
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+
+/** Launches headless Chromium (no profile on disk); contexts come from `browser.newContext()`. */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+/** Waits until element.html opened its client (`window.__host.ready`), or fails with its error. */
+export async function elementHostReady(page) {
+  await page.waitForFunction(() => window.__host && (window.__host.ready || window.__host.error), null, { timeout: 25_000 });
+  const { error, loadAttempts } = await page.evaluate(() => ({ error: window.__host.error, loadAttempts: window.__host.loadAttempts }));
+  assert.equal(error, null, "the element host page opened its TaskClient");
+  if (loadAttempts > 1) {
+    console.error(`  note: the element host needed ${loadAttempts} page loads to import /pkg (rebuilt meanwhile?)`);
+    pkgRetried.add(page);
+  }
+}
+
+/**
+ * The element that has focus, following `shadowRoot.activeElement` down through open shadow roots,
+ * described as plain data: `{ tag, type, name, id, action, part, checked, value, field, formKey, hostChain }`
+ * (`field` is the data-field of the form field it is in, `formKey` the data-key of its form,
+ * `hostChain` the tags of the shadow hosts passed).
+ */
+export function deepActive(page) {
+  return page.evaluate(() => {
+    let el = document.activeElement;
+    const hostChain = [];
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) {
+      hostChain.push(el.localName);
+      el = el.shadowRoot.activeElement;
+    }
+    if (!el) return null;
+    return {
+      tag: el.localName,
+      type: el.getAttribute("type"),
+      name: el.getAttribute("name"),
+      id: el.id || null,
+      action: el.dataset?.action ?? null,
+      part: el.getAttribute("part"),
+      checked: "checked" in el ? el.checked : null,
+      value: "value" in el ? String(el.value) : null,
+      field: el.closest?.("[data-field]")?.dataset?.field ?? null,
+      formKey: el.closest?.("form")?.dataset?.key ?? null,
+      hostChain,
+    };
+  });
+}

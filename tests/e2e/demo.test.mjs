@@ -1,0 +1,213 @@
+// The demo host page (www/) in headless Chromium, as a newcomer sees it: at 1280×800 and on a 375×740
+// phone it starts a build (working), a staging deploy (input: the approval form), approves it, lets the
+// build finish and the page answer `ask_model`'s sampling and roots requests itself (completed), then
+// reloads and checks every task still has its card. Full-page screenshots of the three states go to
+// target/screenshots/demo/ (the path is printed). Fails on any page error, console error or CSP
+// violation, and on horizontal overflow at phone width.
+//
+// The server is started here rather than through rig.mjs because the rig serves tests/e2e/pages, and
+// this test needs the real page in www/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
+
+const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
+const WWW = join(ROOT, "www");
+const PKG = join(ROOT, "pkg");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const SHOTS = join(ROOT, "target/screenshots/demo");
+const VERBOSE = !!process.env.E2E_VERBOSE;
+
+for (const [what, path] of [
+  ["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN],
+  ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")],
+  ["element (cargo xtask build)", join(PKG, "element.js")],
+  ["chromium", CHROMIUM],
+]) {
+  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
+}
+
+const VIEWPORTS = [
+  { name: "desktop", options: { viewport: { width: 1280, height: 800 } } },
+  { name: "phone", options: { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } },
+];
+
+let server;
+let browser;
+
+async function startServer() {
+  const args = ["--listen", "127.0.0.1:0", "--memory", "--www", WWW, "--pkg", PKG, "--poll-interval-ms", "200", "--quiet"];
+  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const stderr = [];
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    stderr.push(line);
+    if (VERBOSE) console.error(`  [server] ${line}`);
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const first = await Promise.race([
+    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+    exited.then((code) => {
+      throw new Error(`server exited with ${code}: ${stderr.join("\n")}`);
+    }),
+  ]);
+  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
+  assert.ok(url && url.startsWith("http://127.0.0.1:"), `server URL from "${first}"`);
+  return {
+    base: url.replace(/\/mcp$/, ""),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM"); // the child we spawned, by its PID
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+      }
+    },
+  };
+}
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  console.log(`demo screenshots: ${SHOTS}`);
+  server = await startServer();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Records console errors, uncaught errors and CSP violations of `page` in `problems`. */
+async function watch(page, problems) {
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console.error: ${message.text()} (${message.location()?.url ?? ""})`);
+    if (VERBOSE) console.error(`  [page ${message.type()}] ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error?.stack ?? error}`));
+  // Init scripts are injected by the browser, not the page, so the CSP does not apply to them.
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+    });
+  });
+}
+
+async function ready(page) {
+  await page.waitForFunction(() => window.demo && (window.demo.ready || window.demo.error), null, { timeout: 15_000 });
+  const error = await page.evaluate(() => window.demo.error);
+  assert.equal(error, null, "the demo page opened its TaskClient");
+}
+
+/** Presses a tool button and resolves with the id of the task it started (from the bubble it added). */
+async function startTool(page, preset) {
+  const before = await page.locator("li[data-task-id]").count();
+  await page.locator(`button[data-preset="${preset}"]`).click();
+  await page.waitForFunction((n) => document.querySelectorAll("li[data-task-id]").length > n, before, { timeout: 10_000 });
+  return page.locator("li[data-task-id]").last().getAttribute("data-task-id");
+}
+
+/** Waits until the `<mcp-task>` of `taskId` in the conversation shows `status`. */
+function cardStatus(page, taskId, status, timeout = 20_000) {
+  return page.waitForFunction(
+    ([id, want]) => document.querySelector(`li[data-task-id="${id}"] mcp-task`)?.snapshot?.status === want,
+    [taskId, status],
+    { timeout, polling: 100 },
+  );
+}
+
+async function noHorizontalOverflow(page, where) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  assert.ok(scrollWidth <= clientWidth, `no horizontal overflow ${where}: scrollWidth ${scrollWidth} > clientWidth ${clientWidth}`);
+}
+
+async function shoot(page, name) {
+  // Let the element finish rendering the last change (and the entry animation) before the picture.
+  await page.waitForTimeout(400);
+  // Full-page pictures are taken from the top, so the sticky header sits where a visitor sees it.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const path = join(SHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true, animations: "disabled" });
+  return path;
+}
+
+for (const { name, options } of VIEWPORTS) {
+  test(`demo page at ${name} size: working, input, completed, and tasks survive a reload`, async () => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const problems = [];
+    await watch(page, problems);
+    const phone = name === "phone";
+    try {
+      await page.goto(`${server.base}/`);
+      await ready(page);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
+      assert.equal((await page.locator("#net").textContent()).trim(), "Online", "the connectivity indicator says so in words");
+      assert.equal(await page.locator("mcp-task-list").count(), 1, "the side panel shows the task list");
+      if (phone) await noHorizontalOverflow(page, "at 375 px on load");
+
+      // Working: a build with live progress.
+      const build = await startTool(page, "build");
+      await cardStatus(page, build, "working");
+      await page.waitForTimeout(1200); // a status message or two
+      await shoot(page, `${name}-working`);
+      if (phone) await noHorizontalOverflow(page, "at 375 px with a working task");
+
+      // Input: the staging deploy asks for approval in a form inside its card.
+      const deploy = await startTool(page, "deploy-staging");
+      const form = page.locator(`li[data-task-id="${deploy}"] mcp-task form[data-key]`);
+      await form.first().waitFor({ state: "visible", timeout: 15_000 });
+      await shoot(page, `${name}-input`);
+      if (phone) await noHorizontalOverflow(page, "at 375 px with a form");
+
+      // Completed: approve the deploy, let the build finish, and let the page answer ask_model itself.
+      const approve = page.locator(`li[data-task-id="${deploy}"] mcp-task input[name="confirm"]`);
+      await approve.check();
+      await page.locator(`li[data-task-id="${deploy}"] mcp-task button[data-action="accept"]`).first().click();
+      const ask = await startTool(page, "ask_model");
+      await cardStatus(page, deploy, "completed");
+      await cardStatus(page, ask, "completed");
+      await cardStatus(page, build, "completed");
+      const answer = await page.evaluate((id) => JSON.stringify(document.querySelector(`li[data-task-id="${id}"] mcp-task`).snapshot.result), ask);
+      assert.match(answer, /demo-host/, "the page answered the sampling request as demo-host");
+      assert.match(answer, /file:\/\/\/demo/, "the page answered the roots request");
+      await page.locator(`button[data-preset="echo"]`).click();
+      await page.locator(".inline-result").last().waitFor({ timeout: 10_000 });
+      await shoot(page, `${name}-completed`);
+      if (phone) await noHorizontalOverflow(page, "at 375 px with results");
+
+      // Reload: every task has its card again, restored from IndexedDB.
+      await page.reload();
+      await ready(page);
+      for (const id of [build, deploy, ask]) {
+        await page.locator(`li[data-task-id="${id}"] mcp-task`).waitFor({ timeout: 10_000 });
+        await cardStatus(page, id, "completed", 10_000);
+      }
+      const order = await page.evaluate(() => [...document.querySelectorAll("li[data-task-id]")].map((li) => li.dataset.taskId));
+      assert.deepEqual(order, [build, deploy, ask], "restored bubbles are oldest first");
+      if (phone) await noHorizontalOverflow(page, "at 375 px after the reload");
+
+      // The language switch sets the document language, and the cards follow it with their own words.
+      await page.locator('.lang-button[data-lang="th"]').click();
+      assert.equal(await page.evaluate(() => document.documentElement.lang), "th");
+      await page.locator(`li[data-task-id="${build}"] mcp-task [part~="status"]`).filter({ hasText: "เสร็จสมบูรณ์" }).waitFor({ timeout: 5000 });
+      await page.locator('.lang-button[data-lang="en"]').click();
+      await page.locator(`li[data-task-id="${build}"] mcp-task [part~="status"]`).filter({ hasText: "Completed" }).waitFor({ timeout: 5000 });
+
+      assert.deepEqual(problems, [], `no page errors, console errors or CSP violations:\n${problems.join("\n")}`);
+    } finally {
+      // Errors seen before a failed step explain it more often than not.
+      if (problems.length) console.error(`  ${name}: page problems so far:\n  ${problems.join("\n  ")}`);
+      await context.close();
+    }
+  });
+}
