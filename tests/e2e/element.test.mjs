@@ -485,3 +485,53 @@ test("<mcp-task-list>: the task needing input first, then the others newest firs
     assert.match(await texts(s.page.locator(`mcp-task-list mcp-task >> nth=0`).locator('[part~="status"]')), /Needs your input/);
   });
 });
+
+test("offline: the card says so while the browser is offline and clears it when back online", { timeout: 30_000 }, async () => {
+  await withSession(suite, "offline", {}, async (s) => {
+    await s.open();
+    const id = await s.start("long_job", { seconds: 120 });
+    await s.status(id, "working");
+    const connectivity = s.task(id).locator('[part~="connectivity"]');
+    await s.context.setOffline(true);
+    await until(async () => /Offline/.test(await connectivity.textContent()), "the card to say Offline");
+    assert.equal((await s.snapshot(id)).connectivity, "offline");
+    await s.context.setOffline(false);
+    await until(async () => !/Offline/.test(await connectivity.textContent()), "the Offline note to go");
+    await s.status(id, "working");
+  });
+});
+
+test("labels: defineMcpTask({ labels }) adds a language, el.labels overrides single words", { timeout: 30_000 }, async () => {
+  await withSession(suite, "labels", {}, async (s) => {
+    await s.open();
+    const id = await s.start("deploy", { service: "api", environment: "staging" });
+    await s.form(id, "approval-1").waitFor();
+    // A host language: registering again is harmless and only adds the shared labels.
+    await s.page.evaluate(async () => {
+      const { defineMcpTask } = await import("/pkg/element.js");
+      defineMcpTask({ labels: { fr: { "action.accept": "Accepter", "status.input_required": "Votre réponse est attendue" } } });
+      document.documentElement.lang = "fr";
+    });
+    await until(async () => (await texts(s.button(id, "accept"))) === "Accepter", "the French Accept");
+    assert.equal(await texts(s.task(id).locator('[part~="status"]')), "Votre réponse est attendue");
+    assert.equal(await texts(s.button(id, "decline")), "Decline", "a word the host did not give falls back to English");
+    await s.task(id).evaluate((el) => {
+      el.labels = { "action.decline": "Non merci" };
+    });
+    await until(async () => (await texts(s.button(id, "decline"))) === "Non merci", "the element's own word");
+    assert.equal(await texts(s.button(id, "accept")), "Accepter", "shared words stay under the element's own");
+  });
+});
+
+test("<mcp-task-list>: a forgotten task leaves the list", { timeout: 30_000 }, async () => {
+  await withSession(suite, "list-forget", {}, async (s) => {
+    await s.open();
+    const a = await s.start("long_job", { seconds: 60 });
+    const b = await s.start("long_job", { seconds: 60 });
+    await s.page.evaluate(() => window.__host.showList());
+    const ids = () => s.page.locator("mcp-task-list [part~='item'] mcp-task").evaluateAll((els) => els.map((e) => e.taskId));
+    await until(async () => (await ids()).length === 2, "two items");
+    await s.page.evaluate((id) => window.__client.forget(id), a);
+    await until(async () => JSON.stringify(await ids()) === JSON.stringify([b]), "only the other task left");
+  });
+});

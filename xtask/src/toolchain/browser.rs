@@ -13,15 +13,18 @@ use crate::error::{Error, Result};
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 /// The WebDriver server for [`CHROMIUM`], from the same Debian source package.
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// A Thai font, so the Thai label set renders as letters (not boxes) in the element's screenshots.
+const THAI_FONT: &str = "/usr/share/fonts/opentype/tlwg/Loma.otf";
 /// The Debian packages that provide them.
-const PACKAGES: [&str; 2] = ["chromium", "chromium-driver"];
+const PACKAGES: [&str; 3] = ["chromium", "chromium-driver", "fonts-tlwg-loma-otf"];
 
-/// Installs the packages with apt-get when a binary is missing and we may (Debian, root);
+/// Installs the packages with apt-get when a file is missing and we may (Debian, root);
 /// otherwise says what to install and fails.
 pub fn ensure() -> Result<()> {
-    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER].into_iter().filter(|p| !Path::new(p).exists()).collect();
+    let missing: Vec<&str> =
+        [CHROMIUM, CHROMEDRIVER, THAI_FONT].into_iter().filter(|p| !Path::new(p).exists()).collect();
     if missing.is_empty() {
-        eprintln!("xtask: browser ({CHROMIUM}, {CHROMEDRIVER}): installed");
+        eprintln!("xtask: browser ({CHROMIUM}, {CHROMEDRIVER}, a Thai font): installed");
         return Ok(());
     }
     let missing = missing.join(" and ");
@@ -37,7 +40,7 @@ pub fn ensure() -> Result<()> {
     let mut install = cmd::command("apt-get", ["install", "-y"]);
     install.args(PACKAGES).env("DEBIAN_FRONTEND", "noninteractive");
     cmd::run(&mut install)?;
-    for binary in [CHROMIUM, CHROMEDRIVER] {
+    for binary in [CHROMIUM, CHROMEDRIVER, THAI_FONT] {
         if !Path::new(binary).exists() {
             return Err(Error::msg(format!("apt-get installed {} but {binary} is still missing", PACKAGES.join(", "))));
         }
