@@ -456,3 +456,39 @@ fn failures_serialise_in_camel_case_and_the_first_spelling_still_loads() {
         serde_json::from_value(json!({ "kind": "http", "status": 429, "retry_after_ms": 1000 })).expect("loads");
     assert_eq!(old, failure);
 }
+
+/// Two step-mode isolates read the same stored record with a queued answer: the one whose leased copy
+/// reaches the store first sends; the other, reading the leased record back, offers no send until the
+/// lease runs out (its holder died) — so the answer goes out once, and still goes out.
+#[test]
+fn a_send_lease_read_from_the_store_holds_off_other_senders_until_it_runs_out() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1"])), &p);
+    assert_eq!(r.answer(accept(&["approval-1"])), Ok(Change::State));
+    let stored = to_stored(&r);
+
+    // Isolate A takes the action, leases the sends and writes that record.
+    let mut a: TaskRecord = from_stored(&stored).unwrap();
+    assert_eq!(a.next_action(T0 + 600), Some(Action::SendUpdate(accept(&["approval-1"]))));
+    a.take_send_lease(T0 + 30_600);
+    let leased = to_stored(&a);
+
+    // Isolate B reads A's leased record: no send while the lease runs, and it wakes when it ends.
+    let mut b: TaskRecord = from_stored(&leased).unwrap();
+    assert_eq!(b.send_lease_until(), Some(T0 + 30_600));
+    while let Some(action) = b.next_action(T0 + 700) {
+        assert_eq!(action, Action::Poll, "only a poll, never the leased answer");
+    }
+    assert!(b.next_wakeup(&p).is_some_and(|t| t <= T0 + 30_600));
+    // A died mid-send: once the lease has run out the answer is offered again (at least once).
+    let mut c: TaskRecord = from_stored(&leased).unwrap();
+    assert_eq!(c.next_action(T0 + 30_600), Some(Action::SendUpdate(accept(&["approval-1"]))));
+
+    // A's ack clears the lease; the stored record then has no lease and nothing to send.
+    assert_eq!(a.on_update_ack(), Change::State);
+    let done: TaskRecord = from_stored(&to_stored(&a)).unwrap();
+    assert_eq!(done.send_lease_until(), None);
+    assert!(!to_stored(&a).to_string().contains("sendLeaseUntil"), "no lease field once released");
+}

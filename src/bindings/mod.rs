@@ -29,6 +29,11 @@ pub fn tasks_extension_id() -> String {
 const TS_TYPES: &'static str = r#"
 /** A host store: async key → JSON-text storage (IndexedDB, Durable Object storage, Deno KV, a Map…). */
 export interface TaskStore {
+  /**
+   * Optional: store `value` only if the stored text is still `expected` (null: absent); true if written.
+   * Makes step mode's version check atomic across isolates (ready-made in `mcp-tasks-web/stores`).
+   */
+  compareAndPut?(key: string, expected: string | null, value: string): Promise<boolean> | boolean;
   get(key: string): Promise<string | undefined | null> | string | undefined | null;
   put(key: string, value: string): Promise<void> | void;
   delete(key: string): Promise<void> | void;
@@ -50,6 +55,23 @@ export interface TaskClientOptions {
   requestTimeoutMs?: number;
   /** Settled tasks kept for tasks() (oldest dropped first). Default 500. */
   retention?: number;
+  /**
+   * Default true: the client polls by itself (timers, online/offline, one poller across tabs).
+   * false: step mode for edge workers — nothing runs until `step()`; `respond`/`cancel` only queue.
+   */
+  autoPoll?: boolean;
+}
+
+/** What `step()` did, and when to call it next. */
+export interface StepResult {
+  /** Unix ms when the next task is due; null when no task is live. */
+  nextWakeAt: number | null;
+  live: number;
+  settled: number;
+  /** tasks/get requests this step sent. */
+  polled: number;
+  /** tasks/update and tasks/cancel requests this step sent. */
+  sent: number;
 }
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled" | "expired";

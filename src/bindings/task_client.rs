@@ -126,6 +126,18 @@ impl TaskClient {
         }
     }
 
+    /// Step mode (`autoPoll: false`): re-reads the store, polls every task that is due and sends queued
+    /// answers and cancels (at most 8 requests at once), writes back with version checks, and resolves
+    /// with `{ nextWakeAt, live, settled, polled, sent }` so the platform can set its next alarm.
+    #[wasm_bindgen(unchecked_return_type = "Promise<StepResult>")]
+    pub fn step(&self) -> Promise {
+        let core = self.core.clone();
+        future_to_promise(async move {
+            let report = core.step().await.map_err(reject)?;
+            Ok(to_js(&report.to_json()))
+        })
+    }
+
     /// Snapshots of every task in this namespace (restored ones included) and of calls whose outcome
     /// is unknown.
     #[wasm_bindgen(unchecked_return_type = "Array<TaskSnapshot | UnknownCallSnapshot>")]

@@ -142,6 +142,17 @@ impl InputLedger {
         }
     }
 
+    /// The server acknowledged a `tasks/update` carrying `keys`: each is marked acknowledged, whether
+    /// this copy of the ledger sent it or another copy did (a record re-read from the store).
+    pub fn acknowledge<'a>(&mut self, keys: impl IntoIterator<Item = &'a String>) {
+        for key in keys {
+            self.sending.retain(|k| k != key);
+            if matches!(self.keys.get(key), Some(KeyState::Queued { .. })) {
+                self.keys.insert(key.clone(), KeyState::Acknowledged);
+            }
+        }
+    }
+
     /// The in-flight `tasks/update` failed; its answers stay queued for a retry.
     pub fn send_failed(&mut self) {
         self.sending.clear();

@@ -189,6 +189,11 @@ pub struct TaskRecord {
     observed_at: u64,
     last_failure: Option<FailureNote>,
     jitter: Jitter,
+    /// Until when (Unix ms) some step holds the right to send this record's queued answers and cancel.
+    /// Written to the store before sending in step mode, so a step in another isolate that reads the
+    /// record does not send them too; it runs out by itself if that step's isolate dies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    send_lease_until: Option<u64>,
     #[serde(skip)]
     in_flight: InFlight,
 }
@@ -215,6 +220,7 @@ impl TaskRecord {
             observed_at: now,
             last_failure: None,
             jitter: Jitter(seed),
+            send_lease_until: None,
             in_flight: InFlight::default(),
         }
     }
@@ -320,11 +326,16 @@ impl TaskRecord {
         if self.is_settled() {
             return None;
         }
-        if self.cancel == CancelIntent::Requested && !self.in_flight.cancel && now >= self.cancel_retry.not_before {
+        let leased = self.send_lease_until.is_some_and(|until| now < until);
+        if self.cancel == CancelIntent::Requested
+            && !self.in_flight.cancel
+            && !leased
+            && now >= self.cancel_retry.not_before
+        {
             self.in_flight.cancel = true;
             return Some(Action::SendCancel);
         }
-        if self.ledger.has_unsent() && now >= self.outbox_retry.not_before {
+        if self.ledger.has_unsent() && !leased && now >= self.outbox_retry.not_before {
             return Some(Action::SendUpdate(self.ledger.take_outbox()));
         }
         if !self.in_flight.poll && !self.in_flight.pushed && now >= self.poll.not_before {
@@ -359,11 +370,13 @@ impl TaskRecord {
         if !self.in_flight.poll && !self.in_flight.pushed {
             times.push(self.poll.not_before);
         }
+        // Another step's lease on the sends delays them until it runs out.
+        let lease = self.send_lease_until.unwrap_or(0);
         if self.ledger.has_unsent() {
-            times.push(self.outbox_retry.not_before);
+            times.push(self.outbox_retry.not_before.max(lease));
         }
         if self.cancel == CancelIntent::Requested && !self.in_flight.cancel {
-            times.push(self.cancel_retry.not_before);
+            times.push(self.cancel_retry.not_before.max(lease));
         }
         if !self.last.task.status.is_terminal() {
             times.extend(self.expires_at(policy));
@@ -471,15 +484,38 @@ impl TaskRecord {
         Ok(Change::State)
     }
 
+    /// Takes the lease on sending this record's answers and cancel until `until` (step mode: written to
+    /// the store, compared on write, before the sends start). While another holder's lease runs,
+    /// [`TaskRecord::next_action`] offers no sends.
+    pub fn take_send_lease(&mut self, until: u64) {
+        self.send_lease_until = Some(until);
+    }
+
+    /// Until when a send lease holds, if one was taken.
+    pub fn send_lease_until(&self) -> Option<u64> {
+        self.send_lease_until
+    }
+
     /// The in-flight `tasks/update` was acknowledged. Keep polling: the ack means received, not applied.
     pub fn on_update_ack(&mut self) -> Change {
+        self.send_lease_until = None;
         self.ledger.acknowledged();
+        self.outbox_retry = Retry::default();
+        Change::State
+    }
+
+    /// A `tasks/update` carrying `responses` was acknowledged — by this copy of the record or, in step
+    /// mode, by a copy another isolate sent from (so the keys are named, not taken from in-flight state).
+    pub fn on_update_ack_of(&mut self, responses: &InputResponses) -> Change {
+        self.send_lease_until = None;
+        self.ledger.acknowledge(responses.keys());
         self.outbox_retry = Retry::default();
         Change::State
     }
 
     /// The in-flight `tasks/update` failed; the answers stay queued and are re-sent after a backoff.
     pub fn on_update_failure(&mut self, now: u64, failure: Failure, policy: &PollPolicy) -> Change {
+        self.send_lease_until = None;
         self.ledger.send_failed();
         self.outbox_retry.failed(now, &failure, policy, None, &mut self.jitter);
         self.note_failure(now, failure)
@@ -499,6 +535,7 @@ impl TaskRecord {
 
     /// `tasks/cancel` was acknowledged. Polling goes on: the task may still end `completed` or `failed`.
     pub fn on_cancel_ack(&mut self) -> Change {
+        self.send_lease_until = None;
         self.in_flight.cancel = false;
         self.cancel = CancelIntent::Acknowledged;
         Change::State
@@ -506,6 +543,7 @@ impl TaskRecord {
 
     /// `tasks/cancel` failed; it is retried after a backoff.
     pub fn on_cancel_failure(&mut self, now: u64, failure: Failure, policy: &PollPolicy) -> Change {
+        self.send_lease_until = None;
         self.in_flight.cancel = false;
         self.cancel_retry.failed(now, &failure, policy, None, &mut self.jitter);
         self.note_failure(now, failure)

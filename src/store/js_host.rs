@@ -26,6 +26,9 @@ pub struct JsStore {
     put: Function,
     delete: Function,
     list: Function,
+    /// Optional `compareAndPut(key, expected, value) → boolean`: an atomic version check (Deno KV's
+    /// `atomic().check()`, a Durable Object's gated storage). Without it, `put_if` compares then puts.
+    compare_and_put: Option<Function>,
 }
 
 impl JsStore {
@@ -52,6 +55,9 @@ impl JsStore {
             put: method("put")?,
             delete: method("delete")?,
             list: method("list")?,
+            compare_and_put: Reflect::get(&object, &JsValue::from_str("compareAndPut"))
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok()),
             object,
         })
     }
@@ -114,6 +120,25 @@ impl JsStore {
         }
         sort_by_key(&mut records);
         Ok(records)
+    }
+
+    /// Calls `host.compareAndPut(key, expected, value)` if the host has it (`None` otherwise): whether
+    /// the value was written because the stored text still equalled `expected` (`null`: absent).
+    pub async fn compare_and_put(
+        &self,
+        key: &str,
+        expected: Option<&str>,
+        value: &str,
+    ) -> Option<Result<bool, StoreError>> {
+        let method = self.compare_and_put.as_ref()?;
+        let operation = format!("host store compareAndPut({key:?}, …)");
+        let expected = expected.map_or(JsValue::NULL, JsValue::from_str);
+        let args = [JsValue::from_str(key), expected, JsValue::from_str(value)];
+        Some(self.call(method, &args, &operation).await.and_then(|v| {
+            v.as_bool().ok_or_else(|| {
+                StoreError::Failed(format!("{operation} returned {}; expected a boolean", type_name(&v)))
+            })
+        }))
     }
 
     /// Calls one host method with the object as `this` and awaits the result whether or not it is

@@ -60,6 +60,21 @@ impl Store {
         }
     }
 
+    /// Stores `value` under `key` only if the stored text is still `expected` (`None`: no record);
+    /// `Ok(false)` when another writer changed it first. Atomic for a host store with
+    /// `compareAndPut` and for memory; elsewhere a read then a write (one writer per store assumed).
+    pub async fn put_if(&self, key: &str, expected: Option<&str>, value: &str) -> Result<bool, StoreError> {
+        if let Store::Js(store) = self {
+            if let Some(outcome) = store.compare_and_put(key, expected, value).await {
+                return outcome;
+            }
+        }
+        if self.get(key).await?.as_deref() != expected {
+            return Ok(false);
+        }
+        self.put(key, value).await.map(|()| true)
+    }
+
     /// Removes the record under `key`; removing a missing record is not an error.
     pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
         match self {

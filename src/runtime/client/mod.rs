@@ -35,6 +35,7 @@ use crate::transport::{FetchTransport, ListenEnd, ListenEvent, TransportError};
 mod calls;
 mod polling;
 mod push;
+mod step;
 mod tabs;
 
 use push::Push;
@@ -44,6 +45,22 @@ pub const DATABASE: &str = "mcp-tasks-web";
 
 /// The longest single timer; the schedule is recomputed from the clock at least this often.
 const MAX_TIMER_MS: u64 = 60_000;
+
+/// Compare-and-put attempts before a write gives way to the other writer's version.
+const MAX_WRITE_ATTEMPTS: usize = 4;
+
+/// How a versioned write ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// This client's version is in the store.
+    Ours,
+    /// Another writer's version is in the store and in memory (with this client's event replayed).
+    Theirs,
+    /// The record is gone (forgotten elsewhere, or unreadable).
+    Gone,
+    /// The store failed (reported as a `storage` event).
+    Failed,
+}
 
 /// A failure for the host: a message plus the facts a JS `Error` carries.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,6 +146,9 @@ pub struct ClientCore {
     push: RefCell<Push>,
     /// `x-mcp-header` bindings of the tools seen in `listTools`, by tool name (memory only).
     tool_bindings: RefCell<BTreeMap<String, Vec<ParamBinding>>>,
+    /// The stored text of each record as this client last read or wrote it. In step mode
+    /// (`autoPoll: false`) writes compare against it, so a record another isolate changed is re-read.
+    versions: RefCell<BTreeMap<String, String>>,
 }
 
 fn random_u64() -> u64 {
@@ -190,6 +210,7 @@ impl ClientCore {
             replies: RefCell::new(BTreeMap::new()),
             push: RefCell::new(Push::default()),
             tool_bindings: RefCell::new(BTreeMap::new()),
+            versions: RefCell::new(BTreeMap::new()),
         });
         if let Some(note) = store_note {
             core.note_storage(note);
@@ -250,6 +271,7 @@ impl ClientCore {
                         if at_open {
                             self.restored.borrow_mut().insert(id.to_owned());
                         }
+                        self.versions.borrow_mut().insert(id.to_owned(), text.clone());
                         loaded.insert(id.to_owned(), record);
                     }
                     // Left in the store untouched (a newer release may read it); reported, never dropped.
@@ -387,19 +409,87 @@ impl ClientCore {
     }
 
     async fn persist(&self, id: &str) {
-        let stored = match self.records.borrow().get(id) {
-            Some(record) => to_stored(record).to_string(),
-            None => return,
-        };
+        self.persist_with(id, &|_| Change::Nothing).await;
+    }
+
+    /// Writes a record. In step mode the write succeeds only over the version this client last saw;
+    /// when another isolate wrote first, its record is adopted and `replay` re-applies this client's
+    /// event to it (an answer, an ack, a poll result) before trying again.
+    async fn persist_with(&self, id: &str, replay: &dyn Fn(&mut TaskRecord) -> Change) -> Written {
         let store = self.store.borrow().clone();
-        if let Err(e) = store.put(&self.keys.task(id), &stored).await {
-            self.storage_failed(&e);
+        let key = self.keys.task(id);
+        for _ in 0..MAX_WRITE_ATTEMPTS {
+            let Some(text) = self.records.borrow().get(id).map(|r| to_stored(r).to_string()) else {
+                return Written::Gone;
+            };
+            if self.auto_poll {
+                if let Err(e) = store.put(&key, &text).await {
+                    self.storage_failed(&e);
+                    return Written::Failed;
+                }
+                self.versions.borrow_mut().insert(id.to_owned(), text);
+                return Written::Ours;
+            }
+            let expected = self.versions.borrow().get(id).cloned();
+            match store.put_if(&key, expected.as_deref(), &text).await {
+                Ok(true) => {
+                    self.versions.borrow_mut().insert(id.to_owned(), text);
+                    return Written::Ours;
+                }
+                Ok(false) => match self.adopt_stored(id).await {
+                    Some(mut record) => {
+                        let change = replay(&mut record);
+                        self.records.borrow_mut().insert(id.to_owned(), record);
+                        if change == Change::Nothing {
+                            return Written::Theirs;
+                        }
+                    }
+                    None => return Written::Gone,
+                },
+                Err(e) => {
+                    self.storage_failed(&e);
+                    return Written::Failed;
+                }
+            }
         }
+        Written::Theirs
+    }
+
+    /// Re-reads one record from the store (another isolate wrote it): `None` when it is gone or
+    /// unreadable (then it is dropped from memory too).
+    async fn adopt_stored(&self, id: &str) -> Option<TaskRecord> {
+        let store = self.store.borrow().clone();
+        let text = match store.get(&self.keys.task(id)).await {
+            Ok(text) => text,
+            Err(e) => {
+                self.storage_failed(&e);
+                None
+            }
+        };
+        let record = text.as_deref().and_then(|t| {
+            let value: Value = serde_json::from_str(t).ok()?;
+            from_stored::<TaskRecord>(&value).ok()
+        });
+        match (&text, &record) {
+            (Some(text), Some(_)) => {
+                self.versions.borrow_mut().insert(id.to_owned(), text.clone());
+            }
+            _ => {
+                self.versions.borrow_mut().remove(id);
+                self.records.borrow_mut().remove(id);
+            }
+        }
+        record
     }
 
     /// After a visible change: persist, tell the host and the other tabs, and settle waiters.
     async fn changed(&self, id: &str) {
-        self.persist(id).await;
+        self.changed_with(id, &|_| Change::Nothing).await;
+    }
+
+    /// [`Self::changed`], re-applying the event with `replay` if another isolate wrote the record first.
+    async fn changed_with(&self, id: &str, replay: &dyn Fn(&mut TaskRecord) -> Change) {
+        self.persist_with(id, replay).await;
         self.emit_task(id);
         if let Some(stored) = self.records.borrow().get(id).map(to_stored) {
             self.post(serde_json::json!({ "t": "record", "id": id, "stored": stored }));
@@ -436,15 +526,16 @@ impl ClientCore {
 
     async fn respond_here(self: &Rc<Self>, task_id: &str, value: &Value) -> Result<(), ClientError> {
         let responses = decode_input_responses(value).map_err(|e| ClientError::usage(format!("responses: {e}")))?;
+        self.refresh_for_step_mode(task_id).await;
         let change = {
             let mut records = self.records.borrow_mut();
             let record = records
                 .get_mut(task_id)
                 .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
-            record.answer(responses).map_err(|e| ClientError::from_record(&e))?
+            record.answer(responses.clone()).map_err(|e| ClientError::from_record(&e))?
         };
         if change == Change::State {
-            self.changed(task_id).await;
+            self.changed_with(task_id, &|fresh| fresh.answer(responses.clone()).unwrap_or(Change::Nothing)).await;
         }
         self.pump();
         Ok(())
@@ -463,6 +554,7 @@ impl ClientCore {
     }
 
     async fn cancel_here(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
+        self.refresh_for_step_mode(task_id).await;
         let change = {
             let mut records = self.records.borrow_mut();
             let record = records
@@ -471,7 +563,7 @@ impl ClientCore {
             record.request_cancel().map_err(|e| ClientError::from_record(&e))?
         };
         if change == Change::State {
-            self.changed(task_id).await;
+            self.changed_with(task_id, &|fresh| fresh.request_cancel().unwrap_or(Change::Nothing)).await;
         }
         self.pump();
         Ok(())
@@ -499,6 +591,7 @@ impl ClientCore {
             let _ = store.delete(&self.keys.call(id)).await;
         }
         self.records.borrow_mut().remove(id);
+        self.versions.borrow_mut().remove(id);
         self.waiters.borrow_mut().remove(id);
         self.emit_forgotten(id);
         self.post(serde_json::json!({ "t": "forget", "id": id }));
@@ -516,6 +609,7 @@ impl ClientCore {
         let ids: Vec<String> =
             self.records.borrow().keys().chain(self.unknown_calls.borrow().keys()).cloned().collect();
         self.records.borrow_mut().clear();
+        self.versions.borrow_mut().clear();
         self.unknown_calls.borrow_mut().clear();
         self.waiters.borrow_mut().clear();
         for id in ids {

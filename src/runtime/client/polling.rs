@@ -4,7 +4,8 @@ use super::*;
 impl ClientCore {
     /// Runs what is due now and sets the timer for what comes next.
     pub fn pump(self: &Rc<Self>) {
-        if self.closed.get() {
+        // With `autoPoll: false` nothing runs by itself: `step()` does the work when the host says.
+        if self.closed.get() || !self.auto_poll {
             return;
         }
         let now = globals::now_ms();
@@ -63,26 +64,36 @@ impl ClientCore {
         };
         let result = self.transport.send(&request, None).await;
         let now = globals::now_ms();
+        let policy = self.policy.clone();
+        // The outcome as a function of the record, so step mode can re-apply it to a record another
+        // isolate wrote in the meantime.
+        let apply = |record: &mut TaskRecord| -> Change {
+            match (&action, &result) {
+                (_, Err(TransportError::Rpc(e))) if e.kind() == RpcErrorKind::InvalidParams => {
+                    record.on_task_unknown(e.message.clone())
+                }
+                (Action::Poll, Ok(RequestResult::Task(task))) => {
+                    record.on_poll_result(now, task.clone(), &policy).unwrap_or(Change::Nothing)
+                }
+                (Action::Poll, Ok(_)) => record.on_poll_failure(now, Failure::BadResponse, &policy),
+                (Action::Poll, Err(e)) => record.on_poll_failure(now, e.as_failure(), &policy),
+                (Action::SendUpdate(responses), Ok(_)) => record.on_update_ack_of(responses),
+                (Action::SendUpdate(_), Err(e)) => record.on_update_failure(now, e.as_failure(), &policy),
+                (Action::SendCancel, Ok(_)) => record.on_cancel_ack(),
+                (Action::SendCancel, Err(e)) => record.on_cancel_failure(now, e.as_failure(), &policy),
+            }
+        };
         let change = {
             let mut records = self.records.borrow_mut();
             let Some(record) = records.get_mut(&id) else { return };
-            match (action, result) {
-                (_, Err(TransportError::Rpc(e))) if e.kind() == RpcErrorKind::InvalidParams => {
-                    record.on_task_unknown(e.message)
-                }
-                (Action::Poll, Ok(RequestResult::Task(task))) => {
-                    record.on_poll_result(now, task, &self.policy).unwrap_or(Change::Nothing)
-                }
-                (Action::Poll, Ok(_)) => record.on_poll_failure(now, Failure::BadResponse, &self.policy),
-                (Action::Poll, Err(e)) => record.on_poll_failure(now, e.as_failure(), &self.policy),
-                (Action::SendUpdate(_), Ok(_)) => record.on_update_ack(),
-                (Action::SendUpdate(_), Err(e)) => record.on_update_failure(now, e.as_failure(), &self.policy),
-                (Action::SendCancel, Ok(_)) => record.on_cancel_ack(),
-                (Action::SendCancel, Err(e)) => record.on_cancel_failure(now, e.as_failure(), &self.policy),
-            }
+            apply(record)
         };
         if change == Change::State {
-            self.changed(&id).await;
+            self.changed_with(&id, &apply).await;
+        } else if !self.auto_poll {
+            // Timing only (a poll that changed nothing): step mode still stores the schedule, so the
+            // next isolate does not poll early; compared on write like every step-mode write.
+            self.persist_with(&id, &apply).await;
         }
         self.pump();
     }

@@ -1,0 +1,84 @@
+// Ready-made stores for TaskClient.open({ store }) on platforms without IndexedDB. A store maps string
+// keys to JSON text: get / put / delete / list(prefix), each may be async, plus compareAndPut, which
+// step mode (autoPoll: false) uses so two isolates never overwrite each other's progress unseen.
+
+/** Entries of a Map-like object: `entries()`, or the object itself if it is iterable. */
+function entriesOf(map) {
+  return typeof map.entries === "function" ? map.entries() : map;
+}
+
+/**
+ * A store over any Map-like object (`get`, `set`, `delete`, and `entries()` or iteration): a `Map`
+ * in tests, a cache in a long-lived server, an LRU. Not durable unless the map is.
+ */
+export function mapStore(map = new Map()) {
+  return {
+    get: (key) => map.get(key) ?? null,
+    put: (key, value) => {
+      map.set(key, value);
+    },
+    delete: (key) => {
+      map.delete(key);
+    },
+    list: (prefix) => [...entriesOf(map)].filter(([key]) => key.startsWith(prefix)),
+    compareAndPut: (key, expected, value) => {
+      if ((map.get(key) ?? null) !== expected) return false;
+      map.set(key, value);
+      return true;
+    },
+  };
+}
+
+/**
+ * A store over Durable Object storage (`this.state.storage` / `ctx.storage`). A Durable Object's
+ * input gate holds other events while a storage call is pending, so compareAndPut's read and write
+ * happen with nothing in between.
+ */
+export function durableObjectStore(storage) {
+  return {
+    get: async (key) => (await storage.get(key)) ?? null,
+    put: (key, value) => storage.put(key, value),
+    delete: async (key) => {
+      await storage.delete(key);
+    },
+    list: async (prefix) => [...(await storage.list({ prefix })).entries()],
+    compareAndPut: async (key, expected, value) => {
+      if (((await storage.get(key)) ?? null) !== expected) return false;
+      await storage.put(key, value);
+      return true;
+    },
+  };
+}
+
+/**
+ * A store over Deno KV (`await Deno.openKv()`), under the key prefix `prefix` (an array of KV key
+ * parts). compareAndPut is an atomic versionstamp check, so steps in different isolates or regions
+ * compare on write. Deno KV refuses values over 64 KiB: a task with a larger result fails to store
+ * (reported as a `storage` event) rather than being cut.
+ */
+export function denoKvStore(kv, prefix = ["mcp-tasks"]) {
+  const keyOf = (key) => [...prefix, key];
+  return {
+    get: async (key) => (await kv.get(keyOf(key))).value ?? null,
+    put: async (key, value) => {
+      await kv.set(keyOf(key), value);
+    },
+    delete: async (key) => {
+      await kv.delete(keyOf(key));
+    },
+    list: async (start) => {
+      const out = [];
+      // Keys are [...prefix, string]; strings sort by UTF-8 bytes, so this range is exactly `start*`.
+      for await (const entry of kv.list({ start: keyOf(start), end: keyOf(`${start}\u{10FFFF}`) })) {
+        out.push([entry.key[entry.key.length - 1], entry.value]);
+      }
+      return out;
+    },
+    compareAndPut: async (key, expected, value) => {
+      const current = await kv.get(keyOf(key));
+      if ((current.value ?? null) !== expected) return false;
+      const result = await kv.atomic().check(current).set(keyOf(key), value).commit();
+      return result.ok;
+    },
+  };
+}
