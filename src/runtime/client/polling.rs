@@ -64,7 +64,7 @@ impl ClientCore {
         };
         let result = self.transport.send(&request, None).await;
         let now = globals::now_ms();
-        let policy = self.policy.clone();
+        let policy = self.policy;
         // The outcome as a function of the record, so step mode can re-apply it to a record another
         // isolate wrote in the meantime.
         let apply = |record: &mut TaskRecord| -> Change {
