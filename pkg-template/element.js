@@ -14,6 +14,19 @@ function watchLang() {
   langObserver.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"], subtree: true });
 }
 
+/** An element entered a document: its view listens, draws, and follows `lang` changes. */
+function connect(view) {
+  view.connected();
+  live.add(view);
+  watchLang();
+}
+
+/** An element left its document: its view stops listening and ticking. */
+function disconnect(view) {
+  live.delete(view);
+  view.disconnected();
+}
+
 /** Properties set on an element before its tag was defined shadow the class's setters; replay them. */
 function upgradeProperties(element, names) {
   for (const name of names) {
@@ -58,14 +71,11 @@ function makeTaskElement() {
     }
 
     connectedCallback() {
-      this.#view.connected();
-      live.add(this.#view);
-      watchLang();
+      connect(this.#view);
     }
 
     disconnectedCallback() {
-      live.delete(this.#view);
-      this.#view.disconnected();
+      disconnect(this.#view);
     }
 
     attributeChangedCallback(name, _old, value) {
@@ -123,14 +133,11 @@ function makeListElement(taskTag) {
     }
 
     connectedCallback() {
-      this.#view.connected();
-      live.add(this.#view);
-      watchLang();
+      connect(this.#view);
     }
 
     disconnectedCallback() {
-      live.delete(this.#view);
-      this.#view.disconnected();
+      disconnect(this.#view);
     }
 
     /** The TaskClient whose tasks are listed. */

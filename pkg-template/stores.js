@@ -59,13 +59,9 @@ export function durableObjectStore(storage) {
 export function denoKvStore(kv, prefix = ["mcp-tasks"]) {
   const keyOf = (key) => [...prefix, key];
   return {
-    get: async (key) => (await kv.get(keyOf(key))).value ?? null,
-    put: async (key, value) => {
-      await kv.set(keyOf(key), value);
-    },
-    delete: async (key) => {
-      await kv.delete(keyOf(key));
-    },
+    get: (key) => retryLocked(async () => (await kv.get(keyOf(key))).value ?? null),
+    put: (key, value) => retryLocked(() => kv.set(keyOf(key), value).then(() => undefined)),
+    delete: (key) => retryLocked(() => kv.delete(keyOf(key))),
     list: async (start) => {
       const out = [];
       // Keys are [...prefix, string]; strings sort by UTF-8 bytes, so this range is exactly `start*`.
@@ -74,11 +70,27 @@ export function denoKvStore(kv, prefix = ["mcp-tasks"]) {
       }
       return out;
     },
-    compareAndPut: async (key, expected, value) => {
-      const current = await kv.get(keyOf(key));
-      if ((current.value ?? null) !== expected) return false;
-      const result = await kv.atomic().check(current).set(keyOf(key), value).commit();
-      return result.ok;
-    },
+    compareAndPut: (key, expected, value) =>
+      retryLocked(async () => {
+        const current = await kv.get(keyOf(key));
+        if ((current.value ?? null) !== expected) return false;
+        const result = await kv.atomic().check(current).set(keyOf(key), value).commit();
+        return result.ok;
+      }),
   };
+}
+
+/**
+ * A local Deno KV file shared by several processes answers "database is locked" at once while another
+ * process writes (Deno Deploy's KV does not); such calls are retried a few times, briefly.
+ */
+async function retryLocked(operation, attempts = 6) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (attempt >= attempts || !/database is locked/i.test(String(error?.message ?? error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+    }
+  }
 }

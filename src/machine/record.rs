@@ -491,6 +491,14 @@ impl TaskRecord {
         self.send_lease_until = Some(until);
     }
 
+    /// Puts back the exchanges [`TaskRecord::next_action`] handed out but that will not be sent (step
+    /// mode could not store its lease): nothing in flight, queued answers queued again, no lease.
+    pub fn abandon_actions(&mut self) {
+        self.in_flight = InFlight { pushed: self.in_flight.pushed, ..InFlight::default() };
+        self.ledger.send_failed();
+        self.send_lease_until = None;
+    }
+
     /// Until when a send lease holds, if one was taken.
     pub fn send_lease_until(&self) -> Option<u64> {
         self.send_lease_until

