@@ -492,3 +492,22 @@ fn a_send_lease_read_from_the_store_holds_off_other_senders_until_it_runs_out() 
     assert_eq!(done.send_lease_until(), None);
     assert!(!to_stored(&a).to_string().contains("sendLeaseUntil"), "no lease field once released");
 }
+
+/// A step that could not store its lease sends nothing; what next_action handed out is put back, so
+/// the answer and the poll are due at once again (not at the task's expiry).
+#[test]
+fn abandoned_actions_are_due_again_at_once() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1"])), &p);
+    assert_eq!(r.answer(accept(&["approval-1"])), Ok(Change::State));
+    assert_eq!(r.next_action(T0 + 1_000), Some(Action::SendUpdate(accept(&["approval-1"]))));
+    assert_eq!(r.next_action(T0 + 1_000), Some(Action::Poll));
+    r.take_send_lease(T0 + 31_000);
+    r.abandon_actions();
+    assert_eq!(r.send_lease_until(), None);
+    assert!(r.next_wakeup(&p).is_some_and(|t| t <= T0 + 1_000), "due now, not at expiry");
+    assert_eq!(r.next_action(T0 + 1_000), Some(Action::SendUpdate(accept(&["approval-1"]))));
+    assert_eq!(r.next_action(T0 + 1_000), Some(Action::Poll));
+}
