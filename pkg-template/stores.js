@@ -29,10 +29,20 @@ export function mapStore(map = new Map()) {
   };
 }
 
+/** One promise chain per storage object: compareAndPut calls on it run one after another. */
+const chains = new WeakMap();
+
+function serially(owner, operation) {
+  const previous = chains.get(owner) ?? Promise.resolve();
+  const next = previous.then(operation, operation);
+  chains.set(owner, next.catch(() => {}));
+  return next;
+}
+
 /**
- * A store over Durable Object storage (`this.state.storage` / `ctx.storage`). A Durable Object's
- * input gate holds other events while a storage call is pending, so compareAndPut's read and write
- * happen with nothing in between.
+ * A store over Durable Object storage (`this.state.storage` / `ctx.storage`). The object's input gate
+ * keeps other events out while storage calls are pending, and compareAndPut calls on one storage
+ * object are chained, so even two clients stepping in the same event never both win a version check.
  */
 export function durableObjectStore(storage) {
   return {
@@ -42,11 +52,12 @@ export function durableObjectStore(storage) {
       await storage.delete(key);
     },
     list: async (prefix) => [...(await storage.list({ prefix })).entries()],
-    compareAndPut: async (key, expected, value) => {
-      if (((await storage.get(key)) ?? null) !== expected) return false;
-      await storage.put(key, value);
-      return true;
-    },
+    compareAndPut: (key, expected, value) =>
+      serially(storage, async () => {
+        if (((await storage.get(key)) ?? null) !== expected) return false;
+        await storage.put(key, value);
+        return true;
+      }),
   };
 }
 
