@@ -5,36 +5,21 @@
 // target/screenshots/demo/ (the path is printed). Fails on any page error, console error or CSP
 // violation, and on horizontal overflow at phone width.
 //
-// The server is started here rather than through rig.mjs because the rig serves tests/e2e/pages, and
-// this test needs the real page in www/.
+// The server is tests/support/server.mjs's rather than rig.mjs's, because the rig serves tests/e2e/pages,
+// and this test needs the real page in www/; the browser is the rig's.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { ROOT, requireFiles, startServer } from "../support/server.mjs";
+import { VERBOSE, launchBrowser } from "./rig.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-
-const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
 const WWW = join(ROOT, "www");
 const PKG = join(ROOT, "pkg");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const SHOTS = join(ROOT, "target/screenshots/demo");
-const VERBOSE = !!process.env.E2E_VERBOSE;
 
-for (const [what, path] of [
-  ["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN],
-  ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")],
-  ["element (cargo xtask build)", join(PKG, "element.js")],
-  ["chromium", CHROMIUM],
-]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+// rig.mjs checked the server binary, pkg/mcp_tasks_web.js and chromium.
+requireFiles([["element (cargo xtask build)", join(PKG, "element.js")]]);
 
 const VIEWPORTS = [
   { name: "desktop", options: { viewport: { width: 1280, height: 800 } } },
@@ -44,39 +29,11 @@ const VIEWPORTS = [
 let server;
 let browser;
 
-async function startServer() {
-  const args = ["--listen", "127.0.0.1:0", "--memory", "--www", WWW, "--pkg", PKG, "--poll-interval-ms", "200", "--quiet"];
-  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const stderr = [];
-  createInterface({ input: child.stderr }).on("line", (line) => {
-    stderr.push(line);
-    if (VERBOSE) console.error(`  [server] ${line}`);
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const first = await Promise.race([
-    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-    exited.then((code) => {
-      throw new Error(`server exited with ${code}: ${stderr.join("\n")}`);
-    }),
-  ]);
-  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
-  assert.ok(url && url.startsWith("http://127.0.0.1:"), `server URL from "${first}"`);
-  return {
-    base: url.replace(/\/mcp$/, ""),
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM"); // the child we spawned, by its PID
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
-      }
-    },
-  };
-}
-
 before(async () => {
   await mkdir(SHOTS, { recursive: true });
   console.log(`demo screenshots: ${SHOTS}`);
-  server = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  server = await startServer({ www: WWW, pkg: PKG, pollMs: 200, quiet: true, verbose: VERBOSE });
+  browser = await launchBrowser();
 });
 
 after(async () => {

@@ -5,20 +5,15 @@
 //
 // The server (memory store, --faults, POLL_MS poll interval) serves tests/e2e/pages at / and pkg/ at
 // /pkg/. Its stderr request log (`<method> <taskId|tool> <status> <code|ok> <ms>ms`) is captured with
-// the time each line arrived, so tests can count what actually reached the server.
+// the time each line arrived, so tests can count what actually reached the server (tests/support/server.mjs).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { mkdtemp, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer as startReferenceServer } from "../support/server.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
 
-const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
 const PAGES = join(ROOT, "tests/e2e/pages");
 const PKG = join(ROOT, "pkg");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -26,62 +21,16 @@ const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--dis
 export const VERBOSE = !!process.env.E2E_VERBOSE;
 export const POLL_MS = 200; // the server's --poll-interval-ms
 
-for (const [what, path] of [["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN], ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")], ["chromium", CHROMIUM]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+requireFiles([SERVER_BUILT, ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")], ["chromium", CHROMIUM]]);
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
+export { sleep };
 
-/** Starts a reference server on a free loopback port; its request log is kept in `log`. */
-export async function startServer() {
-  const args = ["--listen", "127.0.0.1:0", "--memory", "--www", PAGES, "--pkg", PKG, "--poll-interval-ms", String(POLL_MS), "--faults"];
-  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  const other = [];
-  createInterface({ input: child.stderr }).on("line", (text) => {
-    const at = Date.now();
-    const m = LOG_LINE.exec(text);
-    if (m) {
-      const ms = Number(m[5]);
-      // `start` is when the request arrived (the line is written when it is answered).
-      log.push({ at, start: at - ms, method: m[1], name: m[2], status: Number(m[3]), code: m[4], ms, text });
-    } else {
-      other.push(text);
-    }
-    if (VERBOSE) console.error(`  [server ${at % 100_000}] ${text}`);
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const first = await Promise.race([
-    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-    exited.then((code) => { throw new Error(`server exited with ${code}: ${other.join("\n")}`); }),
-  ]);
-  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
-  assert.ok(url && url.startsWith("http://127.0.0.1:"), `server URL from "${first}"`);
-  const base = url.replace(/\/mcp$/, "");
-  return {
-    url,
-    base,
-    log,
-    other,
-    async admin(path, body) {
-      const response = await fetch(`${base}${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-      return response.json();
-    },
-    faults(settings) {
-      return this.admin("/admin/faults", settings);
-    },
-    lines(method, name) {
-      return log.filter((l) => l.method === method && (name === undefined || l.name === name));
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM"); // by the ChildProcess we spawned (its PID), nothing broader
-        await Promise.race([exited, sleep(3000)]);
-      }
-    },
-  };
+/**
+ * Starts a reference server on a free loopback port serving tests/e2e/pages and pkg/, with --faults;
+ * its request log is kept in `log` (`lines(method, name)`, `admin()`, `faults()`, `stop()`).
+ */
+export function startServer() {
+  return startReferenceServer({ www: PAGES, pkg: PKG, pollMs: POLL_MS, faults: true, verbose: VERBOSE });
 }
 
 /** A fresh temp dir for a persistent Chromium profile, `mcp-tasks-e2e-<name>-XXXXXX`. */

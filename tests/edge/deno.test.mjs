@@ -21,17 +21,15 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import { createInterface } from "node:readline";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { copyFile, mkdtemp, mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../support/server.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PKG = join(ROOT, "pkg");
 const WORKER = join(ROOT, "tests/edge/deno/worker.ts");
-const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
 const DENO = process.env.DENO_BIN || join(ROOT, "node_modules/.bin/deno");
 const VERBOSE = !!process.env.EDGE_VERBOSE;
 const POLL_MS = 200;
@@ -39,17 +37,12 @@ const POLL_MS = 200;
 /** Exactly what a Deno deployment ships: the worker runs from a copy of these and nothing else. */
 const DEPLOYED = ["mcp_tasks_web_bg.wasm", "mcp_tasks_web.js", "deno.mjs", "stores.js"];
 
-for (const [what, path] of [
-  ["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN],
+requireFiles([
+  SERVER_BUILT,
   ["deno (npm ci)", DENO],
   ["pkg/deno.mjs (cargo xtask build)", join(PKG, "deno.mjs")],
   ["pkg/stores.js (cargo xtask build)", join(PKG, "stores.js")],
-]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
+]);
 
 let server;
 let tmp;
@@ -57,48 +50,6 @@ let denoDir;
 let deployPkg; // <tmp>/deploy/pkg: the DEPLOYED files copied from pkg/
 let deployWorker; // <tmp>/deploy/tests/edge/deno/worker.ts, so its "../../../pkg/…" imports resolve there
 const children = new Set(); // every Deno process we spawned and that has not exited
-
-async function startServer() {
-  const args = ["--listen", "127.0.0.1:0", "--memory", "--poll-interval-ms", String(POLL_MS), "--faults"];
-  const child = spawn(SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  const other = [];
-  createInterface({ input: child.stderr }).on("line", (text) => {
-    const at = Date.now();
-    const m = LOG_LINE.exec(text);
-    if (m) log.push({ at, start: at - Number(m[5]), method: m[1], name: m[2], status: Number(m[3]), code: m[4], ms: Number(m[5]), text });
-    else other.push(text);
-    if (VERBOSE) console.error(`  [server ${at % 100_000}] ${text}`);
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const first = await Promise.race([
-    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-    exited.then((code) => { throw new Error(`server exited with ${code}: ${other.join("\n")}`); }),
-  ]);
-  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
-  assert.ok(url && url.startsWith("http://127.0.0.1:") && url.endsWith("/mcp"), `server URL from "${first}"`);
-  const base = url.replace(/\/mcp$/, "");
-  return {
-    url,
-    log,
-    other,
-    async faults(settings) {
-      const response = await fetch(`${base}/admin/faults`, { method: "POST", body: JSON.stringify(settings) });
-      assert.ok(response.ok, `/admin/faults: HTTP ${response.status}`);
-      return response.json();
-    },
-    /** Log lines since `since` (ms), optionally of one method and task id / tool name. */
-    lines({ since = 0, method, name } = {}) {
-      return log.filter((l) => l.at >= since && (method === undefined || l.method === method) && (name === undefined || l.name === name));
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM"); // the server we spawned, by its ChildProcess
-        await Promise.race([exited, sleep(3000)]);
-      }
-    },
-  };
-}
 
 /**
  * A loopback HTTP proxy in front of the server that every Deno process talks to: it records each
@@ -153,7 +104,7 @@ async function startProxy(target) {
 let proxy;
 
 before(async () => {
-  server = await startServer();
+  server = await startServer({ pollMs: POLL_MS, faults: true, verbose: VERBOSE });
   proxy = await startProxy(server.url);
   tmp = await mkdtemp(join(tmpdir(), "mcp-tasks-edge-deno-"));
   denoDir = join(tmp, "deno-dir");
@@ -350,9 +301,9 @@ test("build {seconds: 3}: started and stepped to completion, each step a fresh D
   const idle = await step(kv);
   assert.deepEqual(idle.step, { nextWakeAt: null, live: 0, settled: 1, polled: 0, sent: 0 });
 
-  const lines = server.lines({ since });
-  assert.equal(server.lines({ since, method: "tools/call", name: "build" }).length, 1, "one tools/call");
-  assert.equal(server.lines({ since, method: "tasks/get", name: id }).length, sum(steps, "polled"), "every tasks/get is counted in `polled`");
+  const lines = server.lines(null, null, { since });
+  assert.equal(server.lines("tools/call", "build", { since }).length, 1, "one tools/call");
+  assert.equal(server.lines("tasks/get", id, { since }).length, sum(steps, "polled"), "every tasks/get is counted in `polled`");
   assert.equal(sum(steps, "sent"), 0);
   const [entries] = await deno(kv, "kv");
   t.diagnostic(`${steps.length} step processes in ${Date.now() - t0} ms, polled ${sum(steps, "polled")}; server saw ${JSON.stringify(methods(lines))}`);
@@ -401,8 +352,8 @@ test("restart: step processes SIGKILLed (at spawn, and with a tasks/get in fligh
   const { steps, tasks } = await stepUntil(kv, (tasks) => taskOf(tasks, id)?.status === "completed", { label: "build after kills" });
   assert.equal(tasks.length, 1, `still one task, the same one: ${JSON.stringify(tasks.map((x) => [x.taskId, x.status]))}`);
   assert.equal(taskOf(tasks, id).result.structuredContent.target, "restart");
-  assert.equal(server.lines({ since, method: "tools/call" }).length, 1, "one tools/call in the server log");
-  const lines = server.lines({ since });
+  assert.equal(server.lines("tools/call", null, { since }).length, 1, "one tools/call in the server log");
+  const lines = server.lines(null, null, { since });
   assert.ok(lines.every((l) => l.method === "tools/call" || (l.method === "tasks/get" && l.name === id)), `only the call and its polls reached the server: ${lines.map((l) => l.text).join(" | ")}`);
   t.diagnostic(`killed after the server answered the held tasks/get (${held.heldAt - held.at} ms after it was sent); ${steps.length} steps after the kills; server saw ${JSON.stringify(methods(lines))}`);
 });
@@ -422,7 +373,7 @@ test("approval: input_required, respond from another process, two steps released
   const answer = { "approval-1": { action: "accept", content: { confirm: true, strategy: "canary", replicas: 3, reason: "edge test" } } };
   const [responded] = await deno(kv, "respond", id, JSON.stringify(answer));
   assert.deepEqual(responded, { ok: true });
-  assert.equal(server.lines({ since, method: "tasks/update" }).length, 0, "respond() with autoPoll: false only queues");
+  assert.equal(server.lines("tasks/update", null, { since }).length, 0, "respond() with autoPoll: false only queues");
 
   // The first round after respond: two isolates, same KV file, released at the same moment; then
   // single steps to the end.
@@ -433,7 +384,7 @@ test("approval: input_required, respond from another process, two steps released
   );
   const [pair] = rounds;
   t.diagnostic(`pair released ${Math.abs(pair[0].stepping - pair[1].stepping)} ms apart: ${pair.map((r) => JSON.stringify(r.step)).join(" / ")}`);
-  const updates = server.lines({ since, method: "tasks/update", name: id });
+  const updates = server.lines("tasks/update", id, { since });
   assert.equal(updates.length, 1, `exactly one tasks/update for ${id}: ${updates.map((l) => l.text).join(" | ")}`);
   assert.equal(updates[0].status, 200);
   assert.equal(proxy.requests.filter((r) => r.method === "tasks/update" && r.taskId === id).length, 1, "one tasks/update left any isolate");
@@ -443,7 +394,7 @@ test("approval: input_required, respond from another process, two steps released
   assert.equal(done.status, "completed", `deploy completed: ${JSON.stringify(done)}`);
   assert.deepEqual(done.result.structuredContent, { deployed: true, service: "api", environment: "staging", strategy: "canary", replicas: 3, reason: "edge test" });
   assert.deepEqual(done.inputRequests, {});
-  const lines = server.lines({ since });
+  const lines = server.lines(null, null, { since });
   t.diagnostic(`${steps.length} step runs after respond; server saw ${JSON.stringify(methods(lines))}`);
   // Checked last, so a failure here comes after the exactly-once checks above passed.
   const problems = pair.flatMap((r, i) => r.problems.map((p) => `pair step ${i} (${JSON.stringify(r.step)}): ${p}`));
@@ -473,7 +424,7 @@ test("a store error in one step (compareAndPut throws) does not lose the task in
   if (lost >= 0) problems.push(`step ${lost + 1}: the task vanished from tasks() (the KV still holds it)`);
   const sent = sum(runs.map((x) => x.step), "sent");
   if (sent !== 1) problems.push(`the isolate sent the queued answer ${sent} times, expected once`);
-  const updates = server.lines({ since, method: "tasks/update", name: id }).length;
+  const updates = server.lines("tasks/update", id, { since }).length;
   if (updates !== 1) problems.push(`the server saw ${updates} tasks/update, expected 1`);
   assert.deepEqual(problems, [], `after one failed compareAndPut:\n${problems.join("\n")}\n${lines.join("\n")}`);
 });

@@ -17,20 +17,17 @@
 // request log and workerd's output.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { Miniflare } from "miniflare";
+import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../support/server.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PKG = join(ROOT, "pkg");
 const WORKER = join(ROOT, "tests/edge/workerd/worker.mjs");
-const SERVER_BIN = process.env.MCP_TASKS_SERVER || join(ROOT, "target/debug/mcp-tasks-server");
 const VERBOSE = !!process.env.EDGE_VERBOSE;
 const POLL_MS = 200;
 
@@ -43,12 +40,8 @@ const MODULES = [
   ["mcp_tasks_web_bg.wasm", "CompiledWasm", join(PKG, "mcp_tasks_web_bg.wasm")],
 ];
 
-for (const [what, path] of [["server binary (cargo build -p mcp-tasks-server)", SERVER_BIN], ...MODULES.map(([name, , path]) => [`${name} (cargo xtask build)`, path])]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+requireFiles([SERVER_BUILT, ...MODULES.map(([name, , path]) => [`${name} (cargo xtask build)`, path])]);
 if (!readFileSync(join(PKG, "mcp_tasks_web.d.ts"), "utf8").includes("step(")) throw new Error("pkg/mcp_tasks_web.d.ts has no step(): rebuild the package (cargo xtask build)");
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves with `fn()`'s first truthy value, polling every `every` ms; fails after `timeout` ms with `what()`. */
 async function until(fn, { timeout = 10_000, every = 100, what = () => "condition" } = {}) {
@@ -59,43 +52,6 @@ async function until(fn, { timeout = 10_000, every = 100, what = () => "conditio
     if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${typeof what === "function" ? await what() : what}`);
     await sleep(every);
   }
-}
-
-// --- the reference server ---------------------------------------------------------------------------
-
-const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
-
-async function startServer() {
-  const child = spawn(SERVER_BIN, ["--listen", "127.0.0.1:0", "--memory", "--poll-interval-ms", String(POLL_MS)], { stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  const other = [];
-  createInterface({ input: child.stderr }).on("line", (text) => {
-    const at = Date.now();
-    const m = LOG_LINE.exec(text);
-    if (m) log.push({ at, start: at - Number(m[5]), method: m[1], name: m[2], status: Number(m[3]), code: m[4], text });
-    else other.push(text);
-    if (VERBOSE) console.error(`  [server ${at % 100_000}] ${text}`);
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const first = await Promise.race([
-    new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-    exited.then((code) => { throw new Error(`server exited with ${code}: ${other.join("\n")}`); }),
-  ]);
-  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
-  assert.ok(url?.startsWith("http://127.0.0.1:") && url.endsWith("/mcp"), `server URL from "${first}"`);
-  return {
-    url,
-    log,
-    other,
-    /** Log lines from index `from` on, of `method` (and `name`). */
-    lines: (method, name, from = 0) => log.slice(from).filter((l) => l.method === method && (name === undefined || l.name === name)),
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM"); // the child we spawned, by its PID
-        await Promise.race([exited, sleep(3000)]);
-      }
-    },
-  };
 }
 
 // --- the Worker in Miniflare ------------------------------------------------------------------------
@@ -179,7 +135,7 @@ let persistDir;
 let mf;
 
 before(async () => {
-  server = await startServer();
+  server = await startServer({ pollMs: POLL_MS, verbose: VERBOSE });
   persistDir = await mkdtemp(join(tmpdir(), "mcp-tasks-edge-workerd-"));
   mf = await startWorker();
 }, { timeout: 30_000 });
@@ -200,7 +156,7 @@ test("build: /start calls the tool and arms the alarm; alarms alone drive step()
   assert.ok(taskId, "a task id");
   assert.equal(started.step.live, 1, `one live task after /start: ${JSON.stringify(started.step)}`);
   assert.equal(typeof started.step.nextWakeAt, "number", "nextWakeAt while the task is live");
-  assert.equal(server.lines("tools/call", "build", mark).length, 1, "one tools/call");
+  assert.equal(server.lines("tools/call", "build", { from: mark }).length, 1, "one tools/call");
 
   // From here on the test only reads (GET /tasks, /log, /alarm): those never call step().
   const done = await waitStatus(mf, taskId, "completed", 15_000);
@@ -222,7 +178,7 @@ test("build: /start calls the tool and arms the alarm; alarms alone drive step()
   assert.equal((await call(mf, "GET", "/alarm")).alarm, null, "no alarm left when nothing is live");
 
   // Every tasks/get the server saw for the task came from a step (the polled counts add up).
-  const polls = server.lines("tasks/get", taskId, mark);
+  const polls = server.lines("tasks/get", taskId, { from: mark });
   const polled = mine.reduce((n, e) => n + (e.polled ?? 0), 0);
   assert.ok(polls.length >= 2, `the task was polled: ${polls.length}`);
   assert.equal(polls.length, polled, `server tasks/get lines (${polls.length}) = sum of step().polled (${polled})`);
@@ -248,21 +204,21 @@ test("restart: dispose workerd mid-task; a new Miniflare on the same persist dir
 
   await killWorker();
   const downAt = Date.now();
-  const pollsBeforeRestart = server.lines("tasks/get", taskId, mark).length;
+  const pollsBeforeRestart = server.lines("tasks/get", taskId, { from: mark }).length;
   await sleep(300);
   mf = await startWorker();
   const upAt = Date.now();
 
   // The alarm fires in the new workerd with no request to it: the server sees the task polled again.
-  await until(() => server.lines("tasks/get", taskId, mark).some((l) => l.start >= upAt), { timeout: 5_000, what: "a tasks/get after the restart (alarm)" });
+  await until(() => server.lines("tasks/get", taskId, { from: mark }).some((l) => l.start >= upAt), { timeout: 5_000, what: "a tasks/get after the restart (alarm)" });
   const requestsBeforeResume = workerRequests;
 
   const done = await waitStatus(mf, taskId, "completed", 15_000);
   assert.equal(done.taskId, taskId);
   assert.equal(done.result?.structuredContent?.target, "restart", `the result: ${JSON.stringify(done.result)}`);
   assert.equal(done.restored, true, "the snapshot came from storage (restored)");
-  assert.equal(server.lines("tools/call", undefined, mark).length, 1, `exactly one tools/call: ${server.lines("tools/call", undefined, mark).map((l) => l.text).join(" | ")}`);
-  assert.equal(server.lines("tasks/get", taskId, mark).filter((l) => l.start > downAt && l.start < upAt).length, 0, "nothing polled while workerd was down");
+  assert.equal(server.lines("tools/call", null, { from: mark }).length, 1, `exactly one tools/call: ${server.lines("tools/call", null, { from: mark }).map((l) => l.text).join(" | ")}`);
+  assert.equal(server.lines("tasks/get", taskId, { from: mark }).filter((l) => l.start > downAt && l.start < upAt).length, 0, "nothing polled while workerd was down");
 
   const log = await logOf(mf);
   const mine = log.slice(log.findLastIndex((s) => s.reason === "start"));
@@ -273,8 +229,8 @@ test("restart: dispose workerd mid-task; a new Miniflare on the same persist dir
   assert.deepEqual(mine.filter((e) => e.error), [], "no step failed");
   assert.equal(afterRestart.at(-1).nextWakeAt, null);
   const polled = mine.reduce((n, e) => n + (e.polled ?? 0), 0);
-  assert.equal(server.lines("tasks/get", taskId, mark).length, polled, "every tasks/get came from a step (open() after the restart polled nothing itself)");
-  console.log(`  restart: ${pollsBeforeRestart} polls before dispose, ${server.lines("tasks/get", taskId, mark).length - pollsBeforeRestart} after; first alarm after restart ${server.lines("tasks/get", taskId, mark).find((l) => l.start >= upAt).start - upAt} ms after ready; ${workerRequests - requestsBeforeResume} read-only requests while waiting`);
+  assert.equal(server.lines("tasks/get", taskId, { from: mark }).length, polled, "every tasks/get came from a step (open() after the restart polled nothing itself)");
+  console.log(`  restart: ${pollsBeforeRestart} polls before dispose, ${server.lines("tasks/get", taskId, { from: mark }).length - pollsBeforeRestart} after; first alarm after restart ${server.lines("tasks/get", taskId, { from: mark }).find((l) => l.start >= upAt).start - upAt} ms after ready; ${workerRequests - requestsBeforeResume} read-only requests while waiting`);
 });
 
 // --- 4: an approval answered by a second request ---------------------------------------------------
@@ -293,7 +249,7 @@ test("deploy: input_required approval-1 answered through POST /respond; exactly 
     responses: { "approval-1": { action: "accept", content: { confirm: true, strategy: "rolling", replicas: 2 } } },
   });
   assert.equal(answered.step.sent, 1, `the /respond step sent the answer: ${JSON.stringify(answered.step)}`);
-  assert.equal(server.lines("tasks/update", taskId, mark).length, 1, "the answer reached the server during /respond");
+  assert.equal(server.lines("tasks/update", taskId, { from: mark }).length, 1, "the answer reached the server during /respond");
 
   const done = await waitStatus(mf, taskId, "completed", 10_000);
   assert.deepEqual(done.inputRequests, {});
@@ -301,7 +257,7 @@ test("deploy: input_required approval-1 answered through POST /respond; exactly 
   assert.equal(done.result.structuredContent.strategy, "rolling");
   assert.equal(done.result.structuredContent.replicas, 2);
   await sleep(500); // a late duplicate would show up here
-  const updates = server.lines("tasks/update", taskId, mark);
+  const updates = server.lines("tasks/update", taskId, { from: mark });
   assert.equal(updates.length, 1, `exactly one tasks/update: ${updates.map((l) => l.text).join(" | ")}`);
   assert.equal(updates[0].status, 200);
   assert.equal(updates[0].code, "ok");
@@ -334,7 +290,7 @@ test("deploy: an answer queued by a second TaskClient on the same storage is sen
   assert.equal(done.result?.structuredContent?.strategy, "canary", `the result: ${JSON.stringify(done.result)}`);
   assert.equal(done.result.structuredContent.replicas, 3);
   await sleep(500);
-  const updates = server.lines("tasks/update", taskId, mark);
+  const updates = server.lines("tasks/update", taskId, { from: mark });
   assert.equal(updates.length, 1, `exactly one tasks/update: ${updates.map((l) => l.text).join(" | ")}`);
   const log = await logOf(mf);
   const mine = log.slice(log.findLastIndex((s) => s.reason === "start"));
@@ -349,18 +305,18 @@ test("deploy: an answer queued (no step) survives killing workerd; after the res
   const { step } = await call(mf, "POST", "/respond", { taskId, responses: APPROVE, step: false, alarmInMs: 1500 });
   assert.equal(step, null);
   await killWorker();
-  assert.equal(server.lines("tasks/update", taskId, mark).length, 0, "nothing sent before the kill");
+  assert.equal(server.lines("tasks/update", taskId, { from: mark }).length, 0, "nothing sent before the kill");
   mf = await startWorker();
   const upAt = Date.now();
 
-  await until(() => server.lines("tasks/update", taskId, mark).length > 0, { timeout: 5_000, what: "the queued answer sent after the restart (alarm)" });
+  await until(() => server.lines("tasks/update", taskId, { from: mark }).length > 0, { timeout: 5_000, what: "the queued answer sent after the restart (alarm)" });
   const done = await waitStatus(mf, taskId, "completed", 10_000);
   assert.equal(done.result?.structuredContent?.strategy, "canary", `the result: ${JSON.stringify(done.result)}`);
   await sleep(500);
-  const updates = server.lines("tasks/update", taskId, mark);
+  const updates = server.lines("tasks/update", taskId, { from: mark });
   assert.equal(updates.length, 1, `exactly one tasks/update: ${updates.map((l) => l.text).join(" | ")}`);
   assert.ok(updates[0].start >= upAt, "sent by the restarted workerd");
-  assert.equal(server.lines("tools/call", undefined, mark).length, 1, "one tools/call");
+  assert.equal(server.lines("tools/call", null, { from: mark }).length, 1, "one tools/call");
 });
 
 /** Waits for completion, then asserts exactly one tasks/update since `mark` and that `sent` adds up to 1 over `extra` step results and the logged steps. */
@@ -370,7 +326,7 @@ async function assertSentOnce(taskId, mark, extra) {
   await sleep(500); // a late duplicate would show up here
   const log = await logOf(mf);
   const mine = log.slice(log.findLastIndex((s) => s.reason === "start"));
-  const updates = server.lines("tasks/update", taskId, mark);
+  const updates = server.lines("tasks/update", taskId, { from: mark });
   assert.equal(updates.length, 1, `exactly one tasks/update (steps: ${JSON.stringify(extra)}; log: ${JSON.stringify(mine)}): ${updates.map((l) => l.text).join(" | ")}`);
   assert.deepEqual(mine.filter((e) => e.error), [], "no step failed");
   const sent = extra.reduce((n, e) => n + (e?.sent ?? 0), 0) + mine.filter((e) => e.reason === "alarm").reduce((n, e) => n + (e.sent ?? 0), 0);

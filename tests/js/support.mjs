@@ -1,6 +1,5 @@
 // Helpers for the Node tests of TaskClient: load the built package, start reference servers.
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import { startServer as startReferenceServer } from "../support/server.mjs";
 
 export const SERVER_BIN = process.env.MCP_TASKS_SERVER;
 if (!SERVER_BIN) throw new Error("set MCP_TASKS_SERVER to the reference server binary (cargo xtask test does)");
@@ -9,16 +8,12 @@ const pkg = await import(new URL("../../pkg/node.mjs", import.meta.url));
 await pkg.default();
 export const { TaskClient } = pkg;
 
-/** Starts a reference server on a free loopback port; resolves with { url, base, stop }. */
-export async function startServer(args = []) {
-  const child = spawn(SERVER_BIN, ["--listen", "127.0.0.1:0", "--memory", "--quiet", ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise((resolve, reject) => {
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
-  return { url, base: url.replace(/\/mcp$/, ""), stop: () => child.kill() };
+/**
+ * Starts a reference server (--quiet, `args` after it) on a free loopback port, its stderr passed
+ * through; resolves with { url, base, admin, stop }.
+ */
+export function startServer(args = []) {
+  return startReferenceServer({ quiet: true, args, stderr: "inherit", bin: SERVER_BIN });
 }
 
 /** A host store over a Map, as an edge worker or a test would give it. */
@@ -47,8 +42,5 @@ export function nextTask(client, test, ms = 10_000) {
   });
 }
 
-export async function admin(server, path, body) {
-  const response = await fetch(`${server.base}${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-  return response.json();
-}
+/** POSTs `body` to the admin endpoint `path` of `server` (see tests/support/server.mjs). */
+export const admin = (server, path, body) => server.admin(path, body);
