@@ -511,3 +511,28 @@ fn abandoned_actions_are_due_again_at_once() {
     assert_eq!(r.next_action(T0 + 1_000), Some(Action::SendUpdate(accept(&["approval-1"]))));
     assert_eq!(r.next_action(T0 + 1_000), Some(Action::Poll));
 }
+
+/// A page reloaded between sending an answer and storing the ack: the new page polls first and sends
+/// only what the server still asks for, so a delivered answer is not sent twice.
+#[test]
+fn a_restored_outbox_is_checked_against_a_poll_before_sending() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["a-1", "b-2"])), &p);
+    assert_eq!(r.answer(accept(&["a-1", "b-2"])), Ok(Change::State));
+    // The old page sent the update; the new page reads the record with the answers still queued.
+    let mut restored: TaskRecord = from_stored(&to_stored(&r)).unwrap();
+    restored.recheck_outbox_first();
+    assert_eq!(restored.next_action(T0 + 600), None, "no send before the poll (which keeps the server's floor)");
+    assert_eq!(restored.next_action(T0 + 1_000), Some(Action::Poll), "the poll comes first");
+    assert_eq!(restored.next_action(T0 + 1_000), None);
+    // The server got a-1 but (say) not b-2 yet: it still asks b-2 only.
+    let _ = restored.on_poll_result(T0 + 1_100, seen(TaskStatus::InputRequired, T0 + 650, form(&["b-2"])), &p);
+    assert_eq!(restored.ledger().state("a-1"), Some(&KeyState::Acknowledged));
+    assert_eq!(
+        restored.next_action(T0 + 1_100),
+        Some(Action::SendUpdate(accept(&["b-2"]))),
+        "only what is still asked"
+    );
+}

@@ -84,6 +84,21 @@ impl InputLedger {
         changed
     }
 
+    /// After a reload: queued answers the server no longer asks for were delivered by the page that
+    /// queued them (or are moot), so they count as acknowledged and are not sent again. Returns whether
+    /// anything changed.
+    pub fn confirm_unasked(&mut self, requests: Option<&InputRequests>) -> bool {
+        let mut changed = false;
+        for (key, state) in self.keys.iter_mut() {
+            let still_asked = requests.is_some_and(|r| r.contains_key(key));
+            if matches!(state, KeyState::Queued { .. }) && !still_asked && !self.sending.contains(key) {
+                *state = KeyState::Acknowledged;
+                changed = true;
+            }
+        }
+        changed
+    }
+
     /// Keys the user still has to answer, in key order. Acknowledged keys a lagging server still lists
     /// are not among them, so nobody is asked twice.
     pub fn unanswered(&self) -> Vec<&str> {

@@ -194,6 +194,10 @@ pub struct TaskRecord {
     /// record does not send them too; it runs out by itself if that step's isolate dies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     send_lease_until: Option<u64>,
+    /// Queued answers may already have reached the server (the page closed between sending them and
+    /// storing the ack): poll first, and send only what the server still asks for. Not persisted.
+    #[serde(skip)]
+    recheck_outbox: bool,
     #[serde(skip)]
     in_flight: InFlight,
 }
@@ -221,6 +225,7 @@ impl TaskRecord {
             last_failure: None,
             jitter: Jitter(seed),
             send_lease_until: None,
+            recheck_outbox: false,
             in_flight: InFlight::default(),
         }
     }
@@ -335,7 +340,7 @@ impl TaskRecord {
             self.in_flight.cancel = true;
             return Some(Action::SendCancel);
         }
-        if self.ledger.has_unsent() && !leased && now >= self.outbox_retry.not_before {
+        if self.ledger.has_unsent() && !leased && !self.recheck_outbox && now >= self.outbox_retry.not_before {
             return Some(Action::SendUpdate(self.ledger.take_outbox()));
         }
         if !self.in_flight.poll && !self.in_flight.pushed && now >= self.poll.not_before {
@@ -427,7 +432,10 @@ impl TaskRecord {
             StatusDetail::InputRequests(r) if observed.task.status == TaskStatus::InputRequired => Some(r),
             _ => None,
         };
-        let ledger_changed = self.ledger.observe(requests);
+        let mut ledger_changed = self.ledger.observe(requests);
+        if std::mem::take(&mut self.recheck_outbox) {
+            ledger_changed |= self.ledger.confirm_unasked(requests);
+        }
         let changed = ledger_changed || !self.details_known || observed != self.last;
         self.last = observed;
         self.details_known = true;
@@ -489,6 +497,15 @@ impl TaskRecord {
     /// [`TaskRecord::next_action`] offers no sends.
     pub fn take_send_lease(&mut self, until: u64) {
         self.send_lease_until = Some(until);
+    }
+
+    /// For a record read back from the store by a new page or tab: its queued answers may have been
+    /// sent by the page that wrote it, so the next poll (at its usual time: the server's floor holds)
+    /// comes first, and only the keys the server still asks are sent after it.
+    pub fn recheck_outbox_first(&mut self) {
+        if self.ledger.has_unsent() && !self.is_settled() {
+            self.recheck_outbox = true;
+        }
     }
 
     /// Puts back the exchanges [`TaskRecord::next_action`] handed out but that will not be sent (step

@@ -274,9 +274,13 @@ impl ClientCore {
             let parsed: Result<Value, _> = serde_json::from_str(&text);
             if let Some(id) = rest.strip_prefix("task/") {
                 match parsed.map_err(|e| e.to_string()).and_then(|v| from_stored::<TaskRecord>(&v).map_err(|e| e.to_string())) {
-                    Ok(record) => {
+                    Ok(mut record) => {
                         if at_open {
                             self.restored.borrow_mut().insert(id.to_owned());
+                        }
+                        if self.auto_poll {
+                            // The page that stored it may have sent its queued answers already.
+                            record.recheck_outbox_first();
                         }
                         self.versions.borrow_mut().insert(id.to_owned(), text.clone());
                         loaded.insert(id.to_owned(), record);
