@@ -3,6 +3,7 @@
 //!
 //! Exit codes: 0 success, 1 a step failed (with a message saying which and why), 2 bad usage.
 
+mod bench;
 mod checks;
 mod cmd;
 mod commands;
@@ -32,6 +33,9 @@ commands:
                     missing); build pkg/ and check it; the official conformance suite and the
                     ext-tasks interop check against the reference server
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
+  bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
+                    named ones: size); prints a table, writes target/bench/bench.json and
+                    bench.svg; fails when a size budget is over
   setup [--browser] install missing tools: wasm32 target, wasm-bindgen-cli, npm packages;
                     --browser also installs chromium + chromedriver (Debian packages)
   help              show this message
@@ -44,6 +48,7 @@ enum Command {
     Test,
     Demo,
     Setup { browser: bool },
+    Bench { figures: Vec<String> },
     Help,
 }
 
@@ -67,6 +72,10 @@ fn parse(args: &[String]) -> Result<Command, String> {
             [flag] if flag == "--browser" => Ok(Command::Setup { browser: true }),
             [extra, ..] => Err(format!("`setup` accepts only `--browser` (got `{extra}`)")),
         },
+        "bench" => match rest.iter().find(|name| !bench::is_figure(name)) {
+            None => Ok(Command::Bench { figures: rest.to_vec() }),
+            Some(unknown) => Err(format!("unknown bench figure `{unknown}` (figures: {})", bench::figure_names())),
+        },
         other => Err(format!("unknown command `{other}`")),
     }
 }
@@ -85,6 +94,7 @@ fn main() -> ExitCode {
         Command::Test => commands::test(&root),
         Command::Demo => commands::demo(&root),
         Command::Setup { browser } => commands::setup(&root, browser),
+        Command::Bench { figures } => bench::run(&root, &figures),
         Command::Help => {
             println!("{USAGE}");
             Ok(())
@@ -113,12 +123,15 @@ mod tests {
         assert!(matches!(parse(&args(&["setup"])), Ok(Command::Setup { browser: false })));
         assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
         assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
+        assert!(matches!(parse(&args(&["bench"])), Ok(Command::Bench { figures }) if figures.is_empty()));
+        assert!(matches!(parse(&args(&["bench", "size"])), Ok(Command::Bench { figures }) if figures == ["size"]));
     }
 
     #[test]
     fn rejects_unknown_commands_and_arguments() {
         assert!(parse(&args(&[])).is_err());
-        assert!(parse(&args(&["bench"])).is_err());
+        assert!(parse(&args(&["bench", "speed-of-light"])).is_err());
+        assert!(parse(&args(&["deploy"])).is_err());
         assert!(parse(&args(&["test", "-q"])).is_err());
         assert!(parse(&args(&["setup", "--gpu"])).is_err());
     }

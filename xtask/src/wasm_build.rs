@@ -42,34 +42,54 @@ pub struct Pkg {
     pub wasm: PathBuf,
     /// The JS glue, pkg/mcp_tasks_web.js.
     pub js: PathBuf,
+    /// The module as cargo built it, before wasm-bindgen and wasm-opt (still with its `name`
+    /// section); in cargo's target dir, so the next wasm32 release build overwrites it.
+    pub raw_wasm: PathBuf,
 }
 
 /// Builds pkg/ from scratch (a stale file from an older build must never ship).
 pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
-    let raw_wasm = compile(root)?;
+    let raw_wasm = compile(root, &[FEATURES])?;
+    let pkg = assemble(root, tools, raw_wasm, &root.join("pkg"))?;
+    template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
+    Ok(pkg)
+}
+
+/// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
+/// `features` (none: the client alone) and into `out_dir`, without the package template;
+/// `cargo xtask bench` measures other builds than pkg/'s this way.
+pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir: &Path) -> Result<Pkg> {
+    let raw_wasm = compile(root, features)?;
+    assemble(root, tools, raw_wasm, out_dir)
+}
+
+/// wasm-bindgen then wasm-opt into a fresh `dir` (a stale file from an older build must never ship).
+fn assemble(root: &Path, tools: &BuildTools, raw_wasm: PathBuf, dir: &Path) -> Result<Pkg> {
     let pkg = Pkg {
-        dir: root.join("pkg"),
-        wasm: root.join("pkg").join(format!("{OUT_NAME}_bg.wasm")),
-        js: root.join("pkg").join(format!("{OUT_NAME}.js")),
+        dir: dir.to_path_buf(),
+        wasm: dir.join(format!("{OUT_NAME}_bg.wasm")),
+        js: dir.join(format!("{OUT_NAME}.js")),
+        raw_wasm,
     };
     if pkg.dir.exists() {
         std::fs::remove_dir_all(&pkg.dir).context(format!("removing the old {}", pkg.dir.display()))?;
     }
-    bindgen(root, tools, &raw_wasm, &pkg.dir)?;
+    bindgen(root, tools, &pkg.raw_wasm, &pkg.dir)?;
     optimise(tools, &pkg.wasm)?;
-    template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
     Ok(pkg)
 }
 
 /// Cargo features of the shipped package: the client plus the `<mcp-task>` views (pkg/element.js needs them).
 const FEATURES: &str = "element";
 
-/// `cargo build --release` for wasm32; returns the raw .wasm path.
-fn compile(root: &Path) -> Result<PathBuf> {
+/// `cargo build --release` for wasm32 with `features` (no `--features` flag when empty);
+/// returns the raw .wasm path.
+fn compile(root: &Path, features: &[&str]) -> Result<PathBuf> {
     let mut build = cmd::cargo();
-    build
-        .args(["build", "-p", CRATE, "--lib", "--target", WASM_TARGET, "--release", "--features", FEATURES])
-        .current_dir(root);
+    build.args(["build", "-p", CRATE, "--lib", "--target", WASM_TARGET, "--release"]).current_dir(root);
+    if !features.is_empty() {
+        build.args(["--features", &features.join(",")]);
+    }
     cmd::run(&mut build)?;
     let wasm = workspace::target_dir(root)?.join(WASM_TARGET).join("release").join(format!("{OUT_NAME}.wasm"));
     if wasm.is_file() {

@@ -1,0 +1,136 @@
+// The official requester doing the job mcp-tasks-web does, as a browser host would ship it:
+// `cargo xtask bench size` bundles this file with esbuild (minified, platform browser, ESM,
+// tree-shaken) and measures the bundle, which holds what a host needs of
+// @modelcontextprotocol/ext-tasks 0.2.2 and @modelcontextprotocol/client 2.4.0. The bench does not
+// run it; the bundle was checked by hand under Node against the reference server (`build` to its
+// result, `deploy` with its form answered), with a stand-in localStorage.
+//
+// The job: connect an MCP client to a 2026-07-28 Tasks server over Streamable HTTP, call a tool as
+// a task, answer the server's form input (elicitation), follow the task to its result, keep
+// resumable task references in localStorage (as the ext-tasks docs suggest) and resume them after
+// a reload, list and cancel tasks. The raw request path ext-tasks requires for 2026-07-28 servers
+// is host code (the docs' `rawDispatch`), so a minimal one is part of the job too.
+
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
+
+const PROTOCOL_VERSION = "2026-07-28";
+const CLIENT_INFO = { name: "bench-host", version: "1.0.0" };
+const CLIENT_CAPABILITIES = {
+  elicitation: { form: {} },
+  extensions: { "io.modelcontextprotocol/tasks": {} },
+};
+const STORE_KEY = "mcp-tasks";
+
+/** POSTs one JSON-RPC request; reads a JSON body or the response event of an SSE stream. */
+function rawDispatcher(url) {
+  let nextId = 0;
+  return async (request, options = {}) => {
+    const id = ++nextId;
+    const params = request.params ?? {};
+    const name = request.method === "tools/call" ? params.name : params.taskId;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        ...options.context?.headers,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": PROTOCOL_VERSION,
+        "Mcp-Method": request.method,
+        ...(typeof name === "string" ? { "Mcp-Name": name } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id, ...request }),
+      signal: options.signal,
+    });
+    let message;
+    if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      const events = (await response.text()).split(/\r?\n\r?\n/);
+      for (const event of events) {
+        const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+        if (data === "") continue;
+        const parsed = JSON.parse(data);
+        if (parsed.id === id) message = parsed;
+      }
+    } else {
+      message = await response.json();
+    }
+    return message?.error ? { kind: "error", error: message.error } : { kind: "result", result: message?.result };
+  };
+}
+
+function loadReferences() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE_KEY) ?? "[]");
+  } catch {
+    return [];
+  }
+}
+
+function saveReferences(references) {
+  localStorage.setItem(STORE_KEY, JSON.stringify(references));
+}
+
+/**
+ * Connects to `url`; `askUser(requestedSchema, message)` fills a form (the host's UI) and
+ * `onStatus(taskId, status, message)` shows progress.
+ */
+export async function connect(url, { askUser, onStatus }) {
+  const client = new Client(CLIENT_INFO, {
+    capabilities: CLIENT_CAPABILITIES,
+    versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const session = createTaskSessionFromClient(client, {
+    endpointId: url,
+    rawDispatch: rawDispatcher(url),
+    v2RequestFraming: {
+      protocolVersion: PROTOCOL_VERSION,
+      clientInfo: CLIENT_INFO,
+      clientCapabilities: CLIENT_CAPABILITIES,
+    },
+    onInputRequest: async (request) => {
+      if (request.kind !== "elicitation" || (request.params.mode ?? "form") !== "form") return { action: "cancel" };
+      const content = await askUser(request.params.requestedSchema, request.params.message);
+      return content === undefined ? { action: "decline" } : { action: "accept", content };
+    },
+  });
+
+  /** Follows one execution to its end, keeping its reference stored while it runs. */
+  async function follow(execution) {
+    if (execution.kind === "task") {
+      const reference = execution.serializeReference();
+      saveReferences([...loadReferences().filter((r) => r.taskId !== reference.taskId), reference]);
+    }
+    const { outcome } = await execution.settle({
+      onEvent: (event) => {
+        if (event.type === "task") onStatus(event.task.taskId, event.task.status, event.task.statusMessage);
+      },
+    });
+    if (execution.kind === "task") saveReferences(loadReferences().filter((r) => r.taskId !== execution.handle.taskId));
+    return resultFromTaskOutcome(outcome);
+  }
+
+  return {
+    /** Calls `tool` as a task and resolves with its result. */
+    async run(tool, args) {
+      return follow(await session.callTool(tool, args, { task: { preference: "prefer" } }));
+    },
+    /** After a reload: resumes every stored task. */
+    resumeAll() {
+      return loadReferences().map(async (reference) => follow(await session.resumeTask(reference)));
+    },
+    /** The current state of one task. */
+    status(taskId) {
+      return session.task(taskId).snapshot();
+    },
+    list(cursor) {
+      return session.listTasks(cursor);
+    },
+    cancel(taskId) {
+      return session.cancelTask(taskId);
+    },
+    close() {
+      return session.close();
+    },
+  };
+}
