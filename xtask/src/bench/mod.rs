@@ -12,6 +12,7 @@
 
 mod breakdown;
 mod size;
+mod speed;
 mod svg;
 
 use std::cell::{OnceCell, RefCell};
@@ -31,14 +32,20 @@ pub struct Figure {
     pub run: fn(&Ctx) -> Result<Vec<Row>>,
 }
 
-/// Every figure, in the order `cargo xtask bench` runs them. Poll efficiency, resume latency,
-/// scale and core speed (issue 7) will join as modules of their own.
-pub const FIGURES: &[Figure] = &[Figure {
-    name: "size",
-    about:
-        "bytes shipped: wasm + JS glue (client alone, with the element) vs the official requester bundled with esbuild",
-    run: size::run,
-}];
+/// Every figure, in the order `cargo xtask bench` runs them. Poll efficiency, resume latency and
+/// scale (issue 7) will join as modules of their own.
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "size",
+        about: "bytes shipped: wasm + JS glue (client alone, with the element) vs the official requester bundled with esbuild",
+        run: size::run,
+    },
+    Figure {
+        name: "core",
+        about: "native speed of the core (criterion): decode a tasks/get response, a state-machine step, a form model",
+        run: speed::run,
+    },
+];
 
 /// Whose figure a row is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
