@@ -4,12 +4,12 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Promise, Reflect};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::errors::to_js_error;
 use crate::runtime::client::{CallOutcome, ClientCore, ClientError};
 use crate::runtime::js_json::{from_js, to_js};
 use crate::runtime::options::{abort_signal, cursor, input_callback, input_schema, ClientOptions};
+use crate::runtime::spawn::promise;
 
 /// A durable MCP Tasks client for one server URL and namespace.
 #[wasm_bindgen]
@@ -53,7 +53,7 @@ impl TaskClient {
         let core = self.core.clone();
         let args = args.unwrap_or(JsValue::UNDEFINED);
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        future_to_promise(async move {
+        promise(async move {
             let arguments = match from_js(&args).map_err(|m| reject(ClientError::usage(m)))? {
                 serde_json::Value::Null => None,
                 serde_json::Value::Object(o) => Some(o),
@@ -80,7 +80,7 @@ impl TaskClient {
     ) -> Promise {
         let core = self.core.clone();
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        future_to_promise(async move {
+        promise(async move {
             let page = core.list_tools(cursor(&options), abort_signal(&options)).await.map_err(reject)?;
             Ok(to_js(&page))
         })
@@ -94,7 +94,7 @@ impl TaskClient {
         #[wasm_bindgen(unchecked_param_type = "InputResponses")] responses: JsValue,
     ) -> Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             core.respond(&task_id, &responses).await.map_err(reject)?;
             Ok(JsValue::UNDEFINED)
         })
@@ -104,7 +104,7 @@ impl TaskClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn cancel(&self, #[wasm_bindgen(js_name = taskId)] task_id: String) -> Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             core.cancel(&task_id).await.map_err(reject)?;
             Ok(JsValue::UNDEFINED)
         })
@@ -132,7 +132,7 @@ impl TaskClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<StepResult>")]
     pub fn step(&self) -> Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             let report = core.step().await.map_err(reject)?;
             Ok(to_js(&report.to_json()))
         })
@@ -149,7 +149,7 @@ impl TaskClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn forget(&self, id: String) -> Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             core.forget(&id).await.map_err(reject)?;
             Ok(JsValue::UNDEFINED)
         })
@@ -159,7 +159,7 @@ impl TaskClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn clear(&self) -> Promise {
         let core = self.core.clone();
-        future_to_promise(async move {
+        promise(async move {
             core.clear().await.map_err(reject)?;
             Ok(JsValue::UNDEFINED)
         })

@@ -21,6 +21,7 @@ use super::{host_lang, style};
 use crate::runtime::client::ClientCore;
 use crate::runtime::globals::{Interval, Listener};
 use crate::runtime::js_json::{from_js, to_js};
+use crate::runtime::spawn::spawn;
 
 thread_local! {
     /// Labels the host passed to `defineMcpTask({ labels })`, under every element's own.
@@ -607,7 +608,7 @@ fn send(inner: &Rc<Inner>, key: String, answer: Value) {
     }
     busy("form.sending", true, None);
     let weak = Rc::downgrade(inner);
-    wasm_bindgen_futures::spawn_local(async move {
+    spawn(async move {
         let outcome = client.respond(&task_id, &to_js(&responses)).await;
         let Some(inner) = weak.upgrade() else { return };
         if let Err(e) = outcome {
@@ -628,7 +629,7 @@ fn cancel_task(inner: &Rc<Inner>) {
     let (Some(client), Some(task_id)) = (client, task_id) else { return };
     set_attr(&inner.parts.cancel, "disabled", Some(""));
     let weak = Rc::downgrade(inner);
-    wasm_bindgen_futures::spawn_local(async move {
+    spawn(async move {
         let outcome = client.cancel(&task_id).await;
         let Some(inner) = weak.upgrade() else { return };
         if let Err(e) = outcome {

@@ -207,7 +207,7 @@ fn on_click(inner: &Rc<Inner>, event: &JsValue) {
     let Some(id) = button.get_attribute("data-id") else { return };
     let Some((client, _)) = inner.state.borrow().client.clone() else { return };
     let _ = button.set_attribute("disabled", "");
-    wasm_bindgen_futures::spawn_local(async move {
+    crate::runtime::spawn::spawn(async move {
         let _ = client.forget(&id).await;
     });
 }

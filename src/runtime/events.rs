@@ -44,7 +44,7 @@ impl Events {
         }
         let queue = self.queue.clone();
         let target = self.target.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::runtime::spawn::spawn(async move {
             sleep(0).await;
             let pending: Vec<(String, JsValue)> = std::mem::take(&mut *queue.borrow_mut());
             for (kind, detail) in pending {

@@ -8,3 +8,4 @@ pub mod js_json;
 pub mod leader;
 pub mod options;
 pub mod snapshot;
+pub mod spawn;

@@ -1,5 +1,6 @@
 //! The poll loop: run what is due, set one timer for what comes next, apply what came back.
 use super::*;
+use crate::runtime::spawn::spawn;
 
 impl ClientCore {
     /// Runs what is due now and sets the timer for what comes next.
@@ -24,11 +25,11 @@ impl ClientCore {
         }
         for id in expired {
             let core = self.clone();
-            wasm_bindgen_futures::spawn_local(async move { core.changed(&id).await });
+            spawn(async move { core.changed(&id).await });
         }
         for (id, action) in actions {
             let core = self.clone();
-            wasm_bindgen_futures::spawn_local(async move { core.execute(id, action).await });
+            spawn(async move { core.execute(id, action).await });
         }
         if online && self.auto_poll {
             self.ensure_listening(now);

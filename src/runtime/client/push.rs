@@ -1,5 +1,6 @@
 //! `subscriptions/listen`: one stream for the live tasks; acknowledged tasks are pushed, not polled.
 use super::*;
+use crate::runtime::spawn::spawn;
 
 /// `subscriptions/listen` state: whether the server offers it, and the stream now open.
 #[derive(Default)]
@@ -34,7 +35,7 @@ impl ClientCore {
             None if !push.discovering && !live.is_empty() => {
                 push.discovering = true;
                 let core = self.clone();
-                wasm_bindgen_futures::spawn_local(async move {
+                spawn(async move {
                     let supported = matches!(core.transport.send(&ClientRequest::Discover, None).await, Ok(RequestResult::Discover(d)) if d.supports_tasks());
                     {
                         let mut push = core.push.borrow_mut();
@@ -67,7 +68,7 @@ impl ClientCore {
             push.generation
         };
         let core = self.clone();
-        wasm_bindgen_futures::spawn_local(async move { core.listen_loop(generation, live, abort).await });
+        spawn(async move { core.listen_loop(generation, live, abort).await });
     }
 
     /// Ends listen coverage: every task is polled again.
@@ -111,7 +112,7 @@ impl ClientCore {
                             .and_then(|r| r.on_notification(now, *task, &core.policy).ok());
                         if change == Some(Change::State) {
                             let core = core.clone();
-                            wasm_bindgen_futures::spawn_local(async move { core.changed(&id).await });
+                            spawn(async move { core.changed(&id).await });
                         }
                     }
                 }

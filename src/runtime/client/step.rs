@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use js_sys::{Array, Promise};
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use super::*;
 
@@ -95,7 +95,7 @@ impl ClientCore {
                 .cloned()
                 .map(|(id, action)| {
                     let core = self.clone();
-                    future_to_promise(async move {
+                    crate::runtime::spawn::promise(async move {
                         core.execute(id, action).await;
                         Ok(JsValue::UNDEFINED)
                     })

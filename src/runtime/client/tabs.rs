@@ -1,6 +1,7 @@
 //! Tabs of one namespace: a channel for records and forwarded requests, and the lock that makes one of
 //! them the poller.
 use super::*;
+use crate::runtime::spawn::spawn;
 
 impl ClientCore {
     /// Joins the other tabs of this namespace: a channel for records and forwarded requests, and a
@@ -21,7 +22,7 @@ impl ClientCore {
         let weak = Rc::downgrade(self);
         let leadership = Leadership::request(&name, move || {
             if let Some(core) = weak.upgrade() {
-                wasm_bindgen_futures::spawn_local(async move { core.became_leader().await });
+                spawn(async move { core.became_leader().await });
             }
         });
         if leadership.is_none() {
@@ -79,7 +80,7 @@ impl ClientCore {
             }
             "respond" | "cancel" if self.leader.get() => {
                 let core = self.clone();
-                wasm_bindgen_futures::spawn_local(async move {
+                spawn(async move {
                     let result = if kind == "respond" {
                         let answers = message.get("answers").cloned().unwrap_or(Value::Null);
                         core.respond_here(&id, &answers).await
