@@ -11,6 +11,8 @@
 //! must not exceed it), and the bench exits non-zero when one is over, after writing everything.
 
 mod breakdown;
+mod poll;
+mod resume;
 mod size;
 mod speed;
 mod svg;
@@ -39,6 +41,16 @@ pub const FIGURES: &[Figure] = &[
         name: "size",
         about: "bytes shipped: wasm + JS glue (client alone, with the element) vs the official requester bundled with esbuild",
         run: size::run,
+    },
+    Figure {
+        name: "poll",
+        about: "requests per task vs the ideal against the reference server: one tab, four tabs, with subscriptions/listen",
+        run: poll::run,
+    },
+    Figure {
+        name: "resume",
+        about: "time from open() to the first tasks/get of a restored handle in Chromium, with 1, 100 and 1,000 stored handles",
+        run: resume::run,
     },
     Figure {
         name: "core",

@@ -1,0 +1,62 @@
+// The resume figure's host page for mcp-tasks-web (served with /pkg/ by the reference server).
+//
+//   ours.html?mode=setup&n=N&ns=NS    opens a TaskClient (IndexedDB, step mode: no polling) and starts N
+//                                     long_job tasks, so the store holds N live handles; then closes it.
+//   ours.html?mode=measure&ns=NS      loads and initialises the package (not timed), marks t0, calls
+//                                     TaskClient.open() on the same store, and waits for the first
+//                                     tasks/get of a restored handle (and for every handle's first poll).
+//
+// The result goes to `window.bench` (`{ done, error?, ... }`), which the runner reads.
+import { probe, report, until } from "./probe.js";
+
+const params = new URLSearchParams(location.search);
+const mode = params.get("mode");
+const namespace = params.get("ns") || "bench";
+const n = Number(params.get("n") || 0);
+const waitMs = Number(params.get("wait") || 15000);
+const status = (text) => (document.getElementById("status").textContent = text);
+const options = { url: `${location.origin}/mcp`, namespace, store: "indexeddb" };
+
+window.bench = { done: false };
+probe.noListen = params.get("listen") !== "1";
+
+async function setup(TaskClient) {
+  // Step mode (autoPoll: false): calls are made and stored as usual, but nothing polls, so creating
+  // 1,000 tasks does not also mean polling them all every interval meanwhile.
+  const client = await TaskClient.open({ ...options, autoPoll: false });
+  if (!client.durable) throw new Error("the client fell back to memory: no IndexedDB");
+  const ids = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      next += 1;
+      const outcome = await client.callTool("long_job", { seconds: 3600 });
+      if (outcome.kind !== "task") throw new Error(`long_job answered ${outcome.kind}, not a task`);
+      ids.push(outcome.task.taskId);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, 16) }, worker));
+  client.close();
+  return { created: ids.length, stored: ids.length };
+}
+
+async function measure(TaskClient) {
+  probe.mark();
+  const client = await TaskClient.open(options);
+  const openMs = performance.now() - probe.t0;
+  const ids = client.tasks().filter((t) => t.taskId !== null && t.restored).map((t) => t.taskId);
+  await until(() => probe.firstGetMs !== null && ids.every((id) => probe.polled.has(id)), waitMs);
+  client.close();
+  return report(ids, { openMs, durable: client.durable });
+}
+
+try {
+  const pkg = await import("/pkg/mcp_tasks_web.js");
+  await pkg.default();
+  status(`${mode}…`);
+  window.bench = mode === "setup" ? { done: true, ...(await setup(pkg.TaskClient)) } : await measure(pkg.TaskClient);
+  status("done");
+} catch (error) {
+  window.bench = { done: true, error: `${error?.name ?? "Error"}: ${error?.message ?? error}` };
+  status(window.bench.error);
+}

@@ -1,0 +1,137 @@
+// The resume figure's in-page probe, shared by both host pages (ours.js imports it; official-entry.mjs
+// is bundled with it by esbuild). Imported first, so it wraps `fetch` before any client exists.
+//
+// Every POST to /mcp is timed with `performance.now()` at the moment the page calls `fetch` — before the
+// request leaves the page — and classified by its `Mcp-Method` / `Mcp-Name` headers (both clients send
+// them; 2026-07-28 requires them), falling back to the JSON body. `probe.mark()` sets t0 just before the
+// client is opened; `probe.firstGetMs` is the first `tasks/get` after it, `allPolledMs(ids)` the moment
+// the last of the stored handles had its first `tasks/get`.
+//
+// With `noListen`, `server/discover` and `subscriptions/listen` are answered in the page with JSON-RPC
+// -32601, as a server without them would (the e2e rig's `forcePolling`, without Playwright routing on
+// the path of the other requests): a client then resumes by polling, which is what this figure times.
+
+const realFetch = globalThis.fetch.bind(globalThis);
+const UNSUPPORTED = new Set(["server/discover", "subscriptions/listen"]);
+
+export const probe = {
+  /** Answer server/discover and subscriptions/listen with -32601 in the page. */
+  noListen: false,
+  /** performance.now() just before the client is opened. */
+  t0: null,
+  /** ms from t0 to the first tasks/get fetch call. */
+  firstGetMs: null,
+  /** the task id of that first tasks/get. */
+  firstGetTaskId: null,
+  /** task id → ms from t0 to its first tasks/get. */
+  polled: new Map(),
+  /** requests by method since page load, including the ones answered here. */
+  counts: {},
+  /** requests answered in the page with -32601. */
+  faked: 0,
+  mark() {
+    this.t0 = performance.now();
+    this.firstGetMs = null;
+    this.firstGetTaskId = null;
+    this.polled = new Map();
+  },
+};
+
+function headerOf(headers, name) {
+  if (!headers) return null;
+  if (typeof headers.get === "function") return headers.get(name);
+  if (Array.isArray(headers)) return headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
+  return null;
+}
+
+function rpcOfText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+function seen(method, taskId, at) {
+  probe.counts[method] = (probe.counts[method] ?? 0) + 1;
+  if (method !== "tasks/get" || probe.t0 === null || taskId == null) return;
+  if (probe.firstGetMs === null) {
+    probe.firstGetMs = at - probe.t0;
+    probe.firstGetTaskId = taskId;
+  }
+  if (!probe.polled.has(taskId)) probe.polled.set(taskId, at - probe.t0);
+}
+
+/** ms from t0 until every id in `ids` had its first tasks/get; null if one has not had any. */
+export function allPolledMs(ids) {
+  let last = 0;
+  for (const id of ids) {
+    const ms = probe.polled.get(id);
+    if (ms === undefined) return null;
+    last = Math.max(last, ms);
+  }
+  return ids.length ? last : null;
+}
+
+globalThis.fetch = function probedFetch(input, init) {
+  const at = performance.now();
+  const isRequest = typeof Request !== "undefined" && input instanceof Request;
+  const url = isRequest ? input.url : String(input);
+  const httpMethod = (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase();
+  if (httpMethod !== "POST" || !url.endsWith("/mcp")) return realFetch(input, init);
+
+  const headers = init?.headers ?? (isRequest ? input.headers : null);
+  let method = headerOf(headers, "mcp-method");
+  let name = headerOf(headers, "mcp-name");
+  const body = typeof init?.body === "string" ? init.body : null;
+  if ((method === null || (method === "tasks/get" && name === null)) && body !== null) {
+    const rpc = rpcOfText(body);
+    method ??= rpc.method;
+    name ??= rpc.params?.taskId ?? null;
+  }
+  if (method !== null) seen(method, name, at);
+
+  if (probe.noListen && UNSUPPORTED.has(method)) {
+    probe.faked += 1;
+    const text = body !== null ? Promise.resolve(body) : isRequest ? input.clone().text() : Promise.resolve("{}");
+    return text.then((t) => {
+      const id = rpcOfText(t).id ?? null;
+      const answer = { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } };
+      return new Response(JSON.stringify(answer), { status: 200, headers: { "content-type": "application/json" } });
+    });
+  }
+  if (method === null && isRequest) {
+    // No routing header: classify from the body, off the request's path (the time is already taken).
+    input.clone().text().then((t) => {
+      const rpc = rpcOfText(t);
+      if (rpc.method) seen(rpc.method, rpc.params?.taskId ?? null, at);
+    }, () => {});
+  }
+  return realFetch(input, init);
+};
+
+/** Resolves once `test()` is true (checked every `every` ms), or after `ms`. */
+export function until(test, ms, every = 5) {
+  return new Promise((resolve) => {
+    const deadline = performance.now() + ms;
+    const tick = () => (test() || performance.now() > deadline ? resolve(test()) : setTimeout(tick, every));
+    tick();
+  });
+}
+
+/** What the runner reads from `window.bench` when `done`; `ids`: the handles the page restored. */
+export function report(ids, extra) {
+  return {
+    done: true,
+    firstGetMs: probe.firstGetMs,
+    firstGetTaskId: probe.firstGetTaskId,
+    firstGetRestored: ids.includes(probe.firstGetTaskId),
+    allGetMs: allPolledMs(ids),
+    restored: ids.length,
+    polled: probe.polled.size,
+    counts: probe.counts,
+    faked: probe.faked,
+    ...extra,
+  };
+}

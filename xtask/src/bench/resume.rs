@@ -1,0 +1,306 @@
+//! The resume figure: how long a reloaded page takes to be live again — in headless Chromium, the time
+//! from opening the client to the first `tasks/get` of a restored handle, with 1, 100 and 1,000 stored
+//! handles (`BENCH_RESUME_COUNTS`, e.g. `1,100`), median of 5 runs (`BENCH_RESUME_RUNS`).
+//!
+//! - ours: `TaskClient.open()` on a namespace whose IndexedDB holds N live `long_job` handles, to the
+//!   first `tasks/get` the page sends. `server/discover` and `subscriptions/listen` are answered -32601
+//!   in the page, as a server without them would, so the client resumes by polling (its polls do not
+//!   wait for discover either way);
+//! - official: `@modelcontextprotocol/ext-tasks` 0.2.2 with `@modelcontextprotocol/client` 2.4.0 and the
+//!   size figure's host code (`xtask/bench-fixtures/official-requester.mjs`), which keeps task
+//!   references in localStorage: `connect()` (the client's open: it probes the server with
+//!   `server/discover` and `tools/list`) then `resumeAll()` of N stored references, to the first
+//!   `tasks/get`. Bundled for the browser with esbuild, as the size figure does.
+//!
+//! Loading the code (wasm fetch + instantiate, the bundle's evaluation) happens before t0 for both: the
+//! figure is the client's own resume work. Times are `performance.now()` in the page, taken when the
+//! page calls `fetch` (a wrapper installed before either client exists), so Playwright is on neither
+//! path. The pages and the driver are in `xtask/bench-fixtures/resume/`; `runner.mjs` prints one JSON
+//! object on its last stdout line and its progress on stderr. The server is built here
+//! (`cargo build -p mcp-tasks-server`); pkg/ is used as it is (`cargo xtask build`, or the size figure
+//! when it runs first). About 3 minutes with the defaults: each run waits one poll interval (2 s) first,
+//! so every stored handle is due again when the next page opens, and storing 1,000 handles takes the
+//! official host 15–40 s (its `run()` follows, so polls, every task it has started meanwhile; ours
+//! stores them in step mode, which does not poll).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::{group_thousands, Ctx, Row, Subject};
+use crate::cmd;
+use crate::error::{Context, Error, Result};
+use crate::workspace;
+
+const FIGURE: &str = "resume";
+const FIXTURES: &str = "xtask/bench-fixtures/resume";
+/// Copied as they are into the served directory, next to the bundled `official.js`.
+const PAGES: &[&str] = &["ours.html", "ours.js", "probe.js", "official.html"];
+const DEFAULT_COUNTS: &[u64] = &[1, 100, 1000];
+const DEFAULT_RUNS: u64 = 5;
+/// The server's `pollIntervalMs`; the runner waits this long (plus 200 ms) before each run.
+const POLL_MS: u64 = 2000;
+
+/// Builds the server, bundles the official page, runs the driver, and turns its JSON into rows.
+pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
+    if !ctx.root.join("pkg/mcp_tasks_web.js").is_file() || !ctx.root.join("pkg/mcp_tasks_web_bg.wasm").is_file() {
+        return Err(Error::msg("pkg/ is not built; run `cargo xtask build` first"));
+    }
+    let runs = env_number("BENCH_RESUME_RUNS")?.unwrap_or(DEFAULT_RUNS).max(1);
+    let counts = match std::env::var("BENCH_RESUME_COUNTS") {
+        Ok(text) => parse_counts(&text)?,
+        Err(_) => DEFAULT_COUNTS.to_vec(),
+    };
+
+    let mut build = cmd::cargo();
+    build.args(["build", "-p", "mcp-tasks-server"]).current_dir(ctx.root);
+    cmd::run(&mut build)?;
+    let server = workspace::target_dir(ctx.root)?.join("debug").join("mcp-tasks-server");
+
+    let www = ctx.dir("resume/www")?;
+    for page in PAGES {
+        let from = ctx.root.join(FIXTURES).join(page);
+        std::fs::copy(&from, www.join(page)).context(format!("copying {}", from.display()))?;
+    }
+    let esbuild_version = bundle_official(ctx.root, &www.join("official.js"))?;
+
+    let counts_arg = counts.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    let script = format!("{FIXTURES}/runner.mjs");
+    let mut node = Command::new("node");
+    node.arg(&script)
+        .arg("--www")
+        .arg(&www)
+        .arg("--pkg")
+        .arg(ctx.root.join("pkg"))
+        .args(["--counts", &counts_arg, "--runs", &runs.to_string(), "--poll-ms", &POLL_MS.to_string()])
+        .current_dir(ctx.root)
+        .env("MCP_TASKS_SERVER", &server)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    eprintln!("$ {}", cmd::display(&node));
+    let out = node.output().map_err(|e| Error::msg(format!("running {script}: could not start node: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::msg(format!("{script} failed ({}); its output is above", out.status)));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(last).context(format!("parsing the last line of {script}"))?;
+
+    let results = summarise(&json)?;
+    let chromium = json["chromium"].as_str().unwrap_or("?");
+    let ours_note = format!(
+        "TaskClient.open() on N live handles in IndexedDB → the page's first tasks/get fetch (performance.now() in the page); \
+         server/discover and subscriptions/listen answered -32601 in the page so it polls; wasm load + init before t0; \
+         median of {runs} runs, headless Chromium {chromium}, reference server pollIntervalMs {POLL_MS}"
+    );
+    let official_note = format!(
+        "connect() (probes server/discover, tools/list) + resumeAll() of N references in localStorage \
+         ({FIXTURES}/official-entry.mjs with the host code of official-requester.mjs, esbuild {esbuild_version} bundle) \
+         → the first tasks/get fetch; bundle evaluated before t0; median of {runs} runs, same browser and server"
+    );
+    let mut rows = Vec::new();
+    for &n in &counts {
+        for (subject, note) in [(Subject::Ours, &ours_note), (Subject::Official, &official_note)] {
+            if let Some(r) = results.iter().find(|r| r.n == n && r.subject == subject) {
+                rows.push(Row::new(FIGURE, subject, metric(n), r.first_get.median, "ms").note(note.clone()));
+            }
+        }
+    }
+    let text = details_text(&results, runs);
+    ctx.detail(FIGURE, format!("open → tasks/get in ms, median (min–max) of {runs} runs"), text, json);
+    Ok(rows)
+}
+
+/// `1 handle: open → first tasks/get`, `1,000 handles: …`.
+fn metric(n: u64) -> String {
+    let handles = if n == 1 { "handle" } else { "handles" };
+    format!("{} {handles}: open → first tasks/get", group_thousands(n as i64))
+}
+
+/// A positive integer from the environment, if set.
+fn env_number(name: &str) -> Result<Option<u64>> {
+    match std::env::var(name) {
+        Ok(text) => text
+            .trim()
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|_| Error::msg(format!("{name}={text}: expected a whole number"))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// `1,100,1000` → `[1, 100, 1000]` (each at least 1).
+fn parse_counts(text: &str) -> Result<Vec<u64>> {
+    let counts: Vec<u64> = text
+        .split(',')
+        .map(|s| s.trim().parse::<u64>().ok().filter(|&n| n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| Error::msg(format!("BENCH_RESUME_COUNTS={text}: expected counts like 1,100,1000")))?;
+    if counts.is_empty() {
+        return Err(Error::msg("BENCH_RESUME_COUNTS is empty"));
+    }
+    Ok(counts)
+}
+
+/// Bundles `official-entry.mjs` for the browser with esbuild's JS API, as the size figure bundles
+/// its entry (minified, platform browser, ESM, tree-shaken); returns esbuild's version.
+fn bundle_official(root: &Path, outfile: &Path) -> Result<String> {
+    if !root.join("node_modules/esbuild/package.json").is_file() {
+        return Err(Error::msg(
+            "node_modules/esbuild is missing; run `npm ci` (package.json lists esbuild as a devDependency)",
+        ));
+    }
+    const SCRIPT: &str = "const esbuild = require('esbuild'); const [entry, outfile] = process.argv.slice(1);\
+        esbuild.buildSync({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'browser',\
+        format: 'esm', treeShaking: true, legalComments: 'none', logLevel: 'warning' });\
+        console.log(esbuild.version);";
+    let entry = root.join(FIXTURES).join("official-entry.mjs");
+    let mut node = Command::new("node");
+    node.arg("-e").arg(SCRIPT).arg(&entry).arg(outfile).current_dir(root);
+    eprintln!("xtask: bench: esbuild (JS API) {FIXTURES}/official-entry.mjs → {}", outfile.display());
+    let out =
+        node.output().map_err(|e| Error::msg(format!("bundling the official page: could not start node: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::msg(format!(
+            "bundling the official page with esbuild failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// Median, min and max of some runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Spread {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Spread {
+    /// None for no values.
+    fn of(values: &[f64]) -> Option<Spread> {
+        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f64::total_cmp);
+        let mid = v.len() / 2;
+        let median = if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 };
+        Some(Spread { median: round2(median), min: round2(v[0]), max: round2(v[v.len() - 1]) })
+    }
+
+    fn text(self) -> String {
+        format!("{:.1} ({:.1}–{:.1})", self.median, self.min, self.max)
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// One subject at one count.
+struct Measured {
+    subject: Subject,
+    n: u64,
+    setup_ms: f64,
+    first_get: Spread,
+    /// Until every stored handle had its first tasks/get (None if a run did not see them all).
+    all_polled: Option<Spread>,
+    /// Until open() / connect() resolved.
+    open: Option<Spread>,
+}
+
+/// The runner's `results` as spreads over the runs.
+fn summarise(json: &serde_json::Value) -> Result<Vec<Measured>> {
+    let results = json["results"].as_array().ok_or_else(|| Error::msg("resume runner: no `results` in its JSON"))?;
+    results
+        .iter()
+        .map(|r| {
+            let subject = match r["subject"].as_str() {
+                Some("ours") => Subject::Ours,
+                Some("official") => Subject::Official,
+                other => return Err(Error::msg(format!("resume runner: unknown subject {other:?}"))),
+            };
+            let n = r["n"].as_u64().ok_or_else(|| Error::msg("resume runner: a result has no `n`"))?;
+            let runs = r["runs"].as_array().map(Vec::as_slice).unwrap_or_default();
+            let values = |key: &str| runs.iter().filter_map(|run| run[key].as_f64()).collect::<Vec<_>>();
+            let first_get = Spread::of(&values("firstGetMs"))
+                .ok_or_else(|| Error::msg(format!("resume runner: no runs for {} n={n}", subject.as_str())))?;
+            let all = values("allGetMs");
+            Ok(Measured {
+                subject,
+                n,
+                setup_ms: r["setupMs"].as_f64().unwrap_or(f64::NAN),
+                first_get,
+                all_polled: if all.len() == runs.len() { Spread::of(&all) } else { None },
+                open: Spread::of(&values("openMs")),
+            })
+        })
+        .collect()
+}
+
+/// One line per count and subject: first tasks/get, every handle polled, open resolved, setup.
+fn details_text(results: &[Measured], runs: u64) -> String {
+    let header =
+        ["handles", "subject", "→ first tasks/get", "→ every handle polled", "→ open()/connect() resolved", "setup"];
+    let mut lines: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_owned()).collect()];
+    for r in results {
+        lines.push(vec![
+            group_thousands(r.n as i64),
+            r.subject.as_str().to_owned(),
+            r.first_get.text(),
+            r.all_polled.map(Spread::text).unwrap_or_else(|| "—".into()),
+            r.open.map(Spread::text).unwrap_or_else(|| "—".into()),
+            format!("{:.1} s", r.setup_ms / 1000.0),
+        ]);
+    }
+    let widths: Vec<usize> =
+        (0..header.len()).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for line in &lines {
+        let cells: Vec<String> = line
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                let fill = " ".repeat(widths[i] - cell.chars().count());
+                if i < 2 {
+                    format!("{cell}{fill}")
+                } else {
+                    format!("{fill}{cell}")
+                }
+            })
+            .collect();
+        out.push_str("  ");
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "  ms from just before open() (ours) / connect() (official) in the page; median (min–max) of {runs} runs. \
+         \"every handle polled\": until the last stored handle had its first tasks/get. \
+         \"setup\": storing the N handles (N long_job calls) in a first page.\n"
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_median_of_odd_and_even() {
+        assert_eq!(Spread::of(&[3.0, 1.0, 2.0]), Some(Spread { median: 2.0, min: 1.0, max: 3.0 }));
+        assert_eq!(Spread::of(&[4.0, 1.0, 2.0, 3.0]).map(|s| s.median), Some(2.5));
+        assert_eq!(Spread::of(&[]), None);
+    }
+
+    #[test]
+    fn metric_names_and_counts() {
+        assert_eq!(metric(1), "1 handle: open → first tasks/get");
+        assert_eq!(metric(1000), "1,000 handles: open → first tasks/get");
+        assert_eq!(parse_counts("1, 100,1000").unwrap(), vec![1, 100, 1000]);
+        assert!(parse_counts("1,x").is_err());
+        assert!(parse_counts("0").is_err());
+    }
+}
