@@ -13,6 +13,7 @@
 mod breakdown;
 mod poll;
 mod resume;
+mod runner;
 mod size;
 mod speed;
 mod svg;

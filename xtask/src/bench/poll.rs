@@ -18,41 +18,17 @@
 //! here (`cargo build -p mcp-tasks-server`); pkg/ is used as it is (`cargo xtask build`, or the size
 //! figure when it runs first). Two phases of W each, so about 2 × W + 20 s in all.
 
-use std::process::{Command, Stdio};
-
-use super::{Ctx, Row, Subject};
-use crate::cmd;
-use crate::error::{Context, Error, Result};
-use crate::workspace;
+use super::{runner, Ctx, Row, Subject};
+use crate::error::{Error, Result};
 
 const FIGURE: &str = "poll";
 const SCRIPT: &str = "xtask/bench-fixtures/poll/run.mjs";
 
 /// Builds the server, runs the script, and turns its JSON into rows and a detail.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
-    if !ctx.root.join("pkg/node.mjs").is_file() || !ctx.root.join("pkg/mcp_tasks_web_bg.wasm").is_file() {
-        return Err(Error::msg("pkg/ is not built; run `cargo xtask build` first"));
-    }
-    let mut build = cmd::cargo();
-    build.args(["build", "-p", "mcp-tasks-server"]).current_dir(ctx.root);
-    cmd::run(&mut build)?;
-    let server = workspace::target_dir(ctx.root)?.join("debug").join("mcp-tasks-server");
-
-    let mut node = Command::new("node");
-    node.arg(SCRIPT)
-        .current_dir(ctx.root)
-        .env("MCP_TASKS_SERVER", &server)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    eprintln!("$ {}", cmd::display(&node));
-    let out = node.output().map_err(|e| Error::msg(format!("running {SCRIPT}: could not start node: {e}")))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        return Err(Error::msg(format!("{SCRIPT} failed ({}); its output is above", out.status)));
-    }
-    let last = stdout.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
-    let json: serde_json::Value = serde_json::from_str(last).context(format!("parsing the last line of {SCRIPT}"))?;
+    runner::require_pkg(ctx.root, &["node.mjs", "mcp_tasks_web_bg.wasm"])?;
+    let server = runner::reference_server(ctx.root)?;
+    let json = runner::node_json::<&str>(ctx.root, &server, SCRIPT, &[])?;
     let rows = rows(&json)?;
     let summary = json.get("summary").and_then(|s| s.as_str()).unwrap_or_default().to_owned();
     ctx.detail(FIGURE, "requests per task, by case", summary, json);

@@ -23,13 +23,8 @@
 //! official host 15–40 s (its `run()` follows, so polls, every task it has started meanwhile; ours
 //! stores them in step mode, which does not poll).
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-
-use super::{group_thousands, Ctx, Row, Subject};
-use crate::cmd;
+use super::{group_thousands, runner, Ctx, Row, Subject};
 use crate::error::{Context, Error, Result};
-use crate::workspace;
 
 const FIGURE: &str = "resume";
 const FIXTURES: &str = "xtask/bench-fixtures/resume";
@@ -42,49 +37,32 @@ const POLL_MS: u64 = 2000;
 
 /// Builds the server, bundles the official page, runs the driver, and turns its JSON into rows.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
-    if !ctx.root.join("pkg/mcp_tasks_web.js").is_file() || !ctx.root.join("pkg/mcp_tasks_web_bg.wasm").is_file() {
-        return Err(Error::msg("pkg/ is not built; run `cargo xtask build` first"));
-    }
+    runner::require_pkg(ctx.root, &["mcp_tasks_web.js", "mcp_tasks_web_bg.wasm"])?;
     let runs = env_number("BENCH_RESUME_RUNS")?.unwrap_or(DEFAULT_RUNS).max(1);
     let counts = match std::env::var("BENCH_RESUME_COUNTS") {
         Ok(text) => parse_counts(&text)?,
         Err(_) => DEFAULT_COUNTS.to_vec(),
     };
 
-    let mut build = cmd::cargo();
-    build.args(["build", "-p", "mcp-tasks-server"]).current_dir(ctx.root);
-    cmd::run(&mut build)?;
-    let server = workspace::target_dir(ctx.root)?.join("debug").join("mcp-tasks-server");
+    let server = runner::reference_server(ctx.root)?;
 
     let www = ctx.dir("resume/www")?;
     for page in PAGES {
         let from = ctx.root.join(FIXTURES).join(page);
         std::fs::copy(&from, www.join(page)).context(format!("copying {}", from.display()))?;
     }
-    let esbuild_version = bundle_official(ctx.root, &www.join("official.js"))?;
+    let esbuild_version =
+        runner::esbuild(ctx.root, &ctx.root.join(FIXTURES).join("official-entry.mjs"), &www.join("official.js"))?
+            .esbuild_version;
 
     let counts_arg = counts.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let script = format!("{FIXTURES}/runner.mjs");
-    let mut node = Command::new("node");
-    node.arg(&script)
-        .arg("--www")
-        .arg(&www)
-        .arg("--pkg")
-        .arg(ctx.root.join("pkg"))
-        .args(["--counts", &counts_arg, "--runs", &runs.to_string(), "--poll-ms", &POLL_MS.to_string()])
-        .current_dir(ctx.root)
-        .env("MCP_TASKS_SERVER", &server)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    eprintln!("$ {}", cmd::display(&node));
-    let out = node.output().map_err(|e| Error::msg(format!("running {script}: could not start node: {e}")))?;
-    if !out.status.success() {
-        return Err(Error::msg(format!("{script} failed ({}); its output is above", out.status)));
-    }
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let last = stdout.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
-    let json: serde_json::Value = serde_json::from_str(last).context(format!("parsing the last line of {script}"))?;
+    let www_arg = www.display().to_string();
+    let pkg_arg = ctx.root.join("pkg").display().to_string();
+    let (runs_arg, poll_arg) = (runs.to_string(), POLL_MS.to_string());
+    let args =
+        ["--www", &www_arg, "--pkg", &pkg_arg, "--counts", &counts_arg, "--runs", &runs_arg, "--poll-ms", &poll_arg];
+    let json = runner::node_json(ctx.root, &server, &script, &args)?;
 
     let results = summarise(&json)?;
     let chromium = json["chromium"].as_str().unwrap_or("?");
@@ -140,34 +118,6 @@ fn parse_counts(text: &str) -> Result<Vec<u64>> {
         return Err(Error::msg("BENCH_RESUME_COUNTS is empty"));
     }
     Ok(counts)
-}
-
-/// Bundles `official-entry.mjs` for the browser with esbuild's JS API, as the size figure bundles
-/// its entry (minified, platform browser, ESM, tree-shaken); returns esbuild's version.
-fn bundle_official(root: &Path, outfile: &Path) -> Result<String> {
-    if !root.join("node_modules/esbuild/package.json").is_file() {
-        return Err(Error::msg(
-            "node_modules/esbuild is missing; run `npm ci` (package.json lists esbuild as a devDependency)",
-        ));
-    }
-    const SCRIPT: &str = "const esbuild = require('esbuild'); const [entry, outfile] = process.argv.slice(1);\
-        esbuild.buildSync({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'browser',\
-        format: 'esm', treeShaking: true, legalComments: 'none', logLevel: 'warning' });\
-        console.log(esbuild.version);";
-    let entry = root.join(FIXTURES).join("official-entry.mjs");
-    let mut node = Command::new("node");
-    node.arg("-e").arg(SCRIPT).arg(&entry).arg(outfile).current_dir(root);
-    eprintln!("xtask: bench: esbuild (JS API) {FIXTURES}/official-entry.mjs → {}", outfile.display());
-    let out =
-        node.output().map_err(|e| Error::msg(format!("bundling the official page: could not start node: {e}")))?;
-    if !out.status.success() {
-        return Err(Error::msg(format!(
-            "bundling the official page with esbuild failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
 /// Median, min and max of some runs.

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::breakdown::{self, Breakdown};
+use super::runner;
 use super::{format_value, group_thousands, Ctx, Row, Subject};
 use crate::error::{Context, Error, Result};
 use crate::{sizes, wasm_build};
@@ -189,40 +190,11 @@ struct Official {
     packages: Vec<(String, u64)>,
 }
 
-/// Bundles [`OFFICIAL_ENTRY`] with esbuild's JS API (works whether or not esbuild's install
-/// script swapped its bin shim for the native binary) and reads the metafile.
+/// Bundles [`OFFICIAL_ENTRY`] as a host would ship it.
 fn bundle_official(ctx: &Ctx) -> Result<Official> {
-    if !ctx.root.join("node_modules/esbuild/package.json").is_file() {
-        return Err(Error::msg(
-            "node_modules/esbuild is missing; run `npm ci` (package.json lists esbuild as a devDependency)",
-        ));
-    }
-    const SCRIPT: &str = "const esbuild = require('esbuild'); const [entry, outfile] = process.argv.slice(1);\
-        const r = esbuild.buildSync({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'browser',\
-        format: 'esm', treeShaking: true, legalComments: 'none', metafile: true, logLevel: 'warning' });\
-        const output = Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined);\
-        const packages = {};\
-        for (const [path, input] of Object.entries(output.inputs)) {\
-          const m = path.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/);\
-          const key = m ? m[1] : `(host code: ${path.split('/').pop()})`;\
-          packages[key] = (packages[key] ?? 0) + input.bytesInOutput; }\
-        console.log(JSON.stringify({ version: esbuild.version, packages }));";
     let bundle = ctx.dir("size/official")?.join("official-requester.min.js");
-    let mut node = Command::new("node");
-    node.arg("-e").arg(SCRIPT).arg(ctx.root.join(OFFICIAL_ENTRY)).arg(&bundle).current_dir(ctx.root);
-    eprintln!(
-        "xtask: bench: esbuild (JS API) {OFFICIAL_ENTRY} → {}: bundle, minify, platform browser, format esm, \
-         tree shaking, no legal comments",
-        bundle.display()
-    );
-    let out = node_output(&mut node, "bundling the official requester with esbuild")?;
-    let json: serde_json::Value = serde_json::from_str(out.trim()).context("reading esbuild's metafile summary")?;
-    let mut packages: Vec<(String, u64)> = json["packages"]
-        .as_object()
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0))).collect())
-        .unwrap_or_default();
-    packages.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ok(Official { bundle, esbuild_version: json["version"].as_str().unwrap_or("?").to_owned(), packages })
+    let built = runner::esbuild(ctx.root, &ctx.root.join(OFFICIAL_ENTRY), &bundle)?;
+    Ok(Official { bundle, esbuild_version: built.esbuild_version, packages: built.packages })
 }
 
 /// The `version` of an installed npm package.

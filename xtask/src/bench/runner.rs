@@ -1,0 +1,98 @@
+//! What the figures that drive JavaScript share: the reference server binary, a Node script whose
+//! last stdout line is its JSON result, and the official requester bundled by esbuild.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::cmd;
+use crate::error::{Context, Error, Result};
+use crate::workspace;
+
+/// Builds the reference server (debug) and returns its path.
+pub fn reference_server(root: &Path) -> Result<PathBuf> {
+    let mut build = cmd::cargo();
+    build.args(["build", "-p", "mcp-tasks-server"]).current_dir(root);
+    cmd::run(&mut build)?;
+    Ok(workspace::target_dir(root)?.join("debug").join("mcp-tasks-server"))
+}
+
+/// Fails unless `pkg/` holds `files` (the figures measure the package as built).
+pub fn require_pkg(root: &Path, files: &[&str]) -> Result<()> {
+    match files.iter().find(|f| !root.join("pkg").join(f).is_file()) {
+        Some(missing) => Err(Error::msg(format!("pkg/{missing} is missing; run `cargo xtask build` first"))),
+        None => Ok(()),
+    }
+}
+
+/// Runs `node script args…` with `MCP_TASKS_SERVER` set, its stderr passed through, and parses the
+/// last non-empty line of its stdout as JSON.
+pub fn node_json<S: AsRef<OsStr>>(root: &Path, server: &Path, script: &str, args: &[S]) -> Result<serde_json::Value> {
+    let mut node = Command::new("node");
+    node.arg(script)
+        .args(args)
+        .current_dir(root)
+        .env("MCP_TASKS_SERVER", server)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    eprintln!("$ {}", cmd::display(&node));
+    let out = node.output().map_err(|e| Error::msg(format!("running {script}: could not start node: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::msg(format!("{script} failed ({}); its output is above", out.status)));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    serde_json::from_str(last).context(format!("parsing the last line of {script}"))
+}
+
+/// The official requester bundled the way a host would ship it.
+pub struct Bundle {
+    /// esbuild's version.
+    pub esbuild_version: String,
+    /// Minified bytes in the bundle by npm package (host code under its file name), largest first.
+    pub packages: Vec<(String, u64)>,
+}
+
+/// Bundles `entry` into `outfile` with esbuild's JS API (works whether or not esbuild's install
+/// script swapped its bin shim for the native binary): minified, platform browser, ESM, tree-shaken.
+pub fn esbuild(root: &Path, entry: &Path, outfile: &Path) -> Result<Bundle> {
+    if !root.join("node_modules/esbuild/package.json").is_file() {
+        return Err(Error::msg(
+            "node_modules/esbuild is missing; run `npm ci` (package.json lists esbuild as a devDependency)",
+        ));
+    }
+    const SCRIPT: &str = "const esbuild = require('esbuild'); const [entry, outfile] = process.argv.slice(1);\
+        const r = esbuild.buildSync({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'browser',\
+        format: 'esm', treeShaking: true, legalComments: 'none', metafile: true, logLevel: 'warning' });\
+        const output = Object.values(r.metafile.outputs).find((o) => o.entryPoint !== undefined);\
+        const packages = {};\
+        for (const [path, input] of Object.entries(output.inputs)) {\
+          const m = path.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/);\
+          const key = m ? m[1] : `(host code: ${path.split('/').pop()})`;\
+          packages[key] = (packages[key] ?? 0) + input.bytesInOutput; }\
+        console.log(JSON.stringify({ version: esbuild.version, packages }));";
+    let mut node = Command::new("node");
+    node.arg("-e").arg(SCRIPT).arg(entry).arg(outfile).current_dir(root);
+    eprintln!(
+        "xtask: bench: esbuild (JS API) {} → {}: bundle, minify, platform browser, format esm, tree shaking",
+        entry.display(),
+        outfile.display()
+    );
+    let out = node.output().map_err(|e| Error::msg(format!("bundling with esbuild: could not start node: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::msg(format!(
+            "bundling with esbuild failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let json: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim())
+        .context("reading esbuild's metafile summary")?;
+    let mut packages: Vec<(String, u64)> = json["packages"]
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0))).collect())
+        .unwrap_or_default();
+    packages.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(Bundle { esbuild_version: json["version"].as_str().unwrap_or("?").to_owned(), packages })
+}
