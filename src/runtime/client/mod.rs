@@ -547,19 +547,7 @@ impl ClientCore {
 
     async fn respond_here(self: &Rc<Self>, task_id: &str, value: &Value) -> Result<(), ClientError> {
         let responses = decode_input_responses(value).map_err(|e| ClientError::usage(format!("responses: {e}")))?;
-        self.refresh_for_step_mode(task_id).await;
-        let change = {
-            let mut records = self.records.borrow_mut();
-            let record = records
-                .get_mut(task_id)
-                .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
-            record.answer(responses.clone()).map_err(|e| ClientError::from_record(&e))?
-        };
-        if change == Change::State {
-            self.changed_with(task_id, &|fresh| fresh.answer(responses.clone()).unwrap_or(Change::Nothing)).await;
-        }
-        self.pump();
-        Ok(())
+        self.apply_host_event(task_id, &|record| record.answer(responses.clone())).await
     }
 
     /// `cancel`: a request, not a guarantee; persisted, then sent at once (by the polling tab).
@@ -575,16 +563,26 @@ impl ClientCore {
     }
 
     async fn cancel_here(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
+        self.apply_host_event(task_id, &|record| record.request_cancel()).await
+    }
+
+    /// Applies a host's event (an answer, a cancel) to a record, stores it — re-applying the same event
+    /// if another isolate wrote the record first (step mode) — and lets the poller send it.
+    async fn apply_host_event(
+        self: &Rc<Self>,
+        task_id: &str,
+        event: &dyn Fn(&mut TaskRecord) -> Result<Change, RecordError>,
+    ) -> Result<(), ClientError> {
         self.refresh_for_step_mode(task_id).await;
         let change = {
             let mut records = self.records.borrow_mut();
             let record = records
                 .get_mut(task_id)
                 .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
-            record.request_cancel().map_err(|e| ClientError::from_record(&e))?
+            event(record).map_err(|e| ClientError::from_record(&e))?
         };
         if change == Change::State {
-            self.changed_with(task_id, &|fresh| fresh.request_cancel().unwrap_or(Change::Nothing)).await;
+            self.changed_with(task_id, &|fresh| event(fresh).unwrap_or(Change::Nothing)).await;
         }
         self.pump();
         Ok(())
