@@ -19,7 +19,7 @@ use mcp_tasks_web::protocol::form::FormModel;
 use mcp_tasks_web::protocol::jsonrpc::decode_response;
 use mcp_tasks_web::protocol::request::{ClientRequest, RequestResult};
 use mcp_tasks_web::protocol::task::{decode_get_task_result, DetailedTask, StatusDetail, TaskStatus};
-use serde_json::{json, Map, Value};
+use mcp_tasks_web::json::{json, Map, Value};
 
 const TASK_ID: &str = "c34ee976-2d4c-4aa9-96a0-2b6b1b7c8115";
 /// Client clock when the handle arrived (Unix ms): 2026-12-02T08:24:49.436Z, the transcript's createdAt.
@@ -94,7 +94,7 @@ fn deploy_schema() -> Value {
 }
 
 /// Answers a user would submit for [`deploy_schema`]: every field filled in and valid.
-fn valid_answers() -> Map<String, Value> {
+fn valid_answers() -> Map {
     object(json!({
         "service": "api",
         "environment": "production",
@@ -110,7 +110,7 @@ fn valid_answers() -> Map<String, Value> {
 }
 
 /// Answers with a problem on most fields (and an unknown key): the error path a UI takes on submit.
-fn invalid_answers() -> Map<String, Value> {
+fn invalid_answers() -> Map {
     object(json!({
         "service": "database",
         "environment": "",
@@ -126,7 +126,7 @@ fn invalid_answers() -> Map<String, Value> {
     }))
 }
 
-fn object(v: Value) -> Map<String, Value> {
+fn object(v: Value) -> Map {
     match v {
         Value::Object(m) => m,
         _ => unreachable!("a json! object literal"),
@@ -139,7 +139,7 @@ fn server_meta() -> Value {
 }
 
 /// The Task fields of a `tasks/get` result as the reference server writes them (`resultType` last).
-fn task_fields(status: &str, message: &str, updated_at: &str) -> Map<String, Value> {
+fn task_fields(status: &str, message: &str, updated_at: &str) -> Map {
     object(json!({
         "taskId": TASK_ID,
         "status": status,
@@ -151,7 +151,7 @@ fn task_fields(status: &str, message: &str, updated_at: &str) -> Map<String, Val
     }))
 }
 
-fn finish_result(mut fields: Map<String, Value>) -> Value {
+fn finish_result(mut fields: Map) -> Value {
     fields.insert("resultType".into(), json!("complete"));
     fields.insert("_meta".into(), server_meta());
     Value::Object(fields)

@@ -10,6 +10,7 @@
 
 pub mod bindings;
 pub mod element;
+pub mod json;
 pub mod machine;
 pub mod protocol;
 pub mod runtime;

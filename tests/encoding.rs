@@ -8,7 +8,7 @@ use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
 use mcp_tasks_web::protocol::request::{CallToolParams, ClientRequest};
 use mcp_tasks_web::protocol::subscriptions::ListenFilter;
 use mcp_tasks_web::protocol::timestamp::{format_millis, parse_millis};
-use serde_json::json;
+use mcp_tasks_web::json::json;
 
 fn meta() -> RequestMeta {
     RequestMeta::task_client(Implementation::new("wasm-task-client", "0.1.0"), true, true)

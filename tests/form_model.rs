@@ -6,7 +6,7 @@ use mcp_tasks_web::protocol::form::{
     RADIO_MAX_OPTIONS,
 };
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
+use mcp_tasks_web::json::{json, Map, Value};
 
 // ---------------------------------------------------------------- helpers
 
@@ -43,7 +43,7 @@ fn prop_err(def: Value) -> SchemaError {
     schema_err(single(def, false))
 }
 
-fn obj(v: Value) -> Map<String, Value> {
+fn obj(v: Value) -> Map {
     match v {
         Value::Object(m) => m,
         other => panic!("not an object: {other}"),
@@ -976,14 +976,14 @@ fn arb_schema() -> impl Strategy<Value = Value> {
         prop::collection::vec(prop::sample::select(NAMES.to_vec()), 0..3),
     )
         .prop_map(|(props, required)| {
-            let props: Map<String, Value> = props.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+            let props: Map = props.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
             let required: Vec<&str> = required.into_iter().filter(|r| props.contains_key(*r)).collect();
             json!({"type": "object", "properties": props, "required": required})
         })
 }
 
 /// Answers keyed by schema names (plus an unknown one), with plausible and arbitrary values.
-fn arb_answers() -> impl Strategy<Value = Map<String, Value>> {
+fn arb_answers() -> impl Strategy<Value = Map> {
     let value =
         prop_oneof![arb_default(), arb_json(), prop::collection::vec(arb_option_value(), 0..5).prop_map(Value::Array),];
     prop::collection::btree_map(prop::sample::select(vec!["a", "b", "c", "d", "zz"]), value, 0..5)
@@ -999,7 +999,7 @@ fn arb_seeds() -> impl Strategy<Value = Vec<Seed>> {
 
 /// Answers shaped by the model: mostly values of the right kind (often valid), sometimes
 /// absent, null, or wild JSON, plus an occasional unknown key.
-fn plausible_answers(m: &FormModel, seeds: &[Seed]) -> Map<String, Value> {
+fn plausible_answers(m: &FormModel, seeds: &[Seed]) -> Map {
     let mut out = Map::new();
     for (field, (pick, n, bits, wild)) in m.fields().iter().zip(seeds) {
         let k = usize::try_from(*bits % 64).unwrap();
@@ -1041,7 +1041,7 @@ fn plausible_answers(m: &FormModel, seeds: &[Seed]) -> Map<String, Value> {
 }
 
 /// The invariants every accepted model must satisfy, for any answers.
-fn check_model_invariants(m: &FormModel, answers: &Map<String, Value>) -> Result<(), TestCaseError> {
+fn check_model_invariants(m: &FormModel, answers: &Map) -> Result<(), TestCaseError> {
     // Defaults are valid by construction: only missing required answers may be reported.
     if let Err(errs) = m.validate(&m.defaults()) {
         for e in &errs {

@@ -18,7 +18,7 @@ use mcp_tasks_web::protocol::task::{decode_get_task_result, DetailedTask};
 use mcp_tasks_web::protocol::timestamp::parse_millis;
 use mcp_tasks_web::protocol::tool_call::decode_tool_call_result;
 use proptest::prelude::*;
-use serde_json::Value;
+use mcp_tasks_web::json::Value;
 
 const METHODS: [&str; 9] = [
     "tools/call",
@@ -186,8 +186,8 @@ proptest! {
         mutate(&mut v, path, replacement);
         every_decoder(&v);
         // Also as a result/params inside an envelope.
-        every_decoder(&serde_json::json!({ "jsonrpc": "2.0", "id": 1, "result": v.clone() }));
-        every_decoder(&serde_json::json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": v }));
+        every_decoder(&mcp_tasks_web::json!({ "jsonrpc": "2.0", "id": 1, "result": v.clone() }));
+        every_decoder(&mcp_tasks_web::json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": v }));
     }
 }
 

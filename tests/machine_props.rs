@@ -11,7 +11,7 @@ use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus
 use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use proptest::prelude::*;
-use serde_json::json;
+use mcp_tasks_web::json::json;
 
 const T0: u64 = 1_785_574_800_000;
 const KEYS: [&str; 4] = ["k0", "k1", "k2", "k3"];

@@ -3,7 +3,7 @@
 use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
 use mcp_tasks_web::machine::ledger::{KeyState, LedgerError};
 use mcp_tasks_web::machine::record::{Action, CancelIntent, Change, LocalEnd, LocalStatus, RecordError, TaskRecord};
-use mcp_tasks_web::machine::stored::{from_stored, to_stored, StoredRecordError};
+use mcp_tasks_web::machine::stored::{from_stored, to_stored, StoredForm, StoredRecordError};
 use mcp_tasks_web::protocol::input::{
     ElicitAction, ElicitRequest, InputRequest, InputRequests, InputResponse, InputResponses,
 };
@@ -11,7 +11,7 @@ use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use serde_json::json;
+use mcp_tasks_web::json::json;
 
 /// Server clock origin: 2026-08-01T09:00:00Z.
 const T0: u64 = 1_785_574_800_000;
@@ -391,7 +391,7 @@ fn the_input_ledger_and_outbox_survive_a_reload() {
 fn stored_records_from_format_1_still_load() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/task-record-v1.json");
     let text = std::fs::read_to_string(path).expect("fixture");
-    let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let value: mcp_tasks_web::json::Value = mcp_tasks_web::json::from_str(&text).expect("JSON");
     let mut r: TaskRecord = from_stored(&value).expect("a format-1 record loads");
     assert_eq!(r.task_id(), "tsk_7Qm2vX9cLr4wN8bT1pKz6A");
     assert_eq!(r.tool_name(), "deploy");
@@ -448,12 +448,8 @@ fn a_task_covered_by_a_listen_stream_is_not_polled_until_coverage_ends() {
 #[test]
 fn failures_serialise_in_camel_case_and_the_first_spelling_still_loads() {
     let failure = Failure::Http { status: 429, retry_after_ms: Some(1_000) };
-    assert_eq!(
-        serde_json::to_value(&failure).ok(),
-        Some(json!({ "kind": "http", "status": 429, "retryAfterMs": 1000 }))
-    );
-    let old: Failure =
-        serde_json::from_value(json!({ "kind": "http", "status": 429, "retry_after_ms": 1000 })).expect("loads");
+    assert_eq!(failure.to_json(), json!({ "kind": "http", "status": 429, "retryAfterMs": 1000 }));
+    let old = Failure::from_json(&json!({ "kind": "http", "status": 429, "retry_after_ms": 1000 })).expect("loads");
     assert_eq!(old, failure);
 }
 
@@ -535,4 +531,46 @@ fn a_restored_outbox_is_checked_against_a_poll_before_sending() {
         Some(Action::SendUpdate(accept(&["b-2"]))),
         "only what is still asked"
     );
+}
+
+/// Records as the serde-derived code of format 1 wrote them (captured from that release with the same
+/// steps as below) load, and are written back byte for byte: the hand-written stored form is the same
+/// format, so stores written before it keep working and older releases can read what it writes.
+#[test]
+fn the_stored_form_is_byte_for_byte_the_format_1_that_serde_wrote() {
+    let golden = [
+        r#"{"taskId":"tsk-1","toolName":"deploy","receivedAt":1785574800000,"last":{"taskId":"tsk-1","status":"input_required","createdAt":"2026-08-01T09:00:00.000Z","lastUpdatedAt":"2026-08-01T09:00:00.100Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{"approval-1":{"method":"elicitation/create","params":{"mode":"form","message":"Approve?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}}}}},"approval-2":{"method":"elicitation/create","params":{"mode":"form","message":"Approve?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}}}}}}},"detailsKnown":true,"end":null,"ledger":{"keys":{"approval-1":{"state":"queued","response":{"action":"accept","content":{"confirm":true}}},"approval-2":{"state":"outstanding"}}},"cancel":"requested","poll":{"failures":1,"notBefore":1785574802900},"outboxRetry":{"failures":0,"notBefore":0},"cancelRetry":{"failures":0,"notBefore":0},"observedAt":1785574800500,"lastFailure":{"at":1785574800900,"failure":{"kind":"http","status":503,"retryAfterMs":2000}},"jitter":11400714819323198492,"sendLeaseUntil":1785574830000,"v":1}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","receivedAt":1785574800000,"last":{"taskId":"tsk-1","status":"working","createdAt":"2026-08-01T09:00:00.000Z","lastUpdatedAt":"2026-08-01T09:00:00.000Z","ttlMs":600000,"pollIntervalMs":500},"detailsKnown":false,"end":{"reason":"unknownToServer","message":"gone \"quoted\" é"},"ledger":{"keys":{}},"cancel":"none","poll":{"failures":1,"notBefore":1785574801679},"outboxRetry":{"failures":0,"notBefore":0},"cancelRetry":{"failures":0,"notBefore":0},"observedAt":1785574800000,"lastFailure":{"at":1785574800900,"failure":{"kind":"rpc","code":-32603}},"jitter":11400714819323198492,"v":1}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","receivedAt":1785574800000,"last":{"taskId":"tsk-1","status":"working","createdAt":"2026-08-01T09:00:00.000Z","lastUpdatedAt":"2026-08-01T09:00:00.000Z","ttlMs":600000,"pollIntervalMs":500},"detailsKnown":false,"end":{"reason":"ttlElapsed"},"ledger":{"keys":{}},"cancel":"none","poll":{"failures":2,"notBefore":1785574803351},"outboxRetry":{"failures":0,"notBefore":0},"cancelRetry":{"failures":0,"notBefore":0},"observedAt":1785574800000,"lastFailure":{"at":1785574801900,"failure":{"kind":"badResponse"}},"jitter":4354685564936845361,"v":1}"#,
+    ];
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1", "approval-2"])), &p);
+    assert_eq!(r.answer(accept(&["approval-1"])), Ok(Change::State));
+    let _ = r.on_poll_failure(T0 + 900, Failure::Http { status: 503, retry_after_ms: Some(2_000) }, &p);
+    let _ = r.request_cancel();
+    r.take_send_lease(T0 + 30_000);
+    let mut e = new_record(T0);
+    let _ = e.on_poll_failure(T0 + 900, Failure::Rpc { code: -32603 }, &p);
+    let _ = e.on_task_unknown("gone \"quoted\" é");
+    let mut f = new_record(T0);
+    let _ = f.on_poll_failure(T0 + 900, Failure::Network, &p);
+    let _ = f.on_poll_failure(T0 + 1900, Failure::BadResponse, &p);
+    let _ = f.tick(T0 + 10_000_000, &p);
+    for (record, text) in [r, e, f].iter().zip(golden) {
+        assert_eq!(to_stored(record).to_string(), text);
+        let value = mcp_tasks_web::json::from_str(text).expect("JSON");
+        let loaded: TaskRecord = from_stored(&value).expect("loads");
+        assert_eq!(to_stored(&loaded).to_string(), text, "written back unchanged");
+    }
+
+    use mcp_tasks_web::machine::pending::PendingCall;
+    for text in [
+        r#"{"callId":"c","toolName":"build","arguments":null,"startedAt":1785574800000,"v":1}"#,
+        r#"{"callId":"c","toolName":"build","arguments":{"a":[1,2.5,"x"]},"startedAt":1785574800000,"v":1}"#,
+    ] {
+        let call: PendingCall = from_stored(&mcp_tasks_web::json::from_str(text).expect("JSON")).expect("loads");
+        assert_eq!(to_stored(&call).to_string(), text);
+    }
 }

@@ -6,10 +6,10 @@ use mcp_tasks_web::protocol::jsonrpc::RequestIds;
 use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 fn round(keys: &[&str], state: Option<&str>) -> InputRequiredResult {
-    let requests: serde_json::Map<String, Value> = keys
+    let requests: mcp_tasks_web::json::Map = keys
         .iter()
         .map(|k| (k.to_string(), json!({ "method": "elicitation/create", "params": { "message": "Name?", "requestedSchema": { "type": "object", "properties": { "name": { "type": "string" } } } } })))
         .collect();
@@ -27,7 +27,7 @@ fn answers(keys: &[&str]) -> InputResponses {
         .collect()
 }
 
-fn args() -> Option<serde_json::Map<String, Value>> {
+fn args() -> Option<mcp_tasks_web::json::Map> {
     json!({ "service": "api", "version": "4.2.0" }).as_object().cloned()
 }
 
@@ -47,8 +47,8 @@ fn a_retry_has_a_new_id_the_original_params_and_the_exact_state() {
     assert_eq!(p.arguments, original.arguments);
     assert_eq!(p.request_state.as_deref(), Some(state));
     let meta = RequestMeta::task_client(Implementation::new("wasm-task-client", "0.1.0"), true, true);
-    let wire = serde_json::to_string(&retry.envelope(&retry_id, &meta)).expect("serialises");
-    let back: Value = serde_json::from_str(&wire).expect("parses");
+    let wire = mcp_tasks_web::json::to_string(&retry.envelope(&retry_id, &meta));
+    let back: Value = mcp_tasks_web::json::from_str(&wire).expect("parses");
     assert_eq!(back["params"]["requestState"].as_str(), Some(state), "byte for byte after a trip through JSON text");
     assert_eq!(back["params"]["inputResponses"]["approve-1"]["action"], "accept");
     assert_eq!(back["id"], 41);

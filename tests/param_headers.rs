@@ -1,6 +1,6 @@
 //! `x-mcp-header` bindings and the `Mcp-Param-*` headers they produce.
 use mcp_tasks_web::protocol::param_headers::{bindings, headers, InvalidAnnotation};
-use serde_json::json;
+use mcp_tasks_web::json::json;
 
 #[test]
 fn annotated_arguments_become_headers() {
@@ -41,7 +41,7 @@ fn annotated_arguments_become_headers() {
 
 #[test]
 fn invalid_annotations_are_refused() {
-    let bad = |prop: serde_json::Value| bindings(&json!({ "type": "object", "properties": { "a": prop } }));
+    let bad = |prop: mcp_tasks_web::json::Value| bindings(&json!({ "type": "object", "properties": { "a": prop } }));
     assert!(matches!(bad(json!({ "type": "string", "x-mcp-header": "" })), Err(InvalidAnnotation::BadName(_))));
     assert!(matches!(
         bad(json!({ "type": "string", "x-mcp-header": "has space" })),

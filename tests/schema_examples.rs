@@ -17,7 +17,7 @@ use mcp_tasks_web::protocol::subscriptions::{decode_listen_closed, ListenFilter,
 use mcp_tasks_web::protocol::task::decode_get_task_result;
 use mcp_tasks_web::protocol::tool_call::{decode_tool_call_result, ToolCallOutcome};
 use mcp_tasks_web::protocol::DecodeError;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 type Outcome = Result<(), String>;
 

@@ -9,7 +9,7 @@ use mcp_tasks_web::protocol::request::{ClientRequest, RequestResult};
 use mcp_tasks_web::protocol::subscriptions::ServerNotification;
 use mcp_tasks_web::protocol::task::TaskStatus;
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
-use serde_json::Value;
+use mcp_tasks_web::json::Value;
 
 /// One request/response pair as recorded.
 #[derive(Default, Debug)]
@@ -33,15 +33,15 @@ fn parse_transcript() -> Vec<Exchange> {
         if let Some(rest) = line.strip_prefix("<<< HTTP/1.1 ") {
             current.status = rest.split(' ').next().and_then(|s| s.parse().ok()).expect("status code");
         } else if let Some(body) = line.strip_prefix("> {") {
-            current.request_body = Some(serde_json::from_str(&format!("{{{body}")).expect("request body is JSON"));
+            current.request_body = Some(mcp_tasks_web::json::from_str(&format!("{{{body}")).expect("request body is JSON"));
         } else if let Some(header) = line.strip_prefix("> ") {
             if let Some((name, value)) = header.split_once(": ") {
                 current.request_headers.push((name.to_owned(), value.trim_end_matches(" (extra)").to_owned()));
             }
         } else if let Some(body) = line.strip_prefix("< {") {
-            current.messages.push(serde_json::from_str(&format!("{{{body}")).expect("response body is JSON"));
+            current.messages.push(mcp_tasks_web::json::from_str(&format!("{{{body}")).expect("response body is JSON"));
         } else if let Some(data) = line.strip_prefix("< data: ") {
-            current.messages.push(serde_json::from_str(data).expect("SSE data is JSON"));
+            current.messages.push(mcp_tasks_web::json::from_str(data).expect("SSE data is JSON"));
         }
     }
     exchanges

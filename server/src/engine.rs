@@ -6,7 +6,7 @@ use mcp_tasks_web::protocol::input::InputResponses;
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::Object;
-use serde_json::Value;
+use mcp_tasks_web::json::Value;
 use tokio::sync::broadcast;
 
 use crate::ids::{now_ms, random_id};
@@ -157,7 +157,7 @@ impl Engine {
                 return Ok(false);
             }
             let before = row.clone();
-            row.data = serde_json::json!({ "visited": true });
+            row.data = mcp_tasks_web::json!({ "visited": true });
             self.advance_and_save(&mut row, &before)?;
             Ok(true)
         })

@@ -10,7 +10,7 @@ use mcp_tasks_web::protocol::jsonrpc::{RequestId, Response};
 use mcp_tasks_web::protocol::subscriptions::{
     acknowledged_notification, listen_closed_result, task_notification, ListenFilter,
 };
-use serde_json::Value;
+use mcp_tasks_web::json::Value;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::engine::{Engine, TaskChanged};

@@ -7,7 +7,7 @@ use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::Object;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use mcp_tasks_web::json::Value;
 
 /// One stored task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
 use mcp_tasks_web::protocol::request::{CallToolParams, ClientRequest};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
 use mcp_tasks_web::protocol::{PROTOCOL_VERSION, TASKS_EXTENSION};
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 use crate::engine::Engine;
 use crate::ids::now_ms;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use rusqlite::{params, Connection, OptionalExtension};
-use serde_json::Value;
+use mcp_tasks_web::json::Value;
 
 use crate::row::TaskRow;
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use mcp_tasks_server::store::DbLocation;
 use mcp_tasks_web::protocol::input::InputResponse;
 use mcp_tasks_web::protocol::task::TaskStatus;
-use serde_json::json;
+use mcp_tasks_web::json;
 use support::{object, Client, TempDir};
 
 #[tokio::test]
@@ -69,7 +69,7 @@ async fn injected_faults_behave_like_real_ones() {
     let mut c = Client::new(&server);
     let id = c.start_task("long_job", json!({})).await;
 
-    let set = |body: serde_json::Value| http.post(admin("/admin/faults")).json(&body).send();
+    let set = |body: mcp_tasks_web::json::Value| http.post(admin("/admin/faults")).json(&body).send();
     set(json!({ "errorRate": 1.0, "errorStatus": 500 })).await.expect("set");
     let r = http.post(&c.url).body("{}").send().await.expect("sent");
     assert_eq!(r.status(), 500);

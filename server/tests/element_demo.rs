@@ -7,7 +7,7 @@ use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, 
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, TaskStatus};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 use support::{object, Client};
 
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";

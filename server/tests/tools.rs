@@ -7,7 +7,7 @@ use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, 
 use mcp_tasks_web::protocol::request::RequestResult;
 use mcp_tasks_web::protocol::task::{StatusDetail, TaskStatus};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 use support::{object, Client};
 
 fn answer(key: &str, content: Value) -> InputResponses {

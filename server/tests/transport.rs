@@ -7,7 +7,7 @@ use mcp_tasks_web::protocol::jsonrpc::{decode_message_value, Incoming, RequestId
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::subscriptions::{decode_listen_closed, ServerNotification};
 use mcp_tasks_web::protocol::task::TaskStatus;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 use support::Client;
 
 fn get_body(c: &Client, task_id: &str) -> Value {

@@ -9,8 +9,8 @@ use crate::element::card::{set_shared_labels, Card};
 use crate::element::list::TaskList;
 use crate::runtime::js_json::{from_js, to_js};
 
-fn labels_value(labels: &JsValue) -> serde_json::Value {
-    from_js(labels).unwrap_or(serde_json::Value::Null)
+fn labels_value(labels: &JsValue) -> crate::json::Value {
+    from_js(labels).unwrap_or(crate::json::Value::Null)
 }
 
 /// The view of one `<mcp-task>`; created by the element's constructor.

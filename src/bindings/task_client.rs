@@ -2,7 +2,7 @@
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Promise, Reflect};
-use serde_json::json;
+use crate::json::json;
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
@@ -55,8 +55,8 @@ impl TaskClient {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         promise(async move {
             let arguments = match from_js(&args).map_err(|m| reject(ClientError::usage(m)))? {
-                serde_json::Value::Null => None,
-                serde_json::Value::Object(o) => Some(o),
+                crate::json::Value::Null => None,
+                crate::json::Value::Object(o) => Some(o),
                 _ => return Err(reject(ClientError::usage("callTool arguments must be an object"))),
             };
             let outcome = core

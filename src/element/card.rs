@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use js_sys::Reflect;
-use serde_json::{json, Value};
+use crate::json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CustomEvent, CustomEventInit, Document, Element, Event, HtmlElement, ShadowRoot};
 

@@ -1,7 +1,7 @@
 //! What a task card shows, computed from a `TaskSnapshot` (plain JSON) with no DOM: the status and its
 //! label key, connectivity, times, the questions to ask, the result and the error. The DOM layer
 //! (`card`) only draws this, so the decisions are tested natively.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::url_check::{self, UrlCheck};
 use crate::protocol::form::{FormModel, SchemaError};
@@ -273,7 +273,7 @@ fn result_view(r: &Value) -> ResultView {
         is_error: r.get("isError").and_then(Value::as_bool) == Some(true),
         pieces: pieces.unwrap_or_default(),
         fields,
-        json: serde_json::to_string_pretty(r).unwrap_or_default(),
+        json: crate::json::to_string_pretty(r),
     }
 }
 
@@ -301,7 +301,7 @@ fn display(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     fn snapshot(status: &str) -> Value {
         json!({

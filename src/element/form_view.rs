@@ -1,7 +1,7 @@
 //! One question of a card in the DOM: an elicitation form built from the `protocol::form` model, a
 //! URL-mode consent form, or a note for a request the element does not answer. Reads what the user
 //! entered back into answers and shows the model's validation problems next to their fields.
-use serde_json::{json, Map, Number, Value};
+use crate::json::{json, Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
@@ -129,7 +129,7 @@ impl QuestionView {
     }
 
     /// The answers as typed: blank controls are left out (the model treats them as unanswered).
-    fn read(&self) -> Map<String, Value> {
+    fn read(&self) -> Map {
         let mut answers = Map::new();
         for f in &self.fields {
             if let Some(value) = read_field(f) {

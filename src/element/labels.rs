@@ -4,7 +4,7 @@
 //! `navigator.language`; a host may add languages or override single words (see `docs/element.md`).
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// `(key, English, Thai)` for every built-in word. `{name}` marks a placeholder filled by [`fill`].
 pub const LABELS: &[(&str, &str, &str)] = &[
@@ -211,7 +211,7 @@ fn primary_subtag(lang: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::json;
 
     #[test]
     fn picks_the_language_by_primary_subtag_and_falls_back_to_english() {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
 use js_sys::Reflect;
-use serde_json::Value;
+use crate::json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, Event, HtmlElement, ShadowRoot};
 

@@ -1,6 +1,8 @@
 //! When to try again: the next poll from the server's latest `pollIntervalMs`, the host's minimum, and
 //! jittered exponential backoff after failures (with `Retry-After` honoured).
-use serde::{Deserialize, Serialize};
+use crate::json::{json, Value};
+
+use super::stored::{Fields, StoredForm};
 
 /// Host settings for polling. All in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,8 +33,7 @@ impl Default for PollPolicy {
 }
 
 /// Why an exchange failed, as far as scheduling cares.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// No response: offline, DNS, connection reset, CORS refusal.
     Network,
@@ -43,7 +44,6 @@ pub enum Failure {
         /// The HTTP status.
         status: u16,
         /// Delay the server asked for, if any. (`retry_after_ms` is how format 1 first wrote it.)
-        #[serde(alias = "retry_after_ms")]
         retry_after_ms: Option<u64>,
     },
     /// A JSON-RPC error that does not end the task (e.g. -32603 on `tasks/get`).
@@ -66,8 +66,7 @@ impl Failure {
 }
 
 /// Consecutive failures and the earliest time of the next attempt, for one kind of exchange.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Retry {
     /// Failures since the last success.
     pub failures: u32,
@@ -77,7 +76,7 @@ pub struct Retry {
 
 /// A small deterministic generator (SplitMix64) for jitter: the machine stays pure and tests repeatable,
 /// while each record gets its own sequence from a caller-supplied seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Jitter(pub u64);
 
 impl Jitter {
@@ -137,5 +136,62 @@ impl Retry {
     ) {
         self.failures = self.failures.saturating_add(1);
         self.not_before = now.saturating_add(policy.backoff(self.failures, failure, server_interval_ms, jitter));
+    }
+}
+
+/// Stored as `{"kind": "http", "status": 503, "retryAfterMs": 2000}` and the like; `retry_after_ms`,
+/// how format 1 first spelled it, still loads.
+impl StoredForm for Failure {
+    fn to_json(&self) -> Value {
+        match self {
+            Self::Network => json!({ "kind": "network" }),
+            Self::Timeout => json!({ "kind": "timeout" }),
+            Self::Http { status, retry_after_ms } => {
+                json!({ "kind": "http", "status": *status, "retryAfterMs": *retry_after_ms })
+            }
+            Self::Rpc { code } => json!({ "kind": "rpc", "code": *code }),
+            Self::BadResponse => json!({ "kind": "badResponse" }),
+        }
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value, "failure")?;
+        Ok(match f.str("kind")? {
+            "network" => Self::Network,
+            "timeout" => Self::Timeout,
+            "http" => Self::Http {
+                status: u16::try_from(f.u64("status")?).map_err(|_| "failure.status: out of range".to_owned())?,
+                retry_after_ms: match f.opt_u64("retryAfterMs")? {
+                    Some(ms) => Some(ms),
+                    None => f.opt_u64("retry_after_ms")?,
+                },
+            },
+            "rpc" => Self::Rpc { code: f.i64("code")? },
+            "badResponse" => Self::BadResponse,
+            other => return Err(format!("failure.kind: unknown kind \"{other}\"")),
+        })
+    }
+}
+
+impl StoredForm for Retry {
+    fn to_json(&self) -> Value {
+        json!({ "failures": self.failures, "notBefore": self.not_before })
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value, "retry")?;
+        let failures = u32::try_from(f.u64("failures")?).map_err(|_| "retry.failures: out of range".to_owned())?;
+        Ok(Self { failures, not_before: f.u64("notBefore")? })
+    }
+}
+
+/// Stored as the bare state number.
+impl StoredForm for Jitter {
+    fn to_json(&self) -> Value {
+        Value::from(self.0)
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        value.as_u64().map(Jitter).ok_or_else(|| "jitter: expected an unsigned integer".to_owned())
     }
 }

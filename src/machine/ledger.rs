@@ -3,20 +3,19 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
+use crate::json::{json, Map, Value};
 use crate::protocol::input::{InputRequests, InputResponse, InputResponses};
 
+use super::stored::{Fields, StoredForm};
+
 /// Where one key stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum KeyState {
     /// Asked by the server, not yet answered.
     Outstanding,
     /// Answered locally, waiting to be sent (the outbox; persisted before sending).
     Queued {
         /// The answer, as it will be sent.
-        #[serde(with = "super::wire_serde")]
         response: InputResponse,
     },
     /// The server acknowledged a `tasks/update` carrying it.
@@ -26,12 +25,11 @@ pub enum KeyState {
 }
 
 /// The ledger of one task.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputLedger {
     keys: BTreeMap<String, KeyState>,
     /// Keys in the `tasks/update` now in flight (not persisted: after a reload they are simply re-sent,
     /// which is harmless because servers ignore keys already answered).
-    #[serde(skip)]
     sending: Vec<String>,
 }
 
@@ -176,5 +174,43 @@ impl InputLedger {
     /// Whether a `tasks/update` is in flight.
     pub fn is_sending(&self) -> bool {
         !self.sending.is_empty()
+    }
+}
+
+/// Stored as `{"state": "queued", "response": <wire form>}` and the like.
+impl StoredForm for KeyState {
+    fn to_json(&self) -> Value {
+        match self {
+            Self::Outstanding => json!({ "state": "outstanding" }),
+            Self::Queued { response } => json!({ "state": "queued", "response": response.to_json() }),
+            Self::Acknowledged => json!({ "state": "acknowledged" }),
+            Self::Withdrawn => json!({ "state": "withdrawn" }),
+        }
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value, "input key")?;
+        Ok(match f.str("state")? {
+            "outstanding" => Self::Outstanding,
+            "queued" => Self::Queued { response: f.wire("response", InputResponse::from_json)? },
+            "acknowledged" => Self::Acknowledged,
+            "withdrawn" => Self::Withdrawn,
+            other => return Err(format!("input key: unknown state \"{other}\"")),
+        })
+    }
+}
+
+/// Stored as `{"keys": {key: state}}`; what is being sent is not stored.
+impl StoredForm for InputLedger {
+    fn to_json(&self) -> Value {
+        let keys: Map = self.keys.iter().map(|(k, state)| (k.clone(), state.to_json())).collect();
+        json!({ "keys": keys })
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value, "ledger")?;
+        let keys = f.get("keys")?.as_object().ok_or_else(|| "ledger.keys: expected an object".to_owned())?;
+        let keys = keys.iter().map(|(k, v)| Ok((k.clone(), KeyState::from_json(v)?))).collect::<Result<_, String>>()?;
+        Ok(Self { keys, sending: Vec::new() })
     }
 }

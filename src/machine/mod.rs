@@ -7,7 +7,6 @@ pub mod mrtr;
 pub mod pending;
 pub mod record;
 pub mod stored;
-mod wire_serde;
 
 pub use backoff::{Failure, PollPolicy};
 pub use record::{Action, CancelIntent, Change, LocalEnd, LocalStatus, RecordError, TaskRecord};

@@ -4,13 +4,14 @@
 //! and when to wake ([`TaskRecord::next_wakeup`]); nothing here reads a clock or touches the network.
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
 
 use super::backoff::{Failure, Jitter, PollPolicy, Retry};
 use super::ledger::{InputLedger, LedgerError};
 use crate::protocol::input::{InputRequests, InputResponses};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use crate::protocol::timestamp;
+
+mod stored_form;
 
 /// The status a host sees: the five task statuses plus `Expired` for a task the server no longer knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -61,8 +62,7 @@ impl LocalStatus {
 }
 
 /// Why a task ended on the client's side rather than with a terminal status from the server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LocalEnd {
     /// `createdAt + ttlMs` (plus grace) passed without a terminal status.
     TtlElapsed,
@@ -74,8 +74,7 @@ pub enum LocalEnd {
 }
 
 /// The client's cancel intent. Cancel is cooperative: `completed` or `failed` may still follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CancelIntent {
     /// Not asked.
     #[default]
@@ -148,8 +147,7 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {}
 
 /// The last failed exchange, kept for display ("backing off: HTTP 503").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailureNote {
     /// When it happened (Unix ms).
     pub at: u64,
@@ -167,15 +165,13 @@ struct InFlight {
 }
 
 /// One task handle and what the client knows about it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TaskRecord {
     task_id: String,
     tool_name: String,
     /// When the handle arrived (Unix ms, client clock).
     received_at: u64,
     /// The latest accepted observation, in wire form.
-    #[serde(with = "super::wire_serde")]
     last: DetailedTask,
     /// Whether `last` came from `tasks/get` or a notification (a bare handle carries no result/error).
     details_known: bool,
@@ -192,13 +188,10 @@ pub struct TaskRecord {
     /// Until when (Unix ms) some step holds the right to send this record's queued answers and cancel.
     /// Written to the store before sending in step mode, so a step in another isolate that reads the
     /// record does not send them too; it runs out by itself if that step's isolate dies.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     send_lease_until: Option<u64>,
     /// Queued answers may already have reached the server (the page closed between sending them and
     /// storing the ack): poll first, and send only what the server still asks for. Not persisted.
-    #[serde(skip)]
     recheck_outbox: bool,
-    #[serde(skip)]
     in_flight: InFlight,
 }
 

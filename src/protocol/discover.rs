@@ -1,5 +1,5 @@
 //! `server/discover`: the server's versions and capabilities, including whether it offers tasks.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::meta::{Implementation, META_SERVER_INFO};

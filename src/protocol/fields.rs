@@ -1,10 +1,10 @@
 //! Typed field access on JSON objects, so every decoder reports absent or mistyped fields the same way.
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::DecodeError;
 
 /// A JSON object, as every decoder sees it.
-pub type Object = Map<String, Value>;
+pub type Object = Map;
 
 /// The value as an object, or `NotAnObject` naming the message part.
 pub(crate) fn object<'a>(value: &'a Value, what: &'static str) -> Result<&'a Object, DecodeError> {
@@ -117,5 +117,5 @@ pub(crate) fn wrong_type(what: &'static str, field: &str, expected: &'static str
 
 /// Parses text as JSON, mapping parser failures to `NotJson`.
 pub(crate) fn parse_json(text: &str) -> Result<Value, DecodeError> {
-    serde_json::from_str(text).map_err(|e| DecodeError::NotJson { detail: e.to_string() })
+    crate::json::from_str(text).map_err(|e| DecodeError::NotJson { detail: e.to_string() })
 }

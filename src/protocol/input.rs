@@ -2,7 +2,7 @@
 //! MRTR rounds before a task and by `input_required` during one.
 use std::collections::BTreeMap;
 
-use serde_json::{json, Value};
+use crate::json::{json, Value};
 
 use super::fields::{self, Object};
 use super::DecodeError;

@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 envelopes: request ids, responses, errors, and the error codes a task client tells apart.
 use std::fmt;
 
-use serde_json::{json, Value};
+use crate::json::{json, Value};
 
 use super::fields::{self, Object};
 use super::DecodeError;

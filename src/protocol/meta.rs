@@ -1,7 +1,7 @@
 //! The per-request `_meta` every 2026-07-28 request carries: protocol version, client info, capabilities.
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::{DecodeError, PROTOCOL_VERSION, TASKS_EXTENSION};

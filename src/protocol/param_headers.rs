@@ -3,7 +3,7 @@
 //! `inputSchema` (only along `properties` chains); a tool with an invalid annotation must not be used.
 use std::fmt;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::headers::encode_header_value;
 use super::Object;

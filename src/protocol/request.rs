@@ -1,6 +1,6 @@
 //! Every request a task client sends: its method, routing name, params, envelope and HTTP headers —
 //! and, for servers, the decoder that reads them back.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::headers::request_headers;
@@ -132,7 +132,7 @@ impl ClientRequest {
 
     /// The whole JSON-RPC request.
     pub fn envelope(&self, id: &RequestId, meta: &RequestMeta) -> Value {
-        serde_json::json!({ "jsonrpc": "2.0", "id": id.to_json(), "method": self.method(), "params": self.params(meta) })
+        crate::json::json!({ "jsonrpc": "2.0", "id": id.to_json(), "method": self.method(), "params": self.params(meta) })
     }
 
     /// Reads a request's method and params (server side). `_meta` is read separately with

@@ -1,5 +1,5 @@
 //! `resultType`, the discriminator on every 2026-07-28 result.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::Object;
 use super::DecodeError;

@@ -1,6 +1,6 @@
 //! `subscriptions/listen` and what arrives on its stream: the acknowledgement, `notifications/tasks`,
 //! and the closing result.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::jsonrpc::{notification, RequestId};
@@ -148,7 +148,7 @@ fn meta_with_subscription(id: &RequestId) -> Value {
 pub fn acknowledged_notification(subscription: &RequestId, accepted: &ListenFilter) -> Value {
     notification(
         "notifications/subscriptions/acknowledged",
-        serde_json::json!({ "notifications": accepted.to_json(), "_meta": meta_with_subscription(subscription) }),
+        crate::json::json!({ "notifications": accepted.to_json(), "_meta": meta_with_subscription(subscription) }),
     )
 }
 
@@ -162,7 +162,7 @@ pub fn task_notification(subscription: &RequestId, task: &DetailedTask) -> Value
 
 /// The result that closes a listen stream gracefully.
 pub fn listen_closed_result(subscription: &RequestId) -> Value {
-    serde_json::json!({ "resultType": "complete", "_meta": meta_with_subscription(subscription) })
+    crate::json::json!({ "resultType": "complete", "_meta": meta_with_subscription(subscription) })
 }
 
 /// Reads the closing result of a listen stream and returns the subscription it ends.

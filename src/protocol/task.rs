@@ -1,5 +1,5 @@
 //! The Task object, its five statuses, and the detailed form `tasks/get` and `notifications/tasks` carry.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::input::{decode_input_requests, encode_input_requests, InputRequests};

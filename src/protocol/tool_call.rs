@@ -1,5 +1,5 @@
 //! The three answers to `tools/call`: a result, an MRTR request for input, or a task handle.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::input::{decode_input_requests, encode_input_requests, InputRequests};

@@ -1,5 +1,5 @@
 //! `CallToolResult`: what a tool returns, directly or inlined in a completed task.
-use serde_json::Value;
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::result_type::{read_result_type, ResultType};
@@ -21,7 +21,7 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A successful result with one text block.
     pub fn text(text: impl Into<String>) -> Self {
-        let block = serde_json::json!({ "type": "text", "text": text.into() });
+        let block = crate::json::json!({ "type": "text", "text": text.into() });
         Self { content: vec![block], structured_content: None, is_error: None, meta: None }
     }
 

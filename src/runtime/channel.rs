@@ -1,7 +1,7 @@
 //! Tabs of one origin talk over a `BroadcastChannel` per namespace: the poller shares every record
 //! change; the others forward answers, cancels and new handles to it. Messages are JSON values.
 use js_sys::Reflect;
-use serde_json::Value;
+use crate::json::Value;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 

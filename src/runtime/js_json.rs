@@ -1,6 +1,6 @@
 //! Moving JSON between Rust and JS through `JSON.parse`/`JSON.stringify`: small in the wasm, and exact
 //! for the plain data protocol values are.
-use serde_json::Value;
+use crate::json::Value;
 use wasm_bindgen::JsValue;
 
 /// A JS value for `value`.
@@ -15,5 +15,5 @@ pub fn from_js(value: &JsValue) -> Result<Value, String> {
     }
     let text = js_sys::JSON::stringify(value).map_err(|_| "the value cannot be written as JSON".to_owned())?;
     let text = text.as_string().unwrap_or_else(|| "null".into());
-    serde_json::from_str(&text).map_err(|e| e.to_string())
+    crate::json::from_str(&text).map_err(|e| e.to_string())
 }

@@ -1,7 +1,8 @@
 //! `TaskSnapshot`: what a host sees of a task, built from a `TaskRecord` as plain JSON.
-use serde_json::{json, Value};
+use crate::json::{json, Value};
 
 use crate::machine::pending::PendingCall;
+use crate::machine::stored::StoredForm;
 use crate::machine::record::{CancelIntent, LocalEnd, TaskRecord};
 use crate::protocol::input::encode_input_requests;
 use crate::protocol::task::StatusDetail;
@@ -70,7 +71,7 @@ pub fn of_record(record: &TaskRecord, offline: bool, listening: bool, restored: 
         "connectivity": connectivity.as_str(),
         "cancelRequested": record.cancel_intent() != CancelIntent::None,
         "expired": expired,
-        "lastError": record.last_failure().map(|f| serde_json::to_value(f).unwrap_or(Value::Null)),
+        "lastError": record.last_failure().map(|note| note.failure.to_json()),
         "restored": restored,
     })
 }

@@ -155,7 +155,7 @@ impl FetchTransport {
         } else {
             let text = JsFuture::from(response.text().map_err(&map_abort)?).await.map_err(&map_abort)?;
             let text = text.as_string().unwrap_or_default();
-            match serde_json::from_str::<serde_json::Value>(&text) {
+            match crate::json::from_str(&text) {
                 Ok(v) => Some(v),
                 Err(_) if !(200..300).contains(&status) => None,
                 Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
@@ -234,7 +234,7 @@ impl FetchTransport {
                 Err(_) => String::new(),
             };
             let rpc =
-                serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| match decode_message_value(&v) {
+                crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(&v) {
                     Ok(Incoming::Response(r)) => r.outcome.err(),
                     _ => None,
                 });
@@ -257,7 +257,7 @@ impl FetchTransport {
                 parser.push(&Uint8Array::new(&value).to_vec())
             };
             for event in events {
-                let Ok(message) = serde_json::from_str::<serde_json::Value>(&event.data) else { continue };
+                let Ok(message) = crate::json::from_str(&event.data) else { continue };
                 match decode_message_value(&message) {
                     Ok(Incoming::Notification { method, params }) => match ServerNotification::decode(&method, &params)
                     {
@@ -312,7 +312,7 @@ impl FetchTransport {
 
 /// Reads an SSE body until the response to `id`; other messages (progress notifications) are skipped.
 /// `Err(None)` means the stream broke (mapped by the caller to timeout/abort/network).
-async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<serde_json::Value>, Option<TransportError>> {
+async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<crate::json::Value>, Option<TransportError>> {
     let Some(body) = response.body() else { return Ok(None) };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut parser = SseParser::new();
@@ -326,7 +326,7 @@ async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<serde_js
             parser.push(&Uint8Array::new(&value).to_vec())
         };
         for event in events.drain(..) {
-            let Ok(message) = serde_json::from_str::<serde_json::Value>(&event.data) else { continue };
+            let Ok(message) = crate::json::from_str(&event.data) else { continue };
             let is_ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
             if is_ours && message.get("method").is_none() {
                 let _ = reader.cancel();

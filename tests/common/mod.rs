@@ -29,7 +29,7 @@ pub fn json_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Reads and parses a JSON file.
-pub fn read_json(path: &Path) -> serde_json::Value {
+pub fn read_json(path: &Path) -> mcp_tasks_web::json::Value {
     let text = std::fs::read_to_string(path).expect("readable file");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+    mcp_tasks_web::json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }

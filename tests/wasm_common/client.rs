@@ -36,7 +36,7 @@ use mcp_tasks_web::runtime::client::{CallOutcome, ClientCore, ClientError};
 use mcp_tasks_web::runtime::globals::sleep;
 use mcp_tasks_web::runtime::js_json::{from_js, to_js};
 use mcp_tasks_web::runtime::options::ClientOptions;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -522,7 +522,7 @@ async fn auth_headers_are_asked_for_every_request_and_never_stored() {
     js("spy", "spy.restore();", std::slice::from_ref(&spy));
 
     let seen: Vec<Option<String>> =
-        serde_json::from_value(from_js(&js("spy", "return spy.seen;", &[spy])).expect("JSON"))
+        mcp_tasks_web::json::from_value(from_js(&js("spy", "return spy.seen;", &[spy])).expect("JSON"))
             .expect("strings or nulls");
     let calls = js("headers", "return headers.calls;", &[headers]).as_f64().expect("a count") as usize;
     assert!(seen.len() >= 2, "a call and at least one poll reached the server: {seen:?}");

@@ -13,7 +13,7 @@ use mcp_tasks_web::protocol::jsonrpc::{
 use mcp_tasks_web::protocol::meta::RequestMeta;
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::{DecodeError, PROTOCOL_VERSION};
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 use super::{cors, json_response, origin, AppState};
 use crate::faults::Fault;

@@ -8,7 +8,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, Method, Response, StatusCode, Uri};
 use axum::routing::{any, get, post};
 use axum::Router;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 use crate::config::ServerConfig;
 use crate::engine::Engine;
@@ -106,7 +106,7 @@ async fn login_page(State(state): State<AppState>, Query(q): Query<TaskQuery>) -
 
 async fn admin_get_faults(State(state): State<AppState>) -> Response<Body> {
     let faults = state.faults.read().map(|f| f.clone()).unwrap_or_default();
-    json_response(StatusCode::OK, &serde_json::to_value(faults).unwrap_or(Value::Null))
+    json_response(StatusCode::OK, &serde_value(&faults))
 }
 
 async fn admin_set_faults(State(state): State<AppState>, body: axum::body::Bytes) -> Response<Body> {
@@ -115,7 +115,7 @@ async fn admin_set_faults(State(state): State<AppState>, body: axum::body::Bytes
             if let Ok(mut f) = state.faults.write() {
                 *f = settings.clone();
             }
-            json_response(StatusCode::OK, &serde_json::to_value(settings).unwrap_or(Value::Null))
+            json_response(StatusCode::OK, &serde_value(&settings))
         }
         Err(e) => json_response(StatusCode::BAD_REQUEST, &json!({ "error": e.to_string() })),
     }
@@ -161,4 +161,9 @@ pub fn router(state: AppState) -> Router {
             .route("/admin/restart-store", post(admin_restart_store));
     }
     router.fallback(any(static_file)).with_state(state)
+}
+
+/// A serde value (the fault settings) as a protocol JSON value, through its JSON text.
+fn serde_value<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_string(value).ok().and_then(|text| mcp_tasks_web::json::from_str(&text).ok()).unwrap_or(Value::Null)
 }

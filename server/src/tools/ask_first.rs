@@ -5,7 +5,7 @@ use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest, InputResponse}
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::ids::random_id;

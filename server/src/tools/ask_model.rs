@@ -4,7 +4,7 @@
 use mcp_tasks_web::protocol::input::InputRequest;
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

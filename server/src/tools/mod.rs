@@ -6,7 +6,7 @@ use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::Object;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 use crate::row::TaskRow;
 use crate::store::TaskStore;

@@ -6,7 +6,7 @@
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest};
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use serde_json::{json, Value};
+use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

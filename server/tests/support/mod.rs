@@ -14,7 +14,7 @@ use mcp_tasks_web::protocol::request::{CallToolParams, ClientRequest, RequestRes
 use mcp_tasks_web::protocol::task::{DetailedTask, TaskStatus};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
 use mcp_tasks_web::protocol::Object;
-use serde_json::Value;
+use mcp_tasks_web::json::Value;
 
 /// A config for tests: a free port on loopback, tasks in memory, quiet, fast polling.
 pub fn config() -> ServerConfig {

@@ -2,7 +2,7 @@
 
 use super::formats::{is_date, is_date_time, is_email, is_uri};
 use super::{FieldKind, Problem, TextFormat};
-use serde_json::{Number, Value};
+use crate::json::{Number, Value};
 use std::collections::BTreeSet;
 
 /// Result of checking one answer value against its field.

@@ -31,7 +31,7 @@ pub use errors::{FieldError, Problem, SchemaError};
 
 use answers::{check_value, integer_value, Checked};
 use schema::{get_opt, parse_field};
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 /// The string `format`s the spec allows; each is checked by [`FormModel::validate`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -241,7 +241,7 @@ impl FormModel {
 
     /// The initial answers: each declared default, typed as it would be sent
     /// (integers as JSON integers). Fields without a default are absent.
-    pub fn defaults(&self) -> Map<String, Value> {
+    pub fn defaults(&self) -> Map {
         let mut out = Map::new();
         for field in &self.fields {
             let value =
@@ -275,7 +275,7 @@ impl FormModel {
     /// (integer answers such as `3.0` become `3`); blank optional answers are left out
     /// (see the module docs). On failure returns every problem, in field order,
     /// followed by [`Problem::UnknownField`] for answer keys the schema doesn't define.
-    pub fn validate(&self, answers: &Map<String, Value>) -> Result<Map<String, Value>, Vec<FieldError>> {
+    pub fn validate(&self, answers: &Map) -> Result<Map, Vec<FieldError>> {
         let mut content = Map::new();
         let mut errors = Vec::new();
         for field in &self.fields {

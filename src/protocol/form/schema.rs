@@ -2,11 +2,11 @@
 
 use super::answers::{check_value, Checked};
 use super::{Choice, FieldKind, FormField, Problem, SchemaError, TextFormat};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// Optional keyword lookup: a JSON `null` counts as absent.
-pub(super) fn get_opt<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+pub(super) fn get_opt<'a>(obj: &'a Map, key: &str) -> Option<&'a Value> {
     match obj.get(key) {
         None | Some(Value::Null) => None,
         Some(v) => Some(v),
@@ -14,7 +14,7 @@ pub(super) fn get_opt<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a 
 }
 
 /// A label-ish keyword: a string, or `None` when absent or not a string (tolerated, not shown).
-fn opt_string(obj: &Map<String, Value>, key: &str) -> Option<String> {
+fn opt_string(obj: &Map, key: &str) -> Option<String> {
     obj.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
@@ -43,7 +43,7 @@ fn as_count(v: &Value) -> Option<u64> {
     }
 }
 
-fn count_bound(name: &str, def: &Map<String, Value>, keyword: &'static str) -> Result<Option<u64>, SchemaError> {
+fn count_bound(name: &str, def: &Map, keyword: &'static str) -> Result<Option<u64>, SchemaError> {
     match get_opt(def, keyword) {
         None => Ok(None),
         Some(v) => {
@@ -52,7 +52,7 @@ fn count_bound(name: &str, def: &Map<String, Value>, keyword: &'static str) -> R
     }
 }
 
-fn number_bound(name: &str, def: &Map<String, Value>, keyword: &'static str) -> Result<Option<f64>, SchemaError> {
+fn number_bound(name: &str, def: &Map, keyword: &'static str) -> Result<Option<f64>, SchemaError> {
     match get_opt(def, keyword) {
         None => Ok(None),
         Some(v) => v
@@ -79,7 +79,7 @@ fn check_order<T: PartialOrd>(
 }
 
 /// Rejects a schema where more than one of `keywords` is present (non-null).
-fn only_one_of(name: &str, def: &Map<String, Value>, keywords: &[&'static str]) -> Result<(), SchemaError> {
+fn only_one_of(name: &str, def: &Map, keywords: &[&'static str]) -> Result<(), SchemaError> {
     let mut present = keywords.iter().filter(|k| get_opt(def, k).is_some());
     if let (Some(first), Some(second)) = (present.next(), present.next()) {
         return Err(SchemaError::ConflictingKeywords { property: name.to_owned(), first, second });
@@ -135,7 +135,7 @@ fn titled_choices(name: &str, v: &Value, keyword: &'static str) -> Result<Vec<Ch
     Ok(choices)
 }
 
-fn parse_string_kind(name: &str, def: &Map<String, Value>) -> Result<FieldKind, SchemaError> {
+fn parse_string_kind(name: &str, def: &Map) -> Result<FieldKind, SchemaError> {
     only_one_of(name, def, &["enum", "oneOf", "anyOf"])?;
     // `anyOf` of consts is accepted as a lenient alias of the spec's `oneOf`.
     for keyword in ["oneOf", "anyOf"] {
@@ -174,7 +174,7 @@ fn parse_string_kind(name: &str, def: &Map<String, Value>) -> Result<FieldKind, 
     Ok(FieldKind::Text { format, min_length, max_length, default: None })
 }
 
-fn parse_number_kind(name: &str, def: &Map<String, Value>, integer: bool) -> Result<FieldKind, SchemaError> {
+fn parse_number_kind(name: &str, def: &Map, integer: bool) -> Result<FieldKind, SchemaError> {
     reject_option_keywords(name, def)?;
     let minimum = number_bound(name, def, "minimum")?;
     let maximum = number_bound(name, def, "maximum")?;
@@ -183,7 +183,7 @@ fn parse_number_kind(name: &str, def: &Map<String, Value>, integer: bool) -> Res
 }
 
 /// Numbers and booleans can't carry option lists; ignoring one would accept values the server forbids.
-fn reject_option_keywords(name: &str, def: &Map<String, Value>) -> Result<(), SchemaError> {
+fn reject_option_keywords(name: &str, def: &Map) -> Result<(), SchemaError> {
     for keyword in ["enum", "oneOf", "anyOf"] {
         if get_opt(def, keyword).is_some() {
             return Err(SchemaError::UnsupportedKeyword { property: name.to_owned(), keyword });
@@ -192,7 +192,7 @@ fn reject_option_keywords(name: &str, def: &Map<String, Value>) -> Result<(), Sc
     Ok(())
 }
 
-fn parse_array_kind(name: &str, def: &Map<String, Value>) -> Result<FieldKind, SchemaError> {
+fn parse_array_kind(name: &str, def: &Map) -> Result<FieldKind, SchemaError> {
     let no_enum = || SchemaError::ArrayWithoutEnumItems { property: name.to_owned() };
     let items = get_opt(def, "items").and_then(Value::as_object).ok_or_else(no_enum)?;
     match get_opt(items, "type") {

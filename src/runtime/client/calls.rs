@@ -39,7 +39,7 @@ impl ClientCore {
                 self.persist(&id).await;
                 self.emit_task(&id);
                 if let Some(stored) = self.records.borrow().get(&id).map(to_stored) {
-                    self.post(serde_json::json!({ "t": "adopt", "id": id, "stored": stored }));
+                    self.post(crate::json::json!({ "t": "adopt", "id": id, "stored": stored }));
                 }
                 self.pump();
                 Ok(CallOutcome::Task(self.snapshot_of(&id).unwrap_or(Value::Null)))
@@ -116,7 +116,7 @@ impl ClientCore {
                 }
                 Err(e) => {
                     self.tool_bindings.borrow_mut().remove(&name);
-                    rejected.push(serde_json::json!({ "name": name, "reason": e.to_string() }));
+                    rejected.push(crate::json::json!({ "name": name, "reason": e.to_string() }));
                 }
             }
         }

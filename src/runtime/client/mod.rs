@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use js_sys::Function;
-use serde_json::Value;
+use crate::json::Value;
 use wasm_bindgen::JsValue;
 
 use super::channel::Channel;
@@ -235,7 +235,7 @@ impl ClientCore {
     }
 
     fn note_storage(&self, reason: String) {
-        let detail = serde_json::json!({ "durable": self.durable(), "reason": reason });
+        let detail = crate::json::json!({ "durable": self.durable(), "reason": reason });
         *self.store_note.borrow_mut() = Some(reason);
         self.events.emit("storage", to_js(&detail));
     }
@@ -249,7 +249,7 @@ impl ClientCore {
             // Step mode: the store is the truth between isolates, so a failed call is a miss this step
             // reports and the next step retries — never a switch to memory that would drop the tasks.
             let reason = format!("a store call failed ({error}); the next step tries again");
-            self.events.emit("storage", to_js(&serde_json::json!({ "durable": true, "reason": reason })));
+            self.events.emit("storage", to_js(&crate::json::json!({ "durable": true, "reason": reason })));
             return;
         }
         *self.store.borrow_mut() = Rc::new(Store::Memory(MemoryStore::new()));
@@ -281,7 +281,7 @@ impl ClientCore {
                     continue;
                 }
             }
-            let parsed: Result<Value, _> = serde_json::from_str(&text);
+            let parsed: Result<Value, _> = crate::json::from_str(&text);
             if let Some(id) = rest.strip_prefix("task/") {
                 match parsed.map_err(|e| e.to_string()).and_then(|v| from_stored::<TaskRecord>(&v).map_err(|e| e.to_string())) {
                     Ok(mut record) => {
@@ -296,7 +296,7 @@ impl ClientCore {
                         loaded.insert(id.to_owned(), record);
                     }
                     // Left in the store untouched (a newer release may read it); reported, never dropped.
-                    Err(e) => self.events.emit("storage", to_js(&serde_json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
+                    Err(e) => self.events.emit("storage", to_js(&crate::json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
                 }
             } else if let Some(id) = rest.strip_prefix("call/") {
                 // Our own calls in flight, and calls already reported, are not news.
@@ -406,7 +406,7 @@ impl ClientCore {
 
     /// Tells the host a task or call is gone (`forget` event, `detail: { id }`).
     pub(super) fn emit_forgotten(&self, id: &str) {
-        self.events.emit("forget", to_js(&serde_json::json!({ "id": id })));
+        self.events.emit("forget", to_js(&crate::json::json!({ "id": id })));
     }
 
     fn snapshot_of(&self, id: &str) -> Option<Value> {
@@ -488,7 +488,7 @@ impl ClientCore {
             }
         };
         let record = text.as_deref().and_then(|t| {
-            let value: Value = serde_json::from_str(t).ok()?;
+            let value: Value = crate::json::from_str(t).ok()?;
             from_stored::<TaskRecord>(&value).ok()
         });
         match (&text, &record) {
@@ -513,7 +513,7 @@ impl ClientCore {
         self.persist_with(id, replay).await;
         self.emit_task(id);
         if let Some(stored) = self.records.borrow().get(id).map(to_stored) {
-            self.post(serde_json::json!({ "t": "record", "id": id, "stored": stored }));
+            self.post(crate::json::json!({ "t": "record", "id": id, "stored": stored }));
         }
         self.settle_waiters(id);
     }
@@ -541,7 +541,7 @@ impl ClientCore {
         if self.leader.get() {
             self.respond_here(task_id, &value).await
         } else {
-            self.forward(serde_json::json!({ "t": "respond", "id": task_id, "answers": value })).await
+            self.forward(crate::json::json!({ "t": "respond", "id": task_id, "answers": value })).await
         }
     }
 
@@ -558,7 +558,7 @@ impl ClientCore {
         if self.leader.get() {
             self.cancel_here(task_id).await
         } else {
-            self.forward(serde_json::json!({ "t": "cancel", "id": task_id })).await
+            self.forward(crate::json::json!({ "t": "cancel", "id": task_id })).await
         }
     }
 
@@ -613,7 +613,7 @@ impl ClientCore {
         self.versions.borrow_mut().remove(id);
         self.waiters.borrow_mut().remove(id);
         self.emit_forgotten(id);
-        self.post(serde_json::json!({ "t": "forget", "id": id }));
+        self.post(crate::json::json!({ "t": "forget", "id": id }));
         store.delete(&self.keys.task(id)).await.map_err(|e| ClientError::usage(e.to_string()))
     }
 

@@ -33,7 +33,7 @@ pub struct StepReport {
 impl StepReport {
     /// As the JS API returns it.
     pub fn to_json(&self) -> Value {
-        serde_json::json!({
+        crate::json::json!({
             "nextWakeAt": self.next_wake_at,
             "live": self.live,
             "settled": self.settled,
@@ -131,7 +131,7 @@ impl ClientCore {
             if self.versions.borrow().get(id) == Some(&text) {
                 continue;
             }
-            let parsed = serde_json::from_str::<Value>(&text).ok().and_then(|v| from_stored::<TaskRecord>(&v).ok());
+            let parsed = crate::json::from_str(&text).ok().and_then(|v| from_stored::<TaskRecord>(&v).ok());
             if let Some(record) = parsed {
                 self.records.borrow_mut().insert(id.to_owned(), record);
                 self.versions.borrow_mut().insert(id.to_owned(), text);

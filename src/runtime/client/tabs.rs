@@ -87,8 +87,8 @@ impl ClientCore {
                     } else {
                         core.cancel_here(&id).await
                     };
-                    let error = result.err().map(|e| serde_json::json!({ "name": e.name, "message": e.message }));
-                    core.post(serde_json::json!({ "t": "reply", "req": message.get("req"), "error": error }));
+                    let error = result.err().map(|e| crate::json::json!({ "name": e.name, "message": e.message }));
+                    core.post(crate::json::json!({ "t": "reply", "req": message.get("req"), "error": error }));
                 });
             }
             "reply" => {

@@ -1,0 +1,29 @@
+//! JSON values, parsing and writing: the one JSON layer of the crate, protocol to bindings.
+//!
+//! Our own instead of `serde_json`: the shipped `.wasm` pays for every generic instantiation, and a
+//! value tree with a hand-written parser and writer is a fraction of serde's size (issue 7's size
+//! budget). Objects keep the order the server wrote (forms show fields in that order) in a `Vec`,
+//! and numbers keep their literal text, so a number is written back exactly as it was read and no
+//! float formatting code is needed on the wire path.
+//!
+//! With the `serde` feature (native tools such as the reference server) [`Value`] also implements
+//! `serde::Serialize`/`Deserialize`.
+
+mod index;
+mod macros;
+mod map;
+mod number;
+mod parse;
+#[cfg(feature = "serde")]
+mod serde_impl;
+mod value;
+mod write;
+
+pub use map::Map;
+pub use number::Number;
+pub use parse::{from_str, ParseError};
+pub use value::{ToJson, Value};
+pub use write::{to_string, to_string_pretty};
+
+#[doc(inline)]
+pub use crate::json;

@@ -1,0 +1,106 @@
+//! The stored form of a [`TaskRecord`] and the parts only it holds (format 1).
+use crate::json::{json, Value};
+use crate::machine::stored::{opt_json, Fields, StoredForm};
+use crate::protocol::task::DetailedTask;
+
+use super::{CancelIntent, FailureNote, InFlight, LocalEnd, TaskRecord};
+
+/// Stored as `{"reason": "ttlElapsed"}` / `{"reason": "unknownToServer", "message": …}`.
+impl StoredForm for LocalEnd {
+    fn to_json(&self) -> Value {
+        match self {
+            Self::TtlElapsed => json!({ "reason": "ttlElapsed" }),
+            Self::UnknownToServer { message } => json!({ "reason": "unknownToServer", "message": message }),
+        }
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value, "end")?;
+        Ok(match f.str("reason")? {
+            "ttlElapsed" => Self::TtlElapsed,
+            "unknownToServer" => Self::UnknownToServer { message: f.str("message")?.to_owned() },
+            other => return Err(format!("end: unknown reason \"{other}\"")),
+        })
+    }
+}
+
+/// Stored as `"none"`, `"requested"` or `"acknowledged"`.
+impl StoredForm for CancelIntent {
+    fn to_json(&self) -> Value {
+        Value::from(match self {
+            Self::None => "none",
+            Self::Requested => "requested",
+            Self::Acknowledged => "acknowledged",
+        })
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        match value.as_str() {
+            Some("none") => Ok(Self::None),
+            Some("requested") => Ok(Self::Requested),
+            Some("acknowledged") => Ok(Self::Acknowledged),
+            _ => Err("cancel: expected \"none\", \"requested\" or \"acknowledged\"".to_owned()),
+        }
+    }
+}
+
+impl StoredForm for FailureNote {
+    fn to_json(&self) -> Value {
+        json!({ "at": self.at, "failure": self.failure.to_json() })
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value, "lastFailure")?;
+        Ok(Self { at: f.u64("at")?, failure: f.read("failure")? })
+    }
+}
+
+/// camelCase fields; `last` in its wire form; `sendLeaseUntil` only while a lease is held; what is in
+/// flight and the outbox recheck are not stored.
+impl StoredForm for TaskRecord {
+    fn to_json(&self) -> Value {
+        let mut value = json!({
+            "taskId": self.task_id,
+            "toolName": self.tool_name,
+            "receivedAt": self.received_at,
+            "last": self.last.to_json(),
+            "detailsKnown": self.details_known,
+            "end": opt_json(self.end.as_ref()),
+            "ledger": self.ledger.to_json(),
+            "cancel": self.cancel.to_json(),
+            "poll": self.poll.to_json(),
+            "outboxRetry": self.outbox_retry.to_json(),
+            "cancelRetry": self.cancel_retry.to_json(),
+            "observedAt": self.observed_at,
+            "lastFailure": opt_json(self.last_failure.as_ref()),
+            "jitter": self.jitter.to_json(),
+        });
+        if let Some(until) = self.send_lease_until {
+            value["sendLeaseUntil"] = Value::from(until);
+        }
+        value
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value, "record")?;
+        Ok(Self {
+            task_id: f.str("taskId")?.to_owned(),
+            tool_name: f.str("toolName")?.to_owned(),
+            received_at: f.u64("receivedAt")?,
+            last: f.wire("last", DetailedTask::from_json_lenient)?,
+            details_known: f.bool("detailsKnown")?,
+            end: f.read_opt("end")?,
+            ledger: f.read("ledger")?,
+            cancel: f.read("cancel")?,
+            poll: f.read("poll")?,
+            outbox_retry: f.read("outboxRetry")?,
+            cancel_retry: f.read("cancelRetry")?,
+            observed_at: f.u64("observedAt")?,
+            last_failure: f.read_opt("lastFailure")?,
+            jitter: f.read("jitter")?,
+            send_lease_until: f.opt_u64("sendLeaseUntil")?,
+            recheck_outbox: false,
+            in_flight: InFlight::default(),
+        })
+    }
+}
