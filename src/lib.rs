@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod bindings;
+pub mod collections;
 pub mod element;
 pub mod json;
 pub mod machine;

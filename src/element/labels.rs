@@ -2,7 +2,7 @@
 //!
 //! Pure data and lookup: no DOM. The element picks a language from the nearest `lang` attribute, then
 //! `navigator.language`; a host may add languages or override single words (see `docs/element.md`).
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 
 use crate::json::Value;
 
@@ -129,7 +129,7 @@ pub const SHIPPED: [&str; 2] = ["en", "th"];
 pub struct Labels {
     lang: String,
     column: usize,
-    overrides: BTreeMap<String, String>,
+    overrides: SortedMap<String, String>,
 }
 
 impl Labels {
@@ -139,7 +139,7 @@ impl Labels {
     pub fn resolve(lang: &str, overrides: &[&Value]) -> Labels {
         let lang = primary_subtag(lang);
         let column = SHIPPED.iter().position(|l| *l == lang).unwrap_or(0);
-        let mut words = BTreeMap::new();
+        let mut words = SortedMap::new();
         for layer in overrides {
             let Some(obj) = layer.as_object() else { continue };
             let by_lang = obj.get(&lang).and_then(Value::as_object);

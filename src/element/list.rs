@@ -4,7 +4,7 @@
 //! Items are keyed by id and reordered by moving only the ones out of place, so a form being typed
 //! into keeps its focus when other tasks change.
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 use std::rc::{Rc, Weak};
 
 use js_sys::Reflect;
@@ -22,7 +22,7 @@ use crate::runtime::globals::Listener;
 #[derive(Default)]
 struct State {
     client: Option<(Rc<ClientCore>, JsValue)>,
-    items: BTreeMap<String, Element>,
+    items: SortedMap<String, Element>,
     own_labels: Value,
     subscription: Vec<Listener>,
     connected: bool,

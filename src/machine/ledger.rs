@@ -1,6 +1,6 @@
 //! The input ledger: which `inputRequests` keys a task has asked, which the user answered, and which the
 //! server acknowledged. Keys are unique for a task's life, so a key is shown and answered at most once.
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 use std::fmt;
 
 use crate::json::{json, Map, Value};
@@ -27,7 +27,7 @@ pub enum KeyState {
 /// The ledger of one task.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputLedger {
-    keys: BTreeMap<String, KeyState>,
+    keys: SortedMap<String, KeyState>,
     /// Keys in the `tasks/update` now in flight (not persisted: after a reload they are simply re-sent,
     /// which is harmless because servers ignore keys already answered).
     sending: Vec<String>,

@@ -1,6 +1,6 @@
 //! Input the server asks for (`inputRequests`) and the client's answers (`inputResponses`), shared by
 //! MRTR rounds before a task and by `input_required` during one.
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 
 use crate::json::{json, Value};
 
@@ -8,9 +8,9 @@ use super::fields::{self, Object};
 use super::DecodeError;
 
 /// Server-chosen key → embedded request. Keys are unique for the life of a task.
-pub type InputRequests = BTreeMap<String, InputRequest>;
+pub type InputRequests = SortedMap<String, InputRequest>;
 /// Key → the client's answer, with the same keys as the requests they answer.
-pub type InputResponses = BTreeMap<String, InputResponse>;
+pub type InputResponses = SortedMap<String, InputResponse>;
 
 /// One embedded request `{method, params}` (no id, no jsonrpc).
 #[derive(Debug, Clone, PartialEq)]

@@ -1,5 +1,5 @@
 //! The per-request `_meta` every 2026-07-28 request carries: protocol version, client info, capabilities.
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 
 use crate::json::Value;
 
@@ -79,13 +79,13 @@ pub struct ClientCapabilities {
     /// Experimental capabilities, passed through.
     pub experimental: Option<Value>,
     /// Declared extensions by id, with their settings.
-    pub extensions: BTreeMap<String, Value>,
+    pub extensions: SortedMap<String, Value>,
 }
 
 impl ClientCapabilities {
     /// What a task client declares: the Tasks extension (settings `{}`) and the elicitation modes it renders.
     pub fn task_client(form: bool, url: bool) -> Self {
-        let mut extensions = BTreeMap::new();
+        let mut extensions = SortedMap::new();
         extensions.insert(TASKS_EXTENSION.to_owned(), Value::Object(Object::new()));
         let elicitation = (form || url).then_some(ElicitationCapability { form, url });
         Self { elicitation, extensions, ..Self::default() }

@@ -71,7 +71,7 @@ fn is_token(name: &str) -> bool {
 pub fn bindings(input_schema: &Value) -> Result<Vec<ParamBinding>, InvalidAnnotation> {
     let mut out = Vec::new();
     walk(input_schema, &mut Vec::new(), &mut out)?;
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = crate::collections::SortedSet::new();
     for b in &out {
         if !seen.insert(b.header.to_ascii_lowercase()) {
             return Err(InvalidAnnotation::Duplicate(b.header.clone()));

@@ -6,8 +6,7 @@
 //! client then tells the host that tasks will not survive a reload.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
-use std::ops::Bound;
+use crate::collections::SortedMap;
 
 use super::StoreError;
 
@@ -17,7 +16,7 @@ use super::StoreError;
 /// ever held across an `.await`, so the methods cannot conflict even when futures interleave.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    records: RefCell<BTreeMap<String, String>>,
+    records: RefCell<SortedMap<String, String>>,
 }
 
 impl MemoryStore {
@@ -46,10 +45,10 @@ impl MemoryStore {
     /// Every record whose key starts with `prefix`, in key order.
     pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
         let records = self.records.borrow();
-        // BTreeMap orders `String`s the way `Store::list` promises (by code point), and every key
+        // SortedMap orders `String`s the way `Store::list` promises (by code point), and every key
         // with the prefix sorts at or after the prefix itself, contiguously.
         Ok(records
-            .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
+            .iter_from(prefix)
             .take_while(|(key, _)| key.starts_with(prefix))
             .map(|(key, value)| (key.clone(), value.clone()))
             .collect())

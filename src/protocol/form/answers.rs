@@ -3,7 +3,7 @@
 use super::formats::{is_date, is_date_time, is_email, is_uri};
 use super::{FieldKind, Problem, TextFormat};
 use crate::json::{Number, Value};
-use std::collections::BTreeSet;
+use crate::collections::SortedSet;
 
 /// Result of checking one answer value against its field.
 pub(super) enum Checked {
@@ -123,8 +123,8 @@ pub(super) fn check_value(kind: &FieldKind, v: &Value) -> Result<Checked, Vec<Pr
             if picked.is_empty() {
                 return Ok(Checked::Blank);
             }
-            let mut seen = BTreeSet::new();
-            let mut reported_dup = BTreeSet::new();
+            let mut seen = SortedSet::new();
+            let mut reported_dup = SortedSet::new();
             for s in &picked {
                 if seen.insert(*s) {
                     if !options.iter().any(|c| c.value == *s) {

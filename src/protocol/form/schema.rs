@@ -3,7 +3,7 @@
 use super::answers::{check_value, Checked};
 use super::{Choice, FieldKind, FormField, Problem, SchemaError, TextFormat};
 use crate::json::{Map, Value};
-use std::collections::BTreeSet;
+use crate::collections::SortedSet;
 
 /// Optional keyword lookup: a JSON `null` counts as absent.
 pub(super) fn get_opt<'a>(obj: &'a Map, key: &str) -> Option<&'a Value> {
@@ -88,7 +88,7 @@ fn only_one_of(name: &str, def: &Map, keywords: &[&'static str]) -> Result<(), S
 }
 
 fn reject_duplicates<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Result<(), SchemaError> {
-    let mut seen = BTreeSet::new();
+    let mut seen = SortedSet::new();
     for v in values {
         if !seen.insert(v) {
             return Err(SchemaError::DuplicateOption { property: name.to_owned(), value: v.to_owned() });

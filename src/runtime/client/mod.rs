@@ -2,7 +2,7 @@
 //! records when their visible state changes, runs the actions the machine asks for, and sets one timer
 //! for the earliest wake-up (recomputed from the clock, never by counting ticks).
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 use std::rc::Rc;
 
 use js_sys::Function;
@@ -124,13 +124,13 @@ pub struct ClientCore {
     transport: FetchTransport,
     store: RefCell<Rc<Store>>,
     store_note: RefCell<Option<String>>,
-    records: RefCell<BTreeMap<String, TaskRecord>>,
+    records: RefCell<SortedMap<String, TaskRecord>>,
     /// Records restored from the store at `open` (shown as `restored` in snapshots).
-    restored: RefCell<std::collections::BTreeSet<String>>,
-    unknown_calls: RefCell<BTreeMap<String, PendingCall>>,
+    restored: RefCell<crate::collections::SortedSet<String>>,
+    unknown_calls: RefCell<SortedMap<String, PendingCall>>,
     /// This client's own calls still waiting for an answer (their pending records are not orphans).
-    live_calls: RefCell<std::collections::BTreeSet<String>>,
-    waiters: RefCell<BTreeMap<String, Vec<Function>>>,
+    live_calls: RefCell<crate::collections::SortedSet<String>>,
+    waiters: RefCell<SortedMap<String, Vec<Function>>>,
     events: Events,
     timer: RefCell<Option<Timeout>>,
     listeners: RefCell<Vec<Listener>>,
@@ -142,13 +142,13 @@ pub struct ClientCore {
     leadership: RefCell<Option<Leadership>>,
     channel: RefCell<Option<Channel>>,
     /// Requests forwarded to the polling tab, waiting for its reply.
-    replies: RefCell<BTreeMap<String, Function>>,
+    replies: RefCell<SortedMap<String, Function>>,
     push: RefCell<Push>,
     /// `x-mcp-header` bindings of the tools seen in `listTools`, by tool name (memory only).
-    tool_bindings: RefCell<BTreeMap<String, Vec<ParamBinding>>>,
+    tool_bindings: RefCell<SortedMap<String, Vec<ParamBinding>>>,
     /// The stored text of each record as this client last read or wrote it. In step mode
     /// (`autoPoll: false`) writes compare against it, so a record another isolate changed is re-read.
-    versions: RefCell<BTreeMap<String, String>>,
+    versions: RefCell<SortedMap<String, String>>,
 }
 
 fn random_u64() -> u64 {
@@ -193,11 +193,11 @@ impl ClientCore {
             transport,
             store: RefCell::new(Rc::new(store)),
             store_note: RefCell::new(None),
-            records: RefCell::new(BTreeMap::new()),
+            records: RefCell::new(SortedMap::new()),
             restored: RefCell::new(Default::default()),
-            unknown_calls: RefCell::new(BTreeMap::new()),
+            unknown_calls: RefCell::new(SortedMap::new()),
             live_calls: RefCell::new(Default::default()),
-            waiters: RefCell::new(BTreeMap::new()),
+            waiters: RefCell::new(SortedMap::new()),
             events: Events::new(),
             timer: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
@@ -207,10 +207,10 @@ impl ClientCore {
             leader: Cell::new(!options.auto_poll),
             leadership: RefCell::new(None),
             channel: RefCell::new(None),
-            replies: RefCell::new(BTreeMap::new()),
+            replies: RefCell::new(SortedMap::new()),
             push: RefCell::new(Push::default()),
-            tool_bindings: RefCell::new(BTreeMap::new()),
-            versions: RefCell::new(BTreeMap::new()),
+            tool_bindings: RefCell::new(SortedMap::new()),
+            versions: RefCell::new(SortedMap::new()),
         });
         if let Some(note) = store_note {
             core.note_storage(note);
@@ -268,7 +268,7 @@ impl ClientCore {
             }
         };
         let now = globals::now_ms();
-        let mut loaded = BTreeMap::new();
+        let mut loaded = SortedMap::new();
         for (key, text) in entries {
             let rest = &key[self.keys.prefix.len().min(key.len())..];
             if let Some(id) = rest.strip_prefix("task/") {
@@ -316,7 +316,7 @@ impl ClientCore {
             // Records added while the store was being read (a call that just returned) stay.
             let mut records = self.records.borrow_mut();
             for (id, record) in std::mem::take(&mut *records) {
-                loaded.entry(id).or_insert(record);
+                loaded.get_or_insert_with(id, || record);
             }
             *records = loaded;
         }
@@ -598,7 +598,7 @@ impl ClientCore {
             let value = self.snapshot_of(task_id).map_or(JsValue::NULL, |s| to_js(&s));
             let _ = resolve.call1(&JsValue::UNDEFINED, &value);
         } else {
-            self.waiters.borrow_mut().entry(task_id.to_owned()).or_default().push(resolve);
+            self.waiters.borrow_mut().get_or_insert_with(task_id.to_owned(), Vec::new).push(resolve);
         }
         Ok(())
     }

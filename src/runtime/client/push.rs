@@ -9,7 +9,7 @@ pub(super) struct Push {
     supported: Option<bool>,
     discovering: bool,
     /// The open stream: the task ids it was asked for, and how to close it.
-    current: Option<(std::collections::BTreeSet<String>, web_sys::AbortController)>,
+    current: Option<(crate::collections::SortedSet<String>, web_sys::AbortController)>,
     /// Bumped per stream, so a closed stream's late callbacks are ignored.
     generation: u64,
     failures: u32,
@@ -28,7 +28,7 @@ impl ClientCore {
     /// tasks it acknowledges are not polled; a new set of tasks means a new stream (filters cannot
     /// change); a dropped stream means polling at once and listening again after a backoff.
     pub(super) fn ensure_listening(self: &Rc<Self>, now: u64) {
-        let live: std::collections::BTreeSet<String> =
+        let live: crate::collections::SortedSet<String> =
             self.records.borrow().iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
         let mut push = self.push.borrow_mut();
         match push.supported {
@@ -81,7 +81,7 @@ impl ClientCore {
     pub(super) async fn listen_loop(
         self: Rc<Self>,
         generation: u64,
-        ids: std::collections::BTreeSet<String>,
+        ids: crate::collections::SortedSet<String>,
         abort: web_sys::AbortController,
     ) {
         let current = |core: &ClientCore| core.push.borrow().generation == generation;

@@ -1,7 +1,7 @@
 //! Step mode (`autoPoll: false`): for edge workers that have no loop between events and lose their
 //! isolate when idle. The platform calls `step()` from an alarm or cron; each step re-reads the store,
 //! runs what is due (bounded), writes back with version checks, and says when to wake up next.
-use std::collections::BTreeSet;
+use crate::collections::SortedSet;
 
 use js_sys::{Array, Promise};
 use wasm_bindgen_futures::JsFuture;
@@ -72,7 +72,7 @@ impl ClientCore {
             self.changed_with(&id, &|fresh| fresh.tick(now, &self.policy)).await;
         }
         // Claim the sends: only the step whose leased record reaches the store first sends them.
-        let senders: BTreeSet<String> =
+        let senders: SortedSet<String> =
             actions.iter().filter(|(_, a)| !matches!(a, Action::Poll)).map(|(id, _)| id.clone()).collect();
         for id in senders {
             if let Some(record) = self.records.borrow_mut().get_mut(&id) {
@@ -124,7 +124,7 @@ impl ClientCore {
             Ok(entries) => entries,
             Err(e) => return self.storage_failed(&e),
         };
-        let mut seen = BTreeSet::new();
+        let mut seen = SortedSet::new();
         for (key, text) in entries {
             let Some(id) = key[self.keys.prefix.len().min(key.len())..].strip_prefix("task/") else { continue };
             seen.insert(id.to_owned());

@@ -1,0 +1,323 @@
+//! Small sorted collections on a `Vec`, in place of `BTreeMap`/`BTreeSet`.
+//!
+//! Every `BTreeMap<K, V>` type a crate uses brings its own copy of the B-tree code (node splitting,
+//! merging, iteration) into the `.wasm`: they were a fifth of the client's code. The maps here hold a
+//! handful of entries (input keys, extensions, listeners) or are filled in key order (the store lists
+//! by key), where a sorted `Vec` with binary search is as fast and a fraction of the code. Iteration is in
+//! key order, as with `BTreeMap`, so what is written or sent keeps its order.
+use std::borrow::Borrow;
+use std::fmt;
+
+/// A map sorted by key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SortedMap<K, V> {
+    entries: Vec<(K, V)>,
+}
+
+impl<K, V> Default for SortedMap<K, V> {
+    fn default() -> Self {
+        SortedMap { entries: Vec::new() }
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.entries.iter().map(|(k, v)| (k, v))).finish()
+    }
+}
+
+impl<K: Ord, V> SortedMap<K, V> {
+    /// An empty map.
+    pub const fn new() -> Self {
+        SortedMap { entries: Vec::new() }
+    }
+
+    fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    }
+
+    /// The value of `key`.
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| &self.entries[i].1)
+    }
+
+    /// The value of `key`, mutably.
+    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| &mut self.entries[i].1)
+    }
+
+    /// Whether `key` is present.
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).is_ok()
+    }
+
+    /// Sets `key`, returning the value it replaced. Appending in key order costs no move.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        if self.entries.last().is_none_or(|(last, _)| *last < key) {
+            self.entries.push((key, value));
+            return None;
+        }
+        match self.find(&key) {
+            Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
+            Err(i) => {
+                self.entries.insert(i, (key, value));
+                None
+            }
+        }
+    }
+
+    /// Removes `key`.
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| self.entries.remove(i).1)
+    }
+
+    /// The value of `key`, inserting `make()` first when it is missing.
+    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        let i = match self.find(&key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.entries.insert(i, (key, make()));
+                i
+            }
+        };
+        &mut self.entries[i].1
+    }
+
+    /// How many entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Entries in key order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// Entries in key order, values mutable.
+    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
+    /// Keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// Keys in order, taking the map.
+    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator {
+        self.entries.into_iter().map(|(k, _)| k)
+    }
+
+    /// Values in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// Values in key order, mutable.
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    /// Entries from the first key not less than `from`, in key order.
+    pub fn iter_from<Q: Ord + ?Sized>(&self, from: &Q) -> impl Iterator<Item = (&K, &V)>
+    where
+        K: Borrow<Q>,
+    {
+        let start = self.find(from).unwrap_or_else(|i| i);
+        self.entries[start..].iter().map(|(k, v)| (k, v))
+    }
+
+    /// Keeps the entries `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+        self.entries.retain_mut(|(k, v)| keep(k, v));
+    }
+
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        let mut map = SortedMap::new();
+        map.extend(iter);
+        map
+    }
+}
+
+impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl<K, V> IntoIterator for SortedMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a SortedMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+/// A set sorted by value.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct SortedSet<K> {
+    map: SortedMap<K, ()>,
+}
+
+impl<K: fmt::Debug> fmt::Debug for SortedSet<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.map.entries.iter().map(|(k, ())| k)).finish()
+    }
+}
+
+impl<K: Ord> SortedSet<K> {
+    /// An empty set.
+    pub const fn new() -> Self {
+        SortedSet { map: SortedMap::new() }
+    }
+
+    /// Adds `value`; whether it was new.
+    pub fn insert(&mut self, value: K) -> bool {
+        self.map.insert(value, ()).is_none()
+    }
+
+    /// Whether `value` is in the set.
+    pub fn contains<Q: Ord + ?Sized>(&self, value: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.map.contains_key(value)
+    }
+
+    /// Removes `value`; whether it was there.
+    pub fn remove<Q: Ord + ?Sized>(&mut self, value: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.map.remove(value).is_some()
+    }
+
+    /// How many values.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Values in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+        self.map.keys()
+    }
+
+    /// Keeps the values `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
+        self.map.retain(|k, _| keep(k));
+    }
+
+    /// Removes every value.
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
+}
+
+impl<K: Ord> FromIterator<K> for SortedSet<K> {
+    fn from_iter<I: IntoIterator<Item = K>>(iter: I) -> Self {
+        SortedSet { map: iter.into_iter().map(|k| (k, ())).collect() }
+    }
+}
+
+impl<K: Ord> Extend<K> for SortedSet<K> {
+    fn extend<I: IntoIterator<Item = K>>(&mut self, iter: I) {
+        self.map.extend(iter.into_iter().map(|k| (k, ())));
+    }
+}
+
+impl<K> IntoIterator for SortedSet<K> {
+    type Item = K;
+    type IntoIter = std::iter::Map<std::vec::IntoIter<(K, ())>, fn((K, ())) -> K>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.map.into_iter().map(|(k, ())| k)
+    }
+}
+
+impl<'a, K> IntoIterator for &'a SortedSet<K> {
+    type Item = &'a K;
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, ())>, fn(&'a (K, ())) -> &'a K>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.map.entries.iter().map(|(k, ())| k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_map_keeps_key_order_whatever_the_insertion_order() {
+        let mut m = SortedMap::new();
+        for (k, v) in [("b", 2), ("d", 4), ("a", 1), ("c", 3)] {
+            assert_eq!(m.insert(k.to_owned(), v), None);
+        }
+        assert_eq!(m.insert("c".to_owned(), 30), Some(3));
+        assert_eq!(m.keys().map(String::as_str).collect::<Vec<_>>(), ["a", "b", "c", "d"]);
+        assert_eq!(m.get("c"), Some(&30));
+        assert_eq!(m.remove("a"), Some(1));
+        assert!(!m.contains_key("a"));
+        *m.get_or_insert_with("e".to_owned(), || 0) += 5;
+        *m.get_or_insert_with("b".to_owned(), || 0) += 5;
+        assert_eq!(m.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>(), [("b", 7), ("c", 30), ("d", 4), ("e", 5)]);
+        m.retain(|_, v| *v > 6);
+        assert_eq!(m.len(), 2);
+    }
+
+    #[test]
+    fn a_map_from_an_iterator_keeps_the_last_value_of_a_key() {
+        let m: SortedMap<u32, &str> = [(2, "x"), (1, "y"), (2, "z")].into_iter().collect();
+        assert_eq!(m.into_iter().collect::<Vec<_>>(), [(1, "y"), (2, "z")]);
+    }
+
+    #[test]
+    fn a_set_is_sorted_and_unique() {
+        let mut s: SortedSet<String> = ["b", "a", "b"].into_iter().map(String::from).collect();
+        assert_eq!(s.iter().map(String::as_str).collect::<Vec<_>>(), ["a", "b"]);
+        assert!(!s.insert("a".into()));
+        assert!(s.contains("b"));
+        assert!(s.remove("b"));
+        assert_eq!(s.len(), 1);
+    }
+}
