@@ -169,7 +169,7 @@ fn read_field(f: &FieldView) -> Option<Value> {
                 // A number input reports "" for text it cannot parse: send that on as not-a-number.
                 return control.validity().bad_input().then(|| Value::String("?".into()));
             }
-            Some(raw.parse::<f64>().ok().and_then(Number::from_f64).map_or(Value::String(raw), Value::Number))
+            Some(Number::parse_literal(&raw).map_or(Value::String(raw), Value::Number))
         }
         WidgetHint::Checkbox => Some(Value::Bool(input(first)?.checked())),
         WidgetHint::Radio => {

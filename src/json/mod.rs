@@ -9,6 +9,7 @@
 //! With the `serde` feature (native tools such as the reference server) [`Value`] also implements
 //! `serde::Serialize`/`Deserialize`.
 
+mod float;
 mod index;
 mod macros;
 mod map;

@@ -71,9 +71,10 @@ impl Number {
         !self.text.contains(['.', 'e', 'E'])
     }
 
-    /// The value as `f64` (nearest, as JavaScript reads it).
+    /// The value as `f64`: exact for the numbers forms and progress use (see `float`), as JavaScript
+    /// reads them.
     pub fn as_f64(&self) -> Option<f64> {
-        self.text.parse().ok()
+        super::float::parse_f64(&self.text)
     }
 
     /// The value as `i64` when it is written as an integer in range (`1.0` is not).
