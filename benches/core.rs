@@ -3,7 +3,9 @@
 //!
 //! Run with `cargo bench --bench core` (about 30 s of measuring after the build). Every figure lands in
 //! `target/criterion/<group>/<bench>/new/estimates.json`; `mean.point_estimate` there is the mean time
-//! per operation in nanoseconds (`cargo xtask bench` reads it from there).
+//! per operation in nanoseconds (`cargo xtask bench` reads it from there). With
+//! `CORE_BENCH_WRITE_DECODE_INPUTS=FILE` it writes the three `tasks/get` bodies to FILE and measures nothing
+//! (`cargo xtask bench decode` decodes the same bytes in the browser).
 //!
 //! The payloads copy the shapes of the reference server's wire transcript (`shared/spec/wire-transcript.txt`)
 //! and of the 2026-07-28 schema examples, built inline so the bench needs no file outside the repository.
@@ -12,7 +14,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use mcp_tasks_web::machine::backoff::PollPolicy;
 use mcp_tasks_web::machine::record::{Action, Change, TaskRecord};
 use mcp_tasks_web::protocol::form::FormModel;
@@ -248,13 +250,18 @@ fn decode_get(request: &ClientRequest, bytes: &[u8]) -> DetailedTask {
     }
 }
 
-fn bench_decode(c: &mut Criterion) {
-    let request = ClientRequest::GetTask { task_id: TASK_ID.into() };
-    let cases = [
+/// The three `tasks/get` response bodies, by bench name.
+fn decode_cases() -> [(&'static str, Vec<u8>); 3] {
+    [
         ("working", envelope(working_result("[2/3] compiling wasm-client", "2026-12-02T08:24:51.314Z"), 12)),
         ("input_required_form10", envelope(input_required_result(), 13)),
         ("completed_10kb", envelope(completed_result(), 14)),
-    ];
+    ]
+}
+
+fn bench_decode(c: &mut Criterion) {
+    let request = ClientRequest::GetTask { task_id: TASK_ID.into() };
+    let cases = decode_cases();
     for (name, bytes) in &cases {
         let task = decode_get(&request, bytes);
         let ok = match (*name, &task.detail) {
@@ -383,4 +390,26 @@ criterion_group! {
     config = config();
     targets = bench_decode, bench_machine, bench_form
 }
-criterion_main!(benches);
+
+/// With `CORE_BENCH_WRITE_DECODE_INPUTS=FILE`, writes the decode inputs to FILE instead of measuring:
+/// `{ "taskId", "cases": [{ "name", "body" }] }`, `body` being the response text byte for byte.
+/// `cargo xtask bench decode` times the same bodies in the browser.
+fn write_decode_inputs(path: &std::ffi::OsStr) {
+    let cases: Vec<Value> = decode_cases()
+        .into_iter()
+        .map(|(name, bytes)| json!({ "name": name, "body": String::from_utf8(bytes).expect("UTF-8") }))
+        .collect();
+    let text = json!({ "taskId": TASK_ID, "cases": cases }).to_string();
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("writing {}: {e}", path.to_string_lossy()));
+    println!("wrote the decode inputs to {}", path.to_string_lossy());
+}
+
+// criterion_main!(benches), with the input writer in front.
+fn main() {
+    if let Some(path) = std::env::var_os("CORE_BENCH_WRITE_DECODE_INPUTS") {
+        write_decode_inputs(&path);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -4,6 +4,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::protocol;
 
+#[cfg(feature = "bench")]
+mod bench;
 #[cfg(feature = "element")]
 mod element;
 mod errors;

@@ -34,8 +34,8 @@ commands:
                     ext-tasks interop check against the reference server
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
-                    named ones: size); prints a table, writes target/bench/bench.json and
-                    bench.svg; fails when a size budget is over
+                    named ones: size, poll, resume, core, decode); prints a table, writes
+                    target/bench/bench.json and bench.svg; fails when a size budget is over
   setup [--browser] install missing tools: wasm32 target, wasm-bindgen-cli, npm packages;
                     --browser also installs chromium + chromedriver (Debian packages)
   help              show this message

@@ -11,6 +11,7 @@
 //! must not exceed it), and the bench exits non-zero when one is over, after writing everything.
 
 mod breakdown;
+mod decode;
 mod poll;
 mod resume;
 mod runner;
@@ -57,6 +58,11 @@ pub const FIGURES: &[Figure] = &[
         name: "core",
         about: "native speed of the core (criterion): decode a tasks/get response, a state-machine step, a form model",
         run: speed::run,
+    },
+    Figure {
+        name: "decode",
+        about: "a tasks/get body (working / 10-field form / 10 KB result) decoded from a JS string to a JS object in Chromium: our wasm vs the official requester's zod parse",
+        run: decode::run,
     },
 ];
 

@@ -28,7 +28,7 @@ const SCRIPT: &str = "xtask/bench-fixtures/poll/run.mjs";
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     runner::require_pkg(ctx.root, &["node.mjs", "mcp_tasks_web_bg.wasm"])?;
     let server = runner::reference_server(ctx.root)?;
-    let json = runner::node_json::<&str>(ctx.root, &server, SCRIPT, &[])?;
+    let json = runner::node_json::<&str>(ctx.root, Some(&server), SCRIPT, &[])?;
     let rows = rows(&json)?;
     let summary = json.get("summary").and_then(|s| s.as_str()).unwrap_or_default().to_owned();
     ctx.detail(FIGURE, "requests per task, by case", summary, json);

@@ -38,7 +38,7 @@ const POLL_MS: u64 = 2000;
 /// Builds the server, bundles the official page, runs the driver, and turns its JSON into rows.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     runner::require_pkg(ctx.root, &["mcp_tasks_web.js", "mcp_tasks_web_bg.wasm"])?;
-    let runs = env_number("BENCH_RESUME_RUNS")?.unwrap_or(DEFAULT_RUNS).max(1);
+    let runs = runner::env_number("BENCH_RESUME_RUNS")?.unwrap_or(DEFAULT_RUNS).max(1);
     let counts = match std::env::var("BENCH_RESUME_COUNTS") {
         Ok(text) => parse_counts(&text)?,
         Err(_) => DEFAULT_COUNTS.to_vec(),
@@ -62,7 +62,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     let (runs_arg, poll_arg) = (runs.to_string(), POLL_MS.to_string());
     let args =
         ["--www", &www_arg, "--pkg", &pkg_arg, "--counts", &counts_arg, "--runs", &runs_arg, "--poll-ms", &poll_arg];
-    let json = runner::node_json(ctx.root, &server, &script, &args)?;
+    let json = runner::node_json(ctx.root, Some(&server), &script, &args)?;
 
     let results = summarise(&json)?;
     let chromium = json["chromium"].as_str().unwrap_or("?");
@@ -93,18 +93,6 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
 fn metric(n: u64) -> String {
     let handles = if n == 1 { "handle" } else { "handles" };
     format!("{} {handles}: open → first tasks/get", group_thousands(n as i64))
-}
-
-/// A positive integer from the environment, if set.
-fn env_number(name: &str) -> Result<Option<u64>> {
-    match std::env::var(name) {
-        Ok(text) => text
-            .trim()
-            .parse::<u64>()
-            .map(Some)
-            .map_err(|_| Error::msg(format!("{name}={text}: expected a whole number"))),
-        Err(_) => Ok(None),
-    }
 }
 
 /// `1,100,1000` → `[1, 100, 1000]` (each at least 1).

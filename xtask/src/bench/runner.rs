@@ -1,5 +1,6 @@
 //! What the figures that drive JavaScript share: the reference server binary, a Node script whose
-//! last stdout line is its JSON result, and the official requester bundled by esbuild.
+//! last stdout line is its JSON result, the official requester bundled by esbuild, and the numbers
+//! read from the environment.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,18 @@ pub fn reference_server(root: &Path) -> Result<PathBuf> {
     Ok(workspace::target_dir(root)?.join("debug").join("mcp-tasks-server"))
 }
 
+/// A whole number from the environment, if set.
+pub fn env_number(name: &str) -> Result<Option<u64>> {
+    match std::env::var(name) {
+        Ok(text) => text
+            .trim()
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|_| Error::msg(format!("{name}={text}: expected a whole number"))),
+        Err(_) => Ok(None),
+    }
+}
+
 /// Fails unless `pkg/` holds `files` (the figures measure the package as built).
 pub fn require_pkg(root: &Path, files: &[&str]) -> Result<()> {
     match files.iter().find(|f| !root.join("pkg").join(f).is_file()) {
@@ -25,17 +38,19 @@ pub fn require_pkg(root: &Path, files: &[&str]) -> Result<()> {
     }
 }
 
-/// Runs `node script args…` with `MCP_TASKS_SERVER` set, its stderr passed through, and parses the
-/// last non-empty line of its stdout as JSON.
-pub fn node_json<S: AsRef<OsStr>>(root: &Path, server: &Path, script: &str, args: &[S]) -> Result<serde_json::Value> {
+/// Runs `node script args…` (with `MCP_TASKS_SERVER` set when a `server` is given), its stderr passed
+/// through, and parses the last non-empty line of its stdout as JSON.
+pub fn node_json<S: AsRef<OsStr>>(
+    root: &Path,
+    server: Option<&Path>,
+    script: &str,
+    args: &[S],
+) -> Result<serde_json::Value> {
     let mut node = Command::new("node");
-    node.arg(script)
-        .args(args)
-        .current_dir(root)
-        .env("MCP_TASKS_SERVER", server)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
+    node.arg(script).args(args).current_dir(root).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+    if let Some(server) = server {
+        node.env("MCP_TASKS_SERVER", server);
+    }
     eprintln!("$ {}", cmd::display(&node));
     let out = node.output().map_err(|e| Error::msg(format!("running {script}: could not start node: {e}")))?;
     if !out.status.success() {

@@ -2,7 +2,8 @@
 //! `benches/core.rs` (decoding a `tasks/get` response, one state-machine step, building and
 //! validating a form model). Criterion writes each estimate to
 //! `<target>/criterion/<group>/<bench>/new/estimates.json`; this reads `mean.point_estimate` (ns).
-//! Ours only: the official requester's zod parse in the browser is a later figure.
+//! Ours only: the same decode in the browser beside the official requester's zod parse is the
+//! `decode` figure (decode.rs).
 
 use super::{Ctx, Row, Subject};
 use crate::cmd;
