@@ -1,7 +1,7 @@
 //! One question of a card in the DOM: an elicitation form built from the `protocol::form` model, a
 //! URL-mode consent form, or a note for a request the element does not answer. Reads what the user
 //! entered back into answers and shows the model's validation problems next to their fields.
-use crate::json::{json, Map, Number, Value};
+use crate::json::{display_f64, json, Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
@@ -363,13 +363,13 @@ fn build_field(b: &mut Builder<'_>, field: &FormField) -> Result<(Element, Field
             control.set_attribute("inputmode", if *integer { "numeric" } else { "decimal" })?;
             control.set_attribute("step", if *integer { "1" } else { "any" })?;
             if let Some(n) = minimum {
-                control.set_attribute("min", &n.to_string())?;
+                control.set_attribute("min", &display_f64(*n))?;
             }
             if let Some(n) = maximum {
-                control.set_attribute("max", &n.to_string())?;
+                control.set_attribute("max", &display_f64(*n))?;
             }
             if let (Some(d), Some(i)) = (default, input(&control)) {
-                i.set_value(&d.to_string());
+                i.set_value(&display_f64(*d));
             }
             append(&wrapper, &[&control])?;
             controls.push(control);

@@ -1,4 +1,5 @@
 //! A form [`Problem`] in the user's words: the label key and the values of its placeholders.
+use crate::json::display_f64;
 use crate::protocol::form::Problem;
 
 use super::labels::Labels;
@@ -15,8 +16,8 @@ pub fn problem_text(labels: &Labels, problem: &Problem) -> String {
         Problem::InvalidDateTime => ("problem.dateTime", vec![]),
         Problem::NotANumber => ("problem.number", vec![]),
         Problem::NotAnInteger => ("problem.integer", vec![]),
-        Problem::BelowMinimum { min } => ("problem.min", vec![("min", min.to_string())]),
-        Problem::AboveMaximum { max } => ("problem.max", vec![("max", max.to_string())]),
+        Problem::BelowMinimum { min } => ("problem.min", vec![("min", display_f64(*min))]),
+        Problem::AboveMaximum { max } => ("problem.max", vec![("max", display_f64(*max))]),
         Problem::NotABoolean => ("problem.boolean", vec![]),
         Problem::NotAnOption { .. } => ("problem.option", vec![]),
         Problem::TooFewItems { min } => ("problem.tooFew", vec![("min", min.to_string())]),

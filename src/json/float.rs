@@ -98,9 +98,128 @@ fn scale(mantissa: u64, exponent: i64) -> f64 {
     }
 }
 
+/// The shortest decimal text (up to 17 digits) that [`parse_f64`] reads back as `x`, in the JSON
+/// number grammar and laid out the way JavaScript's `String(x)` does (plain between 1e-7 and 1e21, an
+/// exponent outside). `x` must be finite. Replaces `f64`'s `Display`, whose formatting tables are
+/// several KB of the `.wasm`.
+pub(super) fn format_f64(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        return (x as i64).to_string();
+    }
+    let a = x.abs();
+    // 10^lead ≤ a < 10^(lead + 1), approximately; the search below corrects an off-by-one.
+    let mut lead: i64 = 0;
+    let mut p = 1.0f64;
+    if a >= 1.0 {
+        while p * 10.0 <= a {
+            p *= 10.0;
+            lead += 1;
+        }
+    } else {
+        while p > a {
+            p /= 10.0;
+            lead -= 1;
+        }
+    }
+    let mut best = None;
+    for digits in 1..=17i64 {
+        let exponent = lead - digits + 1;
+        let m = (scale(1, -exponent) * a).round();
+        if !(1.0..1e18).contains(&m) {
+            continue;
+        }
+        let m = m as u64;
+        best = Some((m, exponent));
+        if scale(m, exponent) == a {
+            break;
+        }
+    }
+    let (mut m, mut exponent) = best.unwrap_or((0, 0));
+    while m != 0 && m % 10 == 0 {
+        m /= 10;
+        exponent += 1;
+    }
+    layout(x < 0.0, &m.to_string(), exponent)
+}
+
+/// Any `f64` as a person reads it: [`format_f64`] for finite values, `NaN` / `Infinity` / `-Infinity`
+/// otherwise (as JavaScript's `String(x)`).
+pub fn display_f64(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        format_f64(x)
+    }
+}
+
+/// `digits × 10^exponent` as text, plain or with an exponent as JavaScript would.
+fn layout(negative: bool, digits: &str, exponent: i64) -> String {
+    let mut out = String::with_capacity(digits.len() + 8);
+    if negative {
+        out.push('-');
+    }
+    let point = digits.len() as i64 + exponent; // position of the decimal point after the first digit group
+    if (-5..=21).contains(&point) {
+        if exponent >= 0 {
+            out.push_str(digits);
+            out.extend(std::iter::repeat_n('0', exponent as usize));
+        } else if point > 0 {
+            out.push_str(&digits[..point as usize]);
+            out.push('.');
+            out.push_str(&digits[point as usize..]);
+        } else {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-point) as usize));
+            out.push_str(digits);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        let e = point - 1;
+        out.push(if e < 0 { '-' } else { '+' });
+        out.push_str(&e.unsigned_abs().to_string());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_f64;
+    use super::{format_f64, parse_f64};
+
+    #[test]
+    fn formats_like_javascript_and_reads_back() {
+        for (x, text) in [
+            (0.1, "0.1"),
+            (-0.5, "-0.5"),
+            (3.0, "3"),
+            (0.30000000000000004, "0.30000000000000004"),
+            (1.5e-7, "1.5e-7"),
+            (0.000001, "0.000001"),
+            (123.456, "123.456"),
+            (1e21, "1e+21"),
+            (2.5e25, "2.5e+25"),
+            (99.99, "99.99"),
+            (1234.5678, "1234.5678"),
+        ] {
+            assert_eq!(format_f64(x), text, "{x:e}");
+            assert_eq!(parse_f64(text), Some(x), "{text}");
+        }
+        // Past 2^53 significant units the digits are approximate (within a couple of ulps).
+        let near = 1e15 + 0.5;
+        let back = parse_f64(&format_f64(near)).unwrap();
+        assert!((back - near).abs() <= 0.25, "{back}");
+        let huge = format_f64(1.7976931348623157e308);
+        assert!(huge.starts_with("1.797693134862315") && huge.ends_with("e+308"), "{huge}");
+    }
 
     #[test]
     fn the_fast_path_is_exactly_what_std_parses() {

@@ -51,15 +51,9 @@ impl Number {
     }
 
     /// A finite `f64` as a number; `None` for NaN and infinities, which JSON cannot hold.
-    /// Integral values are written without a fraction (`3`, not `3.0`).
+    /// Written as its shortest round-trip text (`3`, `0.1`, `1.5e-7`), as JavaScript writes numbers.
     pub fn from_f64(value: f64) -> Option<Number> {
-        if !value.is_finite() {
-            return None;
-        }
-        if value.fract() == 0.0 && value.abs() < 9.0e15 {
-            return Some(Number::from(value as i64));
-        }
-        Some(Number { text: format!("{value}") })
+        value.is_finite().then(|| Number { text: super::float::format_f64(value) })
     }
 
     /// The literal text.

@@ -49,12 +49,12 @@ pub enum InvalidAnnotation {
 impl fmt::Display for InvalidAnnotation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::BadName(n) => write!(f, "x-mcp-header {n:?} is not a valid HTTP header name"),
-            Self::Duplicate(n) => write!(f, "x-mcp-header {n:?} is used twice (names are case-insensitive)"),
+            Self::BadName(n) => write!(f, "x-mcp-header \"{n}\" is not a valid HTTP header name"),
+            Self::Duplicate(n) => write!(f, "x-mcp-header \"{n}\" is used twice (names are case-insensitive)"),
             Self::BadType { header, found } => {
                 write!(
                     f,
-                    "x-mcp-header {header:?} is on a {found} property; only string, integer and boolean are allowed"
+                    "x-mcp-header \"{header}\" is on a {found} property; only string, integer and boolean are allowed"
                 )
             }
         }

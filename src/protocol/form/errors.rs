@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::json::display_f64;
+
 /// Why a `requestedSchema` can't be shown as a form; names the offending property where there is one.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SchemaError {
@@ -152,7 +154,7 @@ impl fmt::Display for SchemaError {
             MissingType { property } => write!(f, "property `{property}`: no \"type\""),
             UnknownType { property, found } => write!(
                 f,
-                "property `{property}`: unsupported type {found:?} (expected string, number, integer, boolean or array)"
+                "property `{property}`: unsupported type \"{found}\" (expected string, number, integer, boolean or array)"
             ),
             NestedObject { property } => write!(
                 f,
@@ -180,7 +182,7 @@ impl fmt::Display for SchemaError {
             ),
             EmptyOptions { property } => write!(f, "property `{property}`: the enum has no options"),
             DuplicateOption { property, value } => {
-                write!(f, "property `{property}`: option {value:?} is listed twice")
+                write!(f, "property `{property}`: option \"{value}\" is listed twice")
             }
             EnumNamesMismatch {
                 property,
@@ -192,7 +194,7 @@ impl fmt::Display for SchemaError {
             ),
             UnknownFormat { property, found } => write!(
                 f,
-                "property `{property}`: unsupported format {found:?} (expected email, uri, date or date-time)"
+                "property `{property}`: unsupported format \"{found}\" (expected email, uri, date or date-time)"
             ),
             BoundNotANumber { property, keyword } => {
                 write!(f, "property `{property}`: \"{keyword}\" is not a number")
@@ -309,15 +311,15 @@ impl fmt::Display for Problem {
             }
             NotANumber => write!(f, "Enter a number."),
             NotAnInteger => write!(f, "Enter a whole number, without decimals."),
-            BelowMinimum { min } => write!(f, "Enter {min} or more."),
-            AboveMaximum { max } => write!(f, "Enter {max} or less."),
+            BelowMinimum { min } => write!(f, "Enter {} or more.", display_f64(*min)),
+            AboveMaximum { max } => write!(f, "Enter {} or less.", display_f64(*max)),
             NotABoolean => write!(f, "Choose yes or no."),
             NotAnOption { value } => {
-                write!(f, "{value:?} is not one of the choices; pick one from the list.")
+                write!(f, "\"{value}\" is not one of the choices; pick one from the list.")
             }
             TooFewItems { min } => write!(f, "Choose at least {min} {}.", plural(*min, "option", "options")),
             TooManyItems { max } => write!(f, "Choose at most {max} {}.", plural(*max, "option", "options")),
-            DuplicateItem { value } => write!(f, "Choose {value:?} only once."),
+            DuplicateItem { value } => write!(f, "Choose \"{value}\" only once."),
             UnknownField => write!(f, "This answer is not part of the form; remove it."),
             WrongType { expected } => {
                 write!(f, "This answer has the wrong type; it must be a {expected}.")

@@ -84,7 +84,7 @@ impl IdbStore {
 
     /// The text stored under `key`, if any.
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let operation = format!("IndexedDB get({key:?})");
+        let operation = format!("IndexedDB get(\"{key}\")");
         let (transaction, records) = self.begin(IdbTransactionMode::Readonly, &operation)?;
         let finished = TransactionWait::new(&transaction);
         let request = records.get(&JsValue::from_str(key)).map_err(|thrown| failed_js(&operation, &thrown))?;
@@ -98,7 +98,7 @@ impl IdbStore {
 
     /// Stores `value` under `key`, replacing what was there; returns once the write is committed.
     pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let operation = format!("IndexedDB put({key:?})");
+        let operation = format!("IndexedDB put(\"{key}\")");
         let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
         let committed = TransactionWait::new(&transaction);
         records
@@ -109,7 +109,7 @@ impl IdbStore {
 
     /// Removes `key` (a missing key is not an error); returns once the deletion is committed.
     pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
-        let operation = format!("IndexedDB delete({key:?})");
+        let operation = format!("IndexedDB delete(\"{key}\")");
         let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
         let committed = TransactionWait::new(&transaction);
         records.delete(&JsValue::from_str(key)).map_err(|thrown| failed_js(&operation, &thrown))?;
@@ -121,7 +121,7 @@ impl IdbStore {
     /// Keys and values are read with `getAllKeys` and `getAll` over the same key range in one
     /// read-only transaction: a consistent snapshot in two requests rather than one per record.
     pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let operation = format!("IndexedDB list({prefix:?})");
+        let operation = format!("IndexedDB list(\"{prefix}\")");
         let range = prefix::range(prefix).map_err(|thrown| failed_js(&operation, &thrown))?;
         let (transaction, records) = self.begin(IdbTransactionMode::Readonly, &operation)?;
         let finished = TransactionWait::new(&transaction);
@@ -189,7 +189,7 @@ impl IdbStore {
             self.closed_error(operation)
         } else if failure.name.as_deref() == Some("InvalidStateError") {
             StoreError::Failed(format!(
-                "{operation}: the connection to IndexedDB database {:?} is closed (the browser may have \
+                "{operation}: the connection to IndexedDB database \"{}\" is closed (the browser may have \
                  cleared site data); reopen the store: {failure}",
                 self.name
             ))
@@ -200,7 +200,7 @@ impl IdbStore {
 
     fn closed_error(&self, operation: &str) -> StoreError {
         StoreError::Failed(format!(
-            "{operation}: the connection to IndexedDB database {:?} was closed because another tab or \
+            "{operation}: the connection to IndexedDB database \"{}\" was closed because another tab or \
              worker upgraded or deleted the database; reopen the store",
             self.name
         ))
@@ -217,7 +217,7 @@ impl Drop for IdbStore {
 /// A stored value that is not a string: written by other code sharing the database.
 fn not_text(operation: &str, key: &str, value: &JsValue) -> StoreError {
     StoreError::Failed(format!(
-        "{operation}: the record under {key:?} is not text (typeof {}); was it written by other code?",
+        "{operation}: the record under \"{key}\" is not text (typeof {}); was it written by other code?",
         value.js_typeof().as_string().unwrap_or_default()
     ))
 }

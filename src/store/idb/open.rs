@@ -41,13 +41,13 @@ fn open_error(database_name: &str, failure: &JsFailure) -> StoreError {
     match failure.name.as_deref() {
         Some("QuotaExceededError") => StoreError::QuotaExceeded,
         Some("InvalidStateError" | "UnknownError" | "SecurityError") => {
-            StoreError::Unavailable(format!("IndexedDB refused to open database {database_name:?}: {failure}"))
+            StoreError::Unavailable(format!("IndexedDB refused to open database \"{database_name}\": {failure}"))
         }
         Some("VersionError") => StoreError::Failed(format!(
-            "IndexedDB database {database_name:?} was created by a newer version of this client \
+            "IndexedDB database \"{database_name}\" was created by a newer version of this client \
              (this one uses schema version {SCHEMA_VERSION}): {failure}"
         )),
-        _ => StoreError::Failed(format!("opening IndexedDB database {database_name:?}: {failure}")),
+        _ => StoreError::Failed(format!("opening IndexedDB database \"{database_name}\": {failure}")),
     }
 }
 
@@ -139,7 +139,7 @@ pub async fn delete_database(name: &str) -> Result<(), StoreError> {
         Ok(_) => Ok(()),
         Err(RequestFailure::Blocked) => Err(StoreError::Blocked),
         Err(RequestFailure::Error(failure)) => {
-            Err(crate::store::error::failed(&format!("deleting IndexedDB database {name:?}"), &failure))
+            Err(crate::store::error::failed(&format!("deleting IndexedDB database \"{name}\""), &failure))
         }
     }
 }
