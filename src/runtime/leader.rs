@@ -66,6 +66,46 @@ impl Leadership {
     }
 }
 
+impl Leadership {
+    /// Takes the lock `name` at once if no client holds it (`ifAvailable`), for a client that is opening:
+    /// holding it before reading the store means that read is current (no other client writes), so the
+    /// client need not read everything again before its first poll. `None` when another client holds the
+    /// lock or Web Locks is missing.
+    pub async fn try_now(name: &str) -> Option<Self> {
+        let (locks, request) = lock_request()?;
+        let release: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
+        let slot = release.clone();
+        let decide: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
+        let decided = Promise::new(&mut |resolve, _reject| {
+            *decide.borrow_mut() = Some(resolve);
+        });
+        let callback = Closure::<dyn FnMut(JsValue) -> Promise>::new(move |lock: JsValue| {
+            let granted = !lock.is_null();
+            if let Some(resolve) = decide.borrow_mut().take() {
+                let _ = resolve.call1(&JsValue::UNDEFINED, &JsValue::from_bool(granted));
+            }
+            if !granted {
+                return Promise::resolve(&JsValue::UNDEFINED);
+            }
+            let slot = slot.clone();
+            Promise::new(&mut |resolve, _reject| {
+                *slot.borrow_mut() = Some(resolve);
+            })
+        });
+        let options = js_sys::Object::new();
+        let _ = Reflect::set(&options, &JsValue::from_str("mode"), &JsValue::from_str("exclusive"));
+        let _ = Reflect::set(&options, &JsValue::from_str("ifAvailable"), &JsValue::TRUE);
+        let queued = request.call3(&locks, &JsValue::from_str(name), &options, callback.as_ref()).ok()?;
+        if let Some(p) = queued.dyn_ref::<Promise>() {
+            let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
+            let _ = p.catch(&ignore);
+            ignore.forget();
+        }
+        let granted = wasm_bindgen_futures::JsFuture::from(decided).await.ok()?.as_bool()?;
+        granted.then_some(Self { release, abort: None, _callback: callback })
+    }
+}
+
 impl Drop for Leadership {
     fn drop(&mut self) {
         if let Some(resolve) = self.release.borrow_mut().take() {

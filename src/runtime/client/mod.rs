@@ -215,11 +215,19 @@ impl ClientCore {
         if let Some(note) = store_note {
             core.note_storage(note);
         }
+        if core.auto_poll {
+            core.join_tabs().await;
+        }
         core.restore(true).await;
         if core.auto_poll {
             core.listen_to_host();
-            core.join_tabs();
-            core.pump();
+            if core.leader.get() {
+                // Polls start from a timer, after `open()` has resolved: with 1,000 handles due, starting
+                // them here would hold the host's `await open()` until every request was issued.
+                core.reschedule(globals::now_ms());
+            } else {
+                core.pump();
+            }
         }
         Ok(core)
     }
@@ -257,18 +265,20 @@ impl ClientCore {
     }
 
     /// Loads every record of this namespace from the store and swaps them in at once (a reader never
-    /// sees an empty list in between). `at_open` marks them `restored` for the host.
-    async fn restore(self: &Rc<Self>, at_open: bool) {
+    /// sees an empty list in between). `at_open` marks them `restored` for the host. Returns the ids
+    /// whose stored record was read anew (new, or changed since this client last held it).
+    async fn restore(self: &Rc<Self>, at_open: bool) -> Vec<String> {
         let store = self.store.borrow().clone();
         let entries = match store.list(&self.keys.prefix).await {
             Ok(entries) => entries,
             Err(e) => {
                 self.storage_failed(&e);
-                return;
+                return Vec::new();
             }
         };
         let now = globals::now_ms();
         let mut loaded = SortedMap::new();
+        let mut read_anew = Vec::new();
         for (key, text) in entries {
             let rest = &key[self.keys.prefix.len().min(key.len())..];
             if let Some(id) = rest.strip_prefix("task/") {
@@ -292,8 +302,9 @@ impl ClientCore {
                             // The page that stored it may have sent its queued answers already.
                             record.recheck_outbox_first();
                         }
-                        self.versions.borrow_mut().insert(id.to_owned(), text.clone());
+                        self.versions.borrow_mut().insert(id.to_owned(), text);
                         loaded.insert(id.to_owned(), record);
+                        read_anew.push(id.to_owned());
                     }
                     // Left in the store untouched (a newer release may read it); reported, never dropped.
                     Err(e) => self.events.emit("storage", to_js(&crate::json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
@@ -321,6 +332,7 @@ impl ClientCore {
             *records = loaded;
         }
         self.apply_retention(now).await;
+        read_anew
     }
 
     /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
