@@ -71,7 +71,7 @@ pub fn of_record(record: &TaskRecord, offline: bool, listening: bool, restored: 
         "connectivity": connectivity.as_str(),
         "cancelRequested": record.cancel_intent() != CancelIntent::None,
         "expired": expired,
-        "lastError": record.last_failure().map(|note| note.failure.to_json()),
+        "lastError": record.last_failure().map(StoredForm::to_json),
         "restored": restored,
     })
 }
