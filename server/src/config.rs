@@ -28,6 +28,9 @@ pub struct ServerConfig {
     pub faults: FaultSettings,
     /// One log line per request on stderr.
     pub log: bool,
+    /// Light mode (`--light`): offers the scale tools (`idle_job`, `idle_seed`, `idle_set`) for
+    /// benchmarks that carry thousands of live tasks.
+    pub light: bool,
 }
 
 impl Default for ServerConfig {
@@ -43,6 +46,7 @@ impl Default for ServerConfig {
             faults_enabled: false,
             faults: FaultSettings::default(),
             log: true,
+            light: false,
         }
     }
 }
@@ -75,6 +79,10 @@ pub const USAGE: &str = "mcp-tasks-server: reference MCP Tasks server (protocol 
   --fault-retry-after-s N   Retry-After seconds for 429 (default 2)
   --fault-drop-rate R       drop the connection for a share R of /mcp requests
   --quiet                   no request log
+  --light                   light mode: also offer the scale tools idle_job (a task that stays working
+                            at no cost: no per-task timer, skipped by the engine tick), idle_seed
+                            {count} (creates that many idle_job tasks in one call) and idle_set
+                            {status, message} (changes every live idle_job task at once)
 ";
 
 fn value<'a>(args: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a String, String> {
@@ -126,6 +134,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<ServerConfig>, String> {
             "--fault-retry-after-s" => config.faults.retry_after_s = number(value(&mut it, flag)?, flag)?,
             "--fault-drop-rate" => config.faults.drop_rate = share(value(&mut it, flag)?, flag)?,
             "--quiet" => config.log = false,
+            "--light" => config.light = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -161,6 +170,7 @@ mod tests {
             "500",
             "--fault-drop-rate",
             "1",
+            "--light",
         ]))
         .expect("valid")
         .expect("not help");
@@ -169,6 +179,8 @@ mod tests {
         assert_eq!(c.auth_tokens, ["a", "b"]);
         assert_eq!((c.poll_interval_ms, c.ttl_ms), (250, 0));
         assert!(c.faults_enabled);
+        assert!(c.light);
+        assert!(!ServerConfig::default().light);
         assert_eq!((c.faults.error_rate, c.faults.error_status, c.faults.drop_rate), (0.5, 500, 1.0));
     }
 

@@ -12,7 +12,8 @@ use tokio::sync::broadcast;
 use crate::ids::{now_ms, random_id};
 use crate::row::TaskRow;
 use crate::store::{StoreError, TaskStore};
-use crate::tools::{self, Tool, ToolEnv};
+use crate::tools::scale::{IDLE_JOB, IDLE_MESSAGE};
+use crate::tools::{self, IdleTarget, Tool, ToolEnv};
 
 /// A task changed: listen streams reload it and notify its subscribers.
 #[derive(Debug, Clone)]
@@ -28,6 +29,8 @@ pub struct EngineSettings {
     pub poll_interval_ms: u64,
     /// `ttlMs` of new tasks (`None` = unlimited).
     pub ttl_ms: Option<u64>,
+    /// Light mode: the scale tools are offered.
+    pub light: bool,
 }
 
 /// Owns the store and drives the tools.
@@ -60,6 +63,11 @@ impl Engine {
     /// The store (for MRTR state, admin faults and tests).
     pub fn store(&self) -> &TaskStore {
         &self.store
+    }
+
+    /// Whether the scale tools are offered (`--light`).
+    pub fn light(&self) -> bool {
+        self.settings.light
     }
 
     /// Subscribes to task changes.
@@ -101,6 +109,68 @@ impl Engine {
             self.store.save(&row).map_err(internal)
         })?;
         Ok(row)
+    }
+
+    /// `idle_seed`: creates `count` `idle_job` tasks for `owner` in one store transaction; their ids.
+    /// With `like` (a task of `owner`), they take its `createdAt` and `lastUpdatedAt`.
+    pub fn seed_idle(&self, owner: &str, count: usize, like: Option<&str>) -> Result<Vec<String>, RpcError> {
+        let now = now_ms();
+        let (created, updated) = match like {
+            Some(id) => {
+                let model = self.get(owner, id)?;
+                (model.created_at, model.updated_at)
+            }
+            None => (now, now),
+        };
+        let rows: Vec<TaskRow> = (0..count)
+            .map(|_| {
+                let mut row = TaskRow::new(
+                    random_id("tsk_"),
+                    owner.to_owned(),
+                    IDLE_JOB,
+                    Object::new(),
+                    created,
+                    self.settings.ttl_ms,
+                    self.settings.poll_interval_ms,
+                );
+                row.status_message = Some(IDLE_MESSAGE.to_owned());
+                row.updated_at = updated;
+                row
+            })
+            .collect();
+        self.locked(|| self.store.save_all(&rows).map_err(internal))?;
+        Ok(rows.into_iter().map(|r| r.id).collect())
+    }
+
+    /// `idle_set`: moves every live `idle_job` task of `owner` to `target` in one store transaction and
+    /// announces each change; how many tasks changed.
+    pub fn set_idle(&self, owner: &str, target: &IdleTarget) -> Result<usize, RpcError> {
+        self.locked(|| {
+            let now = now_ms();
+            let mut changed = Vec::new();
+            for mut row in self.store.of_tool(owner, IDLE_JOB).map_err(internal)? {
+                if row.is_terminal() {
+                    continue;
+                }
+                let before = row.clone();
+                match target {
+                    IdleTarget::Completed(message) => row.complete(
+                        mcp_tasks_web::protocol::tool_result::CallToolResult::text("Released by idle_set"),
+                        message.clone(),
+                    ),
+                    IdleTarget::Working(message) => row.working(message.clone()),
+                }
+                if row.visible_change(&before) {
+                    row.updated_at = now.max(before.updated_at);
+                    changed.push(row);
+                }
+            }
+            self.store.save_all(&changed).map_err(internal)?;
+            for row in &changed {
+                let _ = self.changes.send(TaskChanged { id: row.id.clone() });
+            }
+            Ok(changed.len())
+        })
     }
 
     /// The caller's task.

@@ -75,6 +75,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, String> {
     let settings = EngineSettings {
         poll_interval_ms: config.poll_interval_ms,
         ttl_ms: (config.ttl_ms > 0).then_some(config.ttl_ms),
+        light: config.light,
     };
     let engine = Arc::new(Engine::new(store, settings, format!("http://{addr}")));
     // Work that was running before a restart resumes on the first tick.

@@ -94,6 +94,12 @@ impl TaskRow {
         self.status().is_terminal()
     }
 
+    /// Whether the engine tick advances it: not over, and its tool has work to do on a clock (an
+    /// `idle_job` task has none). Stored as the `live` column, so the tick reads only these rows.
+    pub fn ticks(&self) -> bool {
+        !self.is_terminal() && crate::tools::ticks(&self.tool)
+    }
+
     /// When the task expires (Unix ms), if it has a TTL.
     pub fn expires_at(&self) -> Option<i64> {
         self.ttl_ms.map(|ttl| self.created_at.saturating_add(i64::try_from(ttl).unwrap_or(i64::MAX)))

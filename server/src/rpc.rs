@@ -6,12 +6,13 @@ use mcp_tasks_web::protocol::jsonrpc::{codes, RequestId, RpcError};
 use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
 use mcp_tasks_web::protocol::request::{CallToolParams, ClientRequest};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
+use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::{PROTOCOL_VERSION, TASKS_EXTENSION};
 use mcp_tasks_web::json::{json, Value};
 
 use crate::engine::Engine;
 use crate::ids::now_ms;
-use crate::tools::{self, Args, Begin, CallContext, TaskSupport};
+use crate::tools::{self, Args, Begin, Bulk, CallContext, TaskSupport};
 
 /// What a request produced.
 pub enum Reply {
@@ -58,7 +59,7 @@ pub async fn dispatch(
     }
     match request {
         ClientRequest::Discover => Ok(Reply::Result(discover().to_json())),
-        ClientRequest::ListTools { .. } => Ok(Reply::Result(list_tools())),
+        ClientRequest::ListTools { .. } => Ok(Reply::Result(list_tools(engine.light()))),
         ClientRequest::CallTool(params) => {
             call_tool(engine, owner, declared, params).await.map(|o| Reply::Result(o.to_json()))
         }
@@ -99,9 +100,10 @@ pub fn discover() -> DiscoverResult {
     }
 }
 
-/// `tools/list`.
-pub fn list_tools() -> Value {
-    let tools: Vec<Value> = tools::all().iter().map(|t| tools::describe(*t)).collect();
+/// `tools/list`; in light mode the scale tools too.
+pub fn list_tools(light: bool) -> Value {
+    let scale = if light { tools::scale() } else { &[] };
+    let tools: Vec<Value> = tools::all().iter().chain(scale).map(|t| tools::describe(*t)).collect();
     json!({ "resultType": "complete", "tools": tools, "ttlMs": 60_000, "cacheScope": "public" })
 }
 
@@ -111,7 +113,7 @@ async fn call_tool(
     declared: bool,
     params: CallToolParams,
 ) -> Result<ToolCallOutcome, RpcError> {
-    let tool = tools::find(&params.name)
+    let tool = tools::offered(&params.name, engine.light())
         .ok_or_else(|| RpcError::new(codes::INVALID_PARAMS, format!("Unknown tool: {}", params.name)))?;
     if tool.task_support() == TaskSupport::Required && !declared {
         return Err(tasks_required(&format!("Tool \"{}\"", tool.name())));
@@ -133,5 +135,24 @@ async fn call_tool(
             Ok(ToolCallOutcome::Task(row.to_detailed().task))
         }
         Begin::Task { data, .. } => engine.run_inline(tool, arguments, data).await.map(ToolCallOutcome::Complete),
+        Begin::Bulk(bulk) => bulk_result(engine, owner, &bulk).map(ToolCallOutcome::Complete),
+    }
+}
+
+/// Runs a scale tool's work on many tasks; the result says what it did.
+fn bulk_result(engine: &Engine, owner: &str, bulk: &Bulk) -> Result<CallToolResult, RpcError> {
+    match bulk {
+        Bulk::SeedIdle { count, like } => {
+            let ids = engine.seed_idle(owner, *count, like.as_deref())?;
+            let mut result = CallToolResult::text(format!("Created {} idle tasks", ids.len()));
+            result.structured_content = Some(json!({ "taskIds": ids }));
+            Ok(result)
+        }
+        Bulk::SetIdle(target) => {
+            let changed = engine.set_idle(owner, target)?;
+            let mut result = CallToolResult::text(format!("Changed {changed} idle tasks"));
+            result.structured_content = Some(json!({ "changed": changed }));
+            Ok(result)
+        }
     }
 }

@@ -84,6 +84,18 @@ fn connect(location: &DbLocation) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// Inserts or replaces `row`; `live` is whether the engine tick reads it ([`TaskRow::ticks`]).
+fn save_on(conn: &Connection, row: &TaskRow) -> Result<(), StoreError> {
+    let json = serde_json::to_string(row)?;
+    conn.execute(
+        "INSERT INTO tasks (id, owner, live, row, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, live = excluded.live, row = excluded.row,
+         expires_at = excluded.expires_at",
+        params![row.id, row.owner, row.ticks(), json, row.expires_at()],
+    )?;
+    Ok(())
+}
+
 /// Databases written before `expires_at` existed get the column (filled from each row) on open.
 fn add_expiry_column(conn: &Connection) -> Result<(), StoreError> {
     let has_column = conn.prepare("SELECT expires_at FROM tasks LIMIT 0").is_ok();
@@ -129,13 +141,17 @@ impl TaskStore {
 
     /// Inserts or replaces a task.
     pub fn save(&self, row: &TaskRow) -> Result<(), StoreError> {
-        let json = serde_json::to_string(row)?;
-        self.lock()?.execute(
-            "INSERT INTO tasks (id, owner, live, row, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, live = excluded.live, row = excluded.row,
-             expires_at = excluded.expires_at",
-            params![row.id, row.owner, !row.is_terminal(), json, row.expires_at()],
-        )?;
+        save_on(&*self.lock()?, row)
+    }
+
+    /// Inserts or replaces many tasks in one transaction (all or none).
+    pub fn save_all(&self, rows: &[TaskRow]) -> Result<(), StoreError> {
+        let conn = self.lock()?;
+        let transaction = conn.unchecked_transaction()?;
+        for row in rows {
+            save_on(&transaction, row)?;
+        }
+        transaction.commit()?;
         Ok(())
     }
 
@@ -151,11 +167,24 @@ impl TaskStore {
         json.map(|j| serde_json::from_str(&j).map_err(StoreError::from)).transpose()
     }
 
-    /// Every task that has not ended.
+    /// Every task the engine tick advances: not ended, and its tool works on a clock
+    /// ([`TaskRow::ticks`]; an `idle_job` task is live but not listed here).
     pub fn live(&self) -> Result<Vec<TaskRow>, StoreError> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare("SELECT row FROM tasks WHERE live = 1")?;
         let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for json in rows {
+            out.push(serde_json::from_str(&json?)?);
+        }
+        Ok(out)
+    }
+
+    /// Every task of `owner` run by `tool`, ended or not.
+    pub fn of_tool(&self, owner: &str, tool: &str) -> Result<Vec<TaskRow>, StoreError> {
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare("SELECT row FROM tasks WHERE owner = ?1 AND json_extract(row, '$.tool') = ?2")?;
+        let rows = stmt.query_map(params![owner, tool], |r| r.get::<_, String>(0))?;
         let mut out = Vec::new();
         for json in rows {
             out.push(serde_json::from_str(&json?)?);

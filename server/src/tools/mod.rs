@@ -18,6 +18,7 @@ mod build;
 mod conformance;
 mod deploy;
 pub mod login;
+pub mod scale;
 mod simple;
 mod survey;
 
@@ -74,6 +75,31 @@ pub enum Begin {
         /// Tool data for the row.
         data: Value,
     },
+    /// Work on many tasks at once, done by the engine under its lock; answered synchronously.
+    Bulk(Bulk),
+}
+
+/// Work on many tasks at once (the light-mode scale tools).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bulk {
+    /// Create `count` idle tasks for the caller.
+    SeedIdle {
+        /// How many.
+        count: usize,
+        /// A task of the caller whose timestamps the new tasks take.
+        like: Option<String>,
+    },
+    /// Change every live idle task of the caller.
+    SetIdle(IdleTarget),
+}
+
+/// What `idle_set` makes of each live idle task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdleTarget {
+    /// Completed, with this status message (and a text result saying so).
+    Completed(String),
+    /// Still working, with this new status message.
+    Working(String),
 }
 
 /// Server facts a tool may need while advancing.
@@ -99,6 +125,11 @@ pub trait Tool: Send + Sync {
     fn advance(&self, row: &mut TaskRow, now: i64, env: &ToolEnv);
     /// Whether `tasks/cancel` stops the task (cancel is cooperative: a tool may finish anyway).
     fn honours_cancel(&self) -> bool {
+        true
+    }
+    /// Whether the engine tick advances its live tasks. `false` for a tool whose tasks change only on a
+    /// request (an update, a cancel, `idle_set`): the tick then never reads their rows.
+    fn ticks(&self) -> bool {
         true
     }
 }
@@ -137,9 +168,25 @@ pub fn all() -> &'static [&'static dyn Tool] {
     ]
 }
 
-/// The tool called `name`.
+/// The scale tools, offered only in light mode (`--light`), listed after [`all`].
+pub fn scale() -> &'static [&'static dyn Tool] {
+    &[&scale::IdleJob, &scale::IdleSeed, &scale::IdleSet]
+}
+
+/// The tool called `name`, the scale tools included (a stored row names its tool whatever the mode).
 pub fn find(name: &str) -> Option<&'static dyn Tool> {
-    all().iter().copied().find(|t| t.name() == name)
+    all().iter().chain(scale()).copied().find(|t| t.name() == name)
+}
+
+/// The tool called `name` if this server offers it: the scale tools only in light mode.
+pub fn offered(name: &str, light: bool) -> Option<&'static dyn Tool> {
+    let tools = all().iter().chain(if light { scale() } else { &[] });
+    tools.copied().find(|t| t.name() == name)
+}
+
+/// Whether the tick reads live tasks of `tool` (an unknown tool's still are, as before light mode).
+pub fn ticks(tool: &str) -> bool {
+    find(tool).is_none_or(|t| t.ticks())
 }
 
 /// The `tools/list` entry of a tool.

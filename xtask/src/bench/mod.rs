@@ -15,6 +15,7 @@ mod decode;
 mod poll;
 mod resume;
 mod runner;
+mod scale;
 mod size;
 mod speed;
 mod svg;
@@ -36,8 +37,7 @@ pub struct Figure {
     pub run: fn(&Ctx) -> Result<Vec<Row>>,
 }
 
-/// Every figure, in the order `cargo xtask bench` runs them. Poll efficiency, resume latency and
-/// scale (issue 7) will join as modules of their own.
+/// Every figure, in the order `cargo xtask bench` runs them.
 pub const FIGURES: &[Figure] = &[
     Figure {
         name: "size",
@@ -53,6 +53,11 @@ pub const FIGURES: &[Figure] = &[
         name: "resume",
         about: "time from open() to the first tasks/get of a restored handle in Chromium, with 1, 100 and 1,000 stored handles",
         run: resume::run,
+    },
+    Figure {
+        name: "scale",
+        about: "1,000 and 10,000 live tasks in Chromium: memory and main-thread time per task, a scheduling pass, IndexedDB writes per change, 100 cards",
+        run: scale::run,
     },
     Figure {
         name: "core",
@@ -440,6 +445,7 @@ mod tests {
     #[test]
     fn every_figure_name_is_known() {
         assert!(is_figure("size"));
+        assert!(is_figure("scale"));
         assert!(!is_figure("sizes"));
     }
 }

@@ -1,0 +1,153 @@
+// The scale figure's host page for the official requester (@modelcontextprotocol/ext-tasks 0.2.2 with
+// @modelcontextprotocol/client 2.4.0). `cargo xtask bench scale` bundles this file with esbuild (platform
+// browser, ESM, minified) into official.js next to official.html. Like ours.js it exposes `window.scale`
+// for the driver (runner.mjs).
+//
+// The session is set up exactly as ../official-requester.mjs does (the same client, capabilities, pinned
+// version and raw request path, copied here because that file exports only its host object). The host
+// object is not used: its follow() rewrites the whole localStorage list of references when a task starts
+// and when it ends, which at 10,000 tasks is 10,000 rewrites of a 1.5 MB list — a cost of that host code,
+// not of the requester. Here the references are read once and every task is followed with
+// `session.resumeTask(reference)` + `execution.settle()`, which is what resumeAll() does per reference.
+//
+// Setup (a first page):   template() starts one idle_job task as a task and keeps its serialized
+//                         reference; clone(ids) stores one copy per id (ids from idle_seed) in localStorage.
+// Measure (a fresh page): open() connects and resumes every stored reference (100 at a time);
+//                         mark() and round(...) count since a mark, until every task was answered (or a
+//                         window ends).
+import { probe, round, watch } from "./probe.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
+
+const PROTOCOL_VERSION = "2026-07-28";
+const CLIENT_INFO = { name: "bench-host", version: "1.0.0" };
+const CLIENT_CAPABILITIES = {
+  elicitation: { form: {} },
+  extensions: { "io.modelcontextprotocol/tasks": {} },
+};
+const STORE_KEY = "mcp-tasks-scale";
+const RESUME_CHUNK = 100;
+const url = `${location.origin}/mcp`;
+const status = (text) => (document.getElementById("status").textContent = text);
+
+/** POSTs one JSON-RPC request; reads a JSON body or the response event of an SSE stream (as official-requester.mjs). */
+function rawDispatcher(endpoint) {
+  let nextId = 0;
+  return async (request, options = {}) => {
+    const id = ++nextId;
+    const params = request.params ?? {};
+    const name = request.method === "tools/call" ? params.name : params.taskId;
+    const response = await fetch(endpoint, {
+      method: "POST",
+      headers: {
+        ...options.context?.headers,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": PROTOCOL_VERSION,
+        "Mcp-Method": request.method,
+        ...(typeof name === "string" ? { "Mcp-Name": name } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id, ...request }),
+      signal: options.signal,
+    });
+    let message;
+    if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      const events = (await response.text()).split(/\r?\n\r?\n/);
+      for (const event of events) {
+        const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+        if (data === "") continue;
+        const parsed = JSON.parse(data);
+        if (parsed.id === id) message = parsed;
+      }
+    } else {
+      message = await response.json();
+    }
+    return message?.error ? { kind: "error", error: message.error } : { kind: "result", result: message?.result };
+  };
+}
+
+/** The session official-requester.mjs's connect() builds. */
+async function openSession() {
+  const client = new Client(CLIENT_INFO, {
+    capabilities: CLIENT_CAPABILITIES,
+    versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return createTaskSessionFromClient(client, {
+    endpointId: url,
+    rawDispatch: rawDispatcher(url),
+    v2RequestFraming: {
+      protocolVersion: PROTOCOL_VERSION,
+      clientInfo: CLIENT_INFO,
+      clientCapabilities: CLIENT_CAPABILITIES,
+    },
+    onInputRequest: async () => ({ action: "decline" }),
+  });
+}
+
+const stored = () => JSON.parse(localStorage.getItem(STORE_KEY) ?? "[]");
+let markedAt = 0;
+let template = null;
+let session = null;
+let executions = [];
+const ended = new Set();
+
+window.scale = {
+
+  async template() {
+    const setup = await openSession();
+    const execution = await setup.callTool("idle_job", {}, { task: { preference: "prefer" } });
+    if (execution.kind !== "task") throw new Error(`idle_job answered ${execution.kind}, not a task`);
+    template = execution.serializeReference();
+    localStorage.setItem(STORE_KEY, JSON.stringify([template]));
+    // Not settled or closed: closing would cancel it. The runner closes the page.
+    return { templateId: template.taskId };
+  },
+
+  async clone(ids) {
+    const text = JSON.stringify(template);
+    const references = [template, ...ids.map((id) => JSON.parse(text.replaceAll(template.taskId, id)))];
+    localStorage.setItem(STORE_KEY, JSON.stringify(references));
+    return { stored: references.length, referenceBytes: text.length };
+  },
+
+  // As ours opens and closes a client before its baseline: the library's lazy setup (schemas) is done.
+  async baseline() {
+    const warm = await openSession();
+    await warm.close();
+    return {};
+  },
+
+  // Resumes RESUME_CHUNK references at a time: all 10,000 at once, the browser refuses the requests beyond
+  // its limit of outstanding requests per page (net::ERR_INSUFFICIENT_RESOURCES) and resumeTask rejects.
+  async open() {
+    probe.mark();
+    markedAt = performance.now();
+    const references = stored();
+    session = await openSession();
+    executions = [];
+    for (let i = 0; i < references.length; i += RESUME_CHUNK) {
+      const chunk = await Promise.all(references.slice(i, i + RESUME_CHUNK).map((reference) => session.resumeTask(reference)));
+      for (const execution of chunk) {
+        const id = execution.handle?.taskId;
+        execution.settle().then(() => ended.add(id), () => ended.add(id));
+      }
+      executions.push(...chunk);
+    }
+    const openMs = performance.now() - markedAt;
+    watch(references.map((r) => r.taskId));
+    return { openMs, restored: executions.length, live: executions.length - ended.size };
+  },
+
+  mark() {
+    probe.mark();
+    markedAt = performance.now();
+  },
+
+  round(windowMs, timeoutMs) {
+    return round({ since: markedAt, windowMs: windowMs ?? Infinity, timeoutMs });
+  },
+};
+
+window.scaleReady = true;
+status("ready");
