@@ -193,6 +193,9 @@ pub struct TaskRecord {
     /// storing the ack): poll first, and send only what the server still asks for. Not persisted.
     recheck_outbox: bool,
     in_flight: InFlight,
+    /// `last.task.createdAt` in Unix ms, parsed once: every scheduling pass reads it for every record.
+    /// Not stored.
+    created_ms: Option<i64>,
 }
 
 impl TaskRecord {
@@ -203,6 +206,7 @@ impl TaskRecord {
         let interval = if handle.status.is_terminal() { 0 } else { policy.interval(handle.poll_interval_ms) };
         poll.succeeded(now, interval);
         Self {
+            created_ms: timestamp::parse_millis(&handle.created_at),
             task_id: handle.task_id.clone(),
             tool_name: tool_name.into(),
             received_at: now,
@@ -298,7 +302,7 @@ impl TaskRecord {
     /// When the client stops waiting for a live task: `createdAt + ttlMs + grace`. `None` for an
     /// unlimited TTL or an unreadable `createdAt`.
     pub fn expires_at(&self, policy: &PollPolicy) -> Option<u64> {
-        let created = timestamp::parse_millis(&self.last.task.created_at)?;
+        let created = self.created_ms?;
         let ttl = i64::try_from(self.last.task.ttl_ms?).ok()?;
         let grace = i64::try_from(policy.expiry_grace_ms).ok()?;
         u64::try_from(created.saturating_add(ttl).saturating_add(grace)).ok()
@@ -364,22 +368,25 @@ impl TaskRecord {
         if self.is_settled() {
             return None;
         }
-        let mut times = Vec::with_capacity(4);
+        let mut next: Option<u64> = None;
+        let mut consider = |at: u64| next = Some(next.map_or(at, |n| n.min(at)));
         if !self.in_flight.poll && !self.in_flight.pushed {
-            times.push(self.poll.not_before);
+            consider(self.poll.not_before);
         }
         // Another step's lease on the sends delays them until it runs out.
         let lease = self.send_lease_until.unwrap_or(0);
         if self.ledger.has_unsent() {
-            times.push(self.outbox_retry.not_before.max(lease));
+            consider(self.outbox_retry.not_before.max(lease));
         }
         if self.cancel == CancelIntent::Requested && !self.in_flight.cancel {
-            times.push(self.cancel_retry.not_before.max(lease));
+            consider(self.cancel_retry.not_before.max(lease));
         }
         if !self.last.task.status.is_terminal() {
-            times.extend(self.expires_at(policy));
+            if let Some(at) = self.expires_at(policy) {
+                consider(at);
+            }
         }
-        times.into_iter().min()
+        next
     }
 
     /// A `tasks/get` result arrived.
@@ -430,6 +437,7 @@ impl TaskRecord {
             ledger_changed |= self.ledger.confirm_unasked(requests);
         }
         let changed = ledger_changed || !self.details_known || observed != self.last;
+        self.created_ms = timestamp::parse_millis(&observed.task.created_at);
         self.last = observed;
         self.details_known = true;
         Ok(if changed { Change::State } else { base })

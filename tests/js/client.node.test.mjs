@@ -216,3 +216,52 @@ test("subscriptions/listen: acknowledged tasks are pushed, not polled", async ()
     globalThis.fetch = realFetch;
   }
 });
+
+test("a client reopening on many due handles keeps at most 16 requests in flight and still polls them all", async () => {
+  const store = mapStore();
+  const namespace = "in-flight-cap";
+  const setup = await TaskClient.open({ url: server.url, store, autoPoll: false, namespace });
+  const ids = [];
+  for (let i = 0; i < 40; i++) ids.push((await setup.callTool("long_job", { seconds: 3600 })).task.taskId);
+  setup.close();
+  await new Promise((resolve) => setTimeout(resolve, 150)); // every handle due again
+
+  // Every tasks/get is held 40 ms on its way, so requests overlap and the cap is what limits them.
+  let inFlight = 0;
+  let most = 0;
+  const polled = new Set();
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const body = request.method === "POST" ? await request.clone().json().catch(() => null) : null;
+    // As a server without them: a listen stream would push these tasks instead of their being polled.
+    if (body?.method === "subscriptions/listen" || body?.method === "server/discover") {
+      const error = { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "Method not found" } };
+      return new Response(JSON.stringify(error), { headers: { "content-type": "application/json" } });
+    }
+    if (body?.method !== "tasks/get") return realFetch(request);
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      const response = await realFetch(request);
+      polled.add(body.params.taskId);
+      return response;
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  try {
+    const client = await TaskClient.open({ url: server.url, store, minPollIntervalMs: 50, namespace });
+    const deadline = Date.now() + 10_000;
+    while (!ids.every((id) => polled.has(id)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    client.close();
+    assert.deepEqual(ids.filter((id) => !polled.has(id)), [], "every restored handle was polled");
+    assert.ok(most <= 16, `at most 16 tasks/get at once (saw ${most})`);
+    assert.ok(most >= 8, `requests do overlap up to the cap (saw ${most})`);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});

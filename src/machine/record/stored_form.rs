@@ -83,11 +83,13 @@ impl StoredForm for TaskRecord {
 
     fn from_json(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value, "record")?;
+        let last: DetailedTask = f.wire("last", DetailedTask::from_json_lenient)?;
         Ok(Self {
+            created_ms: crate::protocol::timestamp::parse_millis(&last.task.created_at),
             task_id: f.str("taskId")?.to_owned(),
             tool_name: f.str("toolName")?.to_owned(),
             received_at: f.u64("receivedAt")?,
-            last: f.wire("last", DetailedTask::from_json_lenient)?,
+            last,
             details_known: f.bool("detailsKnown")?,
             end: f.read_opt("end")?,
             ledger: f.read("ledger")?,

@@ -46,6 +46,11 @@ pub const DATABASE: &str = "mcp-tasks-web";
 /// The longest single timer; the schedule is recomputed from the clock at least this often.
 const MAX_TIMER_MS: u64 = 60_000;
 
+/// Requests one polling client has in flight at most. A reload with 10,000 handles due would otherwise
+/// start 10,000 fetches at once, and Chromium refuses about half (`ERR_INSUFFICIENT_RESOURCES`); the
+/// rest wait for a free slot, which each answer hands on.
+const MAX_REQUESTS_IN_FLIGHT: usize = 16;
+
 /// Compare-and-put attempts before a write gives way to the other writer's version.
 const MAX_WRITE_ATTEMPTS: usize = 4;
 
@@ -133,6 +138,8 @@ pub struct ClientCore {
     waiters: RefCell<SortedMap<String, Vec<Function>>>,
     events: Events,
     timer: RefCell<Option<Timeout>>,
+    /// Requests started by `pump` and not yet answered (at most [`MAX_REQUESTS_IN_FLIGHT`]).
+    requests_in_flight: Rc<Cell<usize>>,
     listeners: RefCell<Vec<Listener>>,
     offline: Cell<bool>,
     closed: Cell<bool>,
@@ -200,6 +207,7 @@ impl ClientCore {
             waiters: RefCell::new(SortedMap::new()),
             events: Events::new(),
             timer: RefCell::new(None),
+            requests_in_flight: Rc::new(Cell::new(0)),
             listeners: RefCell::new(Vec::new()),
             offline: Cell::new(!globals::is_online()),
             closed: Cell::new(false),

@@ -2,6 +2,22 @@
 use super::*;
 use crate::runtime::spawn::spawn;
 
+/// One of the polling client's request slots, held by a running exchange; dropping it frees the slot.
+pub(super) struct RequestSlot(Rc<Cell<usize>>);
+
+impl RequestSlot {
+    fn take(count: &Rc<Cell<usize>>) -> RequestSlot {
+        count.set(count.get() + 1);
+        RequestSlot(count.clone())
+    }
+}
+
+impl Drop for RequestSlot {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
+}
+
 impl ClientCore {
     /// Runs what is due now and sets the timer for what comes next.
     pub fn pump(self: &Rc<Self>) {
@@ -13,14 +29,14 @@ impl ClientCore {
         let online = !self.offline.get() && self.leader.get();
         let mut expired = Vec::new();
         let mut actions = Vec::new();
+        let room = MAX_REQUESTS_IN_FLIGHT.saturating_sub(self.requests_in_flight.get());
         for (id, record) in self.records.borrow_mut().iter_mut() {
             if record.tick(now, &self.policy) == Change::State {
                 expired.push(id.clone());
             }
-            if online {
-                while let Some(action) = record.next_action(now) {
-                    actions.push((id.clone(), action));
-                }
+            while online && actions.len() < room {
+                let Some(action) = record.next_action(now) else { break };
+                actions.push((id.clone(), action));
             }
         }
         for id in expired {
@@ -29,7 +45,8 @@ impl ClientCore {
         }
         for (id, action) in actions {
             let core = self.clone();
-            spawn(async move { core.execute(id, action).await });
+            let slot = RequestSlot::take(&self.requests_in_flight);
+            spawn(async move { core.execute(id, action, Some(slot)).await });
         }
         if online && self.auto_poll {
             self.ensure_listening(now);
@@ -42,6 +59,10 @@ impl ClientCore {
             return;
         }
         let next = self.records.borrow().values().filter_map(|r| r.next_wakeup(&self.policy)).min();
+        // Every request slot taken: what is due waits for an answer, whose `pump` starts it (a timer due
+        // now would only spin).
+        let saturated = self.requests_in_flight.get() >= MAX_REQUESTS_IN_FLIGHT;
+        let next = next.filter(|&at| !(saturated && at <= now));
         let timer = next.and_then(|at| {
             let delay = at.saturating_sub(now).min(MAX_TIMER_MS) as u32;
             let weak = Rc::downgrade(self);
@@ -55,7 +76,9 @@ impl ClientCore {
         *self.timer.borrow_mut() = timer;
     }
 
-    pub(super) async fn execute(self: Rc<Self>, id: String, action: Action) {
+    /// Runs one exchange and applies its outcome. `slot`, when `pump` started it, is freed as soon as
+    /// the answer is in, so the `pump` that follows can start the next waiting request.
+    pub(super) async fn execute(self: Rc<Self>, id: String, action: Action, slot: Option<RequestSlot>) {
         let request = match &action {
             Action::Poll => ClientRequest::GetTask { task_id: id.clone() },
             Action::SendUpdate(responses) => {
@@ -64,6 +87,7 @@ impl ClientCore {
             Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
         };
         let result = self.transport.send(&request, None).await;
+        drop(slot);
         let now = globals::now_ms();
         let policy = self.policy;
         // The outcome as a function of the record, so step mode can re-apply it to a record another

@@ -96,7 +96,7 @@ impl ClientCore {
                 .map(|(id, action)| {
                     let core = self.clone();
                     crate::runtime::spawn::promise(async move {
-                        core.execute(id, action).await;
+                        core.execute(id, action, None).await;
                         Ok(JsValue::UNDEFINED)
                     })
                 })

@@ -91,7 +91,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         "--card-runs",
         &numbers[6],
     ];
-    let json = runner::node_json(ctx.root, &server, &script, &args)?;
+    let json = runner::node_json(ctx.root, Some(&server), &script, &args)?;
     let results = results(&json)?;
     let chromium = json["chromium"].as_str().unwrap_or("?");
     let rows = rows(&results, chromium, &esbuild_version);
