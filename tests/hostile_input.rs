@@ -34,7 +34,7 @@ const METHODS: [&str; 9] = [
 
 /// Feeds one value to every value decoder. Returning at all is the assertion: a panic fails the test.
 fn every_decoder(v: &Value) {
-    let _ = decode_message_value(v);
+    let _ = decode_message_value(v.clone());
     let _ = decode_tool_call_result(v);
     let _ = decode_get_task_result(v);
     let _ = DetailedTask::from_json(v);

@@ -27,7 +27,7 @@ fn err<E: std::fmt::Display>(e: E) -> String {
 
 /// A client request envelope: method known, params and `_meta` valid; re-encoding gives the same JSON.
 fn client_request(v: &Value) -> Outcome {
-    let Incoming::Request { id, method, params } = decode_message_value(v).map_err(err)? else {
+    let Incoming::Request { id, method, params } = decode_message_value(v.clone()).map_err(err)? else {
         return Err("not a request".into());
     };
     let request = ClientRequest::decode(&method, &params).map_err(err)?.ok_or("method not modelled")?;
@@ -85,7 +85,7 @@ fn get_task_result(v: &Value) -> Outcome {
 }
 
 fn response(v: &Value, method: &str) -> Outcome {
-    let Incoming::Response(r) = decode_message_value(v).map_err(err)? else { return Err("not a response".into()) };
+    let Incoming::Response(r) = decode_message_value(v.clone()).map_err(err)? else { return Err("not a response".into()) };
     let result = r.outcome.map_err(|e| format!("error response: {e}"))?;
     let request = match method {
         "tools/call" => ClientRequest::CallTool(mcp_tasks_web::protocol::request::CallToolParams::new("x", None)),
@@ -97,7 +97,7 @@ fn response(v: &Value, method: &str) -> Outcome {
 }
 
 fn error_response(v: &Value, kind: RpcErrorKind) -> Outcome {
-    let Incoming::Response(r) = decode_message_value(v).map_err(err)? else { return Err("not a response".into()) };
+    let Incoming::Response(r) = decode_message_value(v.clone()).map_err(err)? else { return Err("not a response".into()) };
     let e = r.outcome.err().ok_or("expected an error")?;
     if e.kind() != kind {
         return Err(format!("kind {:?}, expected {kind:?}", e.kind()));
@@ -115,7 +115,7 @@ fn error_object(v: &Value, kind: RpcErrorKind) -> Outcome {
 }
 
 fn notification(v: &Value) -> Result<ServerNotification, String> {
-    let Incoming::Notification { method, params } = decode_message_value(v).map_err(err)? else {
+    let Incoming::Notification { method, params } = decode_message_value(v.clone()).map_err(err)? else {
         return Err("not a notification".into());
     };
     ServerNotification::decode(&method, &params).map_err(err)
@@ -343,7 +343,7 @@ fn legacy_2025_messages_are_recognised_not_misread() {
     // Methods that no longer exist are not modelled (a 2026 server answers -32601).
     for file in ["GetTaskPayloadRequest/tasks-result.json", "ListTasksRequest/tasks-list.json"] {
         let v = load(file);
-        let Ok(Incoming::Request { method, params, .. }) = decode_message_value(&v) else {
+        let Ok(Incoming::Request { method, params, .. }) = decode_message_value(v.clone()) else {
             panic!("{file} is a request")
         };
         assert_eq!(ClientRequest::decode(&method, &params), Ok(None), "{file}");

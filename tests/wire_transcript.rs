@@ -59,7 +59,7 @@ fn every_message_in_the_transcript_decodes() {
     let mut statuses_seen = std::collections::HashSet::new();
     for ex in &exchanges {
         let request = ex.request_body.as_ref().and_then(|body| {
-            let Ok(Incoming::Request { id, method, params }) = decode_message_value(body) else {
+            let Ok(Incoming::Request { id, method, params }) = decode_message_value(body.clone()) else {
                 panic!("request body decodes: {body}")
             };
             let request = ClientRequest::decode(&method, &params).expect("params decode")?;
@@ -70,7 +70,7 @@ fn every_message_in_the_transcript_decodes() {
             Some(request)
         });
         for message in &ex.messages {
-            match decode_message_value(message).unwrap_or_else(|e| panic!("{message}: {e}")) {
+            match decode_message_value(message.clone()).unwrap_or_else(|e| panic!("{message}: {e}")) {
                 Incoming::Response(r) => match r.outcome {
                     Ok(result) => {
                         results += 1;

@@ -175,7 +175,7 @@ async fn listen_acknowledges_known_tasks_and_streams_them_to_the_end() {
     let mut statuses = Vec::new();
     let mut closed = false;
     for (i, e) in events.iter().enumerate() {
-        match decode_message_value(e).expect("message") {
+        match decode_message_value(e.clone()).expect("message") {
             Incoming::Notification { method, params } => {
                 match ServerNotification::decode(&method, &params).expect("decodes") {
                     ServerNotification::SubscriptionAcknowledged { subscription_id, accepted } => {

@@ -261,14 +261,17 @@ pub enum Incoming {
 
 /// Decodes one JSON-RPC message from text.
 pub fn decode_message(text: &str) -> Result<Incoming, DecodeError> {
-    decode_message_value(&fields::parse_json(text)?)
+    decode_message_value(fields::parse_json(text)?)
 }
 
-/// Decodes one JSON-RPC message from an already parsed value.
-pub fn decode_message_value(value: &Value) -> Result<Incoming, DecodeError> {
-    let obj = value.as_object().ok_or_else(|| DecodeError::InvalidEnvelope {
-        detail: "a JSON-RPC message must be a JSON object (batches are not part of 2026-07-28)".into(),
-    })?;
+/// Decodes one JSON-RPC message from an already parsed value, taking `params` / `result` out of it
+/// rather than copying them (a 10 KB result is a tree of many small allocations).
+pub fn decode_message_value(value: Value) -> Result<Incoming, DecodeError> {
+    let Value::Object(mut obj) = value else {
+        return Err(DecodeError::InvalidEnvelope {
+            detail: "a JSON-RPC message must be a JSON object (batches are not part of 2026-07-28)".into(),
+        });
+    };
     match obj.get("jsonrpc") {
         Some(Value::String(v)) if v == "2.0" => {}
         Some(other) => {
@@ -281,17 +284,18 @@ pub fn decode_message_value(value: &Value) -> Result<Incoming, DecodeError> {
             .as_str()
             .ok_or_else(|| DecodeError::InvalidEnvelope { detail: "method must be a string".into() })?
             .to_owned();
-        let params = obj.get("params").cloned().unwrap_or_else(|| Value::Object(Object::new()));
-        return match obj.get("id") {
-            None => Ok(Incoming::Notification { method, params }),
-            Some(id) => Ok(Incoming::Request { id: RequestId::from_json(id)?, method, params }),
-        };
+        let id = obj.get("id").map(RequestId::from_json).transpose()?;
+        let params = obj.remove("params").unwrap_or_else(|| Value::Object(Object::new()));
+        return Ok(match id {
+            None => Incoming::Notification { method, params },
+            Some(id) => Incoming::Request { id, method, params },
+        });
     }
     let id = match obj.get("id") {
         None | Some(Value::Null) => None,
         Some(id) => Some(RequestId::from_json(id)?),
     };
-    match (obj.get("result"), obj.get("error")) {
+    match (obj.remove("result"), obj.get("error")) {
         (Some(_), Some(_)) => {
             Err(DecodeError::InvalidEnvelope { detail: "a response must not carry both result and error".into() })
         }
@@ -302,7 +306,7 @@ pub fn decode_message_value(value: &Value) -> Result<Incoming, DecodeError> {
             if !result.is_object() {
                 return Err(DecodeError::NotAnObject { what: "result" });
             }
-            Ok(Incoming::Response(Response { id, outcome: Ok(result.clone()) }))
+            Ok(Incoming::Response(Response { id, outcome: Ok(result) }))
         }
         (None, Some(error)) => Ok(Incoming::Response(Response { id, outcome: Err(RpcError::from_json(error)?) })),
         (None, None) => {

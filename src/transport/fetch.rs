@@ -164,7 +164,7 @@ impl FetchTransport {
         let Some(message) = message else {
             return Err(TransportError::Http { status, retry_after_ms });
         };
-        match decode_message_value(&message) {
+        match decode_message_value(message) {
             Ok(Incoming::Response(r)) => match r.outcome {
                 Err(e) => Err(TransportError::Rpc(e)),
                 Ok(_) if !(200..300).contains(&status) => Err(TransportError::Http { status, retry_after_ms }),
@@ -234,7 +234,7 @@ impl FetchTransport {
                 Err(_) => String::new(),
             };
             let rpc =
-                crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(&v) {
+                crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(v) {
                     Ok(Incoming::Response(r)) => r.outcome.err(),
                     _ => None,
                 });
@@ -258,7 +258,7 @@ impl FetchTransport {
             };
             for event in events {
                 let Ok(message) = crate::json::from_str(&event.data) else { continue };
-                match decode_message_value(&message) {
+                match decode_message_value(message) {
                     Ok(Incoming::Notification { method, params }) => match ServerNotification::decode(&method, &params)
                     {
                         Ok(ServerNotification::SubscriptionAcknowledged { accepted, .. }) => {

@@ -164,7 +164,7 @@ async fn handle(state: &AppState, owner: &str, headers: &HeaderMap, body: &Bytes
             return outcome;
         }
     };
-    let (id, method, params) = match decode_message_value(&value) {
+    let (id, method, params) = match decode_message_value(value) {
         Ok(Incoming::Request { id, method, params }) => (id, method, params),
         Ok(Incoming::Notification { method, .. }) => {
             // Notifications need no answer; a 2026 server has none it acts on from clients over HTTP.

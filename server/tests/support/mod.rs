@@ -113,7 +113,7 @@ impl Client {
         let headers = response.headers().clone();
         let text = response.text().await.expect("body");
         let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("JSON body ({e}): {text}"));
-        let outcome = match decode_message_value(&value).expect("a JSON-RPC message") {
+        let outcome = match decode_message_value(value.clone()).expect("a JSON-RPC message") {
             Incoming::Response(r) => r.outcome,
             other => panic!("expected a response, got {other:?}"),
         };
