@@ -18,53 +18,12 @@
 import { probe, round, watch } from "./probe.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
+import { CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION, rawDispatcher } from "../official-wire.mjs";
 
-const PROTOCOL_VERSION = "2026-07-28";
-const CLIENT_INFO = { name: "bench-host", version: "1.0.0" };
-const CLIENT_CAPABILITIES = {
-  elicitation: { form: {} },
-  extensions: { "io.modelcontextprotocol/tasks": {} },
-};
 const STORE_KEY = "mcp-tasks-scale";
 const RESUME_CHUNK = 100;
 const url = `${location.origin}/mcp`;
 const status = (text) => (document.getElementById("status").textContent = text);
-
-/** POSTs one JSON-RPC request; reads a JSON body or the response event of an SSE stream (as official-requester.mjs). */
-function rawDispatcher(endpoint) {
-  let nextId = 0;
-  return async (request, options = {}) => {
-    const id = ++nextId;
-    const params = request.params ?? {};
-    const name = request.method === "tools/call" ? params.name : params.taskId;
-    const response = await fetch(endpoint, {
-      method: "POST",
-      headers: {
-        ...options.context?.headers,
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        "MCP-Protocol-Version": PROTOCOL_VERSION,
-        "Mcp-Method": request.method,
-        ...(typeof name === "string" ? { "Mcp-Name": name } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id, ...request }),
-      signal: options.signal,
-    });
-    let message;
-    if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-      const events = (await response.text()).split(/\r?\n\r?\n/);
-      for (const event of events) {
-        const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-        if (data === "") continue;
-        const parsed = JSON.parse(data);
-        if (parsed.id === id) message = parsed;
-      }
-    } else {
-      message = await response.json();
-    }
-    return message?.error ? { kind: "error", error: message.error } : { kind: "result", result: message?.result };
-  };
-}
 
 /** The session official-requester.mjs's connect() builds. */
 async function openSession() {

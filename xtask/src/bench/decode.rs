@@ -23,7 +23,7 @@ use std::path::Path;
 
 use super::{runner, Ctx, Row, Subject};
 use crate::cmd;
-use crate::error::{Context, Error, Result};
+use crate::error::{Error, Result};
 use crate::wasm_build;
 
 const FIGURE: &str = "decode";
@@ -48,13 +48,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     let www = ctx.dir("decode/www")?;
     write_inputs(ctx.root, &www.join("inputs.json"))?;
     let ours = wasm_build::build_variant(ctx.root, ctx.tools()?, &["bench"], &ctx.out.join("decode").join("ours"))?;
-    for page in PAGES {
-        let from = ctx.root.join(FIXTURES).join(page);
-        std::fs::copy(&from, www.join(page)).context(format!("copying {}", from.display()))?;
-    }
-    let esbuild_version =
-        runner::esbuild(ctx.root, &ctx.root.join(FIXTURES).join("official-entry.mjs"), &www.join("official.js"))?
-            .esbuild_version;
+    let esbuild_version = runner::stage_pages(ctx.root, FIXTURES, PAGES, &www)?;
 
     let script = format!("{FIXTURES}/runner.mjs");
     let (www_arg, ours_arg) = (www.display().to_string(), ours.dir.display().to_string());

@@ -24,7 +24,7 @@
 //! stores them in step mode, which does not poll).
 
 use super::{group_thousands, runner, Ctx, Row, Subject};
-use crate::error::{Context, Error, Result};
+use crate::error::{Error, Result};
 
 const FIGURE: &str = "resume";
 const FIXTURES: &str = "xtask/bench-fixtures/resume";
@@ -39,21 +39,12 @@ const POLL_MS: u64 = 2000;
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     runner::require_pkg(ctx.root, &["mcp_tasks_web.js", "mcp_tasks_web_bg.wasm"])?;
     let runs = runner::env_number("BENCH_RESUME_RUNS")?.unwrap_or(DEFAULT_RUNS).max(1);
-    let counts = match std::env::var("BENCH_RESUME_COUNTS") {
-        Ok(text) => parse_counts(&text)?,
-        Err(_) => DEFAULT_COUNTS.to_vec(),
-    };
+    let counts = runner::env_counts("BENCH_RESUME_COUNTS", &DEFAULT_COUNTS)?;
 
     let server = runner::reference_server(ctx.root)?;
 
     let www = ctx.dir("resume/www")?;
-    for page in PAGES {
-        let from = ctx.root.join(FIXTURES).join(page);
-        std::fs::copy(&from, www.join(page)).context(format!("copying {}", from.display()))?;
-    }
-    let esbuild_version =
-        runner::esbuild(ctx.root, &ctx.root.join(FIXTURES).join("official-entry.mjs"), &www.join("official.js"))?
-            .esbuild_version;
+    let esbuild_version = runner::stage_pages(ctx.root, FIXTURES, PAGES, &www)?;
 
     let counts_arg = counts.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let script = format!("{FIXTURES}/runner.mjs");
@@ -95,18 +86,6 @@ fn metric(n: u64) -> String {
     format!("{} {handles}: open → first tasks/get", group_thousands(n as i64))
 }
 
-/// `1,100,1000` → `[1, 100, 1000]` (each at least 1).
-fn parse_counts(text: &str) -> Result<Vec<u64>> {
-    let counts: Vec<u64> = text
-        .split(',')
-        .map(|s| s.trim().parse::<u64>().ok().filter(|&n| n > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(|| Error::msg(format!("BENCH_RESUME_COUNTS={text}: expected counts like 1,100,1000")))?;
-    if counts.is_empty() {
-        return Err(Error::msg("BENCH_RESUME_COUNTS is empty"));
-    }
-    Ok(counts)
-}
 
 /// Median, min and max of some runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -237,8 +216,5 @@ mod tests {
     fn metric_names_and_counts() {
         assert_eq!(metric(1), "1 handle: open → first tasks/get");
         assert_eq!(metric(1000), "1,000 handles: open → first tasks/get");
-        assert_eq!(parse_counts("1, 100,1000").unwrap(), vec![1, 100, 1000]);
-        assert!(parse_counts("1,x").is_err());
-        assert!(parse_counts("0").is_err());
     }
 }

@@ -30,6 +30,36 @@ pub fn env_number(name: &str) -> Result<Option<u64>> {
     }
 }
 
+/// Counts such as `1,100,1000` from the environment variable `name`, or `default` when it is unset.
+pub fn env_counts(name: &str, default: &[u64]) -> Result<Vec<u64>> {
+    match std::env::var(name) {
+        Ok(text) => parse_counts(name, &text),
+        Err(_) => Ok(default.to_vec()),
+    }
+}
+
+fn parse_counts(name: &str, text: &str) -> Result<Vec<u64>> {
+    let counts: Vec<u64> = text
+        .split(',')
+        .map(|s| s.trim().parse::<u64>().ok().filter(|&n| n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| Error::msg(format!("{name}={text}: expected positive counts like 1,100,1000")))?;
+    if counts.is_empty() {
+        return Err(Error::msg(format!("{name} is empty")));
+    }
+    Ok(counts)
+}
+
+/// Copies a figure's host `pages` from `fixtures` into `www` and bundles its `official-entry.mjs`
+/// there as `official.js`; returns the esbuild version.
+pub fn stage_pages(root: &Path, fixtures: &str, pages: &[&str], www: &Path) -> Result<String> {
+    for page in pages {
+        let from = root.join(fixtures).join(page);
+        std::fs::copy(&from, www.join(page)).context(format!("copying {}", from.display()))?;
+    }
+    Ok(esbuild(root, &root.join(fixtures).join("official-entry.mjs"), &www.join("official.js"))?.esbuild_version)
+}
+
 /// Fails unless `pkg/` holds `files` (the figures measure the package as built).
 pub fn require_pkg(root: &Path, files: &[&str]) -> Result<()> {
     match files.iter().find(|f| !root.join("pkg").join(f).is_file()) {
@@ -110,4 +140,15 @@ pub fn esbuild(root: &Path, entry: &Path, outfile: &Path) -> Result<Bundle> {
         .unwrap_or_default();
     packages.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     Ok(Bundle { esbuild_version: json["version"].as_str().unwrap_or("?").to_owned(), packages })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_positive_whole_numbers() {
+        assert_eq!(super::parse_counts("N", "1, 100,1000").unwrap(), vec![1, 100, 1000]);
+        assert!(super::parse_counts("N", "1,x").is_err());
+        assert!(super::parse_counts("N", "0").is_err());
+        assert!(super::parse_counts("N", "10k").is_err());
+    }
 }

@@ -22,7 +22,7 @@
 //! build`). About 8 minutes with the defaults on two shared cores, most of it at 10,000 tasks.
 
 use super::{group_thousands, runner, Ctx, Row, Subject};
-use crate::error::{Context, Error, Result};
+use crate::error::{Error, Result};
 
 const FIGURE: &str = "scale";
 const FIXTURES: &str = "xtask/bench-fixtures/scale";
@@ -41,20 +41,11 @@ const RELOAD_MS: u64 = 90_000;
 /// Builds the server, bundles the official page, runs the driver, and turns its JSON into rows.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     runner::require_pkg(ctx.root, &["mcp_tasks_web.js", "mcp_tasks_web_bg.wasm", "element.js"])?;
-    let counts = match std::env::var("BENCH_SCALE_COUNTS") {
-        Ok(text) => parse_counts(&text)?,
-        Err(_) => DEFAULT_COUNTS.to_vec(),
-    };
+    let counts = runner::env_counts("BENCH_SCALE_COUNTS", &DEFAULT_COUNTS)?;
     let server = runner::reference_server(ctx.root)?;
 
     let www = ctx.dir("scale/www")?;
-    for page in PAGES {
-        let from = ctx.root.join(FIXTURES).join(page);
-        std::fs::copy(&from, www.join(page)).context(format!("copying {}", from.display()))?;
-    }
-    let esbuild_version =
-        runner::esbuild(ctx.root, &ctx.root.join(FIXTURES).join("official-entry.mjs"), &www.join("official.js"))?
-            .esbuild_version;
+    let esbuild_version = runner::stage_pages(ctx.root, FIXTURES, PAGES, &www)?;
 
     let counts_arg = counts.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let script = format!("{FIXTURES}/runner.mjs");
@@ -99,18 +90,6 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// `1000,10000` → `[1000, 10000]` (each at least 1).
-fn parse_counts(text: &str) -> Result<Vec<u64>> {
-    let counts: Vec<u64> = text
-        .split(',')
-        .map(|s| s.trim().parse::<u64>().ok().filter(|&n| n > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(|| Error::msg(format!("BENCH_SCALE_COUNTS={text}: expected counts like 1000,10000")))?;
-    if counts.is_empty() {
-        return Err(Error::msg("BENCH_SCALE_COUNTS is empty"));
-    }
-    Ok(counts)
-}
 
 /// One subject at one N, as the runner reported it.
 struct Measured {
@@ -396,13 +375,6 @@ mod tests {
 
     fn measured(subject: Subject, n: u64, json: serde_json::Value) -> Measured {
         Measured { subject, n, json }
-    }
-
-    #[test]
-    fn counts_parse() {
-        assert_eq!(parse_counts("1000, 10000").unwrap(), vec![1000, 10_000]);
-        assert!(parse_counts("0").is_err());
-        assert!(parse_counts("10k").is_err());
     }
 
     #[test]
