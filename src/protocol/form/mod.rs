@@ -12,8 +12,8 @@
 //! network or the DOM, and malformed schemas or answers become typed errors.
 //!
 //! # Field order
-//! Fields come in the iteration order of the schema's `properties` object. This crate enables
-//! serde_json's `preserve_order`, so that is the order the server wrote (a form reads top to bottom
+//! Fields come in the iteration order of the schema's `properties` object. [`crate::json::Map`]
+//! keeps the order it was read in, so that is the order the server wrote (a form reads top to bottom
 //! as its author meant).
 //!
 //! # Blank answers
