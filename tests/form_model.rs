@@ -977,7 +977,7 @@ fn arb_schema() -> impl Strategy<Value = Value> {
     )
         .prop_map(|(props, required)| {
             let props: Map = props.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-            let required: Vec<&str> = required.into_iter().filter(|r| props.contains_key(*r)).collect();
+            let required: Vec<&str> = required.into_iter().filter(|r| props.contains_key(r)).collect();
             json!({"type": "object", "properties": props, "required": required})
         })
 }

@@ -8,7 +8,8 @@ macro_rules! json {
     (null) => { $crate::json::Value::Null };
     ([]) => { $crate::json::Value::Array(::std::vec::Vec::new()) };
     ([ $($tt:tt)+ ]) => {{
-        let mut items = ::std::vec::Vec::new();
+        // Not `Vec::new()` + pushes, which clippy would flag in every crate that writes `json!([…])`.
+        let mut items: ::std::vec::Vec<$crate::json::Value> = ::std::iter::empty().collect();
         $crate::__json_array!(items; [] $($tt)+);
         $crate::json::Value::Array(items)
     }};

@@ -101,12 +101,16 @@ impl Number {
 impl PartialEq for Number {
     fn eq(&self, other: &Number) -> bool {
         if self.is_integer_text() && other.is_integer_text() {
-            let split = |t: &str| t.strip_prefix('-').map_or((false, t.to_owned()), |d| (true, d.to_owned()));
-            let ((a_neg, a), (b_neg, b)) = (split(&self.text), split(&other.text));
+            let ((a_neg, a), (b_neg, b)) = (split_sign(&self.text), split_sign(&other.text));
             return a == b && (a_neg == b_neg || a == "0");
         }
         self.as_f64() == other.as_f64()
     }
+}
+
+/// Whether the text is negative, and its digits.
+fn split_sign(text: &str) -> (bool, &str) {
+    text.strip_prefix('-').map_or((false, text), |digits| (true, digits))
 }
 
 impl fmt::Display for Number {

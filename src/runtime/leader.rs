@@ -35,7 +35,6 @@ impl Leadership {
     /// Queues for the exclusive lock `name`; `on_acquired` runs once this client holds it. `None` when
     /// Web Locks is missing: the caller leads.
     pub fn request(name: &str, on_acquired: impl FnOnce() + 'static) -> Option<Self> {
-        let (locks, request) = lock_request()?;
         let release: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
         let slot = release.clone();
         let mut on_acquired = Some(on_acquired);
@@ -43,36 +42,22 @@ impl Leadership {
             if let Some(f) = on_acquired.take() {
                 f();
             }
-            // Held until `release` is called: the promise settles only then.
-            let slot = slot.clone();
-            Promise::new(&mut |resolve, _reject| {
-                *slot.borrow_mut() = Some(resolve);
-            })
+            held_until_released(&slot)
         });
         let abort = web_sys::AbortController::new().ok();
-        let options = js_sys::Object::new();
-        let _ = Reflect::set(&options, &JsValue::from_str("mode"), &JsValue::from_str("exclusive"));
+        let options = exclusive();
         if let Some(a) = &abort {
             let _ = Reflect::set(&options, &JsValue::from_str("signal"), a.signal().as_ref());
         }
-        let queued = request.call3(&locks, &JsValue::from_str(name), &options, callback.as_ref()).ok()?;
-        // A request aborted while queued rejects; that is expected on close, not an error.
-        if let Some(p) = queued.dyn_ref::<Promise>() {
-            let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
-            let _ = p.catch(&ignore);
-            ignore.forget();
-        }
+        call_request(name, &options, &callback)?;
         Some(Self { release, abort, _callback: callback })
     }
-}
 
-impl Leadership {
     /// Takes the lock `name` at once if no client holds it (`ifAvailable`), for a client that is opening:
     /// holding it before reading the store means that read is current (no other client writes), so the
     /// client need not read everything again before its first poll. `None` when another client holds the
     /// lock or Web Locks is missing.
     pub async fn try_now(name: &str) -> Option<Self> {
-        let (locks, request) = lock_request()?;
         let release: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
         let slot = release.clone();
         let decide: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
@@ -80,30 +65,52 @@ impl Leadership {
             *decide.borrow_mut() = Some(resolve);
         });
         let callback = Closure::<dyn FnMut(JsValue) -> Promise>::new(move |lock: JsValue| {
+            // `null` when another client holds the lock.
             let granted = !lock.is_null();
             if let Some(resolve) = decide.borrow_mut().take() {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &JsValue::from_bool(granted));
             }
-            if !granted {
-                return Promise::resolve(&JsValue::UNDEFINED);
+            if granted {
+                held_until_released(&slot)
+            } else {
+                Promise::resolve(&JsValue::UNDEFINED)
             }
-            let slot = slot.clone();
-            Promise::new(&mut |resolve, _reject| {
-                *slot.borrow_mut() = Some(resolve);
-            })
         });
-        let options = js_sys::Object::new();
-        let _ = Reflect::set(&options, &JsValue::from_str("mode"), &JsValue::from_str("exclusive"));
+        let options = exclusive();
         let _ = Reflect::set(&options, &JsValue::from_str("ifAvailable"), &JsValue::TRUE);
-        let queued = request.call3(&locks, &JsValue::from_str(name), &options, callback.as_ref()).ok()?;
-        if let Some(p) = queued.dyn_ref::<Promise>() {
-            let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
-            let _ = p.catch(&ignore);
-            ignore.forget();
-        }
+        call_request(name, &options, &callback)?;
         let granted = wasm_bindgen_futures::JsFuture::from(decided).await.ok()?.as_bool()?;
         granted.then_some(Self { release, abort: None, _callback: callback })
     }
+}
+
+/// `{ mode: "exclusive" }`.
+fn exclusive() -> js_sys::Object {
+    let options = js_sys::Object::new();
+    let _ = Reflect::set(&options, &JsValue::from_str("mode"), &JsValue::from_str("exclusive"));
+    options
+}
+
+/// What a lock callback returns while it holds the lock: a promise that settles only when the
+/// resolver it leaves in `slot` is called (on release).
+fn held_until_released(slot: &Rc<RefCell<Option<Function>>>) -> Promise {
+    let slot = slot.clone();
+    Promise::new(&mut |resolve, _reject| {
+        *slot.borrow_mut() = Some(resolve);
+    })
+}
+
+/// `navigator.locks.request(name, options, callback)`; `None` without Web Locks. A request aborted
+/// while queued rejects; that is expected on close, not an error, so the rejection is ignored.
+fn call_request(name: &str, options: &js_sys::Object, callback: &Closure<dyn FnMut(JsValue) -> Promise>) -> Option<()> {
+    let (locks, request) = lock_request()?;
+    let queued = request.call3(&locks, &JsValue::from_str(name), options, callback.as_ref()).ok()?;
+    if let Some(p) = queued.dyn_ref::<Promise>() {
+        let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
+        let _ = p.catch(&ignore);
+        ignore.forget();
+    }
+    Some(())
 }
 
 impl Drop for Leadership {

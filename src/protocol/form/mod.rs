@@ -223,7 +223,7 @@ impl FormModel {
             .iter()
             .map(|(name, def)| parse_field(name, def, required.contains(&name.as_str())))
             .collect::<Result<Vec<_>, _>>()?;
-        if let Some(unknown) = required.iter().find(|n| !properties.contains_key(**n)) {
+        if let Some(unknown) = required.iter().find(|n| !properties.contains_key(n)) {
             return Err(SchemaError::UnknownRequired { property: (*unknown).to_owned() });
         }
         Ok(FormModel { fields })

@@ -39,7 +39,7 @@ const POLL_MS: u64 = 2000;
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     runner::require_pkg(ctx.root, &["mcp_tasks_web.js", "mcp_tasks_web_bg.wasm"])?;
     let runs = runner::env_number("BENCH_RESUME_RUNS")?.unwrap_or(DEFAULT_RUNS).max(1);
-    let counts = runner::env_counts("BENCH_RESUME_COUNTS", &DEFAULT_COUNTS)?;
+    let counts = runner::env_counts("BENCH_RESUME_COUNTS", DEFAULT_COUNTS)?;
 
     let server = runner::reference_server(ctx.root)?;
 

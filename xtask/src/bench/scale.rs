@@ -41,7 +41,7 @@ const RELOAD_MS: u64 = 90_000;
 /// Builds the server, bundles the official page, runs the driver, and turns its JSON into rows.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     runner::require_pkg(ctx.root, &["mcp_tasks_web.js", "mcp_tasks_web_bg.wasm", "element.js"])?;
-    let counts = runner::env_counts("BENCH_SCALE_COUNTS", &DEFAULT_COUNTS)?;
+    let counts = runner::env_counts("BENCH_SCALE_COUNTS", DEFAULT_COUNTS)?;
     let server = runner::reference_server(ctx.root)?;
 
     let www = ctx.dir("scale/www")?;
