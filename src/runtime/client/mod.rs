@@ -140,6 +140,9 @@ pub struct ClientCore {
     timer: RefCell<Option<Timeout>>,
     /// Requests started by `pump` and not yet answered (at most [`MAX_REQUESTS_IN_FLIGHT`]).
     requests_in_flight: Rc<Cell<usize>>,
+    /// Ids the last `pump` found due but had no request slot for, next last: an answer hands its slot
+    /// to one of them without another pass over every record.
+    backlog: RefCell<Vec<String>>,
     listeners: RefCell<Vec<Listener>>,
     offline: Cell<bool>,
     closed: Cell<bool>,
@@ -208,6 +211,7 @@ impl ClientCore {
             events: Events::new(),
             timer: RefCell::new(None),
             requests_in_flight: Rc::new(Cell::new(0)),
+            backlog: RefCell::new(Vec::new()),
             listeners: RefCell::new(Vec::new()),
             offline: Cell::new(!globals::is_online()),
             closed: Cell::new(false),

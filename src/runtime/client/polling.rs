@@ -29,6 +29,7 @@ impl ClientCore {
         let online = !self.offline.get() && self.leader.get();
         let mut expired = Vec::new();
         let mut actions = Vec::new();
+        let mut backlog = Vec::new();
         let room = MAX_REQUESTS_IN_FLIGHT.saturating_sub(self.requests_in_flight.get());
         for (id, record) in self.records.borrow_mut().iter_mut() {
             if record.tick(now, &self.policy) == Change::State {
@@ -38,20 +39,49 @@ impl ClientCore {
                 let Some(action) = record.next_action(now) else { break };
                 actions.push((id.clone(), action));
             }
+            if online && actions.len() >= room && record.next_wakeup(&self.policy).is_some_and(|at| at <= now) {
+                backlog.push(id.clone());
+            }
         }
+        backlog.reverse();
+        *self.backlog.borrow_mut() = backlog;
         for id in expired {
             let core = self.clone();
             spawn(async move { core.changed(&id).await });
         }
         for (id, action) in actions {
-            let core = self.clone();
-            let slot = RequestSlot::take(&self.requests_in_flight);
-            spawn(async move { core.execute(id, action, Some(slot)).await });
+            self.start(id, action);
         }
         if online && self.auto_poll {
             self.ensure_listening(now);
         }
         self.reschedule(now);
+    }
+
+    /// Starts one exchange in a request slot.
+    fn start(self: &Rc<Self>, id: String, action: Action) {
+        let core = self.clone();
+        let slot = RequestSlot::take(&self.requests_in_flight);
+        spawn(async move { core.execute(id, action, Some(slot)).await });
+    }
+
+    /// After an exchange: its freed slot goes to work the last `pump` found due and left waiting, with
+    /// no pass over every record (a reload with 10,000 handles due would otherwise pay one pass per
+    /// answer); a full `pump` runs once nothing is left waiting.
+    fn start_waiting(self: &Rc<Self>) {
+        if self.closed.get() || !self.auto_poll || self.offline.get() || !self.leader.get() {
+            return self.pump();
+        }
+        let now = globals::now_ms();
+        while self.requests_in_flight.get() < MAX_REQUESTS_IN_FLIGHT {
+            let Some(id) = self.backlog.borrow_mut().pop() else {
+                return self.pump();
+            };
+            let action = self.records.borrow_mut().get_mut(&id).and_then(|r| r.next_action(now));
+            if let Some(action) = action {
+                self.start(id, action);
+            }
+        }
     }
 
     pub(super) fn reschedule(self: &Rc<Self>, now: u64) {
@@ -110,7 +140,11 @@ impl ClientCore {
         };
         let change = {
             let mut records = self.records.borrow_mut();
-            let Some(record) = records.get_mut(&id) else { return };
+            let Some(record) = records.get_mut(&id) else {
+                // Forgotten while its request was out: its slot still goes to the next waiting work.
+                drop(records);
+                return self.start_waiting();
+            };
             apply(record)
         };
         if change == Change::State {
@@ -120,6 +154,6 @@ impl ClientCore {
             // next isolate does not poll early; compared on write like every step-mode write.
             self.persist_with(&id, &apply).await;
         }
-        self.pump();
+        self.start_waiting();
     }
 }
