@@ -135,12 +135,7 @@ fn summarise(json: &serde_json::Value) -> Result<Vec<Measured>> {
     results
         .iter()
         .map(|r| {
-            let subject = match r["subject"].as_str() {
-                Some("ours") => Subject::Ours,
-                Some("official") => Subject::Official,
-                other => return Err(Error::msg(format!("resume runner: unknown subject {other:?}"))),
-            };
-            let n = r["n"].as_u64().ok_or_else(|| Error::msg("resume runner: a result has no `n`"))?;
+            let (subject, n) = runner::subject_and_n(r, "resume")?;
             let runs = r["runs"].as_array().map(Vec::as_slice).unwrap_or_default();
             let values = |key: &str| runs.iter().filter_map(|run| run[key].as_f64()).collect::<Vec<_>>();
             let first_get = Spread::of(&values("firstGetMs"))

@@ -60,6 +60,18 @@ pub fn stage_pages(root: &Path, fixtures: &str, pages: &[&str], www: &Path) -> R
     Ok(esbuild(root, &root.join(fixtures).join("official-entry.mjs"), &www.join("official.js"))?.esbuild_version)
 }
 
+/// Whose result and for how many handles: `subject` and `n` of one entry of a browser runner's
+/// `results` (`figure` names the runner in errors).
+pub fn subject_and_n(entry: &serde_json::Value, figure: &str) -> Result<(super::Subject, u64)> {
+    let subject = match entry["subject"].as_str() {
+        Some("ours") => super::Subject::Ours,
+        Some("official") => super::Subject::Official,
+        other => return Err(Error::msg(format!("{figure} runner: unknown subject {other:?}"))),
+    };
+    let n = entry["n"].as_u64().ok_or_else(|| Error::msg(format!("{figure} runner: a result has no `n`")))?;
+    Ok((subject, n))
+}
+
 /// Fails unless `pkg/` holds `files` (the figures measure the package as built).
 pub fn require_pkg(root: &Path, files: &[&str]) -> Result<()> {
     match files.iter().find(|f| !root.join("pkg").join(f).is_file()) {

@@ -149,12 +149,7 @@ fn results(json: &serde_json::Value) -> Result<Vec<Measured>> {
     results
         .iter()
         .map(|r| {
-            let subject = match r["subject"].as_str() {
-                Some("ours") => Subject::Ours,
-                Some("official") => Subject::Official,
-                other => return Err(Error::msg(format!("scale runner: unknown subject {other:?}"))),
-            };
-            let n = r["n"].as_u64().ok_or_else(|| Error::msg("scale runner: a result has no `n`"))?;
+            let (subject, n) = runner::subject_and_n(r, "scale")?;
             Ok(Measured { subject, n, json: r.clone() })
         })
         .collect()
