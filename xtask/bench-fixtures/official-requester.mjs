@@ -11,10 +11,9 @@
 // a reload, list and cancel tasks. The raw request path ext-tasks requires for 2026-07-28 servers
 // is host code (the docs' `rawDispatch`), so a minimal one is part of the job too.
 
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
+import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 
-import { CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION, rawDispatcher } from "./official-wire.mjs";
+import { openTaskSession } from "./official-wire.mjs";
 
 const STORE_KEY = "mcp-tasks";
 
@@ -35,24 +34,10 @@ function saveReferences(references) {
  * `onStatus(taskId, status, message)` shows progress.
  */
 export async function connect(url, { askUser, onStatus }) {
-  const client = new Client(CLIENT_INFO, {
-    capabilities: CLIENT_CAPABILITIES,
-    versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
-  });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const session = createTaskSessionFromClient(client, {
-    endpointId: url,
-    rawDispatch: rawDispatcher(url),
-    v2RequestFraming: {
-      protocolVersion: PROTOCOL_VERSION,
-      clientInfo: CLIENT_INFO,
-      clientCapabilities: CLIENT_CAPABILITIES,
-    },
-    onInputRequest: async (request) => {
-      if (request.kind !== "elicitation" || (request.params.mode ?? "form") !== "form") return { action: "cancel" };
-      const content = await askUser(request.params.requestedSchema, request.params.message);
-      return content === undefined ? { action: "decline" } : { action: "accept", content };
-    },
+  const session = await openTaskSession(url, async (request) => {
+    if (request.kind !== "elicitation" || (request.params.mode ?? "form") !== "form") return { action: "cancel" };
+    const content = await askUser(request.params.requestedSchema, request.params.message);
+    return content === undefined ? { action: "decline" } : { action: "accept", content };
   });
 
   /** Follows one execution to its end, keeping its reference stored while it runs. */

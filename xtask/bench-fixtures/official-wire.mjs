@@ -1,15 +1,19 @@
-// What the official requester's hosts in the bench share: the protocol version, the client's identity
-// and capabilities, and a dispatcher that POSTs one JSON-RPC request (JSON or SSE answer) for ext-tasks'
-// session. Imported by official-requester.mjs (the size figure's bundle) and scale/official-entry.mjs.
-export const PROTOCOL_VERSION = "2026-07-28";
-export const CLIENT_INFO = { name: "bench-host", version: "1.0.0" };
-export const CLIENT_CAPABILITIES = {
+// What the official requester's hosts in the bench share: the ext-tasks session over a connected
+// client for a 2026-07-28 server (protocol version, the client's identity and capabilities, and a
+// dispatcher that POSTs one JSON-RPC request, JSON or SSE answer). Imported by official-requester.mjs
+// (the size figure's bundle) and scale/official-entry.mjs.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
+
+const PROTOCOL_VERSION = "2026-07-28";
+const CLIENT_INFO = { name: "bench-host", version: "1.0.0" };
+const CLIENT_CAPABILITIES = {
   elicitation: { form: {} },
   extensions: { "io.modelcontextprotocol/tasks": {} },
 };
 
 /** POSTs one JSON-RPC request; reads a JSON body or the response event of an SSE stream. */
-export function rawDispatcher(url) {
+function rawDispatcher(url) {
   let nextId = 0;
   return async (request, options = {}) => {
     const id = ++nextId;
@@ -44,3 +48,21 @@ export function rawDispatcher(url) {
   };
 }
 
+/** Connects a client to `url` and opens ext-tasks' session over it; `onInputRequest` answers input. */
+export async function openTaskSession(url, onInputRequest) {
+  const client = new Client(CLIENT_INFO, {
+    capabilities: CLIENT_CAPABILITIES,
+    versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return createTaskSessionFromClient(client, {
+    endpointId: url,
+    rawDispatch: rawDispatcher(url),
+    v2RequestFraming: {
+      protocolVersion: PROTOCOL_VERSION,
+      clientInfo: CLIENT_INFO,
+      clientCapabilities: CLIENT_CAPABILITIES,
+    },
+    onInputRequest,
+  });
+}

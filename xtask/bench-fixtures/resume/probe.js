@@ -11,8 +11,9 @@
 // -32601, as a server without them would (the e2e rig's `forcePolling`, without Playwright routing on
 // the path of the other requests): a client then resumes by polling, which is what this figure times.
 
+import { UNSUPPORTED, mcpRequest, methodNotFound, rpcOfText } from "../page-wire.js";
+
 const realFetch = globalThis.fetch.bind(globalThis);
-const UNSUPPORTED = new Set(["server/discover", "subscriptions/listen"]);
 
 export const probe = {
   /** Answer server/discover and subscriptions/listen with -32601 in the page. */
@@ -37,22 +38,6 @@ export const probe = {
   },
 };
 
-function headerOf(headers, name) {
-  if (!headers) return null;
-  if (typeof headers.get === "function") return headers.get(name);
-  if (Array.isArray(headers)) return headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
-  return null;
-}
-
-function rpcOfText(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
-}
-
 function seen(method, taskId, at) {
   probe.counts[method] = (probe.counts[method] ?? 0) + 1;
   if (method !== "tasks/get" || probe.t0 === null || taskId == null) return;
@@ -76,30 +61,14 @@ export function allPolledMs(ids) {
 
 globalThis.fetch = function probedFetch(input, init) {
   const at = performance.now();
-  const isRequest = typeof Request !== "undefined" && input instanceof Request;
-  const url = isRequest ? input.url : String(input);
-  const httpMethod = (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase();
-  if (httpMethod !== "POST" || !url.endsWith("/mcp")) return realFetch(input, init);
-
-  const headers = init?.headers ?? (isRequest ? input.headers : null);
-  let method = headerOf(headers, "mcp-method");
-  let name = headerOf(headers, "mcp-name");
-  const body = typeof init?.body === "string" ? init.body : null;
-  if ((method === null || (method === "tasks/get" && name === null)) && body !== null) {
-    const rpc = rpcOfText(body);
-    method ??= rpc.method;
-    name ??= rpc.params?.taskId ?? null;
-  }
+  const request = mcpRequest(input, init);
+  if (request === null) return realFetch(input, init);
+  const { method, name, body, isRequest } = request;
   if (method !== null) seen(method, name, at);
 
   if (probe.noListen && UNSUPPORTED.has(method)) {
     probe.faked += 1;
-    const text = body !== null ? Promise.resolve(body) : isRequest ? input.clone().text() : Promise.resolve("{}");
-    return text.then((t) => {
-      const id = rpcOfText(t).id ?? null;
-      const answer = { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } };
-      return new Response(JSON.stringify(answer), { status: 200, headers: { "content-type": "application/json" } });
-    });
+    return methodNotFound(input, body);
   }
   if (method === null && isRequest) {
     // No routing header: classify from the body, off the request's path (the time is already taken).

@@ -16,32 +16,16 @@
 //                         mark() and round(...) count since a mark, until every task was answered (or a
 //                         window ends).
 import { probe, round, watch } from "./probe.js";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
-import { CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION, rawDispatcher } from "../official-wire.mjs";
+import { openTaskSession } from "../official-wire.mjs";
 
 const STORE_KEY = "mcp-tasks-scale";
 const RESUME_CHUNK = 100;
 const url = `${location.origin}/mcp`;
 const status = (text) => (document.getElementById("status").textContent = text);
 
-/** The session official-requester.mjs's connect() builds. */
-async function openSession() {
-  const client = new Client(CLIENT_INFO, {
-    capabilities: CLIENT_CAPABILITIES,
-    versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
-  });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return createTaskSessionFromClient(client, {
-    endpointId: url,
-    rawDispatch: rawDispatcher(url),
-    v2RequestFraming: {
-      protocolVersion: PROTOCOL_VERSION,
-      clientInfo: CLIENT_INFO,
-      clientCapabilities: CLIENT_CAPABILITIES,
-    },
-    onInputRequest: async () => ({ action: "decline" }),
-  });
+/** The session official-requester.mjs's connect() builds; input requests are declined. */
+function openSession() {
+  return openTaskSession(url, async () => ({ action: "decline" }));
 }
 
 const stored = () => JSON.parse(localStorage.getItem(STORE_KEY) ?? "[]");

@@ -19,8 +19,9 @@
 // Counts are since the last `mark()`; `watch(ids)` names the tasks whose first answer since the mark is
 // counted in `covered`.
 
+import { UNSUPPORTED, mcpRequest, methodNotFound } from "../page-wire.js";
+
 const realFetch = globalThis.fetch.bind(globalThis);
-const UNSUPPORTED = new Set(["server/discover", "subscriptions/listen"]);
 
 export const probe = {
   /** Answer server/discover and subscriptions/listen with -32601 in the page. */
@@ -114,48 +115,14 @@ for (const method of ["text", "json", "arrayBuffer"]) {
   };
 }
 
-function headerOf(headers, name) {
-  if (!headers) return null;
-  if (typeof headers.get === "function") return headers.get(name);
-  if (Array.isArray(headers)) return headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
-  return null;
-}
-
-function rpcOfText(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
-}
-
 globalThis.fetch = function probedFetch(input, init) {
-  const isRequest = typeof Request !== "undefined" && input instanceof Request;
-  const url = isRequest ? input.url : String(input);
-  const httpMethod = (init?.method ?? (isRequest ? input.method : "GET")).toUpperCase();
-  if (httpMethod !== "POST" || !url.endsWith("/mcp")) return realFetch(input, init);
-
-  const headers = init?.headers ?? (isRequest ? input.headers : null);
-  let method = headerOf(headers, "mcp-method");
-  let name = headerOf(headers, "mcp-name");
-  const body = typeof init?.body === "string" ? init.body : null;
-  if ((method === null || (method === "tasks/get" && name === null)) && body !== null) {
-    const rpc = rpcOfText(body);
-    method ??= rpc.method;
-    name ??= rpc.params?.taskId ?? null;
-  }
+  const request = mcpRequest(input, init);
+  if (request === null) return realFetch(input, init);
+  const { method, name, body } = request;
   if (method !== null) probe.counts[method] = (probe.counts[method] ?? 0) + 1;
   if (method === "tasks/get") probe.sent += 1;
 
-  if (probe.noListen && UNSUPPORTED.has(method)) {
-    const text = body !== null ? Promise.resolve(body) : isRequest ? input.clone().text() : Promise.resolve("{}");
-    return text.then((t) => {
-      const id = rpcOfText(t).id ?? null;
-      const answer = { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } };
-      return new Response(JSON.stringify(answer), { status: 200, headers: { "content-type": "application/json" } });
-    });
-  }
+  if (probe.noListen && UNSUPPORTED.has(method)) return methodNotFound(input, body);
   const promise = realFetch(input, init);
   promise.then(
     (response) => {

@@ -148,41 +148,24 @@ fn summarise(json: &serde_json::Value) -> Result<Vec<Case>> {
 
 /// One line per body: each subject's median (min–max), and ours ÷ official.
 fn details_text(cases: &[Case], batches: u64) -> String {
-    let mut header = vec!["body".to_owned(), "bytes".to_owned()];
-    header.extend(SUBJECTS.iter().map(|(_, label)| (*label).to_owned()));
-    header.push("ours ÷ official".to_owned());
-    let mut lines = vec![header];
-    for case in cases {
-        let mut line = vec![case.name.clone(), super::group_thousands(case.bytes as i64)];
-        for (key, _) in SUBJECTS {
-            line.push(case.spread(key).map_or("—".into(), |[m, lo, hi]| format!("{m:.2} ({lo:.2}–{hi:.2})")));
-        }
-        line.push(match (case.spread("ours"), case.spread("official")) {
-            (Some(o), Some(t)) if t[0] > 0.0 => format!("{:.2}×", o[0] / t[0]),
-            _ => "—".into(),
-        });
-        lines.push(line);
-    }
-    let widths: Vec<usize> =
-        (0..lines[0].len()).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for line in &lines {
-        let cells: Vec<String> = line
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                let fill = " ".repeat(widths[i] - cell.chars().count());
-                if i == 0 {
-                    format!("{cell}{fill}")
-                } else {
-                    format!("{fill}{cell}")
-                }
-            })
-            .collect();
-        out.push_str("  ");
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
+    let mut header = vec!["body", "bytes"];
+    header.extend(SUBJECTS.iter().map(|(_, label)| *label));
+    header.push("ours ÷ official");
+    let rows: Vec<Vec<String>> = cases
+        .iter()
+        .map(|case| {
+            let mut line = vec![case.name.clone(), super::group_thousands(case.bytes as i64)];
+            for (key, _) in SUBJECTS {
+                line.push(case.spread(key).map_or("—".into(), |[m, lo, hi]| format!("{m:.2} ({lo:.2}–{hi:.2})")));
+            }
+            line.push(match (case.spread("ours"), case.spread("official")) {
+                (Some(o), Some(t)) if t[0] > 0.0 => format!("{:.2}×", o[0] / t[0]),
+                _ => "—".into(),
+            });
+            line
+        })
+        .collect();
+    let mut out = super::aligned(&header, &rows, 1);
     out.push_str(&format!(
         "  µs per decode, median (min–max) of {batches} batches. \"status string out\": our wasm decode handing back only the \
          status (the rest of \"ours\" is the task's way out to a JS object). \"JSON.parse alone\": the floor for handing JS an \

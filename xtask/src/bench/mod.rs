@@ -283,6 +283,35 @@ pub fn group_thousands(n: i64) -> String {
 }
 
 /// One line per (figure, metric), ours beside official and their ratio; then each distinct note.
+/// An aligned text table for a figure's details: two spaces of indent, the first `left` columns
+/// left-aligned, the rest right-aligned.
+pub fn aligned<R: AsRef<[String]>>(header: &[&str], rows: &[R], left: usize) -> String {
+    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+    let lines: Vec<&[String]> = std::iter::once(header.as_slice()).chain(rows.iter().map(AsRef::as_ref)).collect();
+    let widths: Vec<usize> =
+        (0..header.len()).map(|i| lines.iter().filter_map(|l| l.get(i)).map(|c| c.chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for cells in lines {
+        let line: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, width))| {
+                let fill = " ".repeat(width.saturating_sub(cell.chars().count()));
+                if i < left {
+                    format!("{cell}{fill}")
+                } else {
+                    format!("{fill}{cell}")
+                }
+            })
+            .collect();
+        out.push_str("  ");
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 fn table(rows: &[Row]) -> String {
     if rows.is_empty() {
         return "(no figures measured)\n".into();
@@ -408,6 +437,12 @@ fn to_json(figures: &[&Figure], rows: &[Row], details: &[Detail]) -> serde_json:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aligned_table_pads_columns() {
+        let text = aligned(&["a", "n"], &[["xyz".to_owned(), "1".to_owned()], ["q".to_owned(), "100".to_owned()]], 1);
+        assert_eq!(text, "  a      n\n  xyz    1\n  q    100\n");
+    }
 
     fn row(subject: Subject, metric: &str, value: f64) -> Row {
         Row::new("size", subject, metric, value, "B")

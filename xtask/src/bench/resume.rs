@@ -157,37 +157,20 @@ fn summarise(json: &serde_json::Value) -> Result<Vec<Measured>> {
 fn details_text(results: &[Measured], runs: u64) -> String {
     let header =
         ["handles", "subject", "→ first tasks/get", "→ every handle polled", "→ open()/connect() resolved", "setup"];
-    let mut lines: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_owned()).collect()];
-    for r in results {
-        lines.push(vec![
-            group_thousands(r.n as i64),
-            r.subject.as_str().to_owned(),
-            r.first_get.text(),
-            r.all_polled.map(Spread::text).unwrap_or_else(|| "—".into()),
-            r.open.map(Spread::text).unwrap_or_else(|| "—".into()),
-            format!("{:.1} s", r.setup_ms / 1000.0),
-        ]);
-    }
-    let widths: Vec<usize> =
-        (0..header.len()).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for line in &lines {
-        let cells: Vec<String> = line
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                let fill = " ".repeat(widths[i] - cell.chars().count());
-                if i < 2 {
-                    format!("{cell}{fill}")
-                } else {
-                    format!("{fill}{cell}")
-                }
-            })
-            .collect();
-        out.push_str("  ");
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|r| {
+            vec![
+                group_thousands(r.n as i64),
+                r.subject.as_str().to_owned(),
+                r.first_get.text(),
+                r.all_polled.map(Spread::text).unwrap_or_else(|| "—".into()),
+                r.open.map(Spread::text).unwrap_or_else(|| "—".into()),
+                format!("{:.1} s", r.setup_ms / 1000.0),
+            ]
+        })
+        .collect();
+    let mut out = super::aligned(&header, &rows, 2);
     out.push_str(&format!(
         "  ms from just before open() (ours) / connect() (official) in the page; median (min–max) of {runs} runs. \
          \"every handle polled\": until the last stored handle had its first tasks/get. \

@@ -50,9 +50,15 @@ fn parse_counts(name: &str, text: &str) -> Result<Vec<u64>> {
     Ok(counts)
 }
 
-/// Copies a figure's host `pages` from `fixtures` into `www` and bundles its `official-entry.mjs`
-/// there as `official.js`; returns the esbuild version.
+/// Shared by the figures' page probes, served at the root next to their pages.
+const PAGE_WIRE: &str = "xtask/bench-fixtures/page-wire.js";
+
+/// Copies a figure's host `pages` from `fixtures` into `www` (with the probes' shared
+/// `page-wire.js`) and bundles its `official-entry.mjs` there as `official.js`; returns the esbuild
+/// version.
 pub fn stage_pages(root: &Path, fixtures: &str, pages: &[&str], www: &Path) -> Result<String> {
+    let shared = root.join(PAGE_WIRE);
+    std::fs::copy(&shared, www.join("page-wire.js")).context(format!("copying {}", shared.display()))?;
     for page in pages {
         let from = root.join(fixtures).join(page);
         std::fs::copy(&from, www.join(page)).context(format!("copying {}", from.display()))?;

@@ -19,7 +19,7 @@ use std::process::Command;
 
 use super::breakdown::{self, Breakdown};
 use super::runner;
-use super::{format_value, group_thousands, Ctx, Row, Subject};
+use super::{aligned, format_value, group_thousands, Ctx, Row, Subject};
 use crate::error::{Context, Error, Result};
 use crate::{sizes, wasm_build};
 
@@ -336,36 +336,6 @@ fn clip(text: &str, max: usize) -> String {
     }
 }
 
-/// An aligned text table: the first `left` columns left-aligned, the rest right-aligned.
-fn aligned<const N: usize>(header: &[&str; N], rows: &[[String; N]], left: usize) -> String {
-    let mut widths = header.map(|h| h.chars().count());
-    for row in rows {
-        for (i, cell) in row.iter().enumerate() {
-            widths[i] = widths[i].max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
-    for cells in std::iter::once(header.as_slice()).chain(rows.iter().map(|r| r.as_slice())) {
-        let line: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                let fill = " ".repeat(widths[i] - cell.chars().count());
-                if i < left {
-                    format!("{cell}{fill}")
-                } else {
-                    format!("{fill}{cell}")
-                }
-            })
-            .collect();
-        out.push_str("  ");
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,12 +344,6 @@ mod tests {
     fn budgets_are_the_issue_figures_in_bytes() {
         assert_eq!(CLIENT_GZIP_BUDGET, 61_440.0);
         assert_eq!(CLIENT_ELEMENT_GZIP_BUDGET, 87_040.0);
-    }
-
-    #[test]
-    fn aligned_table_pads_columns() {
-        let text = aligned(&["a", "n"], &[["xyz".into(), "1".into()], ["q".into(), "100".into()]], 1);
-        assert_eq!(text, "  a      n\n  xyz    1\n  q    100\n");
     }
 
     #[test]
