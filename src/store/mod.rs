@@ -60,6 +60,17 @@ impl Store {
         }
     }
 
+    /// Stores every `(key, value)`, in order: in one transaction for IndexedDB, one by one elsewhere.
+    pub async fn put_all(&self, entries: &[(String, String)]) -> Result<(), StoreError> {
+        if let Store::IndexedDb(store) = self {
+            return store.put_all(entries).await;
+        }
+        for (key, value) in entries {
+            self.put(key, value).await?;
+        }
+        Ok(())
+    }
+
     /// Stores `value` under `key` only if the stored text is still `expected` (`None`: no record);
     /// `Ok(false)` when another writer changed it first. Atomic for a host store with
     /// `compareAndPut` and for memory; elsewhere a read then a write (one writer per store assumed).

@@ -3,9 +3,10 @@
 //! for the earliest wake-up (recomputed from the clock, never by counting ticks).
 use std::cell::{Cell, RefCell};
 use crate::collections::SortedMap;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
-use js_sys::Function;
+use js_sys::{Function, Promise};
+use wasm_bindgen_futures::JsFuture;
 use crate::json::Value;
 use wasm_bindgen::JsValue;
 
@@ -37,8 +38,10 @@ mod polling;
 mod push;
 mod step;
 mod tabs;
+mod writes;
 
 use push::Push;
+use writes::WriteQueue;
 
 /// The IndexedDB database every namespace shares (keys carry the namespace and server URL).
 pub const DATABASE: &str = "mcp-tasks-web";
@@ -159,6 +162,10 @@ pub struct ClientCore {
     /// The stored text of each record as this client last read or wrote it. In step mode
     /// (`autoPoll: false`) writes compare against it, so a record another isolate changed is re-read.
     versions: RefCell<SortedMap<String, String>>,
+    /// Record writes waiting for the next group (polling clients).
+    writes: RefCell<WriteQueue>,
+    /// This client, for the work it spawns from `&self` methods.
+    me: Weak<ClientCore>,
 }
 
 fn random_u64() -> u64 {
@@ -195,7 +202,7 @@ impl ClientCore {
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
         let transport =
             FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id);
-        let core = Rc::new(Self {
+        let core = Rc::new_cyclic(|me| Self {
             policy: options.policy,
             retention: options.retention,
             auto_poll: options.auto_poll,
@@ -223,6 +230,8 @@ impl ClientCore {
             push: RefCell::new(Push::default()),
             tool_bindings: RefCell::new(SortedMap::new()),
             versions: RefCell::new(SortedMap::new()),
+            writes: RefCell::new(WriteQueue::default()),
+            me: me.clone(),
         });
         if let Some(note) = store_note {
             core.note_storage(note);
@@ -233,13 +242,10 @@ impl ClientCore {
         core.restore(true).await;
         if core.auto_poll {
             core.listen_to_host();
-            if core.leader.get() {
-                // Polls start from a timer, after `open()` has resolved: with 1,000 handles due, starting
-                // them here would hold the host's `await open()` until every request was issued.
-                core.reschedule(globals::now_ms());
-            } else {
-                core.pump();
-            }
+            // The first requests go out before `open()` resolves (at most the in-flight cap, so 1,000 due
+            // handles do not hold the host's `await open()`); from a timer, they waited for whatever the
+            // host does first, such as rendering every task.
+            core.pump();
         }
         Ok(core)
     }
@@ -291,6 +297,8 @@ impl ClientCore {
         let now = globals::now_ms();
         let mut loaded = SortedMap::new();
         let mut read_anew = Vec::new();
+        // A polling client opening on many handles polls the first ones while it reads the rest.
+        let mut early_start = at_open && self.auto_poll && self.leader.get();
         for (key, text) in entries {
             let rest = &key[self.keys.prefix.len().min(key.len())..];
             if let Some(id) = rest.strip_prefix("task/") {
@@ -317,6 +325,10 @@ impl ClientCore {
                         self.versions.borrow_mut().insert(id.to_owned(), text);
                         loaded.insert(id.to_owned(), record);
                         read_anew.push(id.to_owned());
+                        if early_start && loaded.len() >= MAX_REQUESTS_IN_FLIGHT {
+                            early_start = false;
+                            self.start_before_the_rest(&mut loaded).await;
+                        }
                     }
                     // Left in the store untouched (a newer release may read it); reported, never dropped.
                     Err(e) => self.events.emit("storage", to_js(&crate::json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
@@ -345,6 +357,20 @@ impl ClientCore {
         }
         self.apply_retention(now).await;
         read_anew
+    }
+
+    /// At open, after the first records are read: hands them over and lets their first polls go out
+    /// (one turn of the microtask queue, where the spawned requests call `fetch`) before reading on.
+    /// 1,000 stored handles: the first `tasks/get` no longer waits for the other 984 to be parsed.
+    async fn start_before_the_rest(self: &Rc<Self>, loaded: &mut SortedMap<String, TaskRecord>) {
+        {
+            let mut records = self.records.borrow_mut();
+            for (id, record) in std::mem::take(loaded) {
+                records.insert(id, record);
+            }
+        }
+        self.pump();
+        let _ = JsFuture::from(Promise::resolve(&JsValue::UNDEFINED)).await;
     }
 
     /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
@@ -457,24 +483,20 @@ impl ClientCore {
         self.persist_with(id, &|_| Change::Nothing).await;
     }
 
-    /// Writes a record. In step mode the write succeeds only over the version this client last saw;
-    /// when another isolate wrote first, its record is adopted and `replay` re-applies this client's
-    /// event to it (an answer, an ack, a poll result) before trying again.
+    /// Writes a record. A polling client's writes go out in groups (`writes.rs`). In step mode the write
+    /// succeeds only over the version this client last saw; when another isolate wrote first, its record
+    /// is adopted and `replay` re-applies this client's event to it (an answer, an ack, a poll result)
+    /// before trying again.
     async fn persist_with(&self, id: &str, replay: &dyn Fn(&mut TaskRecord) -> Change) -> Written {
+        if self.auto_poll {
+            return self.write_grouped(id).await;
+        }
         let store = self.store.borrow().clone();
         let key = self.keys.task(id);
         for _ in 0..MAX_WRITE_ATTEMPTS {
             let Some(text) = self.records.borrow().get(id).map(|r| to_stored(r).to_string()) else {
                 return Written::Gone;
             };
-            if self.auto_poll {
-                if let Err(e) = store.put(&key, &text).await {
-                    self.storage_failed(&e);
-                    return Written::Failed;
-                }
-                self.versions.borrow_mut().insert(id.to_owned(), text);
-                return Written::Ours;
-            }
             let expected = self.versions.borrow().get(id).cloned();
             match store.put_if(&key, expected.as_deref(), &text).await {
                 Ok(true) => {

@@ -107,6 +107,21 @@ impl IdbStore {
         committed.outcome().await.map_err(|f| self.failure(&operation, &f))
     }
 
+    /// Stores every `(key, value)` in one transaction, in order; returns once all are committed. One
+    /// transaction for many records: each transaction costs far more than a put inside it.
+    pub async fn put_all(&self, entries: &[(String, String)]) -> Result<(), StoreError> {
+        let operation = format!("IndexedDB put of {} records", entries.len());
+        let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
+        let committed = TransactionWait::new(&transaction);
+        for (key, value) in entries {
+            if let Err(thrown) = records.put_with_key(&JsValue::from_str(value), &JsValue::from_str(key)) {
+                let _ = transaction.abort();
+                return Err(failed_js(&operation, &thrown));
+            }
+        }
+        committed.outcome().await.map_err(|f| self.failure(&operation, &f))
+    }
+
     /// Removes `key` (a missing key is not an error); returns once the deletion is committed.
     pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
         let operation = format!("IndexedDB delete(\"{key}\")");
