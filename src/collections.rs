@@ -283,6 +283,38 @@ impl<'a, K> IntoIterator for &'a SortedSet<K> {
     }
 }
 
+/// The indices `0..len` in the stable order `less` gives (`less(a, b)`: item `a` sorts before item `b`).
+///
+/// One non-generic merge sort: each `sort`/`sort_unstable` call on another element type or closure
+/// brought its own copy of the standard library's sorts (about 3 KB each) into the `.wasm`.
+pub fn sorted_order(len: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    let mut merged = vec![0; len];
+    let mut width = 1;
+    while width < len {
+        let mut start = 0;
+        while start < len {
+            let mid = len.min(start + width);
+            let end = len.min(mid + width);
+            let (mut i, mut j) = (start, mid);
+            for slot in &mut merged[start..end] {
+                // Equal items keep their order: the right run's item goes first only when strictly less.
+                if j < end && (i == mid || less(order[j], order[i])) {
+                    *slot = order[j];
+                    j += 1;
+                } else {
+                    *slot = order[i];
+                    i += 1;
+                }
+            }
+            start = end;
+        }
+        std::mem::swap(&mut order, &mut merged);
+        width *= 2;
+    }
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,5 +351,16 @@ mod tests {
         assert!(s.contains("b"));
         assert!(s.remove("b"));
         assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn sorted_order_is_stable_and_matches_the_standard_sort() {
+        for len in 0..70usize {
+            let items: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(2_654_435_761) % 7).collect();
+            let order = sorted_order(len, &mut |a, b| items[a] < items[b]);
+            let mut expected: Vec<usize> = (0..len).collect();
+            expected.sort_by_key(|&i| items[i]);
+            assert_eq!(order, expected);
+        }
     }
 }
