@@ -26,50 +26,50 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
     }
 }
 
-impl<K: Ord, V> SortedMap<K, V> {
+/// Binary search of `key` among `len` sorted keys, `key_at(i)` the `i`th: `Ok(i)` where it is, `Err(i)`
+/// where it would go. Not generic, so every map type shares one copy.
+fn search<'a>(len: usize, key: &str, key_at: &dyn Fn(usize) -> &'a str) -> Result<usize, usize> {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        match key_at(mid).cmp(key) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return Ok(mid),
+        }
+    }
+    Err(low)
+}
+
+/// Keys are text (`String` or `&str`): the maps share one search, [`search`].
+impl<K: Borrow<str>, V> SortedMap<K, V> {
     /// An empty map.
     pub const fn new() -> Self {
         SortedMap { entries: Vec::new() }
     }
 
-    fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
-    where
-        K: Borrow<Q>,
-    {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        search(self.entries.len(), key, &|i| self.entries[i].0.borrow())
     }
 
     /// The value of `key`.
-    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
-    where
-        K: Borrow<Q>,
-    {
+    pub fn get(&self, key: &str) -> Option<&V> {
         self.find(key).ok().map(|i| &self.entries[i].1)
     }
 
     /// The value of `key`, mutably.
-    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
-    where
-        K: Borrow<Q>,
-    {
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
         self.find(key).ok().map(|i| &mut self.entries[i].1)
     }
 
     /// Whether `key` is present.
-    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-    {
+    pub fn contains_key(&self, key: &str) -> bool {
         self.find(key).is_ok()
     }
 
     /// Sets `key`, returning the value it replaced. Appending in key order costs no move.
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
-        if self.entries.last().is_none_or(|(last, _)| *last < key) {
-            self.entries.push((key, value));
-            return None;
-        }
-        match self.find(&key) {
+        match self.find(key.borrow()) {
             Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
             Err(i) => {
                 self.entries.insert(i, (key, value));
@@ -79,16 +79,13 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     /// Removes `key`.
-    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
-    where
-        K: Borrow<Q>,
-    {
+    pub fn remove(&mut self, key: &str) -> Option<V> {
         self.find(key).ok().map(|i| self.entries.remove(i).1)
     }
 
     /// The value of `key`, inserting `make()` first when it is missing.
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let i = match self.find(&key) {
+        let i = match self.find(key.borrow()) {
             Ok(i) => i,
             Err(i) => {
                 self.entries.insert(i, (key, make()));
@@ -139,10 +136,7 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     /// Entries from the first key not less than `from`, in key order.
-    pub fn iter_from<Q: Ord + ?Sized>(&self, from: &Q) -> impl Iterator<Item = (&K, &V)>
-    where
-        K: Borrow<Q>,
-    {
+    pub fn iter_from(&self, from: &str) -> impl Iterator<Item = (&K, &V)> {
         let start = self.find(from).unwrap_or_else(|i| i);
         self.entries[start..].iter().map(|(k, v)| (k, v))
     }
@@ -158,7 +152,7 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 }
 
-impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
+impl<K: Borrow<str>, V> FromIterator<(K, V)> for SortedMap<K, V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut map = SortedMap::new();
         map.extend(iter);
@@ -166,7 +160,7 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
     }
 }
 
-impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
+impl<K: Borrow<str>, V> Extend<(K, V)> for SortedMap<K, V> {
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
         for (k, v) in iter {
             self.insert(k, v);
@@ -202,7 +196,7 @@ impl<K: fmt::Debug> fmt::Debug for SortedSet<K> {
     }
 }
 
-impl<K: Ord> SortedSet<K> {
+impl<K: Borrow<str>> SortedSet<K> {
     /// An empty set.
     pub const fn new() -> Self {
         SortedSet { map: SortedMap::new() }
@@ -214,18 +208,12 @@ impl<K: Ord> SortedSet<K> {
     }
 
     /// Whether `value` is in the set.
-    pub fn contains<Q: Ord + ?Sized>(&self, value: &Q) -> bool
-    where
-        K: Borrow<Q>,
-    {
+    pub fn contains(&self, value: &str) -> bool {
         self.map.contains_key(value)
     }
 
     /// Removes `value`; whether it was there.
-    pub fn remove<Q: Ord + ?Sized>(&mut self, value: &Q) -> bool
-    where
-        K: Borrow<Q>,
-    {
+    pub fn remove(&mut self, value: &str) -> bool {
         self.map.remove(value).is_some()
     }
 
@@ -255,13 +243,13 @@ impl<K: Ord> SortedSet<K> {
     }
 }
 
-impl<K: Ord> FromIterator<K> for SortedSet<K> {
+impl<K: Borrow<str>> FromIterator<K> for SortedSet<K> {
     fn from_iter<I: IntoIterator<Item = K>>(iter: I) -> Self {
         SortedSet { map: iter.into_iter().map(|k| (k, ())).collect() }
     }
 }
 
-impl<K: Ord> Extend<K> for SortedSet<K> {
+impl<K: Borrow<str>> Extend<K> for SortedSet<K> {
     fn extend<I: IntoIterator<Item = K>>(&mut self, iter: I) {
         self.map.extend(iter.into_iter().map(|k| (k, ())));
     }
@@ -281,6 +269,38 @@ impl<'a, K> IntoIterator for &'a SortedSet<K> {
     fn into_iter(self) -> Self::IntoIter {
         self.map.entries.iter().map(|(k, ())| k)
     }
+}
+
+/// The indices `0..len` in the stable order `less` gives (`less(a, b)`: item `a` sorts before item `b`).
+///
+/// One non-generic merge sort: each `sort`/`sort_unstable` call on another element type or closure
+/// brought its own copy of the standard library's sorts (about 3 KB each) into the `.wasm`.
+pub fn sorted_order(len: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    let mut merged = vec![0; len];
+    let mut width = 1;
+    while width < len {
+        let mut start = 0;
+        while start < len {
+            let mid = len.min(start + width);
+            let end = len.min(mid + width);
+            let (mut i, mut j) = (start, mid);
+            for slot in &mut merged[start..end] {
+                // Equal items keep their order: the right run's item goes first only when strictly less.
+                if j < end && (i == mid || less(order[j], order[i])) {
+                    *slot = order[j];
+                    j += 1;
+                } else {
+                    *slot = order[i];
+                    i += 1;
+                }
+            }
+            start = end;
+        }
+        std::mem::swap(&mut order, &mut merged);
+        width *= 2;
+    }
+    order
 }
 
 #[cfg(test)]
@@ -307,8 +327,8 @@ mod tests {
 
     #[test]
     fn a_map_from_an_iterator_keeps_the_last_value_of_a_key() {
-        let m: SortedMap<u32, &str> = [(2, "x"), (1, "y"), (2, "z")].into_iter().collect();
-        assert_eq!(m.into_iter().collect::<Vec<_>>(), [(1, "y"), (2, "z")]);
+        let m: SortedMap<&str, u32> = [("2", 1), ("1", 2), ("2", 3)].into_iter().collect();
+        assert_eq!(m.into_iter().collect::<Vec<_>>(), [("1", 2), ("2", 3)]);
     }
 
     #[test]
@@ -319,5 +339,16 @@ mod tests {
         assert!(s.contains("b"));
         assert!(s.remove("b"));
         assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn sorted_order_is_stable_and_matches_the_standard_sort() {
+        for len in 0..70usize {
+            let items: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(2_654_435_761) % 7).collect();
+            let order = sorted_order(len, &mut |a, b| items[a] < items[b]);
+            let mut expected: Vec<usize> = (0..len).collect();
+            expected.sort_by_key(|&i| items[i]);
+            assert_eq!(order, expected);
+        }
     }
 }

@@ -241,11 +241,20 @@ impl CardModel {
 /// Sorts snapshots for a list: tasks needing input first, then newest first (by creation time).
 /// Reads only `status` and the start time, once per snapshot (a list re-sorts on every change).
 pub fn list_order(snapshots: &mut [Value]) {
-    snapshots.sort_by_cached_key(|s| {
-        let needs_input = s.get("status").and_then(Value::as_str) == Some("input_required");
-        let created = text(s, "createdAt").and_then(|t| parse_millis(&t)).or_else(|| s.get("startedAt")?.as_i64());
-        (!needs_input, std::cmp::Reverse(created.unwrap_or(i64::MAX)))
-    });
+    let keys: Vec<(bool, std::cmp::Reverse<i64>)> = snapshots
+        .iter()
+        .map(|s| {
+            let needs_input = s.get("status").and_then(Value::as_str) == Some("input_required");
+            let created =
+                text(s, "createdAt").and_then(|t| parse_millis(&t)).or_else(|| s.get("startedAt")?.as_i64());
+            (!needs_input, std::cmp::Reverse(created.unwrap_or(i64::MAX)))
+        })
+        .collect();
+    let order = crate::collections::sorted_order(keys.len(), &mut |a, b| keys[a] < keys[b]);
+    let mut taken: Vec<Value> = snapshots.iter_mut().map(std::mem::take).collect();
+    for (slot, i) in snapshots.iter_mut().zip(order) {
+        *slot = std::mem::take(&mut taken[i]);
+    }
 }
 
 fn question(request: &Value) -> Question {

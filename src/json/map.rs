@@ -31,8 +31,8 @@ impl Map {
             }
             return Map { entries };
         }
-        let mut order: Vec<usize> = (0..entries.len()).collect();
-        order.sort_unstable_by(|&a, &b| entries[a].0.cmp(&entries[b].0).then(a.cmp(&b)));
+        // Stable: a repeated key's entries stay in reading order.
+        let order = crate::collections::sorted_order(entries.len(), &mut |a, b| entries[a].0 < entries[b].0);
         let mut drop = vec![false; entries.len()];
         let mut start = 0;
         while start < order.len() {

@@ -39,7 +39,7 @@ impl Value {
         }
         let rest = pointer.strip_prefix('/')?;
         rest.split('/').try_fold(self, |value, token| {
-            let token = token.replace("~1", "/").replace("~0", "~");
+            let token = unescape_token(token);
             match value {
                 Value::Object(map) => map.get(&token),
                 Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
@@ -385,3 +385,36 @@ macro_rules! to_json_integer {
     )*};
 }
 to_json_integer!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// A JSON Pointer token with `~1` read as `/` and `~0` as `~` (RFC 6901): what
+/// `replace("~1", "/").replace("~0", "~")` gives, without the substring searcher that brings.
+fn unescape_token(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    let mut rest = token;
+    while let Some((before, after)) = rest.split_once('~') {
+        out.push_str(before);
+        rest = after;
+        match rest.as_bytes().first() {
+            Some(b'1') => out.push('/'),
+            Some(b'0') => out.push('~'),
+            _ => {
+                out.push('~');
+                continue;
+            }
+        }
+        rest = &rest[1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unescape_token_matches_the_two_replaces() {
+        for token in ["", "a", "~", "~0", "~1", "~01", "~10", "~~11", "a~2b", "~0~1~", "é~1ü~0", "~~"] {
+            assert_eq!(super::unescape_token(token), token.replace("~1", "/").replace("~0", "~"), "{token}");
+        }
+    }
+}

@@ -74,11 +74,11 @@ impl MrtrCall {
             return Err(MrtrError::TooManyRounds);
         }
         let asked: InputRequests = round.input_requests.clone().unwrap_or_default();
-        let missing: Vec<String> = asked.keys().filter(|k| !answers.contains_key(*k)).cloned().collect();
+        let missing: Vec<String> = asked.keys().filter(|k| !answers.contains_key(k)).cloned().collect();
         if !missing.is_empty() {
             return Err(MrtrError::MissingAnswers(missing));
         }
-        let unexpected: Vec<String> = answers.keys().filter(|k| !asked.contains_key(*k)).cloned().collect();
+        let unexpected: Vec<String> = answers.keys().filter(|k| !asked.contains_key(k)).cloned().collect();
         if !unexpected.is_empty() {
             return Err(MrtrError::UnexpectedAnswers(unexpected));
         }

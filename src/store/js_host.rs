@@ -14,8 +14,8 @@ use wasm_bindgen_futures::JsFuture;
 use super::error::{failed_js, JsFailure};
 use super::{sort_by_key, StoreError};
 
-/// The four methods a host store must have, in the order they are checked.
-const METHODS: [&str; 4] = ["get", "put", "delete", "list"];
+/// The four methods a host store must have, for error text (one string: no `join` of `&str`s).
+const METHODS: &str = "get, put, delete, list";
 
 /// A host-supplied store. Its methods are looked up once, at construction, and called with the
 /// object as `this`, so class instances work as well as object literals.
@@ -47,7 +47,7 @@ impl JsStore {
             let value = Reflect::get(&object, &JsValue::from_str(name))
                 .map_err(|thrown| failed_js(&format!("reading the host store's `{name}` method"), &thrown))?;
             value.dyn_into::<Function>().map_err(|_| {
-                StoreError::Failed(format!("the host store has no `{name}` method (it needs {})", METHODS.join(", ")))
+                StoreError::Failed(format!("the host store has no `{name}` method (it needs {METHODS})"))
             })
         };
         Ok(JsStore {

@@ -150,7 +150,7 @@ impl FetchTransport {
         let status = response.status();
         let retry_after_ms = response.headers().get("retry-after").ok().flatten().and_then(|v| parse_retry_after(&v));
         let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
-        let message = if content_type.contains("text/event-stream") {
+        let message = if is_event_stream(&content_type) {
             read_sse(&response, id).await.map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?
         } else {
             let text = JsFuture::from(response.text().map_err(&map_abort)?).await.map_err(&map_abort)?;
@@ -227,7 +227,7 @@ impl FetchTransport {
             Err(e) => return ListenEnd::Dropped(TransportError::Network(js_message(&e))),
         };
         let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
-        if !content_type.contains("text/event-stream") {
+        if !is_event_stream(&content_type) {
             let status = response.status();
             let text = match response.text() {
                 Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
@@ -337,4 +337,10 @@ async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<crate::j
             return Err(None);
         }
     }
+}
+
+/// Whether a `Content-Type` names `text/event-stream` anywhere: a byte search, since `str::contains`
+/// with a text pattern brings the two-way substring searcher into the `.wasm`.
+fn is_event_stream(content_type: &str) -> bool {
+    content_type.as_bytes().windows(17).any(|w| w == b"text/event-stream")
 }

@@ -377,8 +377,10 @@ impl ClientCore {
     async fn apply_retention(&self, now: u64) {
         let doomed: Vec<String> = {
             let records = self.records.borrow();
-            let mut settled: Vec<(&String, &TaskRecord)> = records.iter().filter(|(_, r)| r.is_settled()).collect();
-            settled.sort_by_key(|(_, r)| r.received_at());
+            let settled: Vec<(&String, &TaskRecord)> = records.iter().filter(|(_, r)| r.is_settled()).collect();
+            let order = crate::collections::sorted_order(settled.len(), &mut |a, b| {
+                settled[a].1.received_at() < settled[b].1.received_at()
+            });
             let past_ttl = |r: &TaskRecord| {
                 let expiry = crate::protocol::timestamp::parse_millis(&r.last().task.created_at)
                     .zip(r.last().task.ttl_ms)
@@ -386,11 +388,11 @@ impl ClientCore {
                 expiry.is_some_and(|e| e >= 0 && (e as u64) < now)
             };
             let excess = settled.len().saturating_sub(self.retention);
-            settled
+            order
                 .iter()
                 .enumerate()
-                .filter(|(i, (_, r))| *i < excess || past_ttl(r))
-                .map(|(_, (id, _))| (*id).clone())
+                .filter(|&(i, &k)| i < excess || past_ttl(settled[k].1))
+                .map(|(_, &k)| settled[k].0.clone())
                 .collect()
         };
         for id in doomed {

@@ -96,7 +96,7 @@ impl ClientCore {
                 let now = globals::now_ms();
                 match event {
                     ListenEvent::Acknowledged(accepted) => {
-                        for id in accepted.iter().filter(|id| asked.contains(*id)) {
+                        for id in accepted.iter().filter(|id| asked.contains(id)) {
                             if let Some(record) = core.records.borrow_mut().get_mut(id) {
                                 record.set_pushed(now, true, &core.policy);
                             }

@@ -137,7 +137,7 @@ impl ClientCore {
                 self.versions.borrow_mut().insert(id.to_owned(), text);
             }
         }
-        let gone: Vec<String> = self.versions.borrow().keys().filter(|id| !seen.contains(*id)).cloned().collect();
+        let gone: Vec<String> = self.versions.borrow().keys().filter(|id| !seen.contains(id)).cloned().collect();
         for id in gone {
             self.versions.borrow_mut().remove(&id);
             self.records.borrow_mut().remove(&id);
