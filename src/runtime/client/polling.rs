@@ -40,9 +40,10 @@ impl ClientCore {
         }
         // Earliest due first: with more due than slots, a handle never polled since a reload goes before
         // one polled a moment ago and due again.
-        due.sort_unstable();
+        // (Stable, and records iterate in id order: equal times go by id.)
+        let order = crate::collections::sorted_order(due.len(), &mut |a, b| due[a].0 < due[b].0);
         let room = MAX_REQUESTS_IN_FLIGHT.saturating_sub(self.requests_in_flight.get());
-        let mut due = due.into_iter().map(|(_, id)| id);
+        let mut due = order.into_iter().map(|i| std::mem::take(&mut due[i].1));
         let mut actions = Vec::new();
         let mut unfinished = None;
         while actions.len() < room {
