@@ -215,12 +215,14 @@ fn subscribe(inner: &Rc<Inner>, client: &Rc<ClientCore>) -> Vec<Listener> {
         let listener = Listener::new(client.event_target(), kind, move |event| {
             let Some(inner) = weak.upgrade() else { return };
             let detail = Reflect::get(&event, &JsValue::from_str("detail")).unwrap_or(JsValue::NULL);
-            let Ok(detail) = from_js(&detail) else { return };
+            // Every card hears every task's events: read the id alone before converting the detail.
+            let member = |name: &str| Reflect::get(&detail, &JsValue::from_str(name)).ok().and_then(|v| v.as_string());
+            let id = member("taskId").or_else(|| member("id"));
             let ours = inner.state.borrow().task_id.clone();
-            let id = detail.get("taskId").or_else(|| detail.get("id")).and_then(Value::as_str);
-            if ours.is_none() || id != ours.as_deref() {
+            if ours.is_none() || id != ours {
                 return;
             }
+            let Ok(detail) = from_js(&detail) else { return };
             render(&inner, if kind == "task" { Some(detail) } else { None });
         });
         listeners.extend(listener);

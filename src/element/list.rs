@@ -4,7 +4,7 @@
 //! Items are keyed by id and reordered by moving only the ones out of place, so a form being typed
 //! into keeps its focus when other tasks change.
 use std::cell::RefCell;
-use crate::collections::SortedMap;
+use crate::collections::{SortedMap, SortedSet};
 use std::rc::{Rc, Weak};
 
 use js_sys::Reflect;
@@ -17,7 +17,7 @@ use super::card_model::{list_order, CardModel};
 use super::dom::{append, closest_with, el, set_text, show};
 use super::style;
 use crate::runtime::client::ClientCore;
-use crate::runtime::globals::Listener;
+use crate::runtime::globals::{Listener, Timeout};
 
 #[derive(Default)]
 struct State {
@@ -26,6 +26,8 @@ struct State {
     own_labels: Value,
     subscription: Vec<Listener>,
     connected: bool,
+    /// A redraw already set for the task events of this turn.
+    redraw: Option<Timeout>,
 }
 
 struct Inner {
@@ -109,7 +111,7 @@ impl TaskList {
                     let weak = Rc::downgrade(inner);
                     listeners.extend(Listener::new(client.event_target(), kind, move |_| {
                         if let Some(inner) = weak.upgrade() {
-                            render(&inner);
+                            redraw_soon(&inner);
                         }
                     }));
                 }
@@ -124,6 +126,28 @@ fn id_of(snapshot: &Value) -> Option<String> {
     snapshot.get("taskId").and_then(Value::as_str).or_else(|| snapshot.get("callId")?.as_str()).map(str::to_owned)
 }
 
+/// One redraw for the events that arrive together: a reload with 1,000 tasks sends 1,000 task events,
+/// and each redraw reads every snapshot.
+fn redraw_soon(inner: &Rc<Inner>) {
+    if inner.state.borrow().redraw.is_some() {
+        return;
+    }
+    let weak = Rc::downgrade(inner);
+    let timer = Timeout::new(REDRAW_DELAY_MS, move || {
+        if let Some(inner) = weak.upgrade() {
+            inner.state.borrow_mut().redraw = None;
+            render(&inner);
+        }
+    });
+    match timer {
+        Ok(timer) => inner.state.borrow_mut().redraw = Some(timer),
+        Err(_) => render(inner),
+    }
+}
+
+/// How long task events gather before the list redraws (about one frame).
+const REDRAW_DELAY_MS: u32 = 16;
+
 fn render(inner: &Rc<Inner>) {
     let labels = labels_for(&inner.host, &inner.state.borrow().own_labels);
     let (mut snapshots, handle) = match &inner.state.borrow().client {
@@ -133,7 +157,10 @@ fn render(inner: &Rc<Inner>) {
     list_order(&mut snapshots);
     let own_labels = crate::runtime::js_json::to_js(&inner.state.borrow().own_labels);
     let mut state = inner.state.borrow_mut();
-    let wanted: Vec<String> = snapshots.iter().filter_map(id_of).collect();
+    let mut wanted = SortedSet::new();
+    for id in snapshots.iter().filter_map(id_of) {
+        wanted.insert(id);
+    }
     state.items.retain(|id, item| {
         let keep = wanted.contains(id);
         if !keep {
