@@ -140,8 +140,9 @@ pub fn setup(root: &Path, browser: bool) -> Result<()> {
 /// Builds pkg/ and prints the size table (shared by build, test and demo).
 fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Pkg> {
     let pkg = wasm_build::build(root, tools)?;
-    let rows = [sizes::measure(&pkg.wasm)?, sizes::measure(&pkg.js)?];
+    let rows = [sizes::measure(&pkg.wasm)?, sizes::measure(&pkg.js)?, sizes::measure(&pkg.dir.join("element.js"))?];
     println!("\n{}", sizes::table(&rows));
+    sizes::check_budget("pkg/ (.wasm + JS glue + element.js)", &rows, sizes::PACKAGE_GZIP_BUDGET)?;
     Ok(pkg)
 }
 
