@@ -611,6 +611,37 @@ async fn a_reopened_client_restores_its_task_and_finishes_it() {
     assert!(third.core.snapshots().is_empty(), "forget removed it from the store: {:?}", third.core.snapshots());
 }
 
+/// Twelve tasks that all ended while no client was open: a reopened client polls them at once, and
+/// their changes reach the store together (written in groups: `runtime/client/writes.rs`). Every one
+/// must be in the store afterwards, as a third client that never polls shows.
+#[wasm_bindgen_test]
+async fn changes_that_arrive_together_are_all_stored() {
+    let store = if RUNTIME.is_browser() { JsValue::from_str("indexeddb") } else { map_store() };
+    let extra = js("store", "return { store };", &[store]);
+    let options = options(fault_server(), &unique("together"), extra);
+    clear_faults().await;
+    let first = Client::open(&options).await;
+    let mut ids = Vec::new();
+    for n in 0..12 {
+        ids.push(id_of(&first.start("build", json!({ "seconds": 1, "target": format!("t{n}") })).await));
+    }
+    drop(first);
+    sleep(1_500).await; // every build has finished on the server
+
+    let second = Client::open(&options).await;
+    for id in &ids {
+        assert_eq!(second.settled(id, 10_000).await["status"], "completed", "task {id}");
+    }
+    drop(second);
+
+    // The third never polls (step mode, no step): what it shows comes from the store alone.
+    let third = Client::open(&js("o", "return Object.assign({}, o, { autoPoll: false });", &[options])).await;
+    for id in &ids {
+        let stored = third.snapshot(id).unwrap_or_else(|| panic!("task {id} is not in the store"));
+        assert_eq!(stored["status"], "completed", "the completion of {id} was stored: {stored}");
+    }
+}
+
 // --- faults -----------------------------------------------------------------------------------
 //
 // Faults hit requests as they start (`/mcp` POSTs); a `subscriptions/listen` stream that is already

@@ -63,6 +63,19 @@ async fn check_contract(store: &Store) {
     model.remove("task:2");
     assert_eq!(store.get("task:2").await, Ok(None), "get after delete");
 
+    // put_all: every entry, in order (a key given twice keeps the later value); nothing for none.
+    store.put_all(&[]).await.expect("put_all of no entries");
+    let group = [
+        ("task:g1".to_owned(), "first".to_owned()),
+        ("task:🚀".to_owned(), "rocket, rewritten in a group".to_owned()),
+        ("task:g1".to_owned(), "first, then again".to_owned()),
+    ];
+    store.put_all(&group).await.expect("put_all");
+    model.insert("task:g1".into(), "first, then again".into());
+    model.insert("task:🚀".into(), "rocket, rewritten in a group".into());
+    assert_eq!(store.get("task:g1").await, Ok(Some("first, then again".into())), "the later of two puts of a key in one group");
+    assert_eq!(store.get("task:🚀").await, Ok(Some("rocket, rewritten in a group".into())), "put_all overwrites");
+
     for prefix in ["task:", "other:", "task", "", "nothing-here:", "task:\u{ffff}"] {
         let expected: Vec<(String, String)> =
             model.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(k, v)| (k.clone(), v.clone())).collect();
