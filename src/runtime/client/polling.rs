@@ -39,8 +39,8 @@ impl ClientCore {
             }
         }
         // Earliest due first: with more due than slots, a handle never polled since a reload goes before
-        // one polled a moment ago and due again.
-        // (Stable, and records iterate in id order: equal times go by id.)
+        // one polled a moment ago and due again. The sort is stable and records iterate in id order, so
+        // equal times go by id.
         let order = crate::collections::sorted_order(due.len(), &mut |a, b| due[a].0 < due[b].0);
         let room = MAX_REQUESTS_IN_FLIGHT.saturating_sub(self.requests_in_flight.get());
         let mut due = order.into_iter().map(|i| std::mem::take(&mut due[i].1));
@@ -165,7 +165,8 @@ impl ClientCore {
             apply(record)
         };
         // The freed slot goes on to the next request now, not after the write below: slots that waited
-        // for IndexedDB left the network idle (1,000 restored handles took 9 s to poll, not 2).
+        // for IndexedDB left the network idle (1,000 restored handles: 9.4 s until each was polled once,
+        // 6.3 s without the wait).
         self.start_waiting();
         if change == Change::State {
             self.changed_with(&id, &apply).await;
