@@ -60,7 +60,8 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>, level: usize) {
 }
 
 /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-fn write_string(out: &mut String, s: &str) {
+/// Also how store error messages quote keys (no `{:?}`: that pulls in core's Unicode tables).
+pub(crate) fn write_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     let mut run = 0;
@@ -104,6 +105,9 @@ mod tests {
     #[test]
     fn pretty_output_indents_by_two() {
         let v = from_str(r#"{"a":[1,{"b":null}],"c":{}}"#).unwrap();
-        assert_eq!(to_string_pretty(&v), "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {}\n}");
+        assert_eq!(
+            to_string_pretty(&v),
+            "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {}\n}"
+        );
     }
 }
