@@ -46,8 +46,8 @@ pub(super) fn parse_f64(text: &str) -> Option<f64> {
     if let Some(b'e' | b'E') = bytes.get(i) {
         let rest = text.get(i + 1..)?;
         let (sign, body) = match rest.as_bytes().first() {
-            Some(b'-') => (-1, &rest[1..]),
-            Some(b'+') => (1, &rest[1..]),
+            Some(b'-') => (-1, rest.get(1..)?),
+            Some(b'+') => (1, rest.get(1..)?),
             _ => (1, rest),
         };
         if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {

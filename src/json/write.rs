@@ -77,7 +77,9 @@ pub(crate) fn write_string(out: &mut String, s: &str) {
             0..=0x1f => "",
             _ => continue,
         };
-        out.push_str(&s[run..i]);
+        // `get`, not `&s[..]` (here and wherever a str is sliced): a str index's panic message
+        // pulls core's char escaping and Unicode tables (~4 KB gzip) into the .wasm.
+        out.push_str(s.get(run..i).unwrap_or_default());
         if escaped.is_empty() {
             out.push_str("\\u00");
             out.push(char::from(HEX[usize::from(byte >> 4)]));
@@ -87,7 +89,7 @@ pub(crate) fn write_string(out: &mut String, s: &str) {
         }
         run = i + 1;
     }
-    out.push_str(&s[run..]);
+    out.push_str(s.get(run..).unwrap_or_default());
     out.push('"');
 }
 
