@@ -25,7 +25,9 @@ pub fn check(url: &str) -> UrlCheck {
     if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
         return refused(String::new());
     }
-    let Some((scheme, rest)) = url.split_once("://") else { return refused(String::new()) };
+    // A byte search, not `split_once("://")`: a str pattern brings a str index panic path along.
+    let Some(at) = url.as_bytes().windows(3).position(|w| w == b"://") else { return refused(String::new()) };
+    let (scheme, rest) = (url.get(..at).unwrap_or_default(), url.get(at + 3..).unwrap_or_default());
     let scheme = scheme.to_ascii_lowercase();
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let (userinfo, host_port) = match authority.rsplit_once('@') {
@@ -46,7 +48,7 @@ pub fn check(url: &str) -> UrlCheck {
 fn strip_port(host_port: &str) -> &str {
     if let Some(rest) = host_port.strip_prefix('[') {
         // An IPv6 literal keeps its brackets: `[::1]:8080` → `[::1]`.
-        return rest.find(']').map_or(host_port, |end| &host_port[..end + 2]);
+        return rest.find(']').and_then(|end| host_port.get(..end + 2)).unwrap_or(host_port);
     }
     host_port.split(':').next().unwrap_or("")
 }

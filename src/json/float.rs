@@ -46,8 +46,8 @@ pub(super) fn parse_f64(text: &str) -> Option<f64> {
     if let Some(b'e' | b'E') = bytes.get(i) {
         let rest = text.get(i + 1..)?;
         let (sign, body) = match rest.as_bytes().first() {
-            Some(b'-') => (-1, &rest[1..]),
-            Some(b'+') => (1, &rest[1..]),
+            Some(b'-') => (-1, rest.get(1..)?),
+            Some(b'+') => (1, rest.get(1..)?),
             _ => (1, rest),
         };
         if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
@@ -169,19 +169,19 @@ fn layout(negative: bool, digits: &str, exponent: i64) -> String {
             out.push_str(digits);
             out.extend(std::iter::repeat_n('0', exponent as usize));
         } else if point > 0 {
-            out.push_str(&digits[..point as usize]);
+            out.push_str(digits.get(..point as usize).unwrap_or_default());
             out.push('.');
-            out.push_str(&digits[point as usize..]);
+            out.push_str(digits.get(point as usize..).unwrap_or_default());
         } else {
             out.push_str("0.");
             out.extend(std::iter::repeat_n('0', (-point) as usize));
             out.push_str(digits);
         }
     } else {
-        out.push_str(&digits[..1]);
+        out.push_str(digits.get(..1).unwrap_or_default());
         if digits.len() > 1 {
             out.push('.');
-            out.push_str(&digits[1..]);
+            out.push_str(digits.get(1..).unwrap_or_default());
         }
         out.push('e');
         let e = point - 1;

@@ -25,6 +25,7 @@ pub use map::Map;
 pub use number::Number;
 pub use parse::{from_str, ParseError};
 pub use value::{ToJson, Value};
+pub(crate) use write::write_string;
 pub use write::{to_string, to_string_pretty};
 
 #[doc(inline)]

@@ -23,7 +23,7 @@ impl Number {
             None => ("", text),
         };
         let mantissa_end = unsigned.find(['e', 'E']).unwrap_or(unsigned.len());
-        let (mantissa, exponent) = unsigned.split_at(mantissa_end);
+        let (mantissa, exponent) = unsigned.split_at_checked(mantissa_end)?;
         let (int, frac) = match mantissa.split_once('.') {
             Some((int, frac)) => (int, Some(frac)),
             None => (mantissa, None),
@@ -33,7 +33,7 @@ impl Number {
             return None;
         }
         if !exponent.is_empty() {
-            let exp = &exponent[1..];
+            let exp = exponent.get(1..)?;
             if !digits(exp.strip_prefix(['+', '-']).unwrap_or(exp)) {
                 return None;
             }

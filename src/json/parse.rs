@@ -181,7 +181,7 @@ impl Parser<'_> {
                 return Err(self.error("expected a digit in the exponent"));
             }
         }
-        Ok(Value::Number(Number::from_checked(self.text[start..self.pos].to_owned())))
+        Ok(Value::Number(Number::from_checked(self.text.get(start..self.pos).unwrap_or_default().to_owned())))
     }
 
     /// A string starting at the opening quote; escapes decoded. A lone surrogate escape becomes
@@ -194,12 +194,12 @@ impl Parser<'_> {
             match self.peek() {
                 None => return Err(self.error("unterminated string")),
                 Some(b'"') => {
-                    out.push_str(&self.text[run..self.pos]);
+                    out.push_str(self.text.get(run..self.pos).unwrap_or_default());
                     self.pos += 1;
                     return Ok(out);
                 }
                 Some(b'\\') => {
-                    out.push_str(&self.text[run..self.pos]);
+                    out.push_str(self.text.get(run..self.pos).unwrap_or_default());
                     self.pos += 1;
                     self.escape(&mut out)?;
                     run = self.pos;

@@ -402,7 +402,7 @@ fn unescape_token(token: &str) -> String {
                 continue;
             }
         }
-        rest = &rest[1..];
+        rest = rest.get(1..).unwrap_or_default();
     }
     out.push_str(rest);
     out

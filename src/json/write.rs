@@ -60,7 +60,8 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>, level: usize) {
 }
 
 /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-fn write_string(out: &mut String, s: &str) {
+/// Also how store error messages quote keys (no `{:?}`: that pulls in core's Unicode tables).
+pub(crate) fn write_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     let mut run = 0;
@@ -76,7 +77,9 @@ fn write_string(out: &mut String, s: &str) {
             0..=0x1f => "",
             _ => continue,
         };
-        out.push_str(&s[run..i]);
+        // `get`, not `&s[..]` (here and wherever a str is sliced): a str index's panic message
+        // pulls core's char escaping and Unicode tables (~4 KB gzip) into the .wasm.
+        out.push_str(s.get(run..i).unwrap_or_default());
         if escaped.is_empty() {
             out.push_str("\\u00");
             out.push(char::from(HEX[usize::from(byte >> 4)]));
@@ -86,7 +89,7 @@ fn write_string(out: &mut String, s: &str) {
         }
         run = i + 1;
     }
-    out.push_str(&s[run..]);
+    out.push_str(s.get(run..).unwrap_or_default());
     out.push('"');
 }
 
@@ -104,6 +107,9 @@ mod tests {
     #[test]
     fn pretty_output_indents_by_two() {
         let v = from_str(r#"{"a":[1,{"b":null}],"c":{}}"#).unwrap();
-        assert_eq!(to_string_pretty(&v), "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {}\n}");
+        assert_eq!(
+            to_string_pretty(&v),
+            "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {}\n}"
+        );
     }
 }

@@ -31,7 +31,7 @@ pub fn parse_millis(text: &str) -> Option<i64> {
     {
         return None;
     }
-    let mut rest = &text[19..];
+    let mut rest = text.get(19..)?;
     let mut millis = 0i64;
     if let Some(frac) = rest.strip_prefix('.') {
         let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
@@ -46,7 +46,7 @@ pub fn parse_millis(text: &str) -> Option<i64> {
         for _ in digits..3 {
             millis *= 10;
         }
-        rest = &frac[digits..];
+        rest = frac.get(digits..)?;
     }
     let offset_minutes = match rest {
         "Z" | "z" => 0,

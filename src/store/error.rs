@@ -112,6 +112,17 @@ impl fmt::Display for JsFailure {
     }
 }
 
+/// The text naming a store operation on a key, e.g. `host store get("task:1")`: `head`, the key
+/// as a JSON string, `tail`. One call instead of a `format!` per operation, and no `{:?}` (which
+/// would pull core's Unicode escaping tables into the .wasm).
+#[inline(never)]
+pub(crate) fn operation(head: &str, key: &str, tail: &str) -> String {
+    let mut out = String::from(head);
+    crate::json::write_string(&mut out, key);
+    out.push_str(tail);
+    out
+}
+
 /// Maps a JS failure during `operation` (e.g. `"put(\"task:1\")"`) to the error a caller acts on:
 /// quota errors are recognised by name wherever they come from; everything else is [`StoreError::Failed`]
 /// with the operation named in front of the JS message.

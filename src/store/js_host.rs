@@ -11,7 +11,7 @@ use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use super::error::{failed_js, JsFailure};
+use super::error::{failed_js, operation, JsFailure};
 use super::{sort_by_key, StoreError};
 
 /// The four methods a host store must have, for error text (one string: no `join` of `&str`s).
@@ -64,7 +64,7 @@ impl JsStore {
 
     /// Calls `host.get(key)`; `undefined` and `null` mean "no record".
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let operation = format!("host store get({key:?})");
+        let operation = operation("host store get(", key, ")");
         let value = self.call(&self.get, &[JsValue::from_str(key)], &operation).await?;
         if value.is_undefined() || value.is_null() {
             return Ok(None);
@@ -79,13 +79,13 @@ impl JsStore {
 
     /// Calls `host.put(key, value)`; whatever it returns (or resolves to) is ignored.
     pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let operation = format!("host store put({key:?}, …)");
+        let operation = operation("host store put(", key, ", …)");
         self.call(&self.put, &[JsValue::from_str(key), JsValue::from_str(value)], &operation).await.map(drop)
     }
 
     /// Calls `host.delete(key)`; whatever it returns (or resolves to) is ignored.
     pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
-        let operation = format!("host store delete({key:?})");
+        let operation = operation("host store delete(", key, ")");
         self.call(&self.delete, &[JsValue::from_str(key)], &operation).await.map(drop)
     }
 
@@ -96,7 +96,7 @@ impl JsStore {
     /// Items whose key does not start with `prefix` are dropped and the rest sorted by key, so the
     /// result meets [`Store::list`](super::Store::list)'s promise whatever the host's order.
     pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let operation = format!("host store list({prefix:?})");
+        let operation = operation("host store list(", prefix, ")");
         let value = self.call(&self.list, &[JsValue::from_str(prefix)], &operation).await?;
         if !Array::is_array(&value) {
             return Err(StoreError::Failed(format!(
@@ -131,7 +131,7 @@ impl JsStore {
         value: &str,
     ) -> Option<Result<bool, StoreError>> {
         let method = self.compare_and_put.as_ref()?;
-        let operation = format!("host store compareAndPut({key:?}, …)");
+        let operation = operation("host store compareAndPut(", key, ", …)");
         let expected = expected.map_or(JsValue::NULL, JsValue::from_str);
         let args = [JsValue::from_str(key), expected, JsValue::from_str(value)];
         Some(self.call(method, &args, &operation).await.and_then(|v| {

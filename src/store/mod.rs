@@ -46,7 +46,7 @@ impl Store {
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
         match self {
             Store::IndexedDb(store) => store.get(key).await,
-            Store::Memory(store) => store.get(key).await,
+            Store::Memory(store) => Ok(store.get(key)),
             Store::Js(store) => store.get(key).await,
         }
     }
@@ -55,7 +55,10 @@ impl Store {
     pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
         match self {
             Store::IndexedDb(store) => store.put(key, value).await,
-            Store::Memory(store) => store.put(key, value).await,
+            Store::Memory(store) => {
+                store.put(key, value);
+                Ok(())
+            }
             Store::Js(store) => store.put(key, value).await,
         }
     }
@@ -90,7 +93,10 @@ impl Store {
     pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
         match self {
             Store::IndexedDb(store) => store.delete(key).await,
-            Store::Memory(store) => store.delete(key).await,
+            Store::Memory(store) => {
+                store.delete(key);
+                Ok(())
+            }
             Store::Js(store) => store.delete(key).await,
         }
     }
@@ -99,7 +105,7 @@ impl Store {
     pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
         match self {
             Store::IndexedDb(store) => store.list(prefix).await,
-            Store::Memory(store) => store.list(prefix).await,
+            Store::Memory(store) => Ok(store.list(prefix)),
             Store::Js(store) => store.list(prefix).await,
         }
     }

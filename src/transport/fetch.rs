@@ -97,7 +97,7 @@ impl FetchTransport {
                 e.code,
                 format!(
                     "the server supports {}; this client speaks {}",
-                    versions.join(", "),
+                    crate::collections::comma_list(&versions),
                     crate::protocol::PROTOCOL_VERSION
                 ),
             ))),

@@ -300,7 +300,7 @@ impl ClientCore {
         // A polling client opening on many handles polls the first ones while it reads the rest.
         let mut early_start = at_open && self.auto_poll && self.leader.get();
         for (key, text) in entries {
-            let rest = &key[self.keys.prefix.len().min(key.len())..];
+            let rest = key.get(self.keys.prefix.len()..).unwrap_or_default();
             if let Some(id) = rest.strip_prefix("task/") {
                 // Re-reading (a tab becoming the poller): a record whose stored text is the one this
                 // client already holds is kept as it is, not parsed again (1,000 handles: most of the

@@ -126,7 +126,7 @@ impl ClientCore {
         };
         let mut seen = SortedSet::new();
         for (key, text) in entries {
-            let Some(id) = key[self.keys.prefix.len().min(key.len())..].strip_prefix("task/") else { continue };
+            let Some(id) = key.get(self.keys.prefix.len()..).and_then(|rest| rest.strip_prefix("task/")) else { continue };
             seen.insert(id.to_owned());
             if self.versions.borrow().get(id) == Some(&text) {
                 continue;

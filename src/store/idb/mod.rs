@@ -19,7 +19,7 @@ use web_sys::{IdbDatabase, IdbObjectStore, IdbTransaction, IdbTransactionMode};
 pub use open::delete_database;
 use wait::{RequestFailure, RequestWait, TransactionWait};
 
-use super::error::{failed, failed_js, JsFailure};
+use super::error::{failed, failed_js, operation, JsFailure};
 use super::{sort_by_key, StoreError};
 
 /// The object store every record lives in.
@@ -84,7 +84,7 @@ impl IdbStore {
 
     /// The text stored under `key`, if any.
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let operation = format!("IndexedDB get(\"{key}\")");
+        let operation = operation("IndexedDB get(", key, ")");
         let (transaction, records) = self.begin(IdbTransactionMode::Readonly, &operation)?;
         let finished = TransactionWait::new(&transaction);
         let request = records.get(&JsValue::from_str(key)).map_err(|thrown| failed_js(&operation, &thrown))?;
@@ -98,7 +98,7 @@ impl IdbStore {
 
     /// Stores `value` under `key`, replacing what was there; returns once the write is committed.
     pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let operation = format!("IndexedDB put(\"{key}\")");
+        let operation = operation("IndexedDB put(", key, ")");
         let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
         let committed = TransactionWait::new(&transaction);
         records
@@ -124,7 +124,7 @@ impl IdbStore {
 
     /// Removes `key` (a missing key is not an error); returns once the deletion is committed.
     pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
-        let operation = format!("IndexedDB delete(\"{key}\")");
+        let operation = operation("IndexedDB delete(", key, ")");
         let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
         let committed = TransactionWait::new(&transaction);
         records.delete(&JsValue::from_str(key)).map_err(|thrown| failed_js(&operation, &thrown))?;
@@ -136,7 +136,7 @@ impl IdbStore {
     /// Keys and values are read with `getAllKeys` and `getAll` over the same key range in one
     /// read-only transaction: a consistent snapshot in two requests rather than one per record.
     pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let operation = format!("IndexedDB list(\"{prefix}\")");
+        let operation = operation("IndexedDB list(", prefix, ")");
         let range = prefix::range(prefix).map_err(|thrown| failed_js(&operation, &thrown))?;
         let (transaction, records) = self.begin(IdbTransactionMode::Readonly, &operation)?;
         let finished = TransactionWait::new(&transaction);
