@@ -20,11 +20,11 @@ use crate::error::{Context, Result};
 /// way, so no split of this design between Rust and JS reaches 60 KB. The budgets now hold the sizes
 /// reached after the cuts (README, "Performance"), a little above today's figures, so growth has to
 /// be paid for; the official requester (166.8 KB for the client's job) stays the bar to beat.
-pub const PACKAGE_GZIP_BUDGET: usize = 185 * 1024;
+pub const PACKAGE_GZIP_BUDGET: usize = 180 * 1024;
 
 /// gzip -9 budget for the client alone (.wasm + JS glue built without the `element` feature);
 /// `cargo xtask bench size` builds that variant and checks it.
-pub const CLIENT_GZIP_BUDGET: usize = 132 * 1024;
+pub const CLIENT_GZIP_BUDGET: usize = 128 * 1024;
 
 /// `Err` naming the excess when `rows` together are over `budget` bytes gzip -9.
 pub fn check_budget(what: &str, rows: &[FileSize], budget: usize) -> Result<()> {
