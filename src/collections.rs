@@ -303,17 +303,10 @@ pub fn sorted_order(len: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> V
     order
 }
 
-/// `items` separated by `", "`, for messages: a loop rather than `[String]::join`, whose generic
-/// copy routine costs about 0.5 KB of .wasm.
-pub fn comma_list(items: &[String]) -> String {
-    let mut out = String::new();
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(item);
-    }
-    out
+/// Puts `items` in `order` (a permutation of their indices, as [`sorted_order`] gives).
+pub fn reorder<T>(items: &mut Vec<T>, order: Vec<usize>) {
+    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
+    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
 
 #[cfg(test)]

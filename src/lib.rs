@@ -16,4 +16,5 @@ pub mod machine;
 pub mod protocol;
 pub mod runtime;
 pub mod store;
+pub mod text;
 pub mod transport;

@@ -240,7 +240,7 @@ impl CardModel {
 
 /// Sorts snapshots for a list: tasks needing input first, then newest first (by creation time).
 /// Reads only `status` and the start time, once per snapshot (a list re-sorts on every change).
-pub fn list_order(snapshots: &mut [Value]) {
+pub fn list_order(snapshots: &mut Vec<Value>) {
     let keys: Vec<(bool, std::cmp::Reverse<i64>)> = snapshots
         .iter()
         .map(|s| {
@@ -251,10 +251,7 @@ pub fn list_order(snapshots: &mut [Value]) {
         })
         .collect();
     let order = crate::collections::sorted_order(keys.len(), &mut |a, b| keys[a] < keys[b]);
-    let mut taken: Vec<Value> = snapshots.iter_mut().map(std::mem::take).collect();
-    for (slot, i) in snapshots.iter_mut().zip(order) {
-        *slot = std::mem::take(&mut taken[i]);
-    }
+    crate::collections::reorder(snapshots, order);
 }
 
 fn question(request: &Value) -> Question {

@@ -157,10 +157,7 @@ fn render(inner: &Rc<Inner>) {
     list_order(&mut snapshots);
     let own_labels = crate::runtime::js_json::to_js(&inner.state.borrow().own_labels);
     let mut state = inner.state.borrow_mut();
-    let mut wanted = SortedSet::new();
-    for id in snapshots.iter().filter_map(id_of) {
-        wanted.insert(id);
-    }
+    let wanted: SortedSet<String> = snapshots.iter().filter_map(id_of).collect();
     state.items.retain(|id, item| {
         let keep = wanted.contains(id);
         if !keep {

@@ -25,8 +25,8 @@ pub fn check(url: &str) -> UrlCheck {
     if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
         return refused(String::new());
     }
-    // A byte search, not `split_once("://")`: a str pattern brings a str index panic path along.
-    let Some(at) = url.as_bytes().windows(3).position(|w| w == b"://") else { return refused(String::new()) };
+    // Not `split_once("://")`: a str pattern brings a str index panic path along (`text.rs`).
+    let Some(at) = crate::text::find(url, "://") else { return refused(String::new()) };
     let (scheme, rest) = (url.get(..at).unwrap_or_default(), url.get(at + 3..).unwrap_or_default());
     let scheme = scheme.to_ascii_lowercase();
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");

@@ -28,10 +28,10 @@ impl fmt::Display for MrtrError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::MissingAnswers(k) => {
-                write!(f, "answer every input request before retrying; missing: {}", crate::collections::comma_list(k))
+                write!(f, "answer every input request before retrying; missing: {}", crate::text::comma_list(k))
             }
             Self::UnexpectedAnswers(k) => {
-                write!(f, "answers for inputs the server did not ask: {}", crate::collections::comma_list(k))
+                write!(f, "answers for inputs the server did not ask: {}", crate::text::comma_list(k))
             }
             Self::TooManyRounds => write!(f, "the server asked for input more than {MAX_ROUNDS} times; giving up"),
             Self::NoProgress => {

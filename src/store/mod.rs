@@ -148,8 +148,7 @@ impl From<JsStore> for Store {
 /// Sorts listed records by key in Rust `str` order, the order [`Store::list`] promises.
 fn sort_by_key(records: &mut Vec<(String, String)>) {
     let order = crate::collections::sorted_order(records.len(), &mut |a, b| records[a].0 < records[b].0);
-    let mut slots: Vec<Option<(String, String)>> = std::mem::take(records).into_iter().map(Some).collect();
-    records.extend(order.into_iter().filter_map(|i| slots[i].take()));
+    crate::collections::reorder(records, order);
 }
 
 #[cfg(test)]

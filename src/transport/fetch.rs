@@ -97,7 +97,7 @@ impl FetchTransport {
                 e.code,
                 format!(
                     "the server supports {}; this client speaks {}",
-                    crate::collections::comma_list(&versions),
+                    crate::text::comma_list(&versions),
                     crate::protocol::PROTOCOL_VERSION
                 ),
             ))),
@@ -339,8 +339,7 @@ async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<crate::j
     }
 }
 
-/// Whether a `Content-Type` names `text/event-stream` anywhere: a byte search, since `str::contains`
-/// with a text pattern brings the two-way substring searcher into the `.wasm`.
+/// Whether a `Content-Type` names `text/event-stream` anywhere.
 fn is_event_stream(content_type: &str) -> bool {
-    content_type.as_bytes().windows(17).any(|w| w == b"text/event-stream")
+    crate::text::find(content_type, "text/event-stream").is_some()
 }

@@ -22,7 +22,7 @@ pub(super) fn is_email(s: &str) -> bool {
         && domain.contains('.')
         && !domain.starts_with('.')
         && !domain.ends_with('.')
-        && !domain.as_bytes().windows(2).any(|pair| pair == b"..")
+        && crate::text::find(domain, "..").is_none()
 }
 
 /// `scheme:rest` with scheme `[A-Za-z][A-Za-z0-9+.-]*`, non-empty rest, no spaces.
