@@ -15,13 +15,13 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, BatchSize, Criterion, Throughput};
+use mcp_tasks_web::json::{json, Map, Value};
 use mcp_tasks_web::machine::backoff::PollPolicy;
 use mcp_tasks_web::machine::record::{Action, Change, TaskRecord};
 use mcp_tasks_web::protocol::form::FormModel;
 use mcp_tasks_web::protocol::jsonrpc::decode_response;
 use mcp_tasks_web::protocol::request::{ClientRequest, RequestResult};
 use mcp_tasks_web::protocol::task::{decode_get_task_result, DetailedTask, StatusDetail, TaskStatus};
-use mcp_tasks_web::json::{json, Map, Value};
 
 const TASK_ID: &str = "c34ee976-2d4c-4aa9-96a0-2b6b1b7c8115";
 /// Client clock when the handle arrived (Unix ms): 2026-12-02T08:24:49.436Z, the transcript's createdAt.

@@ -326,7 +326,10 @@ mod tests {
         assert!(!m.contains_key("a"));
         *m.get_or_insert_with("e".to_owned(), || 0) += 5;
         *m.get_or_insert_with("b".to_owned(), || 0) += 5;
-        assert_eq!(m.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>(), [("b", 7), ("c", 30), ("d", 4), ("e", 5)]);
+        assert_eq!(
+            m.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>(),
+            [("b", 7), ("c", 30), ("d", 4), ("e", 5)]
+        );
         m.retain(|_, v| *v > 6);
         assert_eq!(m.len(), 2);
     }

@@ -11,6 +11,8 @@
 pub mod bindings;
 pub mod collections;
 pub mod element;
+pub mod error;
+pub mod host;
 pub mod json;
 pub mod machine;
 pub mod protocol;

@@ -28,7 +28,8 @@ mod tests {
 
     #[test]
     fn find_agrees_with_str_find() {
-        for (haystack, needle) in [("", ""), ("abc", ""), ("a..b", ".."), ("ab", "abc"), ("é://x", "://"), ("xyz", "q")] {
+        for (haystack, needle) in [("", ""), ("abc", ""), ("a..b", ".."), ("ab", "abc"), ("é://x", "://"), ("xyz", "q")]
+        {
             assert_eq!(find(haystack, needle), haystack.find(needle), "{haystack:?} / {needle:?}");
         }
     }

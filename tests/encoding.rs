@@ -1,4 +1,5 @@
 //! Exact encoding: request envelopes, `_meta`, headers (with the base64 sentinel) and timestamps.
+use mcp_tasks_web::json::json;
 use mcp_tasks_web::protocol::headers::{
     base64_decode, base64_encode, decode_header_value, encode_header_value, request_headers,
 };
@@ -8,7 +9,6 @@ use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
 use mcp_tasks_web::protocol::request::{CallToolParams, ClientRequest};
 use mcp_tasks_web::protocol::subscriptions::ListenFilter;
 use mcp_tasks_web::protocol::timestamp::{format_millis, parse_millis};
-use mcp_tasks_web::json::json;
 
 fn meta() -> RequestMeta {
     RequestMeta::task_client(Implementation::new("wasm-task-client", "0.1.0"), true, true)

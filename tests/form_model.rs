@@ -1,12 +1,12 @@
 //! Tests for the elicitation form model: schema parsing, defaults, answer validation,
 //! messages, widget hints, and property tests that nothing panics.
 
+use mcp_tasks_web::json::{json, Map, Value};
 use mcp_tasks_web::protocol::form::{
     Choice, FieldError, FieldKind, FormField, FormModel, Problem, SchemaError, TextFormat, WidgetHint,
     RADIO_MAX_OPTIONS,
 };
 use proptest::prelude::*;
-use mcp_tasks_web::json::{json, Map, Value};
 
 // ---------------------------------------------------------------- helpers
 

@@ -2,6 +2,7 @@
 //! decoder, and each either decodes or returns a typed error.
 mod common;
 
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::machine::record::TaskRecord;
 use mcp_tasks_web::machine::stored::from_stored;
 use mcp_tasks_web::protocol::discover::DiscoverResult;
@@ -18,7 +19,6 @@ use mcp_tasks_web::protocol::task::{decode_get_task_result, DetailedTask};
 use mcp_tasks_web::protocol::timestamp::parse_millis;
 use mcp_tasks_web::protocol::tool_call::decode_tool_call_result;
 use proptest::prelude::*;
-use mcp_tasks_web::json::Value;
 
 const METHODS: [&str; 9] = [
     "tools/call",

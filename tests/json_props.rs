@@ -17,7 +17,9 @@ fn same(ours: &Value, theirs: &serde_json::Value) -> bool {
                 x == y || ((x - y) / y).abs() < 1e-15
             }
         },
-        (Value::Array(a), serde_json::Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y)),
+        (Value::Array(a), serde_json::Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        }
         (Value::Object(a), serde_json::Value::Object(b)) => {
             a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
         }

@@ -2,6 +2,7 @@
 //! asked, or sends an acknowledged answer again — across reloads too.
 use std::collections::BTreeSet;
 
+use mcp_tasks_web::json::json;
 use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
 use mcp_tasks_web::machine::record::{Action, TaskRecord};
 use mcp_tasks_web::machine::stored::{from_stored, to_stored};
@@ -11,7 +12,6 @@ use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus
 use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use proptest::prelude::*;
-use mcp_tasks_web::json::json;
 
 const T0: u64 = 1_785_574_800_000;
 const KEYS: [&str; 4] = ["k0", "k1", "k2", "k3"];

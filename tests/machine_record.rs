@@ -1,5 +1,6 @@
 //! The task state machine driven with a fake clock: every status path, backoff, Retry-After, interval
 //! changes, TTL expiry, the input ledger across a reload, and cancel-then-completed.
+use mcp_tasks_web::json::json;
 use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
 use mcp_tasks_web::machine::ledger::{KeyState, LedgerError};
 use mcp_tasks_web::machine::record::{Action, CancelIntent, Change, LocalEnd, LocalStatus, RecordError, TaskRecord};
@@ -11,7 +12,6 @@ use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::json;
 
 /// Server clock origin: 2026-08-01T09:00:00Z.
 const T0: u64 = 1_785_574_800_000;
@@ -546,7 +546,8 @@ fn the_stored_form_is_byte_for_byte_the_format_1_that_serde_wrote() {
     let p = policy();
     let mut r = new_record(T0);
     let _ = r.next_action(T0 + 500);
-    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1", "approval-2"])), &p);
+    let _ =
+        r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 100, form(&["approval-1", "approval-2"])), &p);
     assert_eq!(r.answer(accept(&["approval-1"])), Ok(Change::State));
     let _ = r.on_poll_failure(T0 + 900, Failure::Http { status: 503, retry_after_ms: Some(2_000) }, &p);
     let _ = r.request_cancel();

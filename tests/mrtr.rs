@@ -1,12 +1,12 @@
 //! MRTR retries: a new id, the original name and arguments, the latest answers, `requestState` byte
 //! for byte (and none when none was given).
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::machine::mrtr::{MrtrCall, MrtrError, MAX_ROUNDS};
 use mcp_tasks_web::protocol::input::{decode_input_requests, ElicitAction, InputResponse, InputResponses};
 use mcp_tasks_web::protocol::jsonrpc::RequestIds;
 use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
-use mcp_tasks_web::json::{json, Value};
 
 fn round(keys: &[&str], state: Option<&str>) -> InputRequiredResult {
     let requests: mcp_tasks_web::json::Map = keys

@@ -1,6 +1,6 @@
 //! `x-mcp-header` bindings and the `Mcp-Param-*` headers they produce.
-use mcp_tasks_web::protocol::param_headers::{bindings, headers, InvalidAnnotation};
 use mcp_tasks_web::json::json;
+use mcp_tasks_web::protocol::param_headers::{bindings, headers, InvalidAnnotation};
 
 #[test]
 fn annotated_arguments_become_headers() {

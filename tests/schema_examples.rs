@@ -4,6 +4,7 @@ mod common;
 
 use std::path::Path;
 
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::discover::DiscoverResult;
 use mcp_tasks_web::protocol::form::FormModel;
 use mcp_tasks_web::protocol::input::{
@@ -17,7 +18,6 @@ use mcp_tasks_web::protocol::subscriptions::{decode_listen_closed, ListenFilter,
 use mcp_tasks_web::protocol::task::decode_get_task_result;
 use mcp_tasks_web::protocol::tool_call::{decode_tool_call_result, ToolCallOutcome};
 use mcp_tasks_web::protocol::DecodeError;
-use mcp_tasks_web::json::{json, Value};
 
 type Outcome = Result<(), String>;
 
@@ -85,7 +85,9 @@ fn get_task_result(v: &Value) -> Outcome {
 }
 
 fn response(v: &Value, method: &str) -> Outcome {
-    let Incoming::Response(r) = decode_message_value(v.clone()).map_err(err)? else { return Err("not a response".into()) };
+    let Incoming::Response(r) = decode_message_value(v.clone()).map_err(err)? else {
+        return Err("not a response".into());
+    };
     let result = r.outcome.map_err(|e| format!("error response: {e}"))?;
     let request = match method {
         "tools/call" => ClientRequest::CallTool(mcp_tasks_web::protocol::request::CallToolParams::new("x", None)),
@@ -97,7 +99,9 @@ fn response(v: &Value, method: &str) -> Outcome {
 }
 
 fn error_response(v: &Value, kind: RpcErrorKind) -> Outcome {
-    let Incoming::Response(r) = decode_message_value(v.clone()).map_err(err)? else { return Err("not a response".into()) };
+    let Incoming::Response(r) = decode_message_value(v.clone()).map_err(err)? else {
+        return Err("not a response".into());
+    };
     let e = r.outcome.err().ok_or("expected an error")?;
     if e.kind() != kind {
         return Err(format!("kind {:?}, expected {kind:?}", e.kind()));

@@ -3,13 +3,13 @@
 //! exactly the routing headers that were sent.
 mod common;
 
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::protocol::jsonrpc::{decode_message_value, Incoming, RpcErrorKind};
 use mcp_tasks_web::protocol::meta::RequestMeta;
 use mcp_tasks_web::protocol::request::{ClientRequest, RequestResult};
 use mcp_tasks_web::protocol::subscriptions::ServerNotification;
 use mcp_tasks_web::protocol::task::TaskStatus;
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
-use mcp_tasks_web::json::Value;
 
 /// One request/response pair as recorded.
 #[derive(Default, Debug)]
@@ -33,7 +33,8 @@ fn parse_transcript() -> Vec<Exchange> {
         if let Some(rest) = line.strip_prefix("<<< HTTP/1.1 ") {
             current.status = rest.split(' ').next().and_then(|s| s.parse().ok()).expect("status code");
         } else if let Some(body) = line.strip_prefix("> {") {
-            current.request_body = Some(mcp_tasks_web::json::from_str(&format!("{{{body}")).expect("request body is JSON"));
+            current.request_body =
+                Some(mcp_tasks_web::json::from_str(&format!("{{{body}")).expect("request body is JSON"));
         } else if let Some(header) = line.strip_prefix("> ") {
             if let Some((name, value)) = header.split_once(": ") {
                 current.request_headers.push((name.to_owned(), value.trim_end_matches(" (extra)").to_owned()));

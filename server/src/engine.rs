@@ -2,11 +2,11 @@
 //! advances every live task on a tick. Every change is saved, then announced to listen streams.
 use std::sync::Mutex;
 
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::protocol::input::InputResponses;
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::Object;
-use mcp_tasks_web::json::Value;
 use tokio::sync::broadcast;
 
 use crate::ids::{now_ms, random_id};

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use futures_util::stream::{self, Stream};
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::protocol::jsonrpc::{RequestId, Response};
 use mcp_tasks_web::protocol::subscriptions::{
     acknowledged_notification, listen_closed_result, task_notification, ListenFilter,
 };
-use mcp_tasks_web::json::Value;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::engine::{Engine, TaskChanged};

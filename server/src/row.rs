@@ -1,5 +1,6 @@
 //! `TaskRow`: a task as the server keeps it — the wire fields plus what its tool needs to carry on
 //! after a restart (phase, tool data, answers received, cancel intent).
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::protocol::input::{decode_input_requests, encode_input_requests, InputRequest, InputRequests};
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
@@ -7,7 +8,6 @@ use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::Object;
 use serde::{Deserialize, Serialize};
-use mcp_tasks_web::json::Value;
 
 /// One stored task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

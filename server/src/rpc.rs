@@ -1,6 +1,7 @@
 //! Method dispatch for validated requests: discover, tools, the three task methods, and listen.
 use std::sync::Arc;
 
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::discover::DiscoverResult;
 use mcp_tasks_web::protocol::jsonrpc::{codes, RequestId, RpcError};
 use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
@@ -8,7 +9,6 @@ use mcp_tasks_web::protocol::request::{CallToolParams, ClientRequest};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::{PROTOCOL_VERSION, TASKS_EXTENSION};
-use mcp_tasks_web::json::{json, Value};
 
 use crate::engine::Engine;
 use crate::ids::now_ms;

@@ -4,8 +4,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use rusqlite::{params, Connection, OptionalExtension};
 use mcp_tasks_web::json::Value;
+use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::row::TaskRow;
 

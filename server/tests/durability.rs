@@ -5,9 +5,9 @@ mod support;
 use std::time::{Duration, Instant};
 
 use mcp_tasks_server::store::DbLocation;
+use mcp_tasks_web::json;
 use mcp_tasks_web::protocol::input::InputResponse;
 use mcp_tasks_web::protocol::task::TaskStatus;
-use mcp_tasks_web::json;
 use support::{object, Client, TempDir};
 
 #[tokio::test]

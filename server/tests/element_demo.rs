@@ -2,12 +2,12 @@
 //! form with every field kind, answered verbatim) and `ask_model` (sampling and roots asked at once).
 mod support;
 
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::form::{FormModel, WidgetHint};
 use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, InputResponse, InputResponses};
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, TaskStatus};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 use support::{object, Client};
 
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";

@@ -8,11 +8,11 @@ use mcp_tasks_server::config::ServerConfig;
 use mcp_tasks_server::engine::{Engine, EngineSettings};
 use mcp_tasks_server::store::{DbLocation, TaskStore};
 use mcp_tasks_server::tools::IdleTarget;
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::jsonrpc::codes;
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::task::{StatusDetail, TaskStatus};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
-use mcp_tasks_web::json::{json, Value};
 use support::Client;
 
 fn light() -> ServerConfig {

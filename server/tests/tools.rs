@@ -1,13 +1,13 @@
 //! Every demo tool path over real HTTP on loopback.
 mod support;
 
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::machine::mrtr::MrtrCall;
 use mcp_tasks_web::protocol::form::{FieldKind, FormModel};
 use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, InputResponse, InputResponses};
 use mcp_tasks_web::protocol::request::RequestResult;
 use mcp_tasks_web::protocol::task::{StatusDetail, TaskStatus};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
-use mcp_tasks_web::json::{json, Value};
 use support::{object, Client};
 
 fn answer(key: &str, content: Value) -> InputResponses {

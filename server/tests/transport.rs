@@ -2,12 +2,12 @@
 //! the loopback-only rule, and `subscriptions/listen` over SSE.
 mod support;
 
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::headers::request_headers;
 use mcp_tasks_web::protocol::jsonrpc::{decode_message_value, Incoming, RequestId};
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::subscriptions::{decode_listen_closed, ServerNotification};
 use mcp_tasks_web::protocol::task::TaskStatus;
-use mcp_tasks_web::json::{json, Value};
 use support::Client;
 
 fn get_body(c: &Client, task_id: &str) -> Value {

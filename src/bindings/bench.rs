@@ -2,9 +2,9 @@
 //! decode` times, in Chromium, what the client pays for one `tasks/get` response body from JS.
 use wasm_bindgen::prelude::*;
 
+use crate::host::js_json::to_js;
 use crate::protocol::jsonrpc::decode_response;
 use crate::protocol::request::{ClientRequest, RequestResult};
-use crate::runtime::js_json::to_js;
 
 /// Decodes `text`, a `tasks/get` response body for `taskId`, as the transport does (parse, envelope,
 /// result for that request, which checks the taskId). `toJs`: return the decoded task as a JS object

@@ -7,7 +7,7 @@ use web_sys::{HtmlElement, ShadowRoot};
 use super::task_client::TaskClient;
 use crate::element::card::{set_shared_labels, Card};
 use crate::element::list::TaskList;
-use crate::runtime::js_json::{from_js, to_js};
+use crate::host::js_json::{from_js, to_js};
 
 fn labels_value(labels: &JsValue) -> crate::json::Value {
     from_js(labels).unwrap_or(crate::json::Value::Null)

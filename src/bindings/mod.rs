@@ -159,9 +159,25 @@ export interface CallToolOptions {
   onInputRequired?: (inputRequests: InputRequests) => InputResponses | Promise<InputResponses>;
 }
 
+/** Every `Error.name` the client throws or rejects with (one per kind of failure). */
+export type TaskClientErrorName =
+  | "TypeError"           // the API was called wrongly (bad arguments, unknown task)
+  | "RpcError"            // the server answered with a JSON-RPC error (`code`)
+  | "HttpError"           // an HTTP failure without a JSON-RPC error body
+  | "NetworkError"        // the server could not be reached
+  | "TimeoutError"        // no answer in time (the server, or the tab that polls)
+  | "AbortError"          // the `signal` passed in fired
+  | "ProtocolError"       // the server sent something this client cannot read
+  | "HeadersError"        // the `headers` callback failed; nothing was sent
+  | "StorageError"        // the store refused or failed an operation
+  | "TaskStateError"      // the task's state does not allow this
+  | "InputRequiredError"  // the tool asks for input first and no `onInputRequired` was given
+  | "TaskForgottenError"  // the task was forgotten (here, in another tab, by clear or retention)
+  | "ClientClosedError";  // the client was closed first
+
 /** Errors thrown by the client are `Error`s with these extra fields. */
 export interface TaskClientError extends Error {
-  name: "TypeError" | "NetworkError" | "TimeoutError" | "AbortError" | "HttpError" | "ProtocolError" | "RpcError" | "HeadersError" | "TaskStateError" | "InputRequiredError";
+  name: TaskClientErrorName;
   /** The JSON-RPC error code, when the server sent one. */
   code: number | null;
   retryable: boolean;

@@ -1,15 +1,16 @@
 //! `TaskClient`, the JS API: open a client, call tools, answer and cancel tasks, wait, list, forget.
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Promise, Reflect};
 use crate::json::json;
+use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
-use crate::runtime::client::{CallOutcome, ClientCore, ClientError};
-use crate::runtime::js_json::{from_js, to_js};
+use crate::error::ClientError;
+use crate::host::js_json::{from_js, to_js};
+use crate::host::spawn::promise;
+use crate::runtime::client::{CallOutcome, ClientCore};
 use crate::runtime::options::{abort_signal, cursor, input_callback, input_schema, ClientOptions};
-use crate::runtime::spawn::promise;
 
 /// A durable MCP Tasks client for one server URL and namespace.
 #[wasm_bindgen]

@@ -7,8 +7,8 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::Reflect;
 use crate::json::{json, Value};
+use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CustomEvent, CustomEventInit, Document, Element, Event, HtmlElement, ShadowRoot};
 
@@ -18,10 +18,10 @@ use super::elapsed::format_elapsed;
 use super::form_view::{Builder, QuestionView};
 use super::labels::Labels;
 use super::{host_lang, style};
+use crate::host::globals::{Interval, Listener};
+use crate::host::js_json::{from_js, to_js};
+use crate::host::spawn::spawn;
 use crate::runtime::client::ClientCore;
-use crate::runtime::globals::{Interval, Listener};
-use crate::runtime::js_json::{from_js, to_js};
-use crate::runtime::spawn::spawn;
 
 thread_local! {
     /// Labels the host passed to `defineMcpTask({ labels })`, under every element's own.

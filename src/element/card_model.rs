@@ -245,8 +245,7 @@ pub fn list_order(snapshots: &mut Vec<Value>) {
         .iter()
         .map(|s| {
             let needs_input = s.get("status").and_then(Value::as_str) == Some("input_required");
-            let created =
-                text(s, "createdAt").and_then(|t| parse_millis(&t)).or_else(|| s.get("startedAt")?.as_i64());
+            let created = text(s, "createdAt").and_then(|t| parse_millis(&t)).or_else(|| s.get("startedAt")?.as_i64());
             (!needs_input, std::cmp::Reverse(created.unwrap_or(i64::MAX)))
         })
         .collect();

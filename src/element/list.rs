@@ -3,12 +3,12 @@
 //!
 //! Items are keyed by id and reordered by moving only the ones out of place, so a form being typed
 //! into keeps its focus when other tasks change.
-use std::cell::RefCell;
 use crate::collections::{SortedMap, SortedSet};
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::Reflect;
 use crate::json::Value;
+use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, Event, HtmlElement, ShadowRoot};
 
@@ -16,8 +16,8 @@ use super::card::labels_for;
 use super::card_model::{list_order, CardModel};
 use super::dom::{append, closest_with, el, set_text, show};
 use super::style;
+use crate::host::globals::{Listener, Timeout};
 use crate::runtime::client::ClientCore;
-use crate::runtime::globals::{Listener, Timeout};
 
 #[derive(Default)]
 struct State {
@@ -155,7 +155,7 @@ fn render(inner: &Rc<Inner>) {
         None => (Vec::new(), JsValue::NULL),
     };
     list_order(&mut snapshots);
-    let own_labels = crate::runtime::js_json::to_js(&inner.state.borrow().own_labels);
+    let own_labels = crate::host::js_json::to_js(&inner.state.borrow().own_labels);
     let mut state = inner.state.borrow_mut();
     let wanted: SortedSet<String> = snapshots.iter().filter_map(id_of).collect();
     state.items.retain(|id, item| {
@@ -231,7 +231,7 @@ fn on_click(inner: &Rc<Inner>, event: &JsValue) {
     let Some(id) = button.get_attribute("data-id") else { return };
     let Some((client, _)) = inner.state.borrow().client.clone() else { return };
     let _ = button.set_attribute("disabled", "");
-    crate::runtime::spawn::spawn(async move {
+    crate::host::spawn::spawn(async move {
         let _ = client.forget(&id).await;
     });
 }

@@ -37,7 +37,7 @@ pub fn host_lang(host: &web_sys::Element) -> String {
         }
         node = element.get_root_node().dyn_ref::<web_sys::ShadowRoot>().map(web_sys::ShadowRoot::host);
     }
-    crate::runtime::globals::global_property("navigator")
+    crate::host::globals::global_property("navigator")
         .and_then(|n| js_sys::Reflect::get(&n, &wasm_bindgen::JsValue::from_str("language")).ok())
         .and_then(|l| l.as_string())
         .unwrap_or_else(|| "en".to_owned())

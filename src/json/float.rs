@@ -8,8 +8,8 @@
 
 /// Powers of ten that `f64` holds exactly.
 const EXACT_POWERS: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-    1e19, 1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
 ];
 
 /// Parses text in the JSON number grammar (as [`super::Number`] holds). `None` for anything else.
@@ -224,8 +224,26 @@ mod tests {
     #[test]
     fn the_fast_path_is_exactly_what_std_parses() {
         for text in [
-            "0", "-0", "1", "-1", "0.1", "0.2", "0.3", "3.14159", "-2.5e3", "1e22", "1e-22", "123456789012345",
-            "9007199254740991", "0.000001", "1.5E+2", "2e-5", "99.99", "42.0", "1000000", "0.5",
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "0.1",
+            "0.2",
+            "0.3",
+            "3.14159",
+            "-2.5e3",
+            "1e22",
+            "1e-22",
+            "123456789012345",
+            "9007199254740991",
+            "0.000001",
+            "1.5E+2",
+            "2e-5",
+            "99.99",
+            "42.0",
+            "1000000",
+            "0.5",
         ] {
             assert_eq!(parse_f64(text), text.parse::<f64>().ok(), "{text}");
         }
@@ -233,7 +251,14 @@ mod tests {
 
     #[test]
     fn beyond_the_fast_path_it_is_within_a_few_ulps() {
-        for text in ["1e300", "5e-324", "2.2250738585072014e-308", "123456789012345678901234567890", "0.1e-100", "6.02214076e23"] {
+        for text in [
+            "1e300",
+            "5e-324",
+            "2.2250738585072014e-308",
+            "123456789012345678901234567890",
+            "0.1e-100",
+            "6.02214076e23",
+        ] {
             let ours = parse_f64(text).unwrap();
             let std = text.parse::<f64>().unwrap();
             let ulps = (ours.to_bits() as i64 - std.to_bits() as i64).abs();

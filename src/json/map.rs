@@ -180,7 +180,8 @@ impl IntoIterator for Map {
 
 impl<'a> IntoIterator for &'a Map {
     type Item = (&'a String, &'a Value);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, Value)>, fn(&'a (String, Value)) -> (&'a String, &'a Value)>;
+    type IntoIter =
+        std::iter::Map<std::slice::Iter<'a, (String, Value)>, fn(&'a (String, Value)) -> (&'a String, &'a Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
     }

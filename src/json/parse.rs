@@ -274,7 +274,9 @@ mod tests {
 
     #[test]
     fn parses_every_kind_of_value() {
-        let v = from_str(r#" {"a": [1, -2.5e3, true, false, null], "b": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "c": {}} "#).unwrap();
+        let v =
+            from_str(r#" {"a": [1, -2.5e3, true, false, null], "b": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "c": {}} "#)
+                .unwrap();
         assert_eq!(v["a"][0].as_i64(), Some(1));
         assert_eq!(v["a"][1].as_f64(), Some(-2500.0));
         assert_eq!(v["a"][1].as_number().unwrap().as_str(), "-2.5e3");

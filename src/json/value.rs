@@ -408,7 +408,6 @@ fn unescape_token(token: &str) -> String {
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     #[test]

@@ -4,7 +4,6 @@
 //! and when to wake ([`TaskRecord::next_wakeup`]); nothing here reads a clock or touches the network.
 use std::fmt;
 
-
 use super::backoff::{Failure, Jitter, PollPolicy, Retry};
 use super::ledger::{InputLedger, LedgerError};
 use crate::protocol::input::{InputRequests, InputResponses};

@@ -128,7 +128,11 @@ impl<'a> Fields<'a> {
     }
 
     /// A required member read by a protocol decoder (its wire form).
-    pub(crate) fn wire<T, E: fmt::Display>(&self, name: &str, decode: impl FnOnce(&Value) -> Result<T, E>) -> Result<T, String> {
+    pub(crate) fn wire<T, E: fmt::Display>(
+        &self,
+        name: &str,
+        decode: impl FnOnce(&Value) -> Result<T, E>,
+    ) -> Result<T, String> {
         decode(self.get(name)?).map_err(|e| format!("{}.{name}: {e}", self.what))
     }
 }

@@ -1,12 +1,12 @@
 //! Tabs of one origin talk over a `BroadcastChannel` per namespace: the poller shares every record
 //! change; the others forward answers, cancels and new handles to it. Messages are JSON values.
-use js_sys::Reflect;
 use crate::json::Value;
+use js_sys::Reflect;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::globals::global_property;
-use super::js_json::{from_js, to_js};
+use crate::host::globals::global_property;
+use crate::host::js_json::{from_js, to_js};
 
 /// An open channel; dropping it closes it.
 #[must_use = "dropping the channel closes it"]

@@ -9,7 +9,7 @@ use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::globals::global_property;
+use crate::host::globals::global_property;
 
 /// A held or queued lock request; dropping it releases the lock (or leaves the queue).
 #[must_use = "dropping Leadership releases the lock"]

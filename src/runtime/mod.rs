@@ -2,10 +2,6 @@
 //! Owns no protocol logic: decisions come from `machine/`.
 pub mod channel;
 pub mod client;
-pub mod events;
-pub mod globals;
-pub mod js_json;
 pub mod leader;
 pub mod options;
 pub mod snapshot;
-pub mod spawn;

@@ -119,7 +119,7 @@ pub fn abort_signal(options: &JsValue) -> Option<web_sys::AbortSignal> {
 
 /// `options.inputSchema` of `callTool` (for `x-mcp-header` bindings without a `listTools`).
 pub fn input_schema(options: &JsValue) -> Option<crate::json::Value> {
-    get(options, "inputSchema").and_then(|v| super::js_json::from_js(&v).ok())
+    get(options, "inputSchema").and_then(|v| crate::host::js_json::from_js(&v).ok())
 }
 
 /// `options.cursor` of `listTools`.

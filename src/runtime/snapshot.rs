@@ -2,8 +2,8 @@
 use crate::json::{json, Value};
 
 use crate::machine::pending::PendingCall;
-use crate::machine::stored::StoredForm;
 use crate::machine::record::{CancelIntent, LocalEnd, TaskRecord};
+use crate::machine::stored::StoredForm;
 use crate::protocol::input::encode_input_requests;
 use crate::protocol::task::StatusDetail;
 

@@ -46,9 +46,9 @@ impl JsStore {
         let method = |name: &str| -> Result<Function, StoreError> {
             let value = Reflect::get(&object, &JsValue::from_str(name))
                 .map_err(|thrown| failed_js(&format!("reading the host store's `{name}` method"), &thrown))?;
-            value.dyn_into::<Function>().map_err(|_| {
-                StoreError::Failed(format!("the host store has no `{name}` method (it needs {METHODS})"))
-            })
+            value
+                .dyn_into::<Function>()
+                .map_err(|_| StoreError::Failed(format!("the host store has no `{name}` method (it needs {METHODS})")))
         };
         Ok(JsStore {
             get: method("get")?,

@@ -5,8 +5,8 @@
 //! ends, which is why [`Store::is_durable`](super::Store::is_durable) reports `false` for it: the
 //! client then tells the host that tasks will not survive a reload.
 
-use std::cell::RefCell;
 use crate::collections::SortedMap;
+use std::cell::RefCell;
 
 /// Records in a sorted map behind a `RefCell`.
 ///

@@ -1,6 +1,7 @@
 //! Why an exchange with the server failed, as data a host can act on.
 use std::fmt;
 
+use crate::error::{ClientError, ErrorKind};
 use crate::machine::backoff::Failure;
 use crate::protocol::jsonrpc::{RpcError, RpcErrorKind};
 use crate::protocol::DecodeError;
@@ -30,16 +31,16 @@ pub enum TransportError {
 }
 
 impl TransportError {
-    /// A short name for JS `Error.name`.
-    pub fn name(&self) -> &'static str {
+    /// The kind of failure a host sees.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Network(_) => "NetworkError",
-            Self::Timeout => "TimeoutError",
-            Self::Aborted => "AbortError",
-            Self::Http { .. } => "HttpError",
-            Self::BadResponse(_) => "ProtocolError",
-            Self::Rpc(_) => "RpcError",
-            Self::Headers(_) => "HeadersError",
+            Self::Network(_) => ErrorKind::Network,
+            Self::Timeout => ErrorKind::Timeout,
+            Self::Aborted => ErrorKind::Aborted,
+            Self::Http { .. } => ErrorKind::Http,
+            Self::BadResponse(_) => ErrorKind::Protocol,
+            Self::Rpc(_) => ErrorKind::Rpc,
+            Self::Headers(_) => ErrorKind::Headers,
         }
     }
 
@@ -93,6 +94,12 @@ impl fmt::Display for TransportError {
 }
 
 impl std::error::Error for TransportError {}
+
+impl From<&TransportError> for ClientError {
+    fn from(e: &TransportError) -> Self {
+        ClientError { kind: e.kind(), message: e.to_string(), code: e.code(), retryable: e.retryable() }
+    }
+}
 
 /// `Retry-After` as seconds (HTTP dates are rare from MCP servers and read as absent).
 pub fn parse_retry_after(value: &str) -> Option<u64> {

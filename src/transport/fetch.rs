@@ -8,6 +8,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, Headers, Request, RequestInit, Response};
 
 use super::error::{parse_retry_after, TransportError};
+use crate::host::globals::{self, Listener, Timeout};
 use crate::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::request::{ClientRequest, RequestResult};
@@ -15,7 +16,6 @@ use crate::protocol::sse::SseParser;
 use crate::protocol::subscriptions::{ListenFilter, ServerNotification};
 use crate::protocol::task::DetailedTask;
 use crate::protocol::DecodeError;
-use crate::runtime::globals::{self, Listener, Timeout};
 
 /// What a listen stream delivers.
 pub enum ListenEvent {
@@ -233,11 +233,10 @@ impl FetchTransport {
                 Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
                 Err(_) => String::new(),
             };
-            let rpc =
-                crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(v) {
-                    Ok(Incoming::Response(r)) => r.outcome.err(),
-                    _ => None,
-                });
+            let rpc = crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(v) {
+                Ok(Incoming::Response(r)) => r.outcome.err(),
+                _ => None,
+            });
             return ListenEnd::Dropped(
                 rpc.map_or(TransportError::Http { status, retry_after_ms: None }, TransportError::Rpc),
             );

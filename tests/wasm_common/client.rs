@@ -32,11 +32,11 @@
 use std::rc::Rc;
 
 use js_sys::{Array, Promise};
-use mcp_tasks_web::runtime::client::{CallOutcome, ClientCore, ClientError};
-use mcp_tasks_web::runtime::globals::sleep;
-use mcp_tasks_web::runtime::js_json::{from_js, to_js};
-use mcp_tasks_web::runtime::options::ClientOptions;
+use mcp_tasks_web::host::globals::sleep;
+use mcp_tasks_web::host::js_json::{from_js, to_js};
 use mcp_tasks_web::json::{json, Value};
+use mcp_tasks_web::runtime::client::{CallOutcome, ClientCore, ClientError};
+use mcp_tasks_web::runtime::options::ClientOptions;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;

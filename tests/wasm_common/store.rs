@@ -73,7 +73,11 @@ async fn check_contract(store: &Store) {
     store.put_all(&group).await.expect("put_all");
     model.insert("task:g1".into(), "first, then again".into());
     model.insert("task:🚀".into(), "rocket, rewritten in a group".into());
-    assert_eq!(store.get("task:g1").await, Ok(Some("first, then again".into())), "the later of two puts of a key in one group");
+    assert_eq!(
+        store.get("task:g1").await,
+        Ok(Some("first, then again".into())),
+        "the later of two puts of a key in one group"
+    );
     assert_eq!(store.get("task:🚀").await, Ok(Some("rocket, rewritten in a group".into())), "put_all overwrites");
 
     for prefix in ["task:", "other:", "task", "", "nothing-here:", "task:\u{ffff}"] {

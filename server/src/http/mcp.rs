@@ -6,6 +6,7 @@ use std::time::Instant;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::headers::{decode_header_value, METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER};
 use mcp_tasks_web::protocol::jsonrpc::{
     codes, decode_message_value, Incoming, RequestId, Response as RpcResponse, RpcError,
@@ -13,7 +14,6 @@ use mcp_tasks_web::protocol::jsonrpc::{
 use mcp_tasks_web::protocol::meta::RequestMeta;
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::{DecodeError, PROTOCOL_VERSION};
-use mcp_tasks_web::json::{json, Value};
 
 use super::{cors, json_response, origin, AppState};
 use crate::faults::Fault;

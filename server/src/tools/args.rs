@@ -1,7 +1,7 @@
 //! Reading tool arguments with defaults and a clear -32602 when one is wrong.
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::Object;
-use mcp_tasks_web::json::Value;
 
 /// A tool's arguments.
 #[derive(Clone, Copy)]

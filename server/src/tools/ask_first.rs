@@ -1,11 +1,11 @@
 //! `ask_first {}` (and the conformance fixture `test_tool_with_task`): asks for the user's name with MRTR
 //! `input_required` before any task exists, then creates a task that greets them. The request state
 //! stays on the server, bound to the caller; the client only holds a token.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest, InputResponse};
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::ids::random_id;

@@ -1,10 +1,10 @@
 //! `ask_model {}`: asks the host two non-elicitation things at once, `sampling/createMessage` and
 //! `roots/list`, so a client's handlers for both (and partial answers) can be tested and shown. It
 //! completes with both answers as the host sent them.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::InputRequest;
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

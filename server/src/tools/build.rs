@@ -1,8 +1,8 @@
 //! `build {seconds=5, target}`: a task whose status message changes every second, then completes with
 //! text and `structuredContent`. Honours cancel.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

@@ -1,9 +1,9 @@
 //! Fixture tools the official conformance suite calls by name (`@modelcontextprotocol/conformance`,
 //! server scenarios `tasks-*` and `http-header-validation`); see `server/CONFORMANCE-NOTES.md`.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest};
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

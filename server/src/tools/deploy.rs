@@ -1,10 +1,10 @@
 //! `deploy {service, environment}`: an approval gate. The task asks a form (boolean, text, bounded
 //! integer, enum); `environment: "production"` asks a second round under a new key. Rejection fails the
 //! task with a JSON-RPC error; cancel stops it.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest};
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

@@ -1,9 +1,9 @@
 //! `login {provider}`: URL-mode elicitation. The task asks the user to open the server's own sign-in
 //! page; visiting it completes the task. Declining fails it.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest};
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

@@ -1,12 +1,12 @@
 //! The demo tools. Each task-running tool is a small state machine over its `TaskRow`: `advance` is
 //! called on every engine tick and after every update or cancel, reads the phase, the clock, the answers
 //! and the cancel flag, and moves the row on. Nothing lives only in memory, so a restart resumes work.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::InputResponses;
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::tool_call::InputRequiredResult;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 use mcp_tasks_web::protocol::Object;
-use mcp_tasks_web::json::{json, Value};
 
 use crate::row::TaskRow;
 use crate::store::TaskStore;

@@ -2,8 +2,8 @@
 //! cost), `idle_seed {count}` (creates that many of them in one call) and `idle_set {status, message}`
 //! (changes every live `idle_job` task of the caller at once). Benchmarks use them to carry 10,000 live
 //! tasks without 10,000 `tools/call`s, a timer per task, or a tick that reads every row.
-use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::json::{json, Value};
+use mcp_tasks_web::protocol::jsonrpc::RpcError;
 
 use super::args::invalid;
 use super::{object_schema, Begin, Bulk, CallContext, IdleTarget, TaskSupport, Tool, ToolEnv};

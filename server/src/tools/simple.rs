@@ -1,7 +1,7 @@
 //! The small tools: `flaky`, `tool_error`, `long_job`, `stubborn_job` (tasks) and `echo` (synchronous).
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

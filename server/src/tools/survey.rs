@@ -3,10 +3,10 @@
 //! `<mcp-task>` element's form tests and demo. The answer comes back verbatim in `structuredContent`, so a
 //! test can compare what a browser form sent with what the server received. `label` lands unescaped in the
 //! message, a title and a description: escaping is the renderer's job.
+use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest};
 use mcp_tasks_web::protocol::jsonrpc::{codes, RpcError};
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
-use mcp_tasks_web::json::{json, Value};
 
 use super::{object_schema, row_args, Begin, CallContext, TaskSupport, Tool, ToolEnv};
 use crate::row::TaskRow;

@@ -7,6 +7,7 @@ use std::time::Duration;
 use mcp_tasks_server::config::ServerConfig;
 use mcp_tasks_server::store::DbLocation;
 use mcp_tasks_server::RunningServer;
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::protocol::input::InputResponses;
 use mcp_tasks_web::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, RequestIds, RpcError};
 use mcp_tasks_web::protocol::meta::{Implementation, RequestMeta};
@@ -14,7 +15,6 @@ use mcp_tasks_web::protocol::request::{CallToolParams, ClientRequest, RequestRes
 use mcp_tasks_web::protocol::task::{DetailedTask, TaskStatus};
 use mcp_tasks_web::protocol::tool_call::ToolCallOutcome;
 use mcp_tasks_web::protocol::Object;
-use mcp_tasks_web::json::Value;
 
 /// A config for tests: a free port on loopback, tasks in memory, quiet, fast polling.
 pub fn config() -> ServerConfig {

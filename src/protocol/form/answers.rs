@@ -2,8 +2,8 @@
 
 use super::formats::{is_date, is_date_time, is_email, is_uri};
 use super::{FieldKind, Problem, TextFormat};
-use crate::json::{Number, Value};
 use crate::collections::SortedSet;
+use crate::json::{Number, Value};
 
 /// Result of checking one answer value against its field.
 pub(super) enum Checked {

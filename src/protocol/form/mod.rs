@@ -29,9 +29,9 @@ mod schema;
 
 pub use errors::{FieldError, Problem, SchemaError};
 
+use crate::json::{Map, Number, Value};
 use answers::{check_value, integer_value, Checked};
 use schema::{get_opt, parse_field};
-use crate::json::{Map, Number, Value};
 
 /// The string `format`s the spec allows; each is checked by [`FormModel::validate`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

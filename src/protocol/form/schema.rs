@@ -2,8 +2,8 @@
 
 use super::answers::{check_value, Checked};
 use super::{Choice, FieldKind, FormField, Problem, SchemaError, TextFormat};
-use crate::json::{Map, Value};
 use crate::collections::SortedSet;
+use crate::json::{Map, Value};
 
 /// Optional keyword lookup: a JSON `null` counts as absent.
 pub(super) fn get_opt<'a>(obj: &'a Map, key: &str) -> Option<&'a Value> {

@@ -1,5 +1,6 @@
 //! `callTool` (recorded before it is sent, MRTR rounds answered by the host) and `listTools`.
 use super::*;
+use crate::host::js_error::js_error_text;
 
 impl ClientCore {
     /// `callTool`: records the call, sends it (answering MRTR rounds through `on_input`), and persists a
@@ -69,18 +70,16 @@ impl ClientCore {
             let outcome = match self.transport.send_with_headers(&request, extra, signal).await {
                 Ok(RequestResult::ToolCall(outcome)) => outcome,
                 Ok(_) => return Err(ClientError::usage("the server answered tools/call with another kind of result")),
-                Err(e) => return Err(ClientError::from_transport(&e)),
+                Err(e) => return Err(ClientError::from(&e)),
             };
             let ToolCallOutcome::InputRequired(round) = outcome else { return Ok(outcome) };
             let responses = match (&round.input_requests, &on_input) {
                 (None, _) => InputResponses::new(),
                 (Some(_), None) => {
-                    return Err(ClientError {
-                        name: "InputRequiredError",
-                        message: format!("the tool {name} asks for input before it starts; pass options.onInputRequired to callTool to answer"),
-                        code: None,
-                        retryable: false,
-                    })
+                    return Err(ClientError::new(
+                        ErrorKind::InputRequired,
+                        format!("the tool {name} asks for input before it starts; pass options.onInputRequired to callTool to answer"),
+                    ))
                 }
                 (Some(requests), Some(callback)) => ask_host(callback, &encode_input_requests(requests)).await?,
             };
@@ -99,7 +98,7 @@ impl ClientCore {
         let mut page = match self.transport.send(&ClientRequest::ListTools { cursor }, signal.as_ref()).await {
             Ok(RequestResult::ToolList(page)) => page,
             Ok(_) => return Err(ClientError::usage("the server answered tools/list with another kind of result")),
-            Err(e) => return Err(ClientError::from_transport(&e)),
+            Err(e) => return Err(ClientError::from(&e)),
         };
         let tools = match page.remove("tools") {
             Some(Value::Array(tools)) => tools,
@@ -133,11 +132,11 @@ impl ClientCore {
 async fn ask_host(callback: &Function, requests: &Value) -> Result<InputResponses, ClientError> {
     let mut answer = callback
         .call1(&JsValue::UNDEFINED, &to_js(requests))
-        .map_err(|e| ClientError::usage(format!("onInputRequired threw: {e:?}")))?;
+        .map_err(|e| ClientError::usage(format!("onInputRequired threw: {}", js_error_text(&e))))?;
     if let Some(p) = answer.dyn_ref::<js_sys::Promise>() {
         answer = wasm_bindgen_futures::JsFuture::from(p.clone())
             .await
-            .map_err(|e| ClientError::usage(format!("onInputRequired rejected: {e:?}")))?;
+            .map_err(|e| ClientError::usage(format!("onInputRequired rejected: {}", js_error_text(&e))))?;
     }
     let value = from_js(&answer).map_err(ClientError::usage)?;
     decode_input_responses(&value).map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")))

@@ -1,22 +1,23 @@
 //! `ClientCore`: the task client's engine in a JS host. It keeps one `TaskRecord` per handle, persists
 //! records when their visible state changes, runs the actions the machine asks for, and sets one timer
 //! for the earliest wake-up (recomputed from the clock, never by counting ticks).
-use std::cell::{Cell, RefCell};
 use crate::collections::SortedMap;
+use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
-use js_sys::{Function, Promise};
-use wasm_bindgen_futures::JsFuture;
 use crate::json::Value;
+use js_sys::{Function, Promise};
 use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 
 use super::channel::Channel;
-use super::events::Events;
-use super::globals::{self, Listener, Timeout};
-use super::js_json::{from_js, to_js};
 use super::leader::Leadership;
 use super::options::{ClientOptions, StoreChoice};
 use super::snapshot;
+pub use crate::error::{ClientError, ErrorKind};
+use crate::host::events::Events;
+use crate::host::globals::{self, Listener, Timeout};
+use crate::host::js_json::{from_js, to_js};
 use crate::machine::backoff::{Failure, PollPolicy};
 use crate::machine::mrtr::MrtrCall;
 use crate::machine::pending::PendingCall;
@@ -68,34 +69,6 @@ enum Written {
     Gone,
     /// The store failed (reported as a `storage` event).
     Failed,
-}
-
-/// A failure for the host: a message plus the facts a JS `Error` carries.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClientError {
-    /// `Error.name`.
-    pub name: &'static str,
-    /// A message a person can act on.
-    pub message: String,
-    /// The JSON-RPC code, where there is one.
-    pub code: Option<i64>,
-    /// Whether trying again may succeed.
-    pub retryable: bool,
-}
-
-impl ClientError {
-    /// A usage error (bad arguments, unknown task…).
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self { name: "TypeError", message: message.into(), code: None, retryable: false }
-    }
-
-    fn from_transport(e: &TransportError) -> Self {
-        Self { name: e.name(), message: e.to_string(), code: e.code(), retryable: e.retryable() }
-    }
-
-    fn from_record(e: &RecordError) -> Self {
-        Self { name: "TaskStateError", message: e.to_string(), code: None, retryable: false }
-    }
 }
 
 /// What `callTool` returns.
@@ -627,7 +600,7 @@ impl ClientCore {
             let record = records
                 .get_mut(task_id)
                 .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
-            event(record).map_err(|e| ClientError::from_record(&e))?
+            event(record).map_err(|e| ClientError::new(ErrorKind::TaskState, e.to_string()))?
         };
         if change == Change::State {
             self.changed_with(task_id, &|fresh| event(fresh).unwrap_or(Change::Nothing)).await;

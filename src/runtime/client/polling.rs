@@ -1,6 +1,6 @@
 //! The poll loop: run what is due, set one timer for what comes next, apply what came back.
 use super::*;
-use crate::runtime::spawn::spawn;
+use crate::host::spawn::spawn;
 
 /// One of the polling client's request slots, held by a running exchange; dropping it frees the slot.
 pub(super) struct RequestSlot(Rc<Cell<usize>>);

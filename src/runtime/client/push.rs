@@ -1,6 +1,6 @@
 //! `subscriptions/listen`: one stream for the live tasks; acknowledged tasks are pushed, not polled.
 use super::*;
-use crate::runtime::spawn::spawn;
+use crate::host::spawn::spawn;
 
 /// `subscriptions/listen` state: whether the server offers it, and the stream now open.
 #[derive(Default)]

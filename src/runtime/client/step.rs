@@ -95,7 +95,7 @@ impl ClientCore {
                 .cloned()
                 .map(|(id, action)| {
                     let core = self.clone();
-                    crate::runtime::spawn::promise(async move {
+                    crate::host::spawn::promise(async move {
                         core.execute(id, action, None).await;
                         Ok(JsValue::UNDEFINED)
                     })
@@ -126,7 +126,9 @@ impl ClientCore {
         };
         let mut seen = SortedSet::new();
         for (key, text) in entries {
-            let Some(id) = key.get(self.keys.prefix.len()..).and_then(|rest| rest.strip_prefix("task/")) else { continue };
+            let Some(id) = key.get(self.keys.prefix.len()..).and_then(|rest| rest.strip_prefix("task/")) else {
+                continue;
+            };
             seen.insert(id.to_owned());
             if self.versions.borrow().get(id) == Some(&text) {
                 continue;

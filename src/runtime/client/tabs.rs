@@ -1,7 +1,7 @@
 //! Tabs of one namespace: a channel for records and forwarded requests, and the lock that makes one of
 //! them the poller.
 use super::*;
-use crate::runtime::spawn::spawn;
+use crate::host::spawn::spawn;
 
 impl ClientCore {
     /// Joins the other tabs of this namespace: a channel for records and forwarded requests, and a
@@ -106,7 +106,8 @@ impl ClientCore {
                     } else {
                         core.cancel_here(&id).await
                     };
-                    let error = result.err().map(|e| crate::json::json!({ "name": e.name, "message": e.message }));
+                    let error =
+                        result.err().map(|e| crate::json::json!({ "kind": e.kind.code(), "message": e.message }));
                     core.post(crate::json::json!({ "t": "reply", "req": message.get("req"), "error": error }));
                 });
             }
@@ -141,7 +142,7 @@ impl ClientCore {
         self.replies.borrow_mut().remove(&req);
         if answer.as_string().as_deref() == Some("timeout") {
             return Err(ClientError {
-                name: "TimeoutError",
+                kind: ErrorKind::Timeout,
                 message: "the tab that polls this namespace did not answer".into(),
                 code: None,
                 retryable: true,
@@ -150,7 +151,7 @@ impl ClientCore {
         match from_js(&answer).unwrap_or(Value::Null) {
             Value::Null => Ok(()),
             error => Err(ClientError {
-                name: if error["name"] == "TaskStateError" { "TaskStateError" } else { "TypeError" },
+                kind: error["kind"].as_str().and_then(ErrorKind::from_code).unwrap_or(ErrorKind::Usage),
                 message: error["message"].as_str().unwrap_or("the polling tab refused the request").to_owned(),
                 code: None,
                 retryable: false,

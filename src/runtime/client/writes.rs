@@ -7,8 +7,8 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use crate::collections::SortedSet;
+use crate::host::spawn::spawn;
 use crate::machine::stored::to_stored;
-use crate::runtime::spawn::spawn;
 
 use super::*;
 

@@ -288,8 +288,9 @@ pub fn group_thousands(n: i64) -> String {
 pub fn aligned<R: AsRef<[String]>>(header: &[&str], rows: &[R], left: usize) -> String {
     let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
     let lines: Vec<&[String]> = std::iter::once(header.as_slice()).chain(rows.iter().map(AsRef::as_ref)).collect();
-    let widths: Vec<usize> =
-        (0..header.len()).map(|i| lines.iter().filter_map(|l| l.get(i)).map(|c| c.chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| lines.iter().filter_map(|l| l.get(i)).map(|c| c.chars().count()).max().unwrap_or(0))
+        .collect();
     let mut out = String::new();
     for cells in lines {
         let line: Vec<String> = cells

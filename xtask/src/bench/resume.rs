@@ -86,7 +86,6 @@ fn metric(n: u64) -> String {
     format!("{} {handles}: open → first tasks/get", group_thousands(n as i64))
 }
 
-
 /// Median, min and max of some runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Spread {

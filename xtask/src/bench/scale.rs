@@ -90,7 +90,6 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-
 /// One subject at one N, as the runner reported it.
 struct Measured {
     subject: Subject,

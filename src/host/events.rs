@@ -7,7 +7,7 @@ use std::rc::Rc;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::globals::{global_property, sleep};
+use crate::host::globals::{global_property, sleep};
 
 /// Where the client's events go.
 pub struct Events {
@@ -44,7 +44,7 @@ impl Events {
         }
         let queue = self.queue.clone();
         let target = self.target.clone();
-        crate::runtime::spawn::spawn(async move {
+        crate::host::spawn::spawn(async move {
             sleep(0).await;
             let pending: Vec<(String, JsValue)> = std::mem::take(&mut *queue.borrow_mut());
             for (kind, detail) in pending {

@@ -1,0 +1,133 @@
+//! What went wrong, as data: every failure a host can see is a [`ClientError`] of one [`ErrorKind`].
+//! The JS `Error.name` of each kind is chosen in `bindings/` only; below it, kinds are plain values.
+use std::fmt;
+
+/// The kinds of failure a host tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The host called the API wrongly: bad arguments, an unknown task, a method this mode lacks.
+    Usage,
+    /// The server answered with a JSON-RPC error.
+    Rpc,
+    /// An HTTP failure without a JSON-RPC error body.
+    Http,
+    /// The server could not be reached.
+    Network,
+    /// No answer in time (the server, or the tab that polls).
+    Timeout,
+    /// The host's `AbortSignal` fired.
+    Aborted,
+    /// The server sent something this client cannot read.
+    Protocol,
+    /// The host's `headers` callback failed; nothing was sent.
+    Headers,
+    /// The store refused or failed an operation.
+    Storage,
+    /// The task's state does not allow this (answering a key twice, cancelling a finished task…).
+    TaskState,
+    /// The tool asks for input before it starts and the host gave no way to answer.
+    InputRequired,
+    /// The task was forgotten (here, in another tab, by `clear` or by retention) before it settled.
+    Forgotten,
+    /// The client was closed before the operation could finish.
+    Closed,
+}
+
+impl ErrorKind {
+    /// Every kind, for the bindings' name table and its tests.
+    pub const ALL: [ErrorKind; 13] = [
+        Self::Usage,
+        Self::Rpc,
+        Self::Http,
+        Self::Network,
+        Self::Timeout,
+        Self::Aborted,
+        Self::Protocol,
+        Self::Headers,
+        Self::Storage,
+        Self::TaskState,
+        Self::InputRequired,
+        Self::Forgotten,
+        Self::Closed,
+    ];
+
+    /// A stable code for messages between tabs (not shown to people).
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Usage => "usage",
+            Self::Rpc => "rpc",
+            Self::Http => "http",
+            Self::Network => "network",
+            Self::Timeout => "timeout",
+            Self::Aborted => "aborted",
+            Self::Protocol => "protocol",
+            Self::Headers => "headers",
+            Self::Storage => "storage",
+            Self::TaskState => "task_state",
+            Self::InputRequired => "input_required",
+            Self::Forgotten => "forgotten",
+            Self::Closed => "closed",
+        }
+    }
+
+    /// The kind of [`Self::code`]; `None` for a code this release does not know.
+    pub fn from_code(code: &str) -> Option<ErrorKind> {
+        Self::ALL.into_iter().find(|k| k.code() == code)
+    }
+}
+
+/// A failure for the host: its kind, a message a person can act on, and the facts a JS `Error` carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientError {
+    /// What kind of failure (the JS `Error.name`).
+    pub kind: ErrorKind,
+    /// A message a person can act on.
+    pub message: String,
+    /// The JSON-RPC code, where there is one.
+    pub code: Option<i64>,
+    /// Whether trying again may succeed.
+    pub retryable: bool,
+}
+
+impl ClientError {
+    /// An error of `kind` that retrying does not fix.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into(), code: None, retryable: false }
+    }
+
+    /// A usage error (bad arguments, unknown task…).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Usage, message)
+    }
+
+    /// A store failure.
+    pub fn storage(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Storage, message)
+    }
+
+    /// No task `id` here.
+    pub fn unknown_task(id: &str) -> Self {
+        Self::usage(format!("no task {id} in this client"))
+    }
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_reads_back_as_its_kind() {
+        for kind in ErrorKind::ALL {
+            assert_eq!(ErrorKind::from_code(kind.code()), Some(kind));
+        }
+        assert_eq!(ErrorKind::from_code("nonsense"), None);
+    }
+}
