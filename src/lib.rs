@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod bindings;
+pub mod client_state;
 pub mod collections;
 pub mod element;
 pub mod error;

@@ -111,20 +111,16 @@ impl TaskClient {
         })
     }
 
-    /// Resolves with the terminal snapshot (completed, failed, cancelled or expired).
+    /// Resolves with the terminal snapshot (completed, failed, cancelled or expired). Rejects with
+    /// `TaskForgottenError` when the task is forgotten first (here, in another tab, by `clear` or
+    /// retention) and `ClientClosedError` when the client is closed first.
     #[wasm_bindgen(unchecked_return_type = "Promise<TaskSnapshot>")]
     pub fn wait(&self, #[wasm_bindgen(js_name = taskId)] task_id: String) -> Promise {
         let core = self.core.clone();
-        let mut outcome: Option<ClientError> = None;
-        let promise = Promise::new(&mut |resolve: Function, _reject: Function| {
-            if let Err(e) = core.wait(&task_id, resolve) {
-                outcome = Some(e);
-            }
-        });
-        match outcome {
-            Some(e) => Promise::reject(&reject(e)),
-            None => promise,
-        }
+        promise(async move {
+            let snapshot = core.wait(&task_id).await.map_err(reject)?;
+            Ok(to_js(&snapshot))
+        })
     }
 
     /// Step mode (`autoPoll: false`): re-reads the store, polls every task that is due and sends queued

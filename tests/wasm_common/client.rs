@@ -32,10 +32,11 @@
 use std::rc::Rc;
 
 use js_sys::{Array, Promise};
+use mcp_tasks_web::error::{ClientError, ErrorKind};
 use mcp_tasks_web::host::globals::sleep;
 use mcp_tasks_web::host::js_json::{from_js, to_js};
 use mcp_tasks_web::json::{json, Value};
-use mcp_tasks_web::runtime::client::{CallOutcome, ClientCore, ClientError};
+use mcp_tasks_web::runtime::client::{CallOutcome, ClientCore};
 use mcp_tasks_web::runtime::options::ClientOptions;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
@@ -228,11 +229,12 @@ impl Client {
 
     /// `wait(id)`, giving up after `ms`: the settled snapshot.
     async fn settled(&self, id: &str, ms: u32) -> Value {
-        let mut registered = Ok(());
-        let waited = Promise::new(&mut |resolve, _reject| registered = self.core.wait(id, resolve));
-        if let Err(e) = registered {
-            panic!("wait({id}) refused: {e:?}");
-        }
+        let core = self.core.clone();
+        let task = id.to_owned();
+        let waited = mcp_tasks_web::host::spawn::promise(async move {
+            let snapshot = core.wait(&task).await.unwrap_or_else(|e| panic!("wait({task}) refused: {e:?}"));
+            Ok(to_js(&snapshot))
+        });
         let timeout = js(
             "ms",
             "return new Promise((resolve) => setTimeout(() => resolve('__timed_out__'), ms));",
@@ -265,11 +267,11 @@ fn id_of(snapshot: &Value) -> String {
     snapshot["taskId"].as_str().expect("taskId").to_owned()
 }
 
-fn expect_error<T>(result: Result<T, ClientError>, name: &str) -> ClientError {
+fn expect_error<T>(result: Result<T, ClientError>, kind: ErrorKind) -> ClientError {
     match result {
-        Err(e) if e.name == name => e,
-        Err(e) => panic!("expected a {name}, got {e:?}"),
-        Ok(_) => panic!("expected a {name}, got a success"),
+        Err(e) if e.kind == kind => e,
+        Err(e) => panic!("expected a {kind:?} error, got {e:?}"),
+        Ok(_) => panic!("expected a {kind:?} error, got a success"),
     }
 }
 
@@ -401,7 +403,7 @@ async fn deploy_asks_for_input_and_completes_after_respond() {
 
     // Each key is answered once: a second answer is refused, and nothing is sent.
     let again = json!({ "approval-1": { "action": "accept", "content": { "confirm": false, "strategy": "rolling" } } });
-    expect_error(client.core.respond(&id, &object(again)).await, "TaskStateError");
+    expect_error(client.core.respond(&id, &object(again)).await, ErrorKind::TaskState);
 
     client
         .until(&id, "deploying", 10_000, |s| {
@@ -452,8 +454,8 @@ async fn long_job_is_cancelled() {
     assert_eq!(done["cancelRequested"], true, "{done}");
     assert!(done["result"].is_null() && done["error"].is_null(), "{done}");
     // A settled task cannot be cancelled or answered any more.
-    expect_error(client.core.cancel(&id).await, "TaskStateError");
-    expect_error(client.core.respond(&id, &object(json!({ "x": { "action": "cancel" } }))).await, "TaskStateError");
+    expect_error(client.core.cancel(&id).await, ErrorKind::TaskState);
+    expect_error(client.core.respond(&id, &object(json!({ "x": { "action": "cancel" } }))).await, ErrorKind::TaskState);
 }
 
 #[wasm_bindgen_test]
@@ -472,13 +474,11 @@ async fn a_task_the_server_expired_ends_expired() {
 #[wasm_bindgen_test]
 async fn unknown_tools_and_tasks_fail_with_typed_errors() {
     let client = Client::on_fault_server("usage", JsValue::UNDEFINED).await;
-    let unknown = expect_error(client.call("no_such_tool", json!({})).await, "RpcError");
+    let unknown = expect_error(client.call("no_such_tool", json!({})).await, ErrorKind::Rpc);
     assert_eq!((unknown.code, unknown.retryable), (Some(-32602), false), "{unknown:?}");
-    expect_error(client.core.respond("no-such-task", &object(json!({}))).await, "TypeError");
-    expect_error(client.core.cancel("no-such-task").await, "TypeError");
-    let mut never_called = Ok(());
-    let _ = Promise::new(&mut |resolve, _reject| never_called = client.core.wait("no-such-task", resolve));
-    expect_error(never_called, "TypeError");
+    expect_error(client.core.respond("no-such-task", &object(json!({}))).await, ErrorKind::Usage);
+    expect_error(client.core.cancel("no-such-task").await, ErrorKind::Usage);
+    expect_error(client.core.wait("no-such-task").await, ErrorKind::Usage);
     match ClientOptions::read(&object(json!({ "store": "memory" }))) {
         Err(message) => assert!(message.contains("url"), "{message}"),
         Ok(_) => panic!("options without a url were accepted"),
@@ -545,7 +545,7 @@ async fn auth_headers_are_asked_for_every_request_and_never_stored() {
 async fn without_auth_headers_the_call_fails_typed() {
     let client = Client::open(&options(auth_server(), &unique("anonymous"), JsValue::UNDEFINED)).await;
     let refused = client.call("echo", json!({ "text": "x" })).await;
-    let error = expect_error(refused, "RpcError");
+    let error = expect_error(refused, ErrorKind::Rpc);
     assert_eq!(error.code, Some(-32001), "{error:?}");
     assert!(!error.retryable, "{error:?}");
     assert!(error.message.contains("Unauthorized"), "{error:?}");
@@ -555,7 +555,7 @@ async fn without_auth_headers_the_call_fails_typed() {
     // A headers function that throws: nothing is sent, and the error says why.
     let throwing = js("", "return { headers: () => { throw new Error('token store locked'); } };", &[]);
     let client = Client::open(&options(auth_server(), &unique("throwing"), throwing)).await;
-    let error = expect_error(client.call("echo", json!({ "text": "x" })).await, "HeadersError");
+    let error = expect_error(client.call("echo", json!({ "text": "x" })).await, ErrorKind::Headers);
     assert!(error.message.contains("token store locked"), "{error:?}");
 }
 
@@ -640,6 +640,69 @@ async fn changes_that_arrive_together_are_all_stored() {
         let stored = third.snapshot(id).unwrap_or_else(|| panic!("task {id} is not in the store"));
         assert_eq!(stored["status"], "completed", "the completion of {id} was stored: {stored}");
     }
+}
+
+/// `wait` on a task that is forgotten, cleared or whose client closes first rejects with a named
+/// error instead of hanging forever.
+#[wasm_bindgen_test]
+async fn wait_rejects_after_forget_clear_and_close() {
+    let client = Client::on_fault_server("wait-gone", JsValue::UNDEFINED).await;
+    for (how, kind) in [("forget", ErrorKind::Forgotten), ("clear", ErrorKind::Forgotten), ("close", ErrorKind::Closed)]
+    {
+        let id = id_of(&client.start("long_job", json!({ "seconds": 300 })).await);
+        let core = client.core.clone();
+        let task = id.clone();
+        let outcome: Rc<std::cell::RefCell<Option<Result<Value, ClientError>>>> = Rc::default();
+        let slot = outcome.clone();
+        mcp_tasks_web::host::spawn::spawn(async move {
+            *slot.borrow_mut() = Some(core.wait(&task).await);
+        });
+        sleep(50).await;
+        assert!(outcome.borrow().is_none(), "wait({id}) settled before the {how}: {:?}", outcome.borrow());
+        match how {
+            "forget" => client.core.forget(&id).await.unwrap_or_else(|e| panic!("forget failed: {e:?}")),
+            "clear" => client.core.clear().await.unwrap_or_else(|e| panic!("clear failed: {e:?}")),
+            _ => client.core.close(),
+        }
+        sleep(20).await;
+        let settled = outcome.borrow_mut().take();
+        match settled {
+            Some(Err(e)) if e.kind == kind => {}
+            other => panic!("after {how}, wait({id}) should reject with {kind:?}, got {other:?}"),
+        }
+    }
+    expect_error(client.core.wait("anything").await, ErrorKind::Closed);
+}
+
+/// Two tabs of one namespace (two clients in one page or worker share its Web Locks and
+/// BroadcastChannel): `clear()` in the tab that does not poll reaches the one that does, which stops
+/// polling the cleared tasks and writes none of them back; no record is left in either or the store.
+#[wasm_bindgen_test]
+async fn clear_in_one_tab_clears_the_polling_tab_and_the_store() {
+    if !RUNTIME.is_browser() {
+        return; // Node has no Web Locks: each client polls alone and there are no tabs to reach.
+    }
+    let extra = js("", "return { store: 'indexeddb' };", &[]);
+    let options = options(fault_server(), &unique("clear-tabs"), extra);
+    clear_faults().await;
+    let poller = Client::open(&options).await;
+    let other = Client::open(&options).await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(id_of(&poller.start("long_job", json!({ "seconds": 300 })).await));
+    }
+    let shared = other.until(&ids[2], "the other tab to get the task", 5_000, |_| true).await;
+    assert_eq!(shared["status"], "working", "{shared}");
+
+    other.core.clear().await.unwrap_or_else(|e| panic!("clear failed: {e:?}"));
+    sleep(800).await; // several poll intervals of the server (100 ms) and the client (50 ms)
+
+    assert!(tasks_of(&other).is_empty(), "the clearing tab adopted tasks again: {:?}", tasks_of(&other));
+    assert!(tasks_of(&poller).is_empty(), "the polling tab kept the cleared tasks: {:?}", tasks_of(&poller));
+    drop(poller);
+    drop(other);
+    let reader = Client::open(&js("o", "return Object.assign({}, o, { autoPoll: false });", &[options])).await;
+    assert!(tasks_of(&reader).is_empty(), "cleared tasks were written back to the store: {:?}", tasks_of(&reader));
 }
 
 // --- faults -----------------------------------------------------------------------------------

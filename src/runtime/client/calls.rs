@@ -1,12 +1,29 @@
 //! `callTool` (recorded before it is sent, MRTR rounds answered by the host) and `listTools`.
-use super::*;
+use js_sys::Function;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::client_state::TabMessage;
+use crate::error::{ClientError, ErrorKind};
+use crate::host::globals;
 use crate::host::js_error::js_error_text;
+use crate::host::js_json::{from_js, to_js};
+use crate::json::{json, Value};
+use crate::machine::mrtr::MrtrCall;
+use crate::machine::pending::PendingCall;
+use crate::machine::stored::to_stored;
+use crate::protocol::input::{decode_input_responses, encode_input_requests, InputResponses};
+use crate::protocol::param_headers;
+use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::tool_call::ToolCallOutcome;
+use crate::protocol::Object;
+
+use super::{random_u64, CallOutcome, ClientCore};
 
 impl ClientCore {
     /// `callTool`: records the call, sends it (answering MRTR rounds through `on_input`), and persists a
     /// task handle before returning it.
     pub async fn call_tool(
-        self: &Rc<Self>,
+        &self,
         name: String,
         arguments: Option<Object>,
         on_input: Option<Function>,
@@ -15,7 +32,7 @@ impl ClientCore {
     ) -> Result<CallOutcome, ClientError> {
         let bindings = match input_schema {
             Some(schema) => param_headers::bindings(&schema).map_err(|e| ClientError::usage(e.to_string()))?,
-            None => self.tool_bindings.borrow().get(&name).cloned().unwrap_or_default(),
+            None => self.state.borrow().tool_bindings(&name).cloned().unwrap_or_default(),
         };
         let extra = param_headers::headers(&bindings, arguments.as_ref());
         let call_id = format!("call-{:016x}", random_u64());
@@ -25,33 +42,33 @@ impl ClientCore {
             arguments: arguments.clone(),
             started_at: globals::now_ms(),
         };
-        self.live_calls.borrow_mut().insert(call_id.clone());
-        let store = self.store.borrow().clone();
-        if let Err(e) = store.put(&self.keys.call(&call_id), &to_stored(&pending).to_string()).await {
+        self.state.borrow_mut().begin_call(&call_id);
+        let call_key = self.state.borrow().keys().call(&call_id);
+        if let Err(e) = self.store().put(&call_key, &to_stored(&pending).to_string()).await {
             self.storage_failed(&e);
         }
         let outcome = self.run_call(&name, arguments, on_input, signal.as_ref(), &extra).await;
         let result = match outcome {
             Ok(ToolCallOutcome::Task(handle)) => {
-                let id = handle.task_id.clone();
-                self.seed.set(self.seed.get().wrapping_add(0x9E37_79B9_7F4A_7C15));
-                let record = TaskRecord::from_handle(globals::now_ms(), name, handle, self.seed.get(), &self.policy);
-                self.records.borrow_mut().insert(id.clone(), record);
+                let now = globals::now_ms();
+                let id = self.state.borrow_mut().add_task(now, name, handle);
                 self.persist(&id).await;
                 self.emit_task(&id);
-                if let Some(stored) = self.records.borrow().get(&id).map(to_stored) {
-                    self.post(crate::json::json!({ "t": "adopt", "id": id, "stored": stored }));
+                let stored = self.state.borrow().record(&id).map(to_stored);
+                if let Some(stored) = stored {
+                    self.post(TabMessage::Adopt { id: id.clone(), stored });
                 }
                 self.pump();
-                Ok(CallOutcome::Task(self.snapshot_of(&id).unwrap_or(Value::Null)))
+                Ok(CallOutcome::Task(self.snapshot(&id).unwrap_or(Value::Null)))
             }
             Ok(ToolCallOutcome::Complete(result)) => Ok(CallOutcome::Result(result)),
-            Ok(ToolCallOutcome::InputRequired(_)) => Err(ClientError::usage("the server kept asking for input")),
+            Ok(ToolCallOutcome::InputRequired(_)) => {
+                Err(ClientError::new(ErrorKind::Protocol, "the server kept asking for input"))
+            }
             Err(e) => Err(e),
         };
-        let store = self.store.borrow().clone();
-        let _ = store.delete(&self.keys.call(&call_id)).await;
-        self.live_calls.borrow_mut().remove(&call_id);
+        let _ = self.store().delete(&call_key).await;
+        self.state.borrow_mut().end_call(&call_id);
         result
     }
 
@@ -69,7 +86,12 @@ impl ClientCore {
         loop {
             let outcome = match self.transport.send_with_headers(&request, extra, signal).await {
                 Ok(RequestResult::ToolCall(outcome)) => outcome,
-                Ok(_) => return Err(ClientError::usage("the server answered tools/call with another kind of result")),
+                Ok(_) => {
+                    return Err(ClientError::new(
+                        ErrorKind::Protocol,
+                        "the server answered tools/call with another kind of result",
+                    ))
+                }
                 Err(e) => return Err(ClientError::from(&e)),
             };
             let ToolCallOutcome::InputRequired(round) = outcome else { return Ok(outcome) };
@@ -97,7 +119,12 @@ impl ClientCore {
     ) -> Result<Value, ClientError> {
         let mut page = match self.transport.send(&ClientRequest::ListTools { cursor }, signal.as_ref()).await {
             Ok(RequestResult::ToolList(page)) => page,
-            Ok(_) => return Err(ClientError::usage("the server answered tools/list with another kind of result")),
+            Ok(_) => {
+                return Err(ClientError::new(
+                    ErrorKind::Protocol,
+                    "the server answered tools/list with another kind of result",
+                ))
+            }
             Err(e) => return Err(ClientError::from(&e)),
         };
         let tools = match page.remove("tools") {
@@ -110,12 +137,12 @@ impl ClientCore {
             let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
             match param_headers::bindings(tool.get("inputSchema").unwrap_or(&Value::Null)) {
                 Ok(bindings) => {
-                    self.tool_bindings.borrow_mut().insert(name, bindings);
+                    self.state.borrow_mut().set_tool_bindings(name, Some(bindings));
                     kept.push(tool);
                 }
                 Err(e) => {
-                    self.tool_bindings.borrow_mut().remove(&name);
-                    rejected.push(crate::json::json!({ "name": name, "reason": e.to_string() }));
+                    self.state.borrow_mut().set_tool_bindings(name.clone(), None);
+                    rejected.push(json!({ "name": name, "reason": e.to_string() }));
                 }
             }
         }

@@ -1,75 +1,45 @@
-//! `ClientCore`: the task client's engine in a JS host. It keeps one `TaskRecord` per handle, persists
-//! records when their visible state changes, runs the actions the machine asks for, and sets one timer
-//! for the earliest wake-up (recomputed from the clock, never by counting ticks).
-use crate::collections::SortedMap;
-use std::cell::{Cell, RefCell};
+//! `ClientCore`: the driver of one task client in a JS host. Every rule lives in
+//! [`ClientState`](crate::client_state::ClientState); this holds it in one `RefCell`, feeds it what
+//! happens (answers, timers, store reads, tab messages, host calls) with the clock's `now`, and carries
+//! out the effects it returns — fetches, store writes, events, channel posts — never while the state is
+//! borrowed, so page code that runs from an effect can call back in.
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use crate::json::Value;
-use js_sys::{Function, Promise};
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
-
-use super::channel::Channel;
-use super::leader::Leadership;
-use super::options::{ClientOptions, StoreChoice};
-use super::snapshot;
-pub use crate::error::{ClientError, ErrorKind};
+use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, Wait, MAX_REQUESTS_IN_FLIGHT};
+use crate::collections::SortedMap;
 use crate::host::events::Events;
 use crate::host::globals::{self, Listener, Timeout};
 use crate::host::js_json::{from_js, to_js};
-use crate::machine::backoff::{Failure, PollPolicy};
-use crate::machine::mrtr::MrtrCall;
-use crate::machine::pending::PendingCall;
-use crate::machine::record::{Action, Change, RecordError, TaskRecord};
-use crate::machine::stored::{from_stored, to_stored};
-use crate::protocol::input::{decode_input_responses, encode_input_requests, InputResponses};
-use crate::protocol::jsonrpc::RpcErrorKind;
+use crate::host::spawn::spawn;
+use crate::json::{json, Value};
+use crate::machine::record::{Change, TaskRecord};
+use crate::protocol::input::decode_input_responses;
 use crate::protocol::meta::RequestMeta;
-use crate::protocol::param_headers::{self, ParamBinding};
-use crate::protocol::request::{ClientRequest, RequestResult};
-use crate::protocol::tool_call::ToolCallOutcome;
 use crate::protocol::tool_result::CallToolResult;
-use crate::protocol::Object;
+use crate::runtime::channel::Channel;
+use crate::runtime::leader::Leadership;
+use crate::runtime::options::{ClientOptions, StoreChoice};
+use crate::runtime::snapshot;
 use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
-use crate::transport::{FetchTransport, ListenEnd, ListenEvent, TransportError};
+use crate::transport::FetchTransport;
+use wasm_bindgen::JsValue;
+
+pub use crate::client_state::StepReport;
+pub use crate::error::{ClientError, ErrorKind};
 
 mod calls;
-mod polling;
-mod push;
+mod exchange;
+mod listen;
+mod once;
+mod persist;
 mod step;
 mod tabs;
-mod writes;
 
-use push::Push;
-use writes::WriteQueue;
+use once::Once;
 
 /// The IndexedDB database every namespace shares (keys carry the namespace and server URL).
 pub const DATABASE: &str = "mcp-tasks-web";
-
-/// The longest single timer; the schedule is recomputed from the clock at least this often.
-const MAX_TIMER_MS: u64 = 60_000;
-
-/// Requests one polling client has in flight at most. A reload with 10,000 handles due would otherwise
-/// start 10,000 fetches at once, and Chromium refuses about half (`ERR_INSUFFICIENT_RESOURCES`); the
-/// rest wait for a free slot, which each answer hands on.
-const MAX_REQUESTS_IN_FLIGHT: usize = 16;
-
-/// Compare-and-put attempts before a write gives way to the other writer's version.
-const MAX_WRITE_ATTEMPTS: usize = 4;
-
-/// How a versioned write ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Written {
-    /// This client's version is in the store.
-    Ours,
-    /// Another writer's version is in the store and in memory (with this client's event replayed).
-    Theirs,
-    /// The record is gone (forgotten elsewhere, or unreadable).
-    Gone,
-    /// The store failed (reported as a `storage` event).
-    Failed,
-}
 
 /// What `callTool` returns.
 pub enum CallOutcome {
@@ -79,69 +49,31 @@ pub enum CallOutcome {
     Task(Value),
 }
 
-/// Scope of the keys this client reads and writes.
-struct Keys {
-    prefix: String,
-}
-
-impl Keys {
-    fn new(namespace: &str, url: &str) -> Self {
-        Self { prefix: format!("mcp-tasks/1/{namespace}/{url}/") }
-    }
-    fn task(&self, id: &str) -> String {
-        format!("{}task/{id}", self.prefix)
-    }
-    fn call(&self, id: &str) -> String {
-        format!("{}call/{id}", self.prefix)
-    }
-}
-
-/// The engine behind a `TaskClient`.
+/// The engine behind a `TaskClient`: the state, and the JS resources that carry out its effects.
 pub struct ClientCore {
-    policy: PollPolicy,
-    retention: usize,
-    auto_poll: bool,
-    keys: Keys,
+    state: RefCell<ClientState>,
     transport: FetchTransport,
     store: RefCell<Rc<Store>>,
-    store_note: RefCell<Option<String>>,
-    records: RefCell<SortedMap<String, TaskRecord>>,
-    /// Records restored from the store at `open` (shown as `restored` in snapshots).
-    restored: RefCell<crate::collections::SortedSet<String>>,
-    unknown_calls: RefCell<SortedMap<String, PendingCall>>,
-    /// This client's own calls still waiting for an answer (their pending records are not orphans).
-    live_calls: RefCell<crate::collections::SortedSet<String>>,
-    waiters: RefCell<SortedMap<String, Vec<Function>>>,
     events: Events,
+    /// The one timer, set to the state's next wake-up.
     timer: RefCell<Option<Timeout>>,
-    /// Requests started by `pump` and not yet answered (at most [`MAX_REQUESTS_IN_FLIGHT`]).
-    requests_in_flight: Rc<Cell<usize>>,
-    /// Ids the last `pump` found due but had no request slot for, next last: an answer hands its slot
-    /// to one of them without another pass over every record.
-    backlog: RefCell<Vec<String>>,
+    /// `online`, `offline`, `pageshow`, `visibilitychange`.
     listeners: RefCell<Vec<Listener>>,
-    offline: Cell<bool>,
-    closed: Cell<bool>,
-    seed: Cell<u64>,
-    /// Whether this client polls (it holds the namespace's lock, or there is no Web Locks).
-    leader: Cell<bool>,
     leadership: RefCell<Option<Leadership>>,
     channel: RefCell<Option<Channel>>,
-    /// Requests forwarded to the polling tab, waiting for its reply.
-    replies: RefCell<SortedMap<String, Function>>,
-    push: RefCell<Push>,
-    /// `x-mcp-header` bindings of the tools seen in `listTools`, by tool name (memory only).
-    tool_bindings: RefCell<SortedMap<String, Vec<ParamBinding>>>,
-    /// The stored text of each record as this client last read or wrote it. In step mode
-    /// (`autoPoll: false`) writes compare against it, so a record another isolate changed is re-read.
-    versions: RefCell<SortedMap<String, String>>,
-    /// Record writes waiting for the next group (polling clients).
-    writes: RefCell<WriteQueue>,
+    /// `wait` calls by the state's waiter id.
+    waiters: RefCell<SortedMap<String, Rc<Once<Result<Value, ClientError>>>>>,
+    /// Requests forwarded to the polling tab, by request id.
+    replies: RefCell<SortedMap<String, Rc<Once<Result<(), ClientError>>>>>,
+    /// Closes the open listen stream.
+    listen_abort: RefCell<Option<web_sys::AbortController>>,
+    /// The group write the next queued record joins (`true` once stored).
+    next_group: RefCell<Rc<Once<bool>>>,
     /// This client, for the work it spawns from `&self` methods.
     me: Weak<ClientCore>,
 }
 
-fn random_u64() -> u64 {
+pub(crate) fn random_u64() -> u64 {
     let a = (js_sys::Math::random() * 4_294_967_296.0) as u64;
     let b = (js_sys::Math::random() * 4_294_967_296.0) as u64;
     (a << 32) ^ b
@@ -175,45 +107,37 @@ impl ClientCore {
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
         let transport =
             FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id);
-        let core = Rc::new_cyclic(|me| Self {
+        let config = ClientConfig {
             policy: options.policy,
             retention: options.retention,
             auto_poll: options.auto_poll,
-            keys: Keys::new(&options.namespace, &options.url),
+            max_in_flight: MAX_REQUESTS_IN_FLIGHT,
+        };
+        let keys = Keys::new(&options.namespace, &options.url);
+        let state = ClientState::new(config, keys, !globals::is_online(), !options.auto_poll, random_u64());
+        let core = Rc::new_cyclic(|me| Self {
+            state: RefCell::new(state),
             transport,
             store: RefCell::new(Rc::new(store)),
-            store_note: RefCell::new(None),
-            records: RefCell::new(SortedMap::new()),
-            restored: RefCell::new(Default::default()),
-            unknown_calls: RefCell::new(SortedMap::new()),
-            live_calls: RefCell::new(Default::default()),
-            waiters: RefCell::new(SortedMap::new()),
             events: Events::new(),
             timer: RefCell::new(None),
-            requests_in_flight: Rc::new(Cell::new(0)),
-            backlog: RefCell::new(Vec::new()),
             listeners: RefCell::new(Vec::new()),
-            offline: Cell::new(!globals::is_online()),
-            closed: Cell::new(false),
-            seed: Cell::new(random_u64()),
-            leader: Cell::new(!options.auto_poll),
             leadership: RefCell::new(None),
             channel: RefCell::new(None),
+            waiters: RefCell::new(SortedMap::new()),
             replies: RefCell::new(SortedMap::new()),
-            push: RefCell::new(Push::default()),
-            tool_bindings: RefCell::new(SortedMap::new()),
-            versions: RefCell::new(SortedMap::new()),
-            writes: RefCell::new(WriteQueue::default()),
+            listen_abort: RefCell::new(None),
+            next_group: RefCell::new(Once::new()),
             me: me.clone(),
         });
         if let Some(note) = store_note {
-            core.note_storage(note);
+            core.emit_storage(&note);
         }
-        if core.auto_poll {
+        if options.auto_poll {
             core.join_tabs().await;
         }
         core.restore(true).await;
-        if core.auto_poll {
+        if options.auto_poll {
             core.listen_to_host();
             // The first requests go out before `open()` resolves (at most the in-flight cap, so 1,000 due
             // handles do not hold the host's `await open()`); from a timer, they waited for whatever the
@@ -221,6 +145,82 @@ impl ClientCore {
             core.pump();
         }
         Ok(core)
+    }
+
+    /// Feeds the state one event and carries out what it asks (after the borrow ends). Store deletes
+    /// run detached; [`Self::run_awaiting_deletes`] waits for them.
+    fn run<R>(&self, event: impl FnOnce(&mut ClientState) -> R) -> R {
+        let (out, effects) = self.step_state(event);
+        for key in self.perform(effects) {
+            let store = self.store();
+            spawn(async move {
+                let _ = store.delete(&key).await;
+            });
+        }
+        out
+    }
+
+    /// [`Self::run`], then the store deletes it asked for, in order; the first failure is returned.
+    async fn run_awaiting_deletes<R>(&self, event: impl FnOnce(&mut ClientState) -> R) -> (R, Result<(), StoreError>) {
+        let (out, effects) = self.step_state(event);
+        let store = self.store();
+        let mut outcome = Ok(());
+        for key in self.perform(effects) {
+            if let Err(e) = store.delete(&key).await {
+                outcome = outcome.and(Err(e));
+            }
+        }
+        (out, outcome)
+    }
+
+    fn step_state<R>(&self, event: impl FnOnce(&mut ClientState) -> R) -> (R, Vec<Effect>) {
+        let mut state = self.state.borrow_mut();
+        let out = event(&mut state);
+        (out, state.drain_effects())
+    }
+
+    /// Carries out effects; returns the store keys to delete.
+    fn perform(&self, effects: Vec<Effect>) -> Vec<String> {
+        let mut deletes = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Send { id, action, slot } => {
+                    if let Some(core) = self.me.upgrade() {
+                        spawn(async move { core.execute(id, action, slot).await });
+                    }
+                }
+                Effect::Store(id) => {
+                    if let Some(core) = self.me.upgrade() {
+                        spawn(async move { core.changed(&id).await });
+                    }
+                }
+                Effect::Delete(key) => deletes.push(key),
+                Effect::EmitTask(id) => self.emit_task(&id),
+                Effect::EmitForget(id) => self.events.emit("forget", to_js(&json!({ "id": id }))),
+                Effect::EmitCall(call) => self.events.emit("call", to_js(&snapshot::of_unknown_call(&call))),
+                Effect::EmitStorage(reason) => self.emit_storage(&reason),
+                Effect::Post(message) => self.post(message),
+                Effect::Settle { waiter, outcome } => {
+                    let once = self.waiters.borrow_mut().remove(&waiter);
+                    if let Some(once) = once {
+                        once.set(outcome.map(|id| self.snapshot(&id).unwrap_or(Value::Null)));
+                    }
+                }
+                Effect::Discover => self.discover(),
+                Effect::Listen { generation, ids } => self.listen(generation, ids),
+                Effect::StopListening => {
+                    if let Some(abort) = self.listen_abort.borrow_mut().take() {
+                        abort.abort();
+                    }
+                }
+                Effect::Rearm => self.rearm(),
+            }
+        }
+        deletes
+    }
+
+    fn store(&self) -> Rc<Store> {
+        self.store.borrow().clone()
     }
 
     /// The event target.
@@ -233,9 +233,8 @@ impl ClientCore {
         self.store.borrow().is_durable()
     }
 
-    fn note_storage(&self, reason: String) {
-        let detail = crate::json::json!({ "durable": self.durable(), "reason": reason });
-        *self.store_note.borrow_mut() = Some(reason);
+    fn emit_storage(&self, reason: &str) {
+        let detail = json!({ "durable": self.durable(), "reason": reason });
         self.events.emit("storage", to_js(&detail));
     }
 
@@ -244,135 +243,15 @@ impl ClientCore {
         if !self.durable() {
             return;
         }
-        if !self.auto_poll {
+        if !self.state.borrow().config().auto_poll {
             // Step mode: the store is the truth between isolates, so a failed call is a miss this step
             // reports and the next step retries — never a switch to memory that would drop the tasks.
             let reason = format!("a store call failed ({error}); the next step tries again");
-            self.events.emit("storage", to_js(&crate::json::json!({ "durable": true, "reason": reason })));
+            self.events.emit("storage", to_js(&json!({ "durable": true, "reason": reason })));
             return;
         }
         *self.store.borrow_mut() = Rc::new(Store::Memory(MemoryStore::new()));
-        self.note_storage(format!("storage failed ({error}); tasks are kept in memory only from now on"));
-    }
-
-    /// Loads every record of this namespace from the store and swaps them in at once (a reader never
-    /// sees an empty list in between). `at_open` marks them `restored` for the host. Returns the ids
-    /// whose stored record was read anew (new, or changed since this client last held it).
-    async fn restore(self: &Rc<Self>, at_open: bool) -> Vec<String> {
-        let store = self.store.borrow().clone();
-        let entries = match store.list(&self.keys.prefix).await {
-            Ok(entries) => entries,
-            Err(e) => {
-                self.storage_failed(&e);
-                return Vec::new();
-            }
-        };
-        let now = globals::now_ms();
-        let mut loaded = SortedMap::new();
-        let mut read_anew = Vec::new();
-        // A polling client opening on many handles polls the first ones while it reads the rest.
-        let mut early_start = at_open && self.auto_poll && self.leader.get();
-        for (key, text) in entries {
-            let rest = key.get(self.keys.prefix.len()..).unwrap_or_default();
-            if let Some(id) = rest.strip_prefix("task/") {
-                // Re-reading (a tab becoming the poller): a record whose stored text is the one this
-                // client already holds is kept as it is, not parsed again (1,000 handles: most of the
-                // time to the first poll).
-                let unchanged = !at_open && self.versions.borrow().get(id) == Some(&text);
-                if let Some(record) = unchanged.then(|| self.records.borrow_mut().remove(id)).flatten() {
-                    loaded.insert(id.to_owned(), record);
-                    continue;
-                }
-            }
-            let parsed: Result<Value, _> = crate::json::from_str(&text);
-            if let Some(id) = rest.strip_prefix("task/") {
-                match parsed.map_err(|e| e.to_string()).and_then(|v| from_stored::<TaskRecord>(&v).map_err(|e| e.to_string())) {
-                    Ok(mut record) => {
-                        if at_open {
-                            self.restored.borrow_mut().insert(id.to_owned());
-                        }
-                        if self.auto_poll {
-                            // The page that stored it may have sent its queued answers already.
-                            record.recheck_outbox_first();
-                        }
-                        self.versions.borrow_mut().insert(id.to_owned(), text);
-                        loaded.insert(id.to_owned(), record);
-                        read_anew.push(id.to_owned());
-                        if early_start && loaded.len() >= MAX_REQUESTS_IN_FLIGHT {
-                            early_start = false;
-                            self.start_before_the_rest(&mut loaded).await;
-                        }
-                    }
-                    // Left in the store untouched (a newer release may read it); reported, never dropped.
-                    Err(e) => self.events.emit("storage", to_js(&crate::json::json!({ "durable": self.durable(), "reason": format!("stored task {id} could not be read: {e}") }))),
-                }
-            } else if let Some(id) = rest.strip_prefix("call/") {
-                // Our own calls in flight, and calls already reported, are not news.
-                if self.live_calls.borrow().contains(id) || self.unknown_calls.borrow().contains_key(id) {
-                    continue;
-                }
-                if let Ok(call) = parsed
-                    .map_err(|e| e.to_string())
-                    .and_then(|v| from_stored::<PendingCall>(&v).map_err(|e| e.to_string()))
-                {
-                    self.events.emit("call", to_js(&snapshot::of_unknown_call(&call)));
-                    self.unknown_calls.borrow_mut().insert(id.to_owned(), call);
-                }
-            }
-        }
-        {
-            // Records added while the store was being read (a call that just returned) stay.
-            let mut records = self.records.borrow_mut();
-            for (id, record) in std::mem::take(&mut *records) {
-                loaded.get_or_insert_with(id, || record);
-            }
-            *records = loaded;
-        }
-        self.apply_retention(now).await;
-        read_anew
-    }
-
-    /// At open, after the first records are read: hands them over and lets their first polls go out
-    /// (one turn of the microtask queue, where the spawned requests call `fetch`) before reading on.
-    /// 1,000 stored handles: the first `tasks/get` no longer waits for the other 984 to be parsed.
-    async fn start_before_the_rest(self: &Rc<Self>, loaded: &mut SortedMap<String, TaskRecord>) {
-        {
-            let mut records = self.records.borrow_mut();
-            for (id, record) in std::mem::take(loaded) {
-                records.insert(id, record);
-            }
-        }
-        self.pump();
-        let _ = JsFuture::from(Promise::resolve(&JsValue::UNDEFINED)).await;
-    }
-
-    /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
-    async fn apply_retention(&self, now: u64) {
-        let doomed: Vec<String> = {
-            let records = self.records.borrow();
-            let settled: Vec<(&String, &TaskRecord)> = records.iter().filter(|(_, r)| r.is_settled()).collect();
-            let order = crate::collections::sorted_order(settled.len(), &mut |a, b| {
-                settled[a].1.received_at() < settled[b].1.received_at()
-            });
-            let past_ttl = |r: &TaskRecord| {
-                let expiry = crate::protocol::timestamp::parse_millis(&r.last().task.created_at)
-                    .zip(r.last().task.ttl_ms)
-                    .map(|(c, ttl)| c.saturating_add(ttl as i64));
-                expiry.is_some_and(|e| e >= 0 && (e as u64) < now)
-            };
-            let excess = settled.len().saturating_sub(self.retention);
-            order
-                .iter()
-                .enumerate()
-                .filter(|&(i, &k)| i < excess || past_ttl(settled[k].1))
-                .map(|(_, &k)| settled[k].0.clone())
-                .collect()
-        };
-        for id in doomed {
-            self.records.borrow_mut().remove(&id);
-            let store = self.store.borrow().clone();
-            let _ = store.delete(&self.keys.task(&id)).await;
-        }
+        self.emit_storage(&format!("storage failed ({error}); tasks are kept in memory only from now on"));
     }
 
     fn listen_to_host(self: &Rc<Self>) {
@@ -400,28 +279,20 @@ impl ClientCore {
     }
 
     /// Online, visible again, or back from the bfcache: retry what was backing off and poll what is due.
-    fn connectivity_changed(self: &Rc<Self>) {
-        let offline = !globals::is_online();
-        let was_offline = self.offline.replace(offline);
-        if !offline {
-            let now = globals::now_ms();
-            for record in self.records.borrow_mut().values_mut() {
-                let _ = record.on_network_restored(now, &self.policy);
-            }
-        }
-        if was_offline != offline {
-            let ids: Vec<String> =
-                self.records.borrow().iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
-            for id in ids {
-                self.emit_task(&id);
-            }
-        }
-        self.pump();
+    fn connectivity_changed(&self) {
+        let now = globals::now_ms();
+        let online = globals::is_online();
+        self.run(|state| {
+            state.connectivity_changed(now, online);
+            state.poll_due(now);
+        });
     }
 
     /// The snapshot of one task, if this client has it.
     pub fn snapshot(&self, id: &str) -> Option<Value> {
-        self.snapshot_of(id)
+        let state = self.state.borrow();
+        let record = state.record(id)?;
+        Some(snapshot::of_record(record, state.is_offline(), record.is_pushed(), state.is_restored(id)))
     }
 
     /// The MCP endpoint (shown by the element as the server that asks).
@@ -429,244 +300,132 @@ impl ClientCore {
         self.transport.url()
     }
 
-    /// Tells the host a task or call is gone (`forget` event, `detail: { id }`).
-    pub(super) fn emit_forgotten(&self, id: &str) {
-        self.events.emit("forget", to_js(&crate::json::json!({ "id": id })));
-    }
-
-    fn snapshot_of(&self, id: &str) -> Option<Value> {
-        let records = self.records.borrow();
-        let record = records.get(id)?;
-        Some(snapshot::of_record(record, self.offline.get(), record.is_pushed(), self.restored.borrow().contains(id)))
-    }
-
     fn emit_task(&self, id: &str) {
-        if let Some(s) = self.snapshot_of(id) {
+        if let Some(s) = self.snapshot(id) {
             self.events.emit("task", to_js(&s));
         }
     }
 
     /// Snapshots of every task and every call of unknown outcome.
     pub fn snapshots(&self) -> Vec<Value> {
-        let ids: Vec<String> = self.records.borrow().keys().cloned().collect();
-        let mut out: Vec<Value> = ids.iter().filter_map(|id| self.snapshot_of(id)).collect();
-        out.extend(self.unknown_calls.borrow().values().map(snapshot::of_unknown_call));
+        let ids: Vec<String> = self.state.borrow().records().keys().cloned().collect();
+        let mut out: Vec<Value> = ids.iter().filter_map(|id| self.snapshot(id)).collect();
+        out.extend(self.state.borrow().unknown_calls().map(snapshot::of_unknown_call));
         out
-    }
-
-    async fn persist(&self, id: &str) {
-        self.persist_with(id, &|_| Change::Nothing).await;
-    }
-
-    /// Writes a record. A polling client's writes go out in groups (`writes.rs`). In step mode the write
-    /// succeeds only over the version this client last saw; when another isolate wrote first, its record
-    /// is adopted and `replay` re-applies this client's event to it (an answer, an ack, a poll result)
-    /// before trying again.
-    async fn persist_with(&self, id: &str, replay: &dyn Fn(&mut TaskRecord) -> Change) -> Written {
-        if self.auto_poll {
-            return self.write_grouped(id).await;
-        }
-        let store = self.store.borrow().clone();
-        let key = self.keys.task(id);
-        for _ in 0..MAX_WRITE_ATTEMPTS {
-            let Some(text) = self.records.borrow().get(id).map(|r| to_stored(r).to_string()) else {
-                return Written::Gone;
-            };
-            let expected = self.versions.borrow().get(id).cloned();
-            match store.put_if(&key, expected.as_deref(), &text).await {
-                Ok(true) => {
-                    self.versions.borrow_mut().insert(id.to_owned(), text);
-                    return Written::Ours;
-                }
-                Ok(false) => match self.adopt_stored(id).await {
-                    Some(mut record) => {
-                        let change = replay(&mut record);
-                        self.records.borrow_mut().insert(id.to_owned(), record);
-                        if change == Change::Nothing {
-                            return Written::Theirs;
-                        }
-                    }
-                    None => return Written::Gone,
-                },
-                Err(e) => {
-                    self.storage_failed(&e);
-                    return Written::Failed;
-                }
-            }
-        }
-        Written::Theirs
-    }
-
-    /// Re-reads one record from the store (another isolate wrote it): `None` when it is gone or
-    /// unreadable (then it is dropped from memory too).
-    async fn adopt_stored(&self, id: &str) -> Option<TaskRecord> {
-        let store = self.store.borrow().clone();
-        let text = match store.get(&self.keys.task(id)).await {
-            Ok(text) => text,
-            Err(e) => {
-                self.storage_failed(&e);
-                None
-            }
-        };
-        let record = text.as_deref().and_then(|t| {
-            let value: Value = crate::json::from_str(t).ok()?;
-            from_stored::<TaskRecord>(&value).ok()
-        });
-        match (&text, &record) {
-            (Some(text), Some(_)) => {
-                self.versions.borrow_mut().insert(id.to_owned(), text.clone());
-            }
-            _ => {
-                self.versions.borrow_mut().remove(id);
-                self.records.borrow_mut().remove(id);
-            }
-        }
-        record
-    }
-
-    /// After a visible change: persist, tell the host and the other tabs, and settle waiters.
-    async fn changed(&self, id: &str) {
-        self.changed_with(id, &|_| Change::Nothing).await;
-    }
-
-    /// [`Self::changed`], re-applying the event with `replay` if another isolate wrote the record first.
-    async fn changed_with(&self, id: &str, replay: &dyn Fn(&mut TaskRecord) -> Change) {
-        self.persist_with(id, replay).await;
-        self.emit_task(id);
-        if let Some(stored) = self.records.borrow().get(id).map(to_stored) {
-            self.post(crate::json::json!({ "t": "record", "id": id, "stored": stored }));
-        }
-        self.settle_waiters(id);
-    }
-
-    fn settle_waiters(&self, id: &str) {
-        let settled = self.records.borrow().get(id).is_some_and(TaskRecord::is_settled);
-        if settled {
-            let waiters = self.waiters.borrow_mut().remove(id).unwrap_or_default();
-            if let Some(s) = self.snapshot_of(id) {
-                let value = to_js(&s);
-                for resolve in waiters {
-                    let _ = resolve.call1(&JsValue::UNDEFINED, &value);
-                }
-            }
-        }
     }
 
     /// `respond`: answers are queued (persisted first, the outbox) and sent at once — by this tab if it
     /// polls, else by the tab that does (which also refuses a key another tab already answered).
-    pub async fn respond(self: &Rc<Self>, task_id: &str, responses: &JsValue) -> Result<(), ClientError> {
+    pub async fn respond(&self, task_id: &str, responses: &JsValue) -> Result<(), ClientError> {
         let value = from_js(responses).map_err(ClientError::usage)?;
-        if !self.records.borrow().contains_key(task_id) {
-            return Err(ClientError::usage(format!("no task {task_id} in this client")));
-        }
-        if self.leader.get() {
+        let leader = {
+            let state = self.state.borrow();
+            if state.record(task_id).is_none() {
+                return Err(ClientError::unknown_task(task_id));
+            }
+            state.is_leader()
+        };
+        if leader {
             self.respond_here(task_id, &value).await
         } else {
-            self.forward(crate::json::json!({ "t": "respond", "id": task_id, "answers": value })).await
+            let req = format!("req-{:016x}", random_u64());
+            let message =
+                crate::client_state::TabMessage::Respond { req: req.clone(), id: task_id.to_owned(), answers: value };
+            self.forward(req, message).await
         }
     }
 
-    async fn respond_here(self: &Rc<Self>, task_id: &str, value: &Value) -> Result<(), ClientError> {
+    async fn respond_here(&self, task_id: &str, value: &Value) -> Result<(), ClientError> {
         let responses = decode_input_responses(value).map_err(|e| ClientError::usage(format!("responses: {e}")))?;
-        self.apply_host_event(task_id, &|record| record.answer(responses.clone())).await
+        let replay = responses.clone();
+        self.apply_host_event(task_id, |state| state.answer(task_id, responses), &|record| {
+            record.answer(replay.clone()).unwrap_or(Change::Nothing)
+        })
+        .await
     }
 
     /// `cancel`: a request, not a guarantee; persisted, then sent at once (by the polling tab).
-    pub async fn cancel(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
-        if !self.records.borrow().contains_key(task_id) {
-            return Err(ClientError::usage(format!("no task {task_id} in this client")));
-        }
-        if self.leader.get() {
+    pub async fn cancel(&self, task_id: &str) -> Result<(), ClientError> {
+        let leader = {
+            let state = self.state.borrow();
+            if state.record(task_id).is_none() {
+                return Err(ClientError::unknown_task(task_id));
+            }
+            state.is_leader()
+        };
+        if leader {
             self.cancel_here(task_id).await
         } else {
-            self.forward(crate::json::json!({ "t": "cancel", "id": task_id })).await
+            let req = format!("req-{:016x}", random_u64());
+            let message = crate::client_state::TabMessage::Cancel { req: req.clone(), id: task_id.to_owned() };
+            self.forward(req, message).await
         }
     }
 
-    async fn cancel_here(self: &Rc<Self>, task_id: &str) -> Result<(), ClientError> {
-        self.apply_host_event(task_id, &|record| record.request_cancel()).await
+    async fn cancel_here(&self, task_id: &str) -> Result<(), ClientError> {
+        self.apply_host_event(task_id, |state| state.request_cancel(task_id), &|record| {
+            record.request_cancel().unwrap_or(Change::Nothing)
+        })
+        .await
     }
 
-    /// Applies a host's event (an answer, a cancel) to a record, stores it — re-applying the same event
-    /// if another isolate wrote the record first (step mode) — and lets the poller send it.
+    /// Applies a host's event (an answer, a cancel), stores the record — re-applying the same event
+    /// with `replay` if another isolate wrote it first (step mode) — and lets the poller send it.
     async fn apply_host_event(
-        self: &Rc<Self>,
+        &self,
         task_id: &str,
-        event: &dyn Fn(&mut TaskRecord) -> Result<Change, RecordError>,
+        event: impl FnOnce(&mut ClientState) -> Result<Change, ClientError>,
+        replay: &dyn Fn(&mut TaskRecord) -> Change,
     ) -> Result<(), ClientError> {
         self.refresh_for_step_mode(task_id).await;
-        let change = {
-            let mut records = self.records.borrow_mut();
-            let record = records
-                .get_mut(task_id)
-                .ok_or_else(|| ClientError::usage(format!("no task {task_id} in this client")))?;
-            event(record).map_err(|e| ClientError::new(ErrorKind::TaskState, e.to_string()))?
-        };
+        let change = self.run(event)?;
         if change == Change::State {
-            self.changed_with(task_id, &|fresh| event(fresh).unwrap_or(Change::Nothing)).await;
+            self.changed_with(task_id, replay).await;
         }
         self.pump();
         Ok(())
     }
 
-    /// `wait`: registers `resolve` for when the task settles, or calls it now if it has.
-    pub fn wait(&self, task_id: &str, resolve: Function) -> Result<(), ClientError> {
-        let settled = match self.records.borrow().get(task_id) {
-            None => return Err(ClientError::usage(format!("no task {task_id} in this client"))),
-            Some(r) => r.is_settled(),
-        };
-        if settled {
-            let value = self.snapshot_of(task_id).map_or(JsValue::NULL, |s| to_js(&s));
-            let _ = resolve.call1(&JsValue::UNDEFINED, &value);
-        } else {
-            self.waiters.borrow_mut().get_or_insert_with(task_id.to_owned(), Vec::new).push(resolve);
+    /// `wait`: resolves with the task's snapshot once it has ended; rejects when it is forgotten
+    /// (here, in another tab, by `clear` or retention) or the client is closed first.
+    pub async fn wait(&self, task_id: &str) -> Result<Value, ClientError> {
+        match self.run(|state| state.wait(task_id))? {
+            Wait::Settled => Ok(self.snapshot(task_id).unwrap_or(Value::Null)),
+            Wait::Later(waiter) => {
+                let once = Once::new();
+                self.waiters.borrow_mut().insert(waiter, once.clone());
+                once.get().await
+            }
         }
-        Ok(())
     }
 
-    /// `forget`: drops a task (or a call of unknown outcome) from memory and the store.
+    /// `forget`: drops a task (or a call of unknown outcome) here, in the store and in every tab.
     pub async fn forget(&self, id: &str) -> Result<(), ClientError> {
-        let store = self.store.borrow().clone();
-        if self.unknown_calls.borrow_mut().remove(id).is_some() {
-            let _ = store.delete(&self.keys.call(id)).await;
-        }
-        self.records.borrow_mut().remove(id);
-        self.versions.borrow_mut().remove(id);
-        self.waiters.borrow_mut().remove(id);
-        self.emit_forgotten(id);
-        self.post(crate::json::json!({ "t": "forget", "id": id }));
-        store.delete(&self.keys.task(id)).await.map_err(|e| ClientError::usage(e.to_string()))
+        let ids = [id.to_owned()];
+        let ((), deleted) = self.run_awaiting_deletes(|state| state.remove(&ids, Removal::Forget)).await;
+        deleted.map_err(|e| ClientError::storage(e.to_string()))
     }
 
-    /// `clear`: forgets everything in this namespace and server.
+    /// `clear`: forgets everything in this namespace and server, here and in every tab, and deletes
+    /// whatever the store holds under the client's prefix.
     pub async fn clear(&self) -> Result<(), ClientError> {
-        let store = self.store.borrow().clone();
-        let keys: Vec<String> =
-            store.list(&self.keys.prefix).await.map(|e| e.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
-        for key in keys {
-            let _ = store.delete(&key).await;
+        let ((), deleted) = self.run_awaiting_deletes(ClientState::clear).await;
+        let store = self.store();
+        let prefix = self.state.borrow().keys().prefix().to_owned();
+        let entries = store.list(&prefix).await.map_err(|e| ClientError::storage(e.to_string()))?;
+        for (key, _) in entries {
+            store.delete(&key).await.map_err(|e| ClientError::storage(e.to_string()))?;
         }
-        let ids: Vec<String> =
-            self.records.borrow().keys().chain(self.unknown_calls.borrow().keys()).cloned().collect();
-        self.records.borrow_mut().clear();
-        self.versions.borrow_mut().clear();
-        self.unknown_calls.borrow_mut().clear();
-        self.waiters.borrow_mut().clear();
-        for id in ids {
-            self.emit_forgotten(&id);
-        }
-        Ok(())
+        deleted.map_err(|e| ClientError::storage(e.to_string()))
     }
 
-    /// `close`: stops timers and listeners; records stay in the store for the next `open`.
+    /// `close`: stops timers and listeners and rejects open `wait`s; records stay in the store for the
+    /// next `open`.
     pub fn close(&self) {
-        self.closed.set(true);
+        self.run(ClientState::close);
         self.timer.borrow_mut().take();
         self.listeners.borrow_mut().clear();
         self.leadership.borrow_mut().take();
         self.channel.borrow_mut().take();
-        self.stop_listening();
     }
 }
-
-use wasm_bindgen::JsCast;

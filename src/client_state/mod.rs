@@ -1,0 +1,289 @@
+//! `ClientState`: the whole bookkeeping of one task client as a plain value, in the shape of
+//! quinn-proto's `Connection`. Its methods take `&mut self` and `now`, change the state, and queue
+//! [`Effect`]s (requests to send, records to write, events, tab messages, waiters to settle) that the
+//! driver in `runtime/client/` drains and carries out; [`ClientState::next_wakeup`] says when to call
+//! again. It never calls JS, so every rule — request slots and backlog, retention, removal, listen
+//! coverage, the tab protocol, waiters — is tested natively with a fake clock.
+use crate::collections::{SortedMap, SortedSet};
+use crate::error::{ClientError, ErrorKind};
+use crate::machine::backoff::PollPolicy;
+use crate::machine::pending::PendingCall;
+use crate::machine::record::{Change, RecordError, TaskRecord};
+use crate::protocol::input::InputResponses;
+use crate::protocol::param_headers::ParamBinding;
+use crate::protocol::task::Task;
+
+mod effect;
+mod keys;
+mod listen;
+mod polling;
+mod removal;
+mod restore;
+mod tab_message;
+mod tabs;
+mod waiters;
+mod writes;
+
+pub use effect::Effect;
+pub use keys::{Keys, StoredKey};
+pub use listen::ListenEnd;
+pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
+pub use removal::Removal;
+pub use restore::Restore;
+pub use tab_message::TabMessage;
+pub use tabs::TabWork;
+pub use waiters::Wait;
+
+use listen::Listen;
+use polling::Slots;
+use waiters::Waiters;
+use writes::WriteQueue;
+
+/// Requests one polling client has in flight at most. A reload with 10,000 handles due would otherwise
+/// start 10,000 fetches at once, and Chromium refuses about half (`ERR_INSUFFICIENT_RESOURCES`); the
+/// rest wait for a free slot, which each answer hands on.
+pub const MAX_REQUESTS_IN_FLIGHT: usize = 16;
+
+/// The host's settings that shape the bookkeeping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientConfig {
+    /// Poll spacing and backoff.
+    pub policy: PollPolicy,
+    /// Settled tasks kept after they end (oldest dropped first).
+    pub retention: usize,
+    /// Whether the client runs by itself (`false`: step mode, driven by `step()`).
+    pub auto_poll: bool,
+    /// Request slots of a polling client.
+    pub max_in_flight: usize,
+}
+
+/// Everything one client knows, and the effects it has queued for its driver.
+#[derive(Debug)]
+pub struct ClientState {
+    config: ClientConfig,
+    keys: Keys,
+    records: SortedMap<String, TaskRecord>,
+    /// The stored text of each record as this client last read or wrote it (step mode compares on
+    /// write; a re-read skips records whose text it already holds).
+    versions: SortedMap<String, String>,
+    /// Records restored from the store at open (`restored` in snapshots).
+    restored: SortedSet<String>,
+    /// Calls found at open whose page died before their answer.
+    unknown_calls: SortedMap<String, PendingCall>,
+    /// This client's own calls still waiting for an answer (their pending records are not orphans).
+    live_calls: SortedSet<String>,
+    waiters: Waiters,
+    slots: Slots,
+    listen: Listen,
+    writes: WriteQueue,
+    /// `x-mcp-header` bindings of the tools seen in `listTools`, by tool name.
+    tool_bindings: SortedMap<String, Vec<ParamBinding>>,
+    offline: bool,
+    closed: bool,
+    /// Whether this client polls (it holds the namespace's lock, or there is no lock to hold).
+    leader: bool,
+    seed: u64,
+    effects: Vec<Effect>,
+}
+
+impl ClientState {
+    /// A client with no records yet. `seed` feeds each new record's jitter.
+    pub fn new(config: ClientConfig, keys: Keys, offline: bool, leader: bool, seed: u64) -> Self {
+        Self {
+            config,
+            keys,
+            records: SortedMap::new(),
+            versions: SortedMap::new(),
+            restored: SortedSet::default(),
+            unknown_calls: SortedMap::new(),
+            live_calls: SortedSet::default(),
+            waiters: Waiters::default(),
+            slots: Slots::default(),
+            listen: Listen::default(),
+            writes: WriteQueue::default(),
+            tool_bindings: SortedMap::new(),
+            offline,
+            closed: false,
+            leader,
+            seed,
+            effects: Vec::new(),
+        }
+    }
+
+    /// The effects queued since the last call, in order.
+    pub fn drain_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    fn push(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// The store keys.
+    pub fn keys(&self) -> &Keys {
+        &self.keys
+    }
+
+    /// Task `id`'s record.
+    pub fn record(&self, id: &str) -> Option<&TaskRecord> {
+        self.records.get(id)
+    }
+
+    /// Every record, by task id.
+    pub fn records(&self) -> &SortedMap<String, TaskRecord> {
+        &self.records
+    }
+
+    /// Whether the task was restored from the store at open.
+    pub fn is_restored(&self, id: &str) -> bool {
+        self.restored.contains(id)
+    }
+
+    /// Calls of unknown outcome.
+    pub fn unknown_calls(&self) -> impl Iterator<Item = &PendingCall> {
+        self.unknown_calls.values()
+    }
+
+    /// The stored text this client last read or wrote for task `id`.
+    pub fn version(&self, id: &str) -> Option<&str> {
+        self.versions.get(id).map(String::as_str)
+    }
+
+    /// Whether the runtime reports no network.
+    pub fn is_offline(&self) -> bool {
+        self.offline
+    }
+
+    /// Whether this client polls.
+    pub fn is_leader(&self) -> bool {
+        self.leader
+    }
+
+    /// Whether `close()` was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Requests holding a slot now.
+    pub fn requests_in_flight(&self) -> usize {
+        self.slots.in_flight
+    }
+
+    /// Waiters registered and not yet settled.
+    pub fn waiting(&self) -> usize {
+        self.waiters.len()
+    }
+
+    /// This client now polls (it took the lock) or no longer does.
+    pub fn set_leader(&mut self, leader: bool) {
+        self.leader = leader;
+    }
+
+    /// A new handle from `callTool`: recorded, to be stored before the call resolves.
+    pub fn add_task(&mut self, now: u64, tool_name: String, handle: Task) -> String {
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let id = handle.task_id.clone();
+        let record = TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy);
+        self.records.insert(id.clone(), record);
+        id
+    }
+
+    /// A call this client started and is waiting for (its pending record is not an orphan).
+    pub fn begin_call(&mut self, call_id: &str) {
+        self.live_calls.insert(call_id.to_owned());
+    }
+
+    /// The call got its answer (or failed).
+    pub fn end_call(&mut self, call_id: &str) {
+        self.live_calls.remove(call_id);
+    }
+
+    /// The `x-mcp-header` bindings `listTools` saw for `tool`.
+    pub fn tool_bindings(&self, tool: &str) -> Option<&Vec<ParamBinding>> {
+        self.tool_bindings.get(tool)
+    }
+
+    /// Keeps (or, with `None`, drops) `tool`'s bindings.
+    pub fn set_tool_bindings(&mut self, tool: String, bindings: Option<Vec<ParamBinding>>) {
+        match bindings {
+            Some(bindings) => {
+                self.tool_bindings.insert(tool, bindings);
+            }
+            None => {
+                self.tool_bindings.remove(&tool);
+            }
+        }
+    }
+
+    /// The host's answers for task `id`: queued in the record (the outbox), stored, then sent.
+    pub fn answer(&mut self, id: &str, responses: InputResponses) -> Result<Change, ClientError> {
+        self.host_event(id, |record| record.answer(responses))
+    }
+
+    /// The host asks to cancel task `id`.
+    pub fn request_cancel(&mut self, id: &str) -> Result<Change, ClientError> {
+        self.host_event(id, TaskRecord::request_cancel)
+    }
+
+    fn host_event(
+        &mut self,
+        id: &str,
+        event: impl FnOnce(&mut TaskRecord) -> Result<Change, RecordError>,
+    ) -> Result<Change, ClientError> {
+        let record = self.records.get_mut(id).ok_or_else(|| ClientError::unknown_task(id))?;
+        event(record).map_err(|e| ClientError::new(ErrorKind::TaskState, e.to_string()))
+    }
+
+    /// Task `id` changed and is stored: tell the host and the other tabs, and settle its waiters if it
+    /// ended.
+    pub fn announce(&mut self, id: &str) {
+        let Some(record) = self.records.get(id) else { return };
+        let stored = crate::machine::stored::to_stored(record);
+        let settled = record.is_settled();
+        self.push(Effect::EmitTask(id.to_owned()));
+        self.push(Effect::Post(TabMessage::Record { id: id.to_owned(), stored }));
+        if settled {
+            self.settle_waiters(id);
+        }
+    }
+
+    /// Online again, offline, visible again or back from the bfcache: what was backing off is due at
+    /// once, and live tasks show the new connectivity.
+    pub fn connectivity_changed(&mut self, now: u64, online: bool) {
+        let was_offline = std::mem::replace(&mut self.offline, !online);
+        if online {
+            for record in self.records.values_mut() {
+                let _ = record.on_network_restored(now, &self.config.policy);
+            }
+        }
+        if was_offline == online {
+            let live: Vec<String> =
+                self.records.iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
+            for id in live {
+                self.push(Effect::EmitTask(id));
+            }
+        }
+    }
+
+    /// `close()`: nothing runs any more; every `wait` still open is rejected, the listen stream closed.
+    pub fn close(&mut self) {
+        if std::mem::replace(&mut self.closed, true) {
+            return;
+        }
+        for waiter in self.waiters.take_all() {
+            let error = ClientError::new(ErrorKind::Closed, "the client was closed before the task ended");
+            self.push(Effect::Settle { waiter, outcome: Err(error) });
+        }
+        if self.listen.stop() {
+            self.push(Effect::StopListening);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

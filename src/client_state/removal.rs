@@ -1,0 +1,110 @@
+//! The one way a task or call leaves a client — `forget`, `clear`, retention and another tab's
+//! message all come here: it is dropped from every index (records, versions, restored, backlog, queued
+//! writes, pending calls), its store keys are deleted, its waiters are rejected, the host hears a
+//! `forget` event, and the other tabs are told unless they told us.
+use crate::collections::SortedSet;
+use crate::error::{ClientError, ErrorKind};
+
+use super::{ClientState, Effect, TabMessage};
+
+/// Why tasks are removed, which decides who else must hear of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Removal {
+    /// The host called `forget` here.
+    Forget,
+    /// Settled tasks past their TTL or beyond the retention limit.
+    Retention,
+    /// Another tab forgot or cleared them (it told every tab already).
+    FromOtherTab,
+    /// The store no longer holds them, or holds what this release cannot read (left there untouched:
+    /// a newer release may read it). Step mode learns this when it re-reads the store.
+    Vanished,
+}
+
+impl ClientState {
+    /// Removes tasks or calls `ids`, for `why`.
+    pub fn remove(&mut self, ids: &[String], why: Removal) {
+        self.drop_everywhere(ids, why);
+        if matches!(why, Removal::Forget | Removal::Retention) && !ids.is_empty() {
+            self.push(Effect::Post(TabMessage::Forget { ids: ids.to_vec() }));
+        }
+    }
+
+    /// `clear()`: removes every task and call of the namespace here and tells every other tab to do
+    /// the same. The driver also deletes whatever else the store holds under the prefix.
+    pub fn clear(&mut self) {
+        let ids = self.all_ids();
+        self.drop_everywhere(&ids, Removal::Forget);
+        self.push(Effect::Post(TabMessage::Clear));
+    }
+
+    /// Another tab cleared the namespace.
+    pub(super) fn cleared_elsewhere(&mut self) {
+        let ids = self.all_ids();
+        self.drop_everywhere(&ids, Removal::FromOtherTab);
+    }
+
+    fn all_ids(&self) -> Vec<String> {
+        self.records.keys().chain(self.unknown_calls.keys()).cloned().collect()
+    }
+
+    fn drop_everywhere(&mut self, ids: &[String], why: Removal) {
+        if ids.is_empty() {
+            return;
+        }
+        let gone: SortedSet<String> = ids.iter().cloned().collect();
+        self.slots.backlog.retain(|id| !gone.contains(id));
+        self.writes.forget(&gone);
+        let error = ClientError::new(
+            ErrorKind::Forgotten,
+            match why {
+                Removal::Forget => "the task was forgotten before it ended",
+                Removal::Retention => "the task was dropped by retention",
+                Removal::FromOtherTab => "the task was forgotten in another tab before it ended",
+                Removal::Vanished => "the task's record left the store before it ended",
+            },
+        );
+        for id in ids {
+            let was_task = self.records.remove(id).is_some();
+            self.versions.remove(id);
+            self.restored.remove(id);
+            let was_call = self.unknown_calls.remove(id).is_some();
+            // `forget` of an id this client never loaded still deletes its key (another tab's record).
+            if (was_task && why != Removal::Vanished) || why == Removal::Forget {
+                self.push(Effect::Delete(self.keys.task(id)));
+            }
+            if was_call && why != Removal::Vanished {
+                self.push(Effect::Delete(self.keys.call(id)));
+            }
+            self.reject_waiters(id, &error);
+            if was_task || was_call || why == Removal::Forget {
+                self.push(Effect::EmitForget(id.clone()));
+            }
+        }
+    }
+
+    /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
+    pub fn apply_retention(&mut self, now: u64) {
+        let doomed: Vec<String> = {
+            let settled: Vec<(&String, &crate::machine::record::TaskRecord)> =
+                self.records.iter().filter(|(_, r)| r.is_settled()).collect();
+            let order = crate::collections::sorted_order(settled.len(), &mut |a, b| {
+                settled[a].1.received_at() < settled[b].1.received_at()
+            });
+            let past_ttl = |r: &crate::machine::record::TaskRecord| {
+                let expiry = crate::protocol::timestamp::parse_millis(&r.last().task.created_at)
+                    .zip(r.last().task.ttl_ms)
+                    .map(|(c, ttl)| c.saturating_add(ttl as i64));
+                expiry.is_some_and(|e| e >= 0 && (e as u64) < now)
+            };
+            let excess = settled.len().saturating_sub(self.config.retention);
+            order
+                .iter()
+                .enumerate()
+                .filter(|&(i, &k)| i < excess || past_ttl(settled[k].1))
+                .map(|(_, &k)| settled[k].0.clone())
+                .collect()
+        };
+        self.remove(&doomed, Removal::Retention);
+    }
+}

@@ -1,0 +1,130 @@
+//! Reading a namespace back from the store: at open, and when a tab becomes the poller or a step
+//! re-reads what other isolates wrote. Records swap in at once (a reader never sees an empty list in
+//! between); records whose stored text this client already holds are kept as they are, not parsed.
+use crate::collections::{SortedMap, SortedSet};
+use crate::json::Value;
+use crate::machine::pending::PendingCall;
+use crate::machine::record::TaskRecord;
+use crate::machine::stored::from_stored;
+
+use super::{ClientState, Effect, Removal, StoredKey};
+
+/// A restore in progress: what has been read so far.
+#[derive(Debug)]
+pub struct Restore {
+    at_open: bool,
+    loaded: SortedMap<String, TaskRecord>,
+    read_anew: Vec<String>,
+    /// Hand the first records over before the rest are read, so their polls start early.
+    early_start: bool,
+}
+
+fn parse<T: crate::machine::stored::StoredForm>(text: &str) -> Result<T, String> {
+    let value: Value = crate::json::from_str(text).map_err(|e| e.to_string())?;
+    from_stored::<T>(&value).map_err(|e| e.to_string())
+}
+
+impl ClientState {
+    /// Starts reading the store's entries: at open (`at_open`: they are marked `restored`), or again
+    /// when this tab becomes the poller.
+    pub fn begin_restore(&self, at_open: bool) -> Restore {
+        Restore {
+            at_open,
+            loaded: SortedMap::new(),
+            read_anew: Vec::new(),
+            early_start: at_open && self.config.auto_poll && self.leader,
+        }
+    }
+
+    /// Reads one stored entry. Returns `true` when enough records are read to start their polls while
+    /// the rest are read: the driver then calls [`Self::hand_over`] and lets the requests go out.
+    pub fn restore_entry(&mut self, restore: &mut Restore, key: &str, text: String) -> bool {
+        match self.keys.classify(key) {
+            StoredKey::Task(id) => {
+                // Re-reading: a record whose stored text this client already holds is kept, not parsed
+                // again (1,000 handles: most of the time to the first poll).
+                if !restore.at_open && self.versions.get(id) == Some(&text) {
+                    if let Some(record) = self.records.remove(id) {
+                        restore.loaded.insert(id.to_owned(), record);
+                        return false;
+                    }
+                }
+                match parse::<TaskRecord>(&text) {
+                    Ok(mut record) => {
+                        if restore.at_open {
+                            self.restored.insert(id.to_owned());
+                        }
+                        if self.config.auto_poll {
+                            // The page that stored it may have sent its queued answers already.
+                            record.recheck_outbox_first();
+                        }
+                        self.versions.insert(id.to_owned(), text);
+                        restore.loaded.insert(id.to_owned(), record);
+                        restore.read_anew.push(id.to_owned());
+                        if restore.early_start && restore.loaded.len() >= self.config.max_in_flight {
+                            restore.early_start = false;
+                            return true;
+                        }
+                    }
+                    // Left in the store untouched (a newer release may read it); reported, never dropped.
+                    Err(e) => self.push(Effect::EmitStorage(format!("stored task {id} could not be read: {e}"))),
+                }
+            }
+            StoredKey::Call(id) => {
+                // Our own calls in flight, and calls already reported, are not news.
+                if self.live_calls.contains(id) || self.unknown_calls.contains_key(id) {
+                    return false;
+                }
+                if let Ok(call) = parse::<PendingCall>(&text) {
+                    self.push(Effect::EmitCall(call.clone()));
+                    self.unknown_calls.insert(id.to_owned(), call);
+                }
+            }
+            StoredKey::Other => {}
+        }
+        false
+    }
+
+    /// Hands the records read so far over, so a pass can start their polls.
+    pub fn hand_over(&mut self, restore: &mut Restore) {
+        for (id, record) in std::mem::take(&mut restore.loaded) {
+            self.records.insert(id, record);
+        }
+    }
+
+    /// Ends a restore: the records read replace the ones held (records added while the store was being
+    /// read, such as a call that just returned, stay), then retention runs. Returns the ids whose
+    /// stored record was read anew (new, or changed since this client last held it).
+    pub fn finish_restore(&mut self, mut restore: Restore, now: u64) -> Vec<String> {
+        for (id, record) in std::mem::take(&mut self.records) {
+            restore.loaded.get_or_insert_with(id, || record);
+        }
+        self.records = restore.loaded;
+        self.apply_retention(now);
+        restore.read_anew
+    }
+
+    /// Step mode: the store is the truth between steps. Takes every record another isolate changed or
+    /// added since this client last read or wrote it, and drops those no longer stored.
+    pub fn sync_from_store(&mut self, entries: Vec<(String, String)>) {
+        let mut seen = SortedSet::new();
+        for (key, text) in entries {
+            let StoredKey::Task(id) = self.keys.classify(&key) else { continue };
+            seen.insert(id.to_owned());
+            if self.versions.get(id) == Some(&text) {
+                continue;
+            }
+            if let Ok(record) = parse::<TaskRecord>(&text) {
+                self.records.insert(id.to_owned(), record);
+                self.versions.insert(id.to_owned(), text);
+            }
+        }
+        let gone: Vec<String> = self.versions.keys().filter(|id| !seen.contains(id)).cloned().collect();
+        self.remove(&gone, Removal::Vanished);
+    }
+
+    /// Step mode: reads one record another writer stored (`None` when it is gone or unreadable).
+    pub fn read_stored(text: Option<&str>) -> Option<TaskRecord> {
+        parse::<TaskRecord>(text?).ok()
+    }
+}
