@@ -284,6 +284,3 @@ impl ClientState {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;
