@@ -1,11 +1,20 @@
 //! mcp-tasks-web: an MCP Tasks client for browsers, workers and edge runtimes.
 //!
-//! Layers, data flowing down:
-//! - [`bindings`]: the only `#[wasm_bindgen]` surface (JS-facing).
-//! - [`machine`]: the I/O-free per-task state machine; time is passed in, never read.
-//! - [`protocol`]: I/O-free wire types and codecs for MCP 2026-07-28 and the Tasks extension.
+//! Layers, data flowing down (nothing imports upward):
+//! - [`bindings`]: the only `#[wasm_bindgen]` surface (JS-facing); [`error::ErrorKind`] becomes a JS
+//!   `Error.name` there and nowhere else. [`element`]: `<mcp-task>` / `<mcp-task-list>` beside it.
+//! - [`runtime`]: the driver: holds one [`client_state::ClientState`] and carries out its effects
+//!   (fetch, store writes, timers, events, tab messages); Web Locks and BroadcastChannel.
+//! - [`transport`] (fetch, SSE) and [`store`] (IndexedDB, memory, host stores).
+//! - [`host`]: the JS environment both use: globals, timers, spawn, JS <-> JSON, JS error text.
+//! - [`client_state`]: every rule of one client as a plain value (slots, backlog, retention, removal,
+//!   listen coverage, the tab protocol, waiters); `&mut self` + `now` in, effects out.
+//! - [`machine`]: the per-task state machine; time is passed in, never read.
+//! - [`protocol`]: wire types and codecs for MCP 2026-07-28 and the Tasks extension.
+//! - Beside them, used by every layer: [`error`], [`json`], [`collections`], [`text`].
 //!
-//! `protocol` and `machine` import nothing from wasm-bindgen or web-sys, so they build and test natively.
+//! `protocol`, `machine` and `client_state` import nothing from wasm-bindgen, js-sys or web-sys, so
+//! they build and test natively.
 #![deny(missing_docs)]
 
 pub mod bindings;
