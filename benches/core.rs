@@ -7,8 +7,9 @@
 //! `CORE_BENCH_WRITE_DECODE_INPUTS=FILE` it writes the three `tasks/get` bodies to FILE and measures nothing
 //! (`cargo xtask bench decode` decodes the same bytes in the browser).
 //!
-//! The payloads copy the shapes of the reference server's wire transcript (`shared/spec/wire-transcript.txt`)
-//! and of the 2026-07-28 schema examples, built inline so the bench needs no file outside the repository.
+//! The payloads copy the shapes of the reference server's wire transcript
+//! (`tests/fixtures/spec/wire-transcript.txt`) and of the 2026-07-28 schema examples, built inline so the
+//! bench reads no file at all.
 //! Benchmarks print; they do not assert timings. The few `assert!`s below only check, before anything is
 //! timed, that each input decodes to what its name says.
 use std::hint::black_box;

@@ -1,4 +1,4 @@
-//! Every JSON file in `../shared/spec/schema/` goes through the decoder for its type and is accepted or
+//! Every JSON file in `tests/fixtures/spec/schema/` goes through the decoder for its type and is accepted or
 //! rejected as its folder says; anything decoded is re-encoded and must decode to the same value.
 mod common;
 

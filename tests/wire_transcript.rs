@@ -1,4 +1,4 @@
-//! Every message in `../shared/spec/wire-transcript.txt` (real bytes from a server built on the official
+//! Every message in `tests/fixtures/spec/wire-transcript.txt` (real bytes from a server built on the official
 //! TypeScript SDK) decodes; every request we model re-encodes to exactly the bytes that were sent, with
 //! exactly the routing headers that were sent.
 mod common;

@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-/// `../shared/spec`, beside the repository (CI places a copy of shared/ there too).
+/// `tests/fixtures/spec`: the spec's example messages and a recorded wire transcript, copied into the
+/// repository (sources and licences in `tests/fixtures/README.md`) so a clone with nothing beside it tests itself.
 pub fn spec_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec");
-    assert!(dir.is_dir(), "the wire spec is expected at {} (shared/ beside the repository)", dir.display());
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spec");
+    assert!(dir.is_dir(), "the spec vectors are expected at {}", dir.display());
     dir
 }
 

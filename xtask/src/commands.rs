@@ -10,7 +10,7 @@ use crate::cmd;
 use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Pkg};
-use crate::{conformance, interop, js_tests, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
+use crate::{clean_copy, conformance, interop, js_tests, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {
@@ -21,9 +21,9 @@ pub fn build(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask test`: every test there is — the workspace's Rust tests, the wasm tests in each
-/// runtime (Chromium page, Chromium dedicated worker, Node.js), then the wasm package build and its
-/// checks — ending with a plain `N passed, M failed` line.
+/// `cargo xtask test`: every test there is — the workspace's Rust tests (in the checkout, then in a
+/// copy of only the tracked files), the wasm tests in each runtime (Chromium page, Chromium dedicated
+/// worker, Node.js), then the wasm package build and its checks — ending with a plain `N passed, M failed` line.
 pub fn test(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
     // Streamed, not `-q`: the per-binary "test result:" lines are the evidence CI reads.
@@ -33,6 +33,9 @@ pub fn test(root: &Path) -> Result<()> {
     cmd::run(&mut cargo_test).map_err(|e| Error::msg(format!("{e}; fix the Rust tests first (output above)")))?;
 
     let mut checks = Checks::default();
+    checks.run("the same tests from a copy of only the files git tracks, with nothing beside it", || {
+        clean_copy::run(root)
+    });
     wasm_tests::run(root, &tools, &mut checks);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     let pkg_ok = pkg.is_some();

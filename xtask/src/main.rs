@@ -5,6 +5,7 @@
 
 mod bench;
 mod checks;
+mod clean_copy;
 mod cmd;
 mod commands;
 mod conformance;
@@ -28,10 +29,11 @@ usage: cargo xtask <command>
 
 commands:
   demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
-  test              run every test: cargo test --workspace; the wasm tests in a Chromium page, a
-                    Chromium dedicated worker and Node.js (installs chromium + chromedriver if
-                    missing); build pkg/ and check it; the official conformance suite and the
-                    ext-tasks interop check against the reference server
+  test              run every test: cargo test --workspace, in the checkout and again in a copy
+                    of only the files git tracks; the wasm tests in a Chromium page, a Chromium
+                    dedicated worker and Node.js (installs chromium + chromedriver if missing);
+                    build pkg/ and check it; the official conformance suite and the ext-tasks
+                    interop check against the reference server
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
                     named ones: size, poll, resume, core, decode); prints a table, writes
