@@ -31,7 +31,6 @@ pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
 pub use removal::Removal;
 pub use restore::Restore;
 pub use tab_message::TabMessage;
-pub use tabs::TabWork;
 pub use waiters::Wait;
 
 use listen::Listen;

@@ -1,44 +1,17 @@
 //! Applying another tab's message. Records flow from the poller to the others (and new handles from
 //! any tab to the poller); `forget` and `clear` are applied by every tab through the one removal path;
 //! forwarded answers and cancels are handed to the driver of the polling tab.
-use crate::error::ClientError;
 use crate::json::Value;
 use crate::machine::record::TaskRecord;
 use crate::machine::stored::from_stored;
 
 use super::{ClientState, Effect, Removal, TabMessage};
 
-/// What a message leaves for the driver to do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TabWork {
-    /// Apply a forwarded `respond` here (this tab polls), then reply to `req`.
-    Respond {
-        /// The request to reply to.
-        req: String,
-        /// The task.
-        id: String,
-        /// The answers as the other tab's host gave them.
-        answers: Value,
-    },
-    /// Apply a forwarded `cancel` here (this tab polls), then reply to `req`.
-    Cancel {
-        /// The request to reply to.
-        req: String,
-        /// The task.
-        id: String,
-    },
-    /// The polling tab replied to a request this tab forwarded.
-    Reply {
-        /// The request.
-        req: String,
-        /// Why it was refused, if it was.
-        error: Option<ClientError>,
-    },
-}
-
 impl ClientState {
-    /// A message from another tab of the namespace.
-    pub fn on_tab_message(&mut self, now: u64, message: TabMessage) -> Option<TabWork> {
+    /// A message from another tab of the namespace. Returns what is the driver's to do: a forwarded
+    /// `Respond` or `Cancel` when this tab polls (apply it, then post the `Reply`), or a `Reply` to a
+    /// request this tab forwarded.
+    pub fn on_tab_message(&mut self, now: u64, message: TabMessage) -> Option<TabMessage> {
         if self.closed {
             return None;
         }
@@ -47,12 +20,9 @@ impl ClientState {
             TabMessage::Adopt { id, stored } => self.take_record(now, id, &stored, true),
             TabMessage::Forget { ids } => self.remove(&ids, Removal::FromOtherTab),
             TabMessage::Clear => self.cleared_elsewhere(),
-            TabMessage::Respond { req, id, answers } if self.leader => {
-                return Some(TabWork::Respond { req, id, answers });
-            }
-            TabMessage::Cancel { req, id } if self.leader => return Some(TabWork::Cancel { req, id }),
+            TabMessage::Respond { .. } | TabMessage::Cancel { .. } if self.leader => return Some(message),
             TabMessage::Respond { .. } | TabMessage::Cancel { .. } => {}
-            TabMessage::Reply { req, error } => return Some(TabWork::Reply { req, error }),
+            TabMessage::Reply { .. } => return Some(message),
         }
         None
     }

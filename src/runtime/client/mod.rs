@@ -314,18 +314,20 @@ impl ClientCore {
         out
     }
 
+    /// Whether this tab applies a host's event for `task_id` itself (it polls) or forwards it.
+    fn polls_for(&self, task_id: &str) -> Result<bool, ClientError> {
+        let state = self.state.borrow();
+        match state.record(task_id) {
+            Some(_) => Ok(state.is_leader()),
+            None => Err(ClientError::unknown_task(task_id)),
+        }
+    }
+
     /// `respond`: answers are queued (persisted first, the outbox) and sent at once — by this tab if it
     /// polls, else by the tab that does (which also refuses a key another tab already answered).
     pub async fn respond(&self, task_id: &str, responses: &JsValue) -> Result<(), ClientError> {
         let value = from_js(responses).map_err(ClientError::usage)?;
-        let leader = {
-            let state = self.state.borrow();
-            if state.record(task_id).is_none() {
-                return Err(ClientError::unknown_task(task_id));
-            }
-            state.is_leader()
-        };
-        if leader {
+        if self.polls_for(task_id)? {
             self.respond_here(task_id, &value).await
         } else {
             let req = format!("req-{:016x}", random_u64());
@@ -346,14 +348,7 @@ impl ClientCore {
 
     /// `cancel`: a request, not a guarantee; persisted, then sent at once (by the polling tab).
     pub async fn cancel(&self, task_id: &str) -> Result<(), ClientError> {
-        let leader = {
-            let state = self.state.borrow();
-            if state.record(task_id).is_none() {
-                return Err(ClientError::unknown_task(task_id));
-            }
-            state.is_leader()
-        };
-        if leader {
+        if self.polls_for(task_id)? {
             self.cancel_here(task_id).await
         } else {
             let req = format!("req-{:016x}", random_u64());

@@ -2,7 +2,7 @@
 //! of them the poller.
 use std::rc::Rc;
 
-use crate::client_state::{TabMessage, TabWork};
+use crate::client_state::TabMessage;
 use crate::error::{ClientError, ErrorKind};
 use crate::host::globals::{self, Timeout};
 use crate::host::spawn::spawn;
@@ -83,26 +83,27 @@ impl ClientCore {
         let now = globals::now_ms();
         let Some(work) = self.run(|state| state.on_tab_message(now, message)) else { return };
         match work {
-            TabWork::Reply { req, error } => {
+            TabMessage::Reply { req, error } => {
                 let once = self.replies.borrow_mut().remove(&req);
                 if let Some(once) = once {
                     once.set(error.map_or(Ok(()), Err));
                 }
             }
-            TabWork::Respond { req, id, answers } => {
+            TabMessage::Respond { req, id, answers } => {
                 let Some(core) = self.me.upgrade() else { return };
                 spawn(async move {
                     let error = core.respond_here(&id, &answers).await.err();
                     core.post(TabMessage::Reply { req, error });
                 });
             }
-            TabWork::Cancel { req, id } => {
+            TabMessage::Cancel { req, id } => {
                 let Some(core) = self.me.upgrade() else { return };
                 spawn(async move {
                     let error = core.cancel_here(&id).await.err();
                     core.post(TabMessage::Reply { req, error });
                 });
             }
+            TabMessage::Record { .. } | TabMessage::Adopt { .. } | TabMessage::Forget { .. } | TabMessage::Clear => {}
         }
     }
 
