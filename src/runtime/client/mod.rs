@@ -147,22 +147,31 @@ impl ClientCore {
         Ok(core)
     }
 
-    /// Feeds the state one event and carries out what it asks (after the borrow ends). Store deletes
-    /// run detached; [`Self::run_awaiting_deletes`] waits for them.
+    /// Feeds the state one event, then carries out what it asks once the borrow has ended. Store
+    /// deletes run detached; [`Self::run_awaiting_deletes`] waits for them. (Kept tiny: it is
+    /// instantiated once per call site, and the work is in the non-generic [`Self::flush`].)
     fn run<R>(&self, event: impl FnOnce(&mut ClientState) -> R) -> R {
-        let (out, effects) = self.step_state(event);
+        let out = event(&mut self.state.borrow_mut());
+        self.flush();
+        out
+    }
+
+    /// Carries out the effects the state queued; store deletes run detached.
+    fn flush(&self) {
+        let effects = self.state.borrow_mut().drain_effects();
         for key in self.perform(effects) {
             let store = self.store();
             spawn(async move {
                 let _ = store.delete(&key).await;
             });
         }
-        out
     }
 
-    /// [`Self::run`], then the store deletes it asked for, in order; the first failure is returned.
-    async fn run_awaiting_deletes<R>(&self, event: impl FnOnce(&mut ClientState) -> R) -> (R, Result<(), StoreError>) {
-        let (out, effects) = self.step_state(event);
+    /// Feeds the state one event, carries out its effects and waits for the store deletes it asked
+    /// for, in order; the first failure is returned.
+    async fn run_awaiting_deletes(&self, event: &dyn Fn(&mut ClientState)) -> Result<(), StoreError> {
+        event(&mut self.state.borrow_mut());
+        let effects = self.state.borrow_mut().drain_effects();
         let store = self.store();
         let mut outcome = Ok(());
         for key in self.perform(effects) {
@@ -170,13 +179,7 @@ impl ClientCore {
                 outcome = outcome.and(Err(e));
             }
         }
-        (out, outcome)
-    }
-
-    fn step_state<R>(&self, event: impl FnOnce(&mut ClientState) -> R) -> (R, Vec<Effect>) {
-        let mut state = self.state.borrow_mut();
-        let out = event(&mut state);
-        (out, state.drain_effects())
+        outcome
     }
 
     /// Carries out effects; returns the store keys to delete.
@@ -397,14 +400,14 @@ impl ClientCore {
     /// `forget`: drops a task (or a call of unknown outcome) here, in the store and in every tab.
     pub async fn forget(&self, id: &str) -> Result<(), ClientError> {
         let ids = [id.to_owned()];
-        let ((), deleted) = self.run_awaiting_deletes(|state| state.remove(&ids, Removal::Forget)).await;
+        let deleted = self.run_awaiting_deletes(&|state| state.remove(&ids, Removal::Forget)).await;
         deleted.map_err(|e| ClientError::storage(e.to_string()))
     }
 
     /// `clear`: forgets everything in this namespace and server, here and in every tab, and deletes
     /// whatever the store holds under the client's prefix.
     pub async fn clear(&self) -> Result<(), ClientError> {
-        let ((), deleted) = self.run_awaiting_deletes(ClientState::clear).await;
+        let deleted = self.run_awaiting_deletes(&ClientState::clear).await;
         let store = self.store();
         let prefix = self.state.borrow().keys().prefix().to_owned();
         let entries = store.list(&prefix).await.map_err(|e| ClientError::storage(e.to_string()))?;
