@@ -9,11 +9,13 @@
 //! - [`host`]: the JS environment both use: globals, timers, spawn, JS <-> JSON, JS error text.
 //! - [`client_state`]: every rule of one client as a plain value (slots, backlog, retention, removal,
 //!   listen coverage, the tab protocol, waiters); `&mut self` + `now` in, effects out.
+//! - [`snapshot`]: what a host sees of a task (`TaskSnapshot`), its one JSON form (the client's events
+//!   carry it, the element reads it).
 //! - [`machine`]: the per-task state machine; time is passed in, never read.
 //! - [`protocol`]: wire types and codecs for MCP 2026-07-28 and the Tasks extension.
 //! - Beside them, used by every layer: [`error`], [`json`], [`collections`], [`text`].
 //!
-//! `protocol`, `machine` and `client_state` import nothing from wasm-bindgen, js-sys or web-sys, so
+//! `protocol`, `machine`, `snapshot` and `client_state` import nothing from wasm-bindgen, js-sys or web-sys, so
 //! they build and test natively.
 #![deny(missing_docs)]
 
@@ -27,6 +29,7 @@ pub mod json;
 pub mod machine;
 pub mod protocol;
 pub mod runtime;
+pub mod snapshot;
 pub mod store;
 pub mod text;
 pub mod transport;

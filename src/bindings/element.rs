@@ -5,8 +5,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{HtmlElement, ShadowRoot};
 
 use super::task_client::TaskClient;
-use crate::element::card::{set_shared_labels, Card};
-use crate::element::list::TaskList;
+use crate::element::dom::card::{set_shared_labels, Card};
+use crate::element::dom::list::TaskList;
 use crate::host::js_json::{from_js, to_js};
 
 fn labels_value(labels: &JsValue) -> crate::json::Value {

@@ -42,6 +42,10 @@ impl From<TaskStatus> for LocalStatus {
 }
 
 impl LocalStatus {
+    /// Every status, in lifecycle order.
+    pub const ALL: [LocalStatus; 6] =
+        [Self::Working, Self::InputRequired, Self::Completed, Self::Failed, Self::Cancelled, Self::Expired];
+
     /// The name used in snapshots and events: the wire name, or `expired`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -52,6 +56,11 @@ impl LocalStatus {
             Self::Cancelled => TaskStatus::Cancelled.as_str(),
             Self::Expired => "expired",
         }
+    }
+
+    /// Reads a name written by [`LocalStatus::as_str`]; `None` for any other text.
+    pub fn parse(name: &str) -> Option<LocalStatus> {
+        Self::ALL.into_iter().find(|status| status.as_str() == name)
     }
 
     /// Whether nothing more will happen to the task.

@@ -6,4 +6,3 @@ pub mod channel;
 pub mod client;
 pub mod leader;
 pub mod options;
-pub mod snapshot;

@@ -1,5 +1,9 @@
-//! Error types of the form model: why a schema is unusable ([`SchemaError`]) and what is
-//! wrong with an answer ([`Problem`], [`FieldError`]), each with an English `Display`.
+//! Error types of the form model: why a schema is unusable ([`SchemaError`], with an English `Display`
+//! for the server's developer) and what is wrong with an answer ([`Problem`], [`FieldError`]).
+//!
+//! A problem is shown to the person filling in the form, in their language, so it carries no words:
+//! [`Problem::code`] names it and [`Problem::params`] gives the values a message needs. The words live
+//! with the UI (the element's label sets, keys `problem.<code>`, in English and Thai).
 
 use std::fmt;
 
@@ -212,7 +216,7 @@ impl fmt::Display for SchemaError {
                 "property `{property}`: \"{min_keyword}\" is greater than \"{max_keyword}\""
             ),
             InvalidDefault { property, problem } => {
-                write!(f, "property `{property}`: the default is invalid: {problem}")
+                write!(f, "property `{property}`: the default is invalid (problem: {problem})")
             }
         }
     }
@@ -220,7 +224,7 @@ impl fmt::Display for SchemaError {
 
 impl std::error::Error for SchemaError {}
 
-/// What is wrong with one answer; typed so a UI can localize it (Display gives English).
+/// What is wrong with one answer; typed so a UI can say it in the user's language ([`Problem::code`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Problem {
     /// A required field is absent or blank.
@@ -288,43 +292,62 @@ pub enum Problem {
     },
 }
 
-fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 {
-        one
-    } else {
-        many
+impl Problem {
+    /// The problem's stable name, in camelCase (`"required"`, `"tooShort"`, `"email"`…): a UI looks its
+    /// words up by it (the element's label `problem.<code>`), so a code never changes meaning.
+    pub fn code(&self) -> &'static str {
+        use Problem::*;
+        match self {
+            Required => "required",
+            TooShort { .. } => "tooShort",
+            TooLong { .. } => "tooLong",
+            InvalidEmail => "email",
+            InvalidUri => "uri",
+            InvalidDate => "date",
+            InvalidDateTime => "dateTime",
+            NotANumber => "number",
+            NotAnInteger => "integer",
+            BelowMinimum { .. } => "min",
+            AboveMaximum { .. } => "max",
+            NotABoolean => "boolean",
+            NotAnOption { .. } => "option",
+            TooFewItems { .. } => "tooFew",
+            TooManyItems { .. } => "tooMany",
+            DuplicateItem { .. } => "duplicate",
+            UnknownField => "unknown",
+            WrongType { .. } => "type",
+        }
+    }
+
+    /// The values a message may name, by placeholder: the bound (`min`, `max`; numbers as JSON writes
+    /// them), the offending `value`, or the `expected` JSON type. Empty for the others.
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        use Problem::*;
+        match self {
+            TooShort { min } | TooFewItems { min } => vec![("min", min.to_string())],
+            TooLong { max } | TooManyItems { max } => vec![("max", max.to_string())],
+            BelowMinimum { min } => vec![("min", display_f64(*min))],
+            AboveMaximum { max } => vec![("max", display_f64(*max))],
+            NotAnOption { value } | DuplicateItem { value } => vec![("value", value.clone())],
+            WrongType { expected } => vec![("expected", (*expected).to_owned())],
+            Required | InvalidEmail | InvalidUri | InvalidDate | InvalidDateTime | NotANumber | NotAnInteger
+            | NotABoolean | UnknownField => Vec::new(),
+        }
     }
 }
 
+/// The code and its values, for logs and schema errors (`tooShort (min 3)`); not words for the user.
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Problem::*;
-        match self {
-            Required => write!(f, "This field is required; please fill it in."),
-            TooShort { min } => write!(f, "Enter at least {min} {}.", plural(*min, "character", "characters")),
-            TooLong { max } => write!(f, "Enter at most {max} {}.", plural(*max, "character", "characters")),
-            InvalidEmail => write!(f, "Enter an email address like name@example.com."),
-            InvalidUri => write!(f, "Enter a full address including its scheme, like https://example.com."),
-            InvalidDate => write!(f, "Enter a real date as YYYY-MM-DD, like 2024-02-29."),
-            InvalidDateTime => {
-                write!(f, "Enter a date and time like 2024-02-29T13:45:00Z or 2024-02-29T20:45:00+07:00.")
-            }
-            NotANumber => write!(f, "Enter a number."),
-            NotAnInteger => write!(f, "Enter a whole number, without decimals."),
-            BelowMinimum { min } => write!(f, "Enter {} or more.", display_f64(*min)),
-            AboveMaximum { max } => write!(f, "Enter {} or less.", display_f64(*max)),
-            NotABoolean => write!(f, "Choose yes or no."),
-            NotAnOption { value } => {
-                write!(f, "\"{value}\" is not one of the choices; pick one from the list.")
-            }
-            TooFewItems { min } => write!(f, "Choose at least {min} {}.", plural(*min, "option", "options")),
-            TooManyItems { max } => write!(f, "Choose at most {max} {}.", plural(*max, "option", "options")),
-            DuplicateItem { value } => write!(f, "Choose \"{value}\" only once."),
-            UnknownField => write!(f, "This answer is not part of the form; remove it."),
-            WrongType { expected } => {
-                write!(f, "This answer has the wrong type; it must be a {expected}.")
-            }
+        let params = self.params();
+        f.write_str(self.code())?;
+        for (i, (name, value)) in params.iter().enumerate() {
+            write!(f, "{}{name} {value}", if i == 0 { " (" } else { ", " })?;
         }
+        if !params.is_empty() {
+            f.write_str(")")?;
+        }
+        Ok(())
     }
 }
 

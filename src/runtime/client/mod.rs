@@ -20,7 +20,7 @@ use crate::protocol::tool_result::CallToolResult;
 use crate::runtime::channel::Channel;
 use crate::runtime::leader::Leadership;
 use crate::runtime::options::{ClientOptions, StoreChoice};
-use crate::runtime::snapshot;
+use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
 use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
 use crate::transport::FetchTransport;
 use wasm_bindgen::JsValue;
@@ -200,7 +200,9 @@ impl ClientCore {
                 Effect::Delete(key) => deletes.push(key),
                 Effect::EmitTask(id) => self.emit_task(&id),
                 Effect::EmitForget(id) => self.events.emit("forget", to_js(&json!({ "id": id }))),
-                Effect::EmitCall(call) => self.events.emit("call", to_js(&snapshot::of_unknown_call(&call))),
+                Effect::EmitCall(call) => {
+                    self.events.emit("call", to_js(&UnknownCallSnapshot::of_call(&call).to_json()))
+                }
                 Effect::EmitStorage(reason) => self.emit_storage(&reason),
                 Effect::Post(message) => self.post(message),
                 Effect::Settle { waiter, outcome } => {
@@ -295,7 +297,7 @@ impl ClientCore {
     pub fn snapshot(&self, id: &str) -> Option<Value> {
         let state = self.state.borrow();
         let record = state.record(id)?;
-        Some(snapshot::of_record(record, state.is_offline(), record.is_pushed(), state.is_restored(id)))
+        Some(TaskSnapshot::of_record(record, state.is_offline(), record.is_pushed(), state.is_restored(id)).to_json())
     }
 
     /// The MCP endpoint (shown by the element as the server that asks).
@@ -313,7 +315,7 @@ impl ClientCore {
     pub fn snapshots(&self) -> Vec<Value> {
         let ids: Vec<String> = self.state.borrow().records().keys().cloned().collect();
         let mut out: Vec<Value> = ids.iter().filter_map(|id| self.snapshot(id)).collect();
-        out.extend(self.state.borrow().unknown_calls().map(snapshot::of_unknown_call));
+        out.extend(self.state.borrow().unknown_calls().map(|call| UnknownCallSnapshot::of_call(call).to_json()));
         out
     }
 

@@ -7,6 +7,9 @@ use crate::collections::SortedMap;
 use crate::json::Value;
 
 /// `(key, English, Thai)` for every built-in word. `{name}` marks a placeholder filled by [`fill`].
+/// Two families are keyed by a name the rest of the crate owns: `status.<name>` for every
+/// [`crate::snapshot::SnapshotStatus`] name (and `status.unknown`), `problem.<code>` for every
+/// [`crate::protocol::form::Problem::code`]; tests check both.
 pub const LABELS: &[(&str, &str, &str)] = &[
     ("status.working", "Working", "กำลังทำงาน"),
     ("status.input_required", "Needs your input", "รอข้อมูลจากคุณ"),
@@ -248,5 +251,16 @@ mod tests {
         assert_eq!(fill("At least {min} of {max}", &[("min", "2"), ("max", "5")]), "At least 2 of 5");
         assert_eq!(fill("{a} {b} {", &[("a", "<x>")]), "<x> {b} {");
         assert_eq!(Labels::resolve("en", &[]).fill("action.open", &[("domain", "example.com")]), "Open example.com");
+    }
+
+    #[test]
+    fn the_typescript_label_keys_are_exactly_these() {
+        let dts = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/element.d.ts"))
+            .expect("pkg-template/element.d.ts is readable");
+        let start = dts.find("export type LabelKey =").expect("LabelKey is declared");
+        let union = &dts[start..start + dts[start..].find(';').unwrap_or(0)];
+        let declared: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
+        let keys: Vec<&str> = LABELS.iter().map(|(key, ..)| *key).collect();
+        assert_eq!(declared, keys);
     }
 }

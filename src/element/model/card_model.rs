@@ -1,87 +1,15 @@
-//! What a task card shows, computed from a `TaskSnapshot` (plain JSON) with no DOM: the status and its
-//! label key, connectivity, times, the questions to ask, the result and the error. The DOM layer
-//! (`card`) only draws this, so the decisions are tested natively.
+//! What a task card shows, computed from a [`Snapshot`] with no DOM: the status and its label key,
+//! connectivity, times, the questions to ask, the result and the error. The DOM layer (`dom::card`)
+//! only draws this, so the decisions are tested natively.
 use crate::json::Value;
 
 use super::url_check::{self, UrlCheck};
+use crate::machine::record::{LocalEnd, LocalStatus};
 use crate::protocol::form::{FormModel, SchemaError};
 use crate::protocol::input::{ElicitRequest, InputRequest};
 use crate::protocol::timestamp::parse_millis;
-
-/// A task's status as the card shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// `working`.
-    Working,
-    /// `input_required`.
-    InputRequired,
-    /// `completed`.
-    Completed,
-    /// `failed`.
-    Failed,
-    /// `cancelled`.
-    Cancelled,
-    /// `expired` (TTL elapsed, or unknown to the server).
-    Expired,
-    /// A call the page closed on before it knew whether a task started.
-    OutcomeUnknown,
-    /// A status this version does not know (a newer client wrote the record).
-    Unknown,
-}
-
-impl Status {
-    /// Reads the snapshot's `status`.
-    pub fn parse(s: &str) -> Status {
-        match s {
-            "working" => Status::Working,
-            "input_required" => Status::InputRequired,
-            "completed" => Status::Completed,
-            "failed" => Status::Failed,
-            "cancelled" => Status::Cancelled,
-            "expired" => Status::Expired,
-            "outcome_unknown" => Status::OutcomeUnknown,
-            _ => Status::Unknown,
-        }
-    }
-
-    /// The value of the card's `data-status` attribute (for CSS and tests).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Working => "working",
-            Status::InputRequired => "input_required",
-            Status::Completed => "completed",
-            Status::Failed => "failed",
-            Status::Cancelled => "cancelled",
-            Status::Expired => "expired",
-            Status::OutcomeUnknown => "outcome_unknown",
-            Status::Unknown => "unknown",
-        }
-    }
-
-    /// The label key of the status words.
-    pub fn label_key(self) -> &'static str {
-        match self {
-            Status::Working => "status.working",
-            Status::InputRequired => "status.input_required",
-            Status::Completed => "status.completed",
-            Status::Failed => "status.failed",
-            Status::Cancelled => "status.cancelled",
-            Status::Expired => "status.expired",
-            Status::OutcomeUnknown => "status.outcome_unknown",
-            Status::Unknown => "status.unknown",
-        }
-    }
-
-    /// Whether the task can still change (and may be cancelled).
-    pub fn is_live(self) -> bool {
-        matches!(self, Status::Working | Status::InputRequired)
-    }
-
-    /// Whether the task reached an end.
-    pub fn is_settled(self) -> bool {
-        matches!(self, Status::Completed | Status::Failed | Status::Cancelled | Status::Expired)
-    }
-}
+use crate::protocol::tool_result::CallToolResult;
+use crate::snapshot::{Connectivity, Snapshot, SnapshotStatus, TaskSnapshot, UnknownCallSnapshot};
 
 /// One question the card asks, or declines to ask.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,15 +66,18 @@ pub struct ResultView {
     pub json: String,
 }
 
+/// The card's status name when there is no snapshot it can read (`data-status`, label `status.unknown`).
+pub const UNKNOWN_STATUS: &str = "unknown";
+
 /// Why a task ended badly, as the card explains it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Problem {
+pub enum TaskProblem {
     /// `failed` with a JSON-RPC error.
     Failed {
         /// The error message.
         message: String,
         /// The error code.
-        code: Option<i64>,
+        code: i64,
     },
     /// `expired` past its TTL.
     ExpiredTtl,
@@ -163,8 +94,8 @@ pub struct CardModel {
     pub task_id: Option<String>,
     /// The tool's name.
     pub tool: String,
-    /// The status.
-    pub status: Status,
+    /// The status; `None` for a snapshot this version cannot read.
+    pub status: Option<SnapshotStatus>,
     /// The server's `statusMessage`.
     pub message: Option<String>,
     /// The label key of the connectivity note, if there is something to say.
@@ -180,108 +111,175 @@ pub struct CardModel {
     /// The result of a completed task.
     pub result: Option<ResultView>,
     /// The problem of a failed, expired or cancelled task.
-    pub problem: Option<Problem>,
-}
-
-fn text(v: &Value, key: &str) -> Option<String> {
-    v.get(key).and_then(Value::as_str).map(str::to_owned)
+    pub problem: Option<TaskProblem>,
 }
 
 impl CardModel {
-    /// Reads a `TaskSnapshot` or `UnknownCallSnapshot`. Never fails: missing parts are left out.
-    pub fn from_snapshot(s: &Value) -> CardModel {
-        let status = Status::parse(s.get("status").and_then(Value::as_str).unwrap_or(""));
-        let connectivity = match s.get("connectivity").and_then(Value::as_str) {
-            _ if !status.is_live() => None,
-            Some("offline") => Some("conn.offline"),
-            Some("backoff") => Some("conn.backoff"),
-            _ if s.get("restored").and_then(Value::as_bool) == Some(true) => Some("conn.restored"),
-            Some("listening") => Some("conn.listening"),
-            _ => None,
-        };
-        let questions = match s.get("inputRequests").and_then(Value::as_object) {
-            Some(requests) if status.is_live() => {
-                requests.iter().map(|(key, request)| (key.clone(), question(request))).collect()
-            }
-            _ => Vec::new(),
-        };
-        let result = match s.get("result") {
-            Some(r) if r.is_object() => Some(result_view(r)),
-            _ => None,
-        };
-        let problem = match status {
-            Status::Failed => s.get("error").filter(|e| e.is_object()).map(|e| Problem::Failed {
-                message: text(e, "message").unwrap_or_default(),
-                code: e.get("code").and_then(Value::as_i64),
-            }),
-            Status::Expired => Some(match s.pointer("/expired/reason").and_then(Value::as_str) {
-                Some("unknown_to_server") => Problem::ExpiredUnknown,
-                _ => Problem::ExpiredTtl,
-            }),
-            Status::Cancelled => Some(Problem::Cancelled),
-            _ => None,
-        };
-        let created_at = text(s, "createdAt").and_then(|t| parse_millis(&t)).or_else(|| s.get("startedAt")?.as_i64());
+    /// Reads a snapshot as a host or an event handed it over ([`Snapshot::from_json`]); one this version
+    /// cannot read shows as an unknown state. Never fails.
+    pub fn from_json(snapshot: &Value) -> CardModel {
+        Snapshot::from_json(snapshot).map_or_else(CardModel::unreadable, |s| CardModel::from_snapshot(&s))
+    }
+
+    /// What a card shows of `snapshot`.
+    pub fn from_snapshot(snapshot: &Snapshot) -> CardModel {
+        match snapshot {
+            Snapshot::Task(task) => CardModel::of_task(task),
+            Snapshot::UnknownCall(call) => CardModel::of_unknown_call(call),
+        }
+    }
+
+    fn unreadable() -> CardModel {
         CardModel {
-            task_id: text(s, "taskId"),
-            tool: text(s, "toolName").unwrap_or_default(),
-            status,
-            message: text(s, "statusMessage").filter(|m| !m.is_empty()),
+            task_id: None,
+            tool: String::new(),
+            status: None,
+            message: None,
+            connectivity: None,
+            created_at: None,
+            updated_at: None,
+            cancel_requested: false,
+            questions: Vec::new(),
+            result: None,
+            problem: None,
+        }
+    }
+
+    fn of_task(s: &TaskSnapshot) -> CardModel {
+        let status = SnapshotStatus::Task(s.status);
+        let live = status.is_live();
+        let connectivity = match s.connectivity {
+            _ if !live => None,
+            Connectivity::Offline => Some("conn.offline"),
+            Connectivity::Backoff => Some("conn.backoff"),
+            _ if s.restored => Some("conn.restored"),
+            Connectivity::Listening => Some("conn.listening"),
+            Connectivity::Online => None,
+        };
+        let questions = if live {
+            s.input_requests.iter().map(|(key, request)| (key.clone(), question(request))).collect()
+        } else {
+            Vec::new()
+        };
+        let problem = match s.status {
+            LocalStatus::Failed => {
+                s.error.as_ref().map(|e| TaskProblem::Failed { message: e.message.clone(), code: e.code })
+            }
+            LocalStatus::Expired => Some(match s.expired {
+                Some(LocalEnd::UnknownToServer { .. }) => TaskProblem::ExpiredUnknown,
+                _ => TaskProblem::ExpiredTtl,
+            }),
+            LocalStatus::Cancelled => Some(TaskProblem::Cancelled),
+            LocalStatus::Working | LocalStatus::InputRequired | LocalStatus::Completed => None,
+        };
+        CardModel {
+            task_id: Some(s.task_id.clone()),
+            tool: s.tool_name.clone(),
+            status: Some(status),
+            message: s.status_message.clone().filter(|m| !m.is_empty()),
             connectivity,
-            created_at,
-            updated_at: text(s, "lastUpdatedAt").and_then(|t| parse_millis(&t)),
-            cancel_requested: status.is_live() && s.get("cancelRequested").and_then(Value::as_bool) == Some(true),
+            created_at: parse_millis(&s.created_at),
+            updated_at: parse_millis(&s.last_updated_at),
+            cancel_requested: live && s.cancel_requested,
             questions,
-            result,
+            result: s.result.as_ref().map(result_view),
             problem,
         }
+    }
+
+    fn of_unknown_call(call: &UnknownCallSnapshot) -> CardModel {
+        CardModel {
+            tool: call.tool_name.clone(),
+            status: Some(SnapshotStatus::OutcomeUnknown),
+            message: Some(call.status_message.clone()).filter(|m| !m.is_empty()),
+            created_at: i64::try_from(call.started_at).ok(),
+            ..CardModel::unreadable()
+        }
+    }
+
+    /// The status's name for the card's `data-status` attribute (for CSS and tests): the snapshot's
+    /// `status`, or [`UNKNOWN_STATUS`].
+    pub fn status_name(&self) -> &'static str {
+        self.status.map_or(UNKNOWN_STATUS, SnapshotStatus::as_str)
+    }
+
+    /// The label key of the status words: `status.<name>`.
+    pub fn status_key(&self) -> String {
+        format!("status.{}", self.status_name())
+    }
+
+    /// Whether the task can still change (and may be cancelled).
+    pub fn is_live(&self) -> bool {
+        self.status.is_some_and(SnapshotStatus::is_live)
+    }
+
+    /// Whether the task reached an end.
+    pub fn is_settled(&self) -> bool {
+        self.status.is_some_and(SnapshotStatus::is_settled)
+    }
+
+    /// Whether the task is running (the card shows progress).
+    pub fn is_working(&self) -> bool {
+        self.status == Some(SnapshotStatus::Task(LocalStatus::Working))
+    }
+}
+
+/// When a task was created or a call started (Unix ms), if readable.
+fn started_at(snapshot: &Snapshot) -> Option<i64> {
+    match snapshot {
+        Snapshot::Task(task) => parse_millis(&task.created_at),
+        Snapshot::UnknownCall(call) => i64::try_from(call.started_at).ok(),
     }
 }
 
 /// Sorts snapshots for a list: tasks needing input first, then newest first (by creation time).
-/// Reads only `status` and the start time, once per snapshot (a list re-sorts on every change).
-pub fn list_order(snapshots: &mut Vec<Value>) {
+/// Reads the status and the start time once per snapshot (a list re-sorts on every change).
+pub fn list_order(snapshots: &mut Vec<Snapshot>) {
     let keys: Vec<(bool, std::cmp::Reverse<i64>)> = snapshots
         .iter()
         .map(|s| {
-            let needs_input = s.get("status").and_then(Value::as_str) == Some("input_required");
-            let created = text(s, "createdAt").and_then(|t| parse_millis(&t)).or_else(|| s.get("startedAt")?.as_i64());
-            (!needs_input, std::cmp::Reverse(created.unwrap_or(i64::MAX)))
+            let needs_input = s.status() == SnapshotStatus::Task(LocalStatus::InputRequired);
+            (!needs_input, std::cmp::Reverse(started_at(s).unwrap_or(i64::MAX)))
         })
         .collect();
     let order = crate::collections::sorted_order(keys.len(), &mut |a, b| keys[a] < keys[b]);
     crate::collections::reorder(snapshots, order);
 }
 
-fn question(request: &Value) -> Question {
-    let method = request.get("method").and_then(Value::as_str).unwrap_or("").to_owned();
-    match InputRequest::from_json(request) {
-        Ok(InputRequest::Elicitation(ElicitRequest::Form { message, requested_schema })) => {
-            Question::Form { message, form: FormModel::from_schema(&requested_schema) }
+fn question(request: &InputRequest) -> Question {
+    match request {
+        InputRequest::Elicitation(ElicitRequest::Form { message, requested_schema }) => {
+            Question::Form { message: message.clone(), form: FormModel::from_schema(requested_schema) }
         }
-        Ok(InputRequest::Elicitation(ElicitRequest::Url { message, url })) => {
-            Question::Url { message, url: url_check::check(&url) }
+        InputRequest::Elicitation(ElicitRequest::Url { message, url }) => {
+            Question::Url { message: message.clone(), url: url_check::check(url) }
         }
-        Ok(InputRequest::Sampling { .. }) => Question::Unsupported { note: "note.sampling", method },
-        Ok(InputRequest::Roots { .. }) => Question::Unsupported { note: "note.roots", method },
-        Ok(InputRequest::Other { .. }) | Err(_) => Question::Unsupported { note: "note.other", method },
+        InputRequest::Sampling { .. } => {
+            Question::Unsupported { note: "note.sampling", method: request.method().into() }
+        }
+        InputRequest::Roots { .. } => Question::Unsupported { note: "note.roots", method: request.method().into() },
+        InputRequest::Other { method, .. } => Question::Unsupported { note: "note.other", method: method.clone() },
     }
 }
 
-fn result_view(r: &Value) -> ResultView {
-    let pieces = r.get("content").and_then(Value::as_array).map(|items| items.iter().map(piece).collect());
-    let fields = match r.get("structuredContent") {
+fn result_view(r: &CallToolResult) -> ResultView {
+    let fields = match &r.structured_content {
         Some(Value::Object(map)) => map.iter().map(|(k, v)| (k.clone(), display(v))).collect(),
         _ => Vec::new(),
     };
     ResultView {
-        is_error: r.get("isError").and_then(Value::as_bool) == Some(true),
-        pieces: pieces.unwrap_or_default(),
+        is_error: r.is_tool_error(),
+        pieces: r.content.iter().map(piece).collect(),
         fields,
-        json: crate::json::to_string_pretty(r),
+        json: crate::json::to_string_pretty(&r.to_json()),
     }
 }
 
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// A content block, read leniently: content blocks pass through the protocol as the server sent them.
 fn piece(item: &Value) -> Piece {
     let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
     let named = |key, slot, value: Option<String>| Piece::Named { key, slot, value: value.unwrap_or_default() };
@@ -319,13 +317,15 @@ mod tests {
 
     #[test]
     fn reads_status_times_and_message() {
-        let m = CardModel::from_snapshot(&snapshot("working"));
-        assert_eq!(m.status, Status::Working);
+        let m = CardModel::from_json(&snapshot("working"));
+        assert_eq!(m.status, Some(SnapshotStatus::Task(LocalStatus::Working)));
+        assert_eq!((m.status_name(), m.status_key().as_str()), ("working", "status.working"));
         assert_eq!(m.tool, "deploy");
         assert_eq!(m.message.as_deref(), Some("Deploying <b>api</b>"));
         assert_eq!(m.updated_at.unwrap() - m.created_at.unwrap(), 65_000);
         assert_eq!(m.connectivity, None);
-        assert_eq!(Status::parse("weird"), Status::Unknown);
+        let weird = CardModel::from_json(&snapshot("weird"));
+        assert_eq!((weird.status, weird.status_name(), weird.is_live()), (None, "unknown", false));
     }
 
     #[test]
@@ -333,11 +333,11 @@ mod tests {
         let mut s = snapshot("working");
         s["connectivity"] = json!("offline");
         s["restored"] = json!(true);
-        assert_eq!(CardModel::from_snapshot(&s).connectivity, Some("conn.offline"));
+        assert_eq!(CardModel::from_json(&s).connectivity, Some("conn.offline"));
         s["connectivity"] = json!("online");
-        assert_eq!(CardModel::from_snapshot(&s).connectivity, Some("conn.restored"));
+        assert_eq!(CardModel::from_json(&s).connectivity, Some("conn.restored"));
         s["status"] = json!("completed");
-        assert_eq!(CardModel::from_snapshot(&s).connectivity, None);
+        assert_eq!(CardModel::from_json(&s).connectivity, None);
     }
 
     #[test]
@@ -352,7 +352,7 @@ mod tests {
             "e": { "method": "elicitation/create", "params": { "message": "bad", "requestedSchema": { "type": "array" } } },
             "f": { "method": "future/thing" }
         });
-        let q = CardModel::from_snapshot(&s).questions;
+        let q = CardModel::from_json(&s).questions;
         assert_eq!(q.len(), 6);
         assert!(matches!(&q[0].1, Question::Form { form: Ok(f), .. } if f.fields().len() == 1));
         assert!(matches!(&q[1].1, Question::Url { url, .. } if url.openable && url.host == "pay.example"));
@@ -361,7 +361,7 @@ mod tests {
         assert!(matches!(&q[4].1, Question::Form { form: Err(_), .. }));
         assert!(matches!(&q[5].1, Question::Unsupported { note: "note.other", method } if method == "future/thing"));
         s["status"] = json!("completed");
-        assert!(CardModel::from_snapshot(&s).questions.is_empty(), "a settled task asks nothing");
+        assert!(CardModel::from_json(&s).questions.is_empty(), "a settled task asks nothing");
     }
 
     #[test]
@@ -373,7 +373,7 @@ mod tests {
             "structuredContent": { "replicas": 3, "service": "api", "tags": ["a"] },
             "isError": true
         });
-        let r = CardModel::from_snapshot(&s).result.unwrap();
+        let r = CardModel::from_json(&s).result.unwrap();
         assert!(r.is_error);
         assert_eq!(r.pieces[0], Piece::Text("<img src=x>".into()));
         assert_eq!(r.pieces[1], Piece::Named { key: "result.image", slot: "mime", value: "image/png".into() });
@@ -391,16 +391,16 @@ mod tests {
         let mut s = snapshot("failed");
         s["error"] = json!({ "code": -32000, "message": "Deployment rejected" });
         assert_eq!(
-            CardModel::from_snapshot(&s).problem,
-            Some(Problem::Failed { message: "Deployment rejected".into(), code: Some(-32000) })
+            CardModel::from_json(&s).problem,
+            Some(TaskProblem::Failed { message: "Deployment rejected".into(), code: -32000 })
         );
         s["status"] = json!("expired");
         s["expired"] = json!({ "reason": "unknown_to_server" });
-        assert_eq!(CardModel::from_snapshot(&s).problem, Some(Problem::ExpiredUnknown));
+        assert_eq!(CardModel::from_json(&s).problem, Some(TaskProblem::ExpiredUnknown));
         s["expired"] = json!({ "reason": "ttl" });
-        assert_eq!(CardModel::from_snapshot(&s).problem, Some(Problem::ExpiredTtl));
+        assert_eq!(CardModel::from_json(&s).problem, Some(TaskProblem::ExpiredTtl));
         s["status"] = json!("cancelled");
-        assert_eq!(CardModel::from_snapshot(&s).problem, Some(Problem::Cancelled));
+        assert_eq!(CardModel::from_json(&s).problem, Some(TaskProblem::Cancelled));
     }
 
     #[test]
@@ -411,22 +411,44 @@ mod tests {
             s["createdAt"] = json!(t);
             s
         };
-        let mut list = vec![
+        let mut list: Vec<Snapshot> = [
             at("old", "completed", "2026-12-02T09:00:00Z"),
             at("new", "working", "2026-12-02T11:00:00Z"),
             at("ask", "input_required", "2026-12-02T08:00:00Z"),
             at("mid", "failed", "2026-12-02T10:00:00Z"),
-        ];
+            json!({ "taskId": null, "callId": "call", "toolName": "build", "status": "outcome_unknown",
+                    "startedAt": 1_796_203_800_000u64 }),
+        ]
+        .iter()
+        .filter_map(Snapshot::from_json)
+        .collect();
         list_order(&mut list);
-        let ids: Vec<&str> = list.iter().map(|s| s["taskId"].as_str().unwrap()).collect();
-        assert_eq!(ids, ["ask", "new", "mid", "old"]);
+        let ids: Vec<&str> = list.iter().map(Snapshot::id).collect();
+        assert_eq!(ids, ["ask", "new", "mid", "call", "old"]);
     }
 
     #[test]
     fn unknown_call_snapshots_read_without_task_id() {
         let s = json!({ "taskId": null, "callId": "c1", "toolName": "build", "status": "outcome_unknown",
                         "startedAt": 1_700_000_000_000i64, "statusMessage": "The page closed" });
-        let m = CardModel::from_snapshot(&s);
-        assert_eq!((m.task_id, m.status, m.created_at), (None, Status::OutcomeUnknown, Some(1_700_000_000_000)));
+        let m = CardModel::from_json(&s);
+        assert_eq!(
+            (m.task_id, m.status, m.created_at),
+            (None, Some(SnapshotStatus::OutcomeUnknown), Some(1_700_000_000_000))
+        );
+    }
+
+    #[test]
+    fn every_status_a_card_can_show_has_words_and_a_typescript_label_key() {
+        let dts = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/element.d.ts"))
+            .expect("pkg-template/element.d.ts is readable");
+        let mut names: Vec<&str> = SnapshotStatus::ALL.into_iter().map(SnapshotStatus::as_str).collect();
+        names.push(CardModel::from_json(&Value::Null).status_name());
+        let keys: Vec<String> = names.iter().map(|name| format!("status.{name}")).collect();
+        for key in &keys {
+            assert!(super::super::labels::LABELS.iter().any(|(k, ..)| k == key), "{key} has no words");
+        }
+        let declared: Vec<&str> = dts.split('"').filter(|word| word.starts_with("status.")).collect();
+        assert_eq!(declared, keys, "the status label keys in element.d.ts");
     }
 }

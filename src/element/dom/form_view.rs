@@ -5,11 +5,11 @@ use crate::json::{display_f64, json, Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
-use super::card_model::Question;
-use super::dom::{append, el, set_attr, set_text, text_el};
-use super::labels::Labels;
-use super::problem_text::problem_text;
-use super::url_check::UrlCheck;
+use super::nodes::{append, el, set_attr, set_text, text_el};
+use crate::element::model::card_model::Question;
+use crate::element::model::labels::Labels;
+use crate::element::model::problem_text::problem_text;
+use crate::element::model::url_check::UrlCheck;
 use crate::protocol::form::{FieldError, FieldKind, FormField, FormModel, TextFormat, WidgetHint};
 
 /// What the DOM needs to build a question: the document, words, the asking server, fresh ids.

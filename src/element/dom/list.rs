@@ -13,11 +13,13 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, Event, HtmlElement, ShadowRoot};
 
 use super::card::labels_for;
-use super::card_model::{list_order, CardModel};
-use super::dom::{append, closest_with, el, set_text, show};
+use super::nodes::{append, closest_with, el, set_text, show};
 use super::style;
+use crate::element::model::card_model::{list_order, CardModel};
+use crate::element::model::labels::Labels;
 use crate::host::globals::{Listener, Timeout};
 use crate::runtime::client::ClientCore;
+use crate::snapshot::Snapshot;
 
 #[derive(Default)]
 struct State {
@@ -122,10 +124,6 @@ impl TaskList {
     }
 }
 
-fn id_of(snapshot: &Value) -> Option<String> {
-    snapshot.get("taskId").and_then(Value::as_str).or_else(|| snapshot.get("callId")?.as_str()).map(str::to_owned)
-}
-
 /// One redraw for the events that arrive together: a reload with 1,000 tasks sends 1,000 task events,
 /// and each redraw reads every snapshot.
 fn redraw_soon(inner: &Rc<Inner>) {
@@ -150,14 +148,14 @@ const REDRAW_DELAY_MS: u32 = 16;
 
 fn render(inner: &Rc<Inner>) {
     let labels = labels_for(&inner.host, &inner.state.borrow().own_labels);
-    let (mut snapshots, handle) = match &inner.state.borrow().client {
-        Some((client, handle)) => (client.snapshots(), handle.clone()),
+    let (mut snapshots, handle): (Vec<Snapshot>, JsValue) = match &inner.state.borrow().client {
+        Some((client, handle)) => (client.snapshots().iter().filter_map(Snapshot::from_json).collect(), handle.clone()),
         None => (Vec::new(), JsValue::NULL),
     };
     list_order(&mut snapshots);
     let own_labels = crate::host::js_json::to_js(&inner.state.borrow().own_labels);
     let mut state = inner.state.borrow_mut();
-    let wanted: SortedSet<String> = snapshots.iter().filter_map(id_of).collect();
+    let wanted: SortedSet<String> = snapshots.iter().map(|s| s.id().to_owned()).collect();
     state.items.retain(|id, item| {
         let keep = wanted.contains(id);
         if !keep {
@@ -166,18 +164,18 @@ fn render(inner: &Rc<Inner>) {
         keep
     });
     for (position, snapshot) in snapshots.iter().enumerate() {
-        let Some(id) = id_of(snapshot) else { continue };
-        let item = match state.items.get(&id) {
+        let id = snapshot.id();
+        let item = match state.items.get(id) {
             Some(item) => item.clone(),
-            None => match new_item(inner, snapshot, &id, &handle, &own_labels) {
+            None => match new_item(inner, snapshot, id, &handle, &own_labels) {
                 Ok(item) => {
-                    state.items.insert(id.clone(), item.clone());
+                    state.items.insert(id.to_owned(), item.clone());
                     item
                 }
                 Err(_) => continue,
             },
         };
-        if snapshot.get("taskId").is_some_and(Value::is_null) {
+        if let Snapshot::UnknownCall(_) = snapshot {
             update_unknown(&item, snapshot, &labels);
         }
         let here = inner.list.children().item(position as u32);
@@ -190,9 +188,15 @@ fn render(inner: &Rc<Inner>) {
     let _ = inner.list.set_attribute("aria-label", labels.get("list.label"));
 }
 
-fn new_item(inner: &Inner, snapshot: &Value, id: &str, handle: &JsValue, labels: &JsValue) -> Result<Element, JsValue> {
+fn new_item(
+    inner: &Inner,
+    snapshot: &Snapshot,
+    id: &str,
+    handle: &JsValue,
+    labels: &JsValue,
+) -> Result<Element, JsValue> {
     let item = el(&inner.doc, "li", &[("part", "item"), ("data-id", id)])?;
-    if snapshot.get("taskId").is_some_and(Value::is_null) {
+    if let Snapshot::UnknownCall(_) = snapshot {
         let _ = item.set_attribute("class", "unknown");
         for class in ["title", "status", "message"] {
             append(&item, &[&el(&inner.doc, "p", &[("class", class)])?])?;
@@ -210,9 +214,10 @@ fn new_item(inner: &Inner, snapshot: &Value, id: &str, handle: &JsValue, labels:
     Ok(item)
 }
 
-fn update_unknown(item: &Element, snapshot: &Value, labels: &super::labels::Labels) {
+fn update_unknown(item: &Element, snapshot: &Snapshot, labels: &Labels) {
     let model = CardModel::from_snapshot(snapshot);
-    let texts = [model.tool.as_str(), labels.get(model.status.label_key()), model.message.as_deref().unwrap_or("")];
+    let status_key = model.status_key();
+    let texts = [model.tool.as_str(), labels.get(&status_key), model.message.as_deref().unwrap_or("")];
     let children = item.children();
     for (i, text) in texts.iter().enumerate() {
         if let Some(child) = children.item(i as u32) {

@@ -12,12 +12,14 @@ use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CustomEvent, CustomEventInit, Document, Element, Event, HtmlElement, ShadowRoot};
 
-use super::card_model::{CardModel, Piece, Problem, ResultView, Status};
-use super::dom::{append, closest_with, el, set_attr, set_text, show, text_el};
-use super::elapsed::format_elapsed;
 use super::form_view::{Builder, QuestionView};
-use super::labels::Labels;
+use super::nodes::{append, closest_with, el, set_attr, set_text, show, text_el};
 use super::{host_lang, style};
+use crate::element::model::card_model::{CardModel, Piece, ResultView, UNKNOWN_STATUS};
+use crate::element::model::elapsed::format_elapsed;
+use crate::element::model::labels::Labels;
+use crate::element::model::problem_text::task_problem_text;
+use crate::element::model::url_check;
 use crate::host::globals::{Interval, Listener};
 use crate::host::js_json::{from_js, to_js};
 use crate::host::spawn::spawn;
@@ -294,16 +296,16 @@ fn draw(inner: &Rc<Inner>, snapshot: Option<Value>) -> Vec<Outgoing> {
         state.labels = Some(labels.clone());
     }
     let p = &inner.parts;
-    let model = snapshot.as_ref().map(CardModel::from_snapshot);
+    let model = snapshot.as_ref().map(CardModel::from_json);
     let Some(model) = model else {
         let state = inner.state.borrow();
         let text = match (&state.client, &state.task_id) {
             (Some(_), Some(id)) => labels.fill("error.unknownTask", &[("id", id)]),
             _ => labels.get("task.noClient").to_owned(),
         };
-        set_attr(&p.card, "data-status", Some("unknown"));
+        set_attr(&p.card, "data-status", Some(UNKNOWN_STATUS));
         set_text(&p.title, state.task_id.as_deref().unwrap_or(""));
-        set_text(&p.status, labels.get("status.unknown"));
+        set_text(&p.status, labels.get(&format!("status.{UNKNOWN_STATUS}")));
         set_text(&p.message, &text);
         for part in [&p.progress, &p.result, &p.actions] {
             show(part, false);
@@ -311,30 +313,30 @@ fn draw(inner: &Rc<Inner>, snapshot: Option<Value>) -> Vec<Outgoing> {
         set_text(&p.error, "");
         return outgoing;
     };
-    set_attr(&p.card, "data-status", Some(model.status.as_str()));
+    set_attr(&p.card, "data-status", Some(model.status_name()));
     set_text(&p.title, &model.tool);
-    set_text(&p.status, labels.get(model.status.label_key()));
+    set_text(&p.status, labels.get(&model.status_key()));
     set_text(&p.connectivity, model.connectivity.map(|k| labels.get(k)).unwrap_or(""));
     set_text(&p.message, model.message.as_deref().unwrap_or(""));
     set_attr(&p.progress, "aria-label", Some(labels.get("progress.label")));
-    show(&p.progress, model.status == Status::Working);
+    show(&p.progress, model.is_working());
     // A compact card (a list item) summarises: its questions are asked by the full card.
     let compact = inner.host.has_attribute("compact");
     draw_questions(inner, &labels, &model, compact);
     draw_result(inner, &labels, model.result.as_ref());
     let action_error = inner.state.borrow().action_error.clone();
-    let problem = model.problem.as_ref().map(|problem| problem_text(&labels, problem));
+    let problem = model.problem.as_ref().map(|problem| task_problem_text(&labels, problem));
     let problem = problem.or_else(|| {
         let is_error = model.result.as_ref().is_some_and(|r| r.is_error);
         is_error.then(|| labels.get("result.isError").to_owned())
     });
     set_text(&p.error, &action_error.or(problem).unwrap_or_default());
-    show(&p.actions, model.status.is_live());
+    show(&p.actions, model.is_live());
     let cancel_text = labels.get(if model.cancel_requested { "cancel.requested" } else { "action.cancelTask" });
     set_text(&p.cancel, cancel_text);
     set_attr(&p.cancel, "disabled", model.cancel_requested.then_some(""));
     set_text(&p.cancel_hint, labels.get("cancel.hint"));
-    let settled = model.status.is_settled();
+    let settled = model.is_settled();
     {
         let mut state = inner.state.borrow_mut();
         if let Some(s) = &snapshot {
@@ -372,29 +374,12 @@ fn tick(inner: &Inner) {
         set_text(&inner.parts.elapsed, "");
         return;
     };
-    let (key, end) = if model.status.is_settled() {
+    let (key, end) = if model.is_settled() {
         ("elapsed.took", model.updated_at.unwrap_or(start))
     } else {
         ("elapsed.running", js_sys::Date::now() as i64)
     };
     set_text(&inner.parts.elapsed, &labels.fill(key, &[("time", &format_elapsed(end - start))]));
-}
-
-fn problem_text(labels: &Labels, problem: &Problem) -> String {
-    match problem {
-        Problem::Failed { message, code } => {
-            let mut text = labels.fill("error.failed", &[("message", message)]);
-            if let Some(code) = code {
-                text.push_str(" (");
-                text.push_str(&labels.fill("error.code", &[("code", &code.to_string())]));
-                text.push(')');
-            }
-            text
-        }
-        Problem::ExpiredTtl => labels.get("error.expiredTtl").to_owned(),
-        Problem::ExpiredUnknown => labels.get("error.expiredUnknown").to_owned(),
-        Problem::Cancelled => labels.get("error.cancelled").to_owned(),
-    }
 }
 
 /// Keeps one question view per unanswered key: removes answered ones, adds new ones (and moves focus
@@ -452,7 +437,7 @@ fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel, compact
 fn server_host(inner: &Inner) -> String {
     let state = inner.state.borrow();
     let url = state.client.as_ref().map(|c| c.server_url().to_owned()).unwrap_or_default();
-    let check = super::url_check::check(&url);
+    let check = url_check::check(&url);
     if check.host.is_empty() {
         url
     } else {
