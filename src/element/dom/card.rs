@@ -424,7 +424,7 @@ fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel, compact
                 }
                 state.questions.push(view);
             }
-            Err(e) => state.action_error = Some(format!("{e:?}")),
+            Err(e) => state.action_error = Some(crate::host::js_error::js_error_text(&e)),
         }
     }
     if let Some(control) = focus {
