@@ -32,6 +32,7 @@
 use std::rc::Rc;
 
 use js_sys::{Array, Promise};
+use mcp_tasks_web::error::ErrorKind;
 use mcp_tasks_web::host::globals::sleep;
 use mcp_tasks_web::host::js_json::{from_js, to_js};
 use mcp_tasks_web::json::{json, Value};
@@ -265,11 +266,11 @@ fn id_of(snapshot: &Value) -> String {
     snapshot["taskId"].as_str().expect("taskId").to_owned()
 }
 
-fn expect_error<T>(result: Result<T, ClientError>, name: &str) -> ClientError {
+fn expect_error<T>(result: Result<T, ClientError>, kind: ErrorKind) -> ClientError {
     match result {
-        Err(e) if e.name == name => e,
-        Err(e) => panic!("expected a {name}, got {e:?}"),
-        Ok(_) => panic!("expected a {name}, got a success"),
+        Err(e) if e.kind == kind => e,
+        Err(e) => panic!("expected a {kind:?} error, got {e:?}"),
+        Ok(_) => panic!("expected a {kind:?} error, got a success"),
     }
 }
 
@@ -401,7 +402,7 @@ async fn deploy_asks_for_input_and_completes_after_respond() {
 
     // Each key is answered once: a second answer is refused, and nothing is sent.
     let again = json!({ "approval-1": { "action": "accept", "content": { "confirm": false, "strategy": "rolling" } } });
-    expect_error(client.core.respond(&id, &object(again)).await, "TaskStateError");
+    expect_error(client.core.respond(&id, &object(again)).await, ErrorKind::TaskState);
 
     client
         .until(&id, "deploying", 10_000, |s| {
@@ -452,8 +453,8 @@ async fn long_job_is_cancelled() {
     assert_eq!(done["cancelRequested"], true, "{done}");
     assert!(done["result"].is_null() && done["error"].is_null(), "{done}");
     // A settled task cannot be cancelled or answered any more.
-    expect_error(client.core.cancel(&id).await, "TaskStateError");
-    expect_error(client.core.respond(&id, &object(json!({ "x": { "action": "cancel" } }))).await, "TaskStateError");
+    expect_error(client.core.cancel(&id).await, ErrorKind::TaskState);
+    expect_error(client.core.respond(&id, &object(json!({ "x": { "action": "cancel" } }))).await, ErrorKind::TaskState);
 }
 
 #[wasm_bindgen_test]
@@ -472,13 +473,13 @@ async fn a_task_the_server_expired_ends_expired() {
 #[wasm_bindgen_test]
 async fn unknown_tools_and_tasks_fail_with_typed_errors() {
     let client = Client::on_fault_server("usage", JsValue::UNDEFINED).await;
-    let unknown = expect_error(client.call("no_such_tool", json!({})).await, "RpcError");
+    let unknown = expect_error(client.call("no_such_tool", json!({})).await, ErrorKind::Rpc);
     assert_eq!((unknown.code, unknown.retryable), (Some(-32602), false), "{unknown:?}");
-    expect_error(client.core.respond("no-such-task", &object(json!({}))).await, "TypeError");
-    expect_error(client.core.cancel("no-such-task").await, "TypeError");
+    expect_error(client.core.respond("no-such-task", &object(json!({}))).await, ErrorKind::Usage);
+    expect_error(client.core.cancel("no-such-task").await, ErrorKind::Usage);
     let mut never_called = Ok(());
     let _ = Promise::new(&mut |resolve, _reject| never_called = client.core.wait("no-such-task", resolve));
-    expect_error(never_called, "TypeError");
+    expect_error(never_called, ErrorKind::Usage);
     match ClientOptions::read(&object(json!({ "store": "memory" }))) {
         Err(message) => assert!(message.contains("url"), "{message}"),
         Ok(_) => panic!("options without a url were accepted"),
@@ -545,7 +546,7 @@ async fn auth_headers_are_asked_for_every_request_and_never_stored() {
 async fn without_auth_headers_the_call_fails_typed() {
     let client = Client::open(&options(auth_server(), &unique("anonymous"), JsValue::UNDEFINED)).await;
     let refused = client.call("echo", json!({ "text": "x" })).await;
-    let error = expect_error(refused, "RpcError");
+    let error = expect_error(refused, ErrorKind::Rpc);
     assert_eq!(error.code, Some(-32001), "{error:?}");
     assert!(!error.retryable, "{error:?}");
     assert!(error.message.contains("Unauthorized"), "{error:?}");
@@ -555,7 +556,7 @@ async fn without_auth_headers_the_call_fails_typed() {
     // A headers function that throws: nothing is sent, and the error says why.
     let throwing = js("", "return { headers: () => { throw new Error('token store locked'); } };", &[]);
     let client = Client::open(&options(auth_server(), &unique("throwing"), throwing)).await;
-    let error = expect_error(client.call("echo", json!({ "text": "x" })).await, "HeadersError");
+    let error = expect_error(client.call("echo", json!({ "text": "x" })).await, ErrorKind::Headers);
     assert!(error.message.contains("token store locked"), "{error:?}");
 }
 
