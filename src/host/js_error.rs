@@ -3,7 +3,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The text of `value`, as a message.
-pub fn js_error_text(value: &JsValue) -> String {
+pub(crate) fn js_error_text(value: &JsValue) -> String {
     if let Some(error) = value.dyn_ref::<js_sys::Error>() {
         let name = String::from(error.name());
         let message = String::from(error.message());
