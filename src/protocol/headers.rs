@@ -82,10 +82,10 @@ impl std::error::Error for HeaderValueError {}
 
 /// Decodes a header value as received (server side): the sentinel form is unwrapped, others pass through.
 pub fn decode_header_value(value: &str) -> Result<String, HeaderValueError> {
-    if !looks_like_sentinel(value) {
+    // What `looks_like_sentinel` accepts, without slicing (the prefix and suffix cannot overlap).
+    let Some(inner) = value.strip_prefix(SENTINEL_PREFIX).and_then(|rest| rest.strip_suffix(SENTINEL_SUFFIX)) else {
         return Ok(value.to_owned());
-    }
-    let inner = &value[SENTINEL_PREFIX.len()..value.len() - SENTINEL_SUFFIX.len()];
+    };
     let bytes = base64_decode(inner).ok_or(HeaderValueError::BadBase64)?;
     String::from_utf8(bytes).map_err(|_| HeaderValueError::NotUtf8)
 }

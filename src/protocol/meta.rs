@@ -152,7 +152,7 @@ pub fn check_tasks_extension_settings(value: &Value) -> Result<(), DecodeError> 
             what: "Tasks extension settings",
             detail: format!(
                 "2026-07-28 defines no settings, so the value must be {{}}; found keys {}",
-                obj.keys().cloned().collect::<Vec<_>>().join(", ")
+                crate::text::comma_list(&obj.keys().cloned().collect::<Vec<_>>())
             ),
         }),
         None => Err(DecodeError::NotAnObject { what: "Tasks extension settings" }),

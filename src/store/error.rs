@@ -68,7 +68,7 @@ impl std::error::Error for StoreError {}
 pub(crate) struct JsFailure {
     /// `error.name` when the value had a string `name` (e.g. `"QuotaExceededError"`).
     pub(crate) name: Option<String>,
-    /// `error.message`, the string itself, or a debug rendering of anything else.
+    /// `error.message`, the string itself, or `String(value)` of anything else.
     pub(crate) message: String,
 }
 
@@ -88,7 +88,7 @@ impl JsFailure {
                 return JsFailure { name, message: message.unwrap_or_default() };
             }
         }
-        JsFailure { name: None, message: format!("{value:?}") }
+        JsFailure { name: None, message: crate::host::js_error::js_string(value) }
     }
 
     /// The same snapshot for a `DOMException`, read through its typed accessors.

@@ -47,7 +47,7 @@ fn js_message(value: &JsValue) -> String {
     if let Some(e) = value.dyn_ref::<js_sys::Error>() {
         return String::from(e.message());
     }
-    value.as_string().unwrap_or_else(|| format!("{value:?}"))
+    crate::host::js_error::js_string(value)
 }
 
 impl FetchTransport {

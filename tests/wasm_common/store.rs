@@ -300,6 +300,13 @@ async fn js_store_failures_are_typed_and_carry_the_host_message() {
     let rejecting_with_a_string = host_with("delete", "() => Promise.reject('no such table')");
     expect_failed(rejecting_with_a_string.delete("task:1").await, &["delete", "no such table"]);
 
+    // Neither a string nor an `Error`: shown as `String(value)` would show it, not as a Rust debug print.
+    let rejecting_with_a_number = host_with("delete", "() => Promise.reject(42)");
+    let message = expect_failed(rejecting_with_a_number.delete("task:1").await, &["delete", "42"]);
+    assert!(!message.contains("JsValue"), "{message:?}");
+    let rejecting_with_a_symbol = host_with("delete", "() => Promise.reject(Symbol('gone'))");
+    expect_failed(rejecting_with_a_symbol.delete("task:1").await, &["delete", "Symbol(gone)"]);
+
     let full = host_with("put", "async () => { throw new DOMException('disk full', 'QuotaExceededError'); }");
     assert_eq!(full.put("task:1", "v").await, Err(StoreError::QuotaExceeded));
 

@@ -158,7 +158,8 @@ impl IdbStore {
         for (key, value) in keys.iter().zip(values.iter()) {
             // The range holds only string keys; a non-text value was written by other code.
             let key = key.as_string().ok_or_else(|| {
-                StoreError::Failed(format!("{operation}: a key in the range is not a string: {key:?}"))
+                let key = crate::host::js_error::js_string(&key);
+                StoreError::Failed(format!("{operation}: a key in the range is not a string: {key}"))
             })?;
             let text = value.as_string().ok_or_else(|| not_text(&operation, &key, &value))?;
             entries.push((key, text));
