@@ -41,7 +41,7 @@ fn search<'a>(len: usize, key: &str, key_at: &dyn Fn(usize) -> &'a str) -> Resul
     Err(low)
 }
 
-/// Keys are text (`String` or `&str`): the maps share one search, [`search`].
+/// Keys are text (`String` or `&str`): the maps share one search, `search`.
 impl<K: Borrow<str>, V> SortedMap<K, V> {
     /// An empty map.
     pub const fn new() -> Self {
@@ -58,7 +58,7 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
     }
 
     /// The value of `key`, mutably.
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
+    pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut V> {
         self.find(key).ok().map(|i| &mut self.entries[i].1)
     }
 
@@ -84,7 +84,7 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
     }
 
     /// The value of `key`, inserting `make()` first when it is missing.
-    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+    pub(crate) fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
         let i = match self.find(key.borrow()) {
             Ok(i) => i,
             Err(i) => {
@@ -111,7 +111,7 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
     }
 
     /// Entries in key order, values mutable.
-    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> + ExactSizeIterator {
+    pub(crate) fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> + ExactSizeIterator {
         self.entries.iter_mut().map(|(k, v)| (&*k, v))
     }
 
@@ -131,18 +131,18 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
     }
 
     /// Values in key order, mutable.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+    pub(crate) fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
         self.entries.iter_mut().map(|(_, v)| v)
     }
 
     /// Entries from the first key not less than `from`, in key order.
-    pub fn iter_from(&self, from: &str) -> impl Iterator<Item = (&K, &V)> {
+    pub(crate) fn iter_from(&self, from: &str) -> impl Iterator<Item = (&K, &V)> {
         let start = self.find(from).unwrap_or_else(|i| i);
         self.entries[start..].iter().map(|(k, v)| (k, v))
     }
 
     /// Keeps the entries `keep` accepts.
-    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
     }
 
@@ -186,7 +186,7 @@ impl<'a, K, V> IntoIterator for &'a SortedMap<K, V> {
 
 /// A set sorted by value.
 #[derive(Clone, PartialEq, Eq, Default)]
-pub struct SortedSet<K> {
+pub(crate) struct SortedSet<K> {
     map: SortedMap<K, ()>,
 }
 
@@ -198,48 +198,38 @@ impl<K: fmt::Debug> fmt::Debug for SortedSet<K> {
 
 impl<K: Borrow<str>> SortedSet<K> {
     /// An empty set.
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         SortedSet { map: SortedMap::new() }
     }
 
     /// Adds `value`; whether it was new.
-    pub fn insert(&mut self, value: K) -> bool {
+    pub(crate) fn insert(&mut self, value: K) -> bool {
         self.map.insert(value, ()).is_none()
     }
 
     /// Whether `value` is in the set.
-    pub fn contains(&self, value: &str) -> bool {
+    pub(crate) fn contains(&self, value: &str) -> bool {
         self.map.contains_key(value)
     }
 
     /// Removes `value`; whether it was there.
-    pub fn remove(&mut self, value: &str) -> bool {
+    pub(crate) fn remove(&mut self, value: &str) -> bool {
         self.map.remove(value).is_some()
     }
 
-    /// How many values.
-    pub fn len(&self) -> usize {
-        self.map.len()
+    /// Keeps only the values `keep` accepts.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
+        self.map.retain(|k, _| keep(k));
     }
 
     /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
 
     /// Values in order.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
         self.map.keys()
-    }
-
-    /// Keeps the values `keep` accepts.
-    pub fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
-        self.map.retain(|k, _| keep(k));
-    }
-
-    /// Removes every value.
-    pub fn clear(&mut self) {
-        self.map.clear();
     }
 }
 
@@ -275,7 +265,7 @@ impl<'a, K> IntoIterator for &'a SortedSet<K> {
 ///
 /// One non-generic merge sort: each `sort`/`sort_unstable` call on another element type or closure
 /// brought its own copy of the standard library's sorts (about 3 KB each) into the `.wasm`.
-pub fn sorted_order(len: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> Vec<usize> {
+pub(crate) fn sorted_order(len: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
     let mut merged = vec![0; len];
     let mut width = 1;
@@ -304,7 +294,7 @@ pub fn sorted_order(len: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> V
 }
 
 /// Puts `items` in `order` (a permutation of their indices, as [`sorted_order`] gives).
-pub fn reorder<T>(items: &mut Vec<T>, order: Vec<usize>) {
+pub(crate) fn reorder<T>(items: &mut Vec<T>, order: Vec<usize>) {
     let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
     items.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
@@ -347,7 +337,7 @@ mod tests {
         assert!(!s.insert("a".into()));
         assert!(s.contains("b"));
         assert!(s.remove("b"));
-        assert_eq!(s.len(), 1);
+        assert_eq!(s.iter().len(), 1);
     }
 
     #[test]

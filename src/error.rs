@@ -35,7 +35,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, for the bindings' name table and its tests.
-    pub const ALL: [ErrorKind; 13] = [
+    pub(crate) const ALL: [ErrorKind; 13] = [
         Self::Usage,
         Self::Rpc,
         Self::Http,
@@ -52,7 +52,7 @@ impl ErrorKind {
     ];
 
     /// A stable code for messages between tabs (not shown to people).
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             Self::Usage => "usage",
             Self::Rpc => "rpc",
@@ -71,7 +71,7 @@ impl ErrorKind {
     }
 
     /// The kind of [`Self::code`]; `None` for a code this release does not know.
-    pub fn from_code(code: &str) -> Option<ErrorKind> {
+    pub(crate) fn from_code(code: &str) -> Option<ErrorKind> {
         Self::ALL.into_iter().find(|k| k.code() == code)
     }
 }
@@ -91,22 +91,22 @@ pub struct ClientError {
 
 impl ClientError {
     /// An error of `kind` that retrying does not fix.
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self { kind, message: message.into(), code: None, retryable: false }
     }
 
     /// A usage error (bad arguments, unknown task…).
-    pub fn usage(message: impl Into<String>) -> Self {
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Usage, message)
     }
 
     /// A store failure.
-    pub fn storage(message: impl Into<String>) -> Self {
+    pub(crate) fn storage(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Storage, message)
     }
 
     /// No task `id` here.
-    pub fn unknown_task(id: &str) -> Self {
+    pub(crate) fn unknown_task(id: &str) -> Self {
         Self::usage(format!("no task {id} in this client"))
     }
 }

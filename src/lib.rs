@@ -18,6 +18,16 @@
 //! `protocol`, `machine`, `snapshot` and `client_state` import nothing from wasm-bindgen, js-sys or web-sys, so
 //! they build and test natively.
 #![deny(missing_docs)]
+// Size rules for the shipped .wasm (README, "Design notes"). The standard sorts, `join`, text-pattern
+// searches and B-trees are listed with their measured cost in clippy.toml. `&s[a..b]` on a `str`
+// brings core's str index panic path with its char escaping and Unicode tables (4 KB gzip): slice with
+// `s.get(a..b)`. `{:?}` brings Debug's string escaping (0.5 KB gzip): quote with `json::write_string`,
+// show JS values with `host::js_error` (`use_debug` sees `write!` and the print macros, not `format!`).
+// Not in unit tests (`cfg(test)`), which may sort, slice and debug-print, as the rest of the workspace.
+#![cfg_attr(
+    not(test),
+    warn(clippy::disallowed_methods, clippy::disallowed_types, clippy::string_slice, clippy::use_debug)
+)]
 
 pub mod bindings;
 pub mod client_state;

@@ -3,7 +3,7 @@
 //! panic path; `[String]::join`, a generic copy routine).
 
 /// Where `needle` first occurs in `haystack`, as a byte offset; a plain byte search.
-pub fn find(haystack: &str, needle: &str) -> Option<usize> {
+pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
@@ -11,7 +11,7 @@ pub fn find(haystack: &str, needle: &str) -> Option<usize> {
 }
 
 /// `items` separated by `", "`, for messages.
-pub fn comma_list(items: &[String]) -> String {
+pub(crate) fn comma_list(items: &[String]) -> String {
     let mut out = String::new();
     for (i, item) in items.iter().enumerate() {
         if i > 0 {

@@ -6,7 +6,7 @@ use mcp_tasks_web::json::json;
 use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
 use mcp_tasks_web::machine::record::{Action, TaskRecord};
 use mcp_tasks_web::machine::stored::{from_stored, to_stored};
-use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, InputResponse};
+use mcp_tasks_web::protocol::input::{ElicitAction, ElicitRequest, InputRequest, InputResponse, InputResponses};
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use mcp_tasks_web::protocol::timestamp::format_millis;
@@ -99,7 +99,8 @@ proptest! {
         let mut floor = now + policy.interval(Some(1_000));
         let mut settled_status = None;
         let mut acknowledged: BTreeSet<String> = BTreeSet::new();
-        let mut in_flight_update: Vec<String> = Vec::new();
+        // The answers of the last `SendUpdate` not yet acknowledged, as the runtime keeps them.
+        let mut in_flight_update: Option<InputResponses> = None;
 
         for ev in events {
             let ev_kind = usize::from(matches!(ev, Event::Notification { .. }));
@@ -110,7 +111,7 @@ proptest! {
                         for key in batch.keys() {
                             prop_assert!(!acknowledged.contains(key), "acknowledged key {} sent again", key);
                         }
-                        in_flight_update = batch.keys().cloned().collect();
+                        in_flight_update = Some(batch);
                     }
                     Some(Action::Poll) => {
                         prop_assert!(now >= floor, "polled at {} before the floor {}", now, floor);
@@ -142,12 +143,18 @@ proptest! {
                     let _ = r.answer(answers);
                 }
                 Event::UpdateAck => {
-                    if r.ledger().is_sending() {
-                        acknowledged.extend(in_flight_update.drain(..));
+                    // The runtime acknowledges the batch it sent, once.
+                    if let Some(batch) = in_flight_update.take() {
+                        if r.ledger().is_sending() {
+                            acknowledged.extend(batch.keys().cloned());
+                        }
+                        let _ = r.on_update_ack_of(&batch);
                     }
-                    let _ = r.on_update_ack();
                 }
-                Event::UpdateFailure => { let _ = r.on_update_failure(now, Failure::Timeout, &policy); }
+                Event::UpdateFailure => {
+                    in_flight_update = None;
+                    let _ = r.on_update_failure(now, Failure::Timeout, &policy);
+                }
                 Event::Cancel => { let _ = r.request_cancel(); }
                 Event::CancelAck => { let _ = r.on_cancel_ack(); }
                 Event::CancelFailure => { let _ = r.on_cancel_failure(now, Failure::Network, &policy); }
@@ -156,7 +163,7 @@ proptest! {
                 Event::Pushed(on) => r.set_pushed(now, on, &policy),
                 Event::Reload => {
                     r = from_stored(&to_stored(&r)).expect("a stored record reloads");
-                    in_flight_update.clear();
+                    in_flight_update = None;
                 }
             }
             if let Some(status) = settled_status {

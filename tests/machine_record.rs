@@ -148,7 +148,7 @@ fn input_required_answers_are_sent_once_and_not_shown_again() {
     // Answers go out at once, before the next poll is due.
     assert_eq!(r.next_action(T0 + 600), Some(Action::SendUpdate(accept(&["approval-1"]))));
     assert_eq!(r.next_action(T0 + 600), None, "the update is in flight");
-    assert_eq!(r.on_update_ack(), Change::State);
+    assert_eq!(r.on_update_ack_of(&accept(&["approval-1"])), Change::State);
     assert_eq!(r.ledger().state("approval-1"), Some(&KeyState::Acknowledged));
 
     // The ack is eventually consistent: the next poll may still list the key. It is not shown again.
@@ -368,21 +368,18 @@ fn the_input_ledger_and_outbox_survive_a_reload() {
     let _ = r.next_action(T0 + 500);
     let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::InputRequired, T0 + 10, form(&["a", "b"])), &p);
     let _ = r.answer(accept(&["a"]));
-    let _ = r.next_action(T0 + 501);
-    let _ = r.on_update_ack();
+    assert_eq!(r.next_action(T0 + 501), Some(Action::SendUpdate(accept(&["a"]))));
+    let _ = r.on_update_ack_of(&accept(&["a"]));
     let _ = r.answer([("b".to_string(), InputResponse::action(ElicitAction::Decline))].into_iter().collect());
     // The page dies here: the answer to "b" is queued (persisted) but not sent.
     let stored = to_stored(&r);
     assert_eq!(stored["v"], 1);
     let mut restored: TaskRecord = from_stored(&stored).expect("loads");
     assert_eq!(restored.ledger().state("a"), Some(&KeyState::Acknowledged));
-    assert_eq!(
-        restored.next_action(T0 + 10_000),
-        Some(Action::SendUpdate(
-            [("b".to_string(), InputResponse::action(ElicitAction::Decline))].into_iter().collect()
-        ))
-    );
-    let _ = restored.on_update_ack();
+    let declined: InputResponses =
+        [("b".to_string(), InputResponse::action(ElicitAction::Decline))].into_iter().collect();
+    assert_eq!(restored.next_action(T0 + 10_000), Some(Action::SendUpdate(declined.clone())));
+    let _ = restored.on_update_ack_of(&declined);
     assert!(restored.unanswered_requests().is_empty());
     assert_eq!(restored.answer(accept(&["a"])), Err(RecordError::Input(LedgerError::AlreadyAnswered("a".into()))));
 }
@@ -483,7 +480,7 @@ fn a_send_lease_read_from_the_store_holds_off_other_senders_until_it_runs_out() 
     assert_eq!(c.next_action(T0 + 30_600), Some(Action::SendUpdate(accept(&["approval-1"]))));
 
     // A's ack clears the lease; the stored record then has no lease and nothing to send.
-    assert_eq!(a.on_update_ack(), Change::State);
+    assert_eq!(a.on_update_ack_of(&accept(&["approval-1"])), Change::State);
     let done: TaskRecord = from_stored(&to_stored(&a)).unwrap();
     assert_eq!(done.send_lease_until(), None);
     assert!(!to_stored(&a).to_string().contains("sendLeaseUntil"), "no lease field once released");

@@ -25,7 +25,7 @@ pub(crate) fn js_name(kind: ErrorKind) -> &'static str {
 }
 
 /// The JS `Error` for `e`.
-pub fn to_js_error(e: &ClientError) -> JsValue {
+pub(crate) fn to_js_error(e: &ClientError) -> JsValue {
     let error = js_sys::Error::new(&e.message);
     error.set_name(js_name(e.kind));
     let _ = Reflect::set(

@@ -205,8 +205,10 @@ impl ClientState {
             if record.tick(now, &policy) == Change::State {
                 expired.push(id.clone());
             }
-            while !offline {
-                let Some(action) = record.next_action(now) else { break };
+            if offline {
+                continue;
+            }
+            while let Some(action) = record.next_action(now) {
                 actions.push((id.clone(), action));
             }
         }

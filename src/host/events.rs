@@ -10,7 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::host::globals::{global_property, sleep};
 
 /// Where the client's events go.
-pub struct Events {
+pub(crate) struct Events {
     target: JsValue,
     queue: Rc<RefCell<Vec<(String, JsValue)>>>,
 }
@@ -22,18 +22,18 @@ fn construct(name: &str, args: &js_sys::Array) -> Option<JsValue> {
 
 impl Events {
     /// A fresh `EventTarget` (every current runtime has one; without it events are skipped, not fatal).
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let target = construct("EventTarget", &js_sys::Array::new()).unwrap_or(JsValue::NULL);
         Self { target, queue: Rc::new(RefCell::new(Vec::new())) }
     }
 
     /// The target, for `addEventListener`/`removeEventListener`.
-    pub fn target(&self) -> &JsValue {
+    pub(crate) fn target(&self) -> &JsValue {
         &self.target
     }
 
     /// Queues an event; the queue is dispatched in order on the next macrotask.
-    pub fn emit(&self, kind: &str, detail: JsValue) {
+    pub(crate) fn emit(&self, kind: &str, detail: JsValue) {
         let first = {
             let mut queue = self.queue.borrow_mut();
             queue.push((kind.to_owned(), detail));

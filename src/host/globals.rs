@@ -5,12 +5,12 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The global object (`globalThis`).
-pub fn global() -> JsValue {
+pub(crate) fn global() -> JsValue {
     js_sys::global().into()
 }
 
 /// A property of the global object, if it is set.
-pub fn global_property(name: &str) -> Option<JsValue> {
+pub(crate) fn global_property(name: &str) -> Option<JsValue> {
     Reflect::get(&global(), &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }
 
@@ -22,25 +22,25 @@ fn global_function(name: &str) -> Result<Function, JsValue> {
 }
 
 /// Current time in ms since the Unix epoch (the machine's clock input).
-pub fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     js_sys::Date::now().max(0.0) as u64
 }
 
 /// `fetch(request)`.
-pub fn fetch(request: &web_sys::Request) -> Result<Promise, JsValue> {
+pub(crate) fn fetch(request: &web_sys::Request) -> Result<Promise, JsValue> {
     global_function("fetch")?.call1(&global(), request)?.dyn_into::<Promise>()
 }
 
 /// A pending `setTimeout`; dropping it clears the timer.
 #[must_use = "dropping a Timeout clears it"]
-pub struct Timeout {
+pub(crate) struct Timeout {
     handle: JsValue,
     _callback: Closure<dyn FnMut()>,
 }
 
 impl Timeout {
     /// Calls `callback` once after `ms` milliseconds.
-    pub fn new(ms: u32, callback: impl FnOnce() + 'static) -> Result<Self, JsValue> {
+    pub(crate) fn new(ms: u32, callback: impl FnOnce() + 'static) -> Result<Self, JsValue> {
         let mut callback = Some(callback);
         let closure = Closure::<dyn FnMut()>::new(move || {
             if let Some(f) = callback.take() {
@@ -62,14 +62,16 @@ impl Drop for Timeout {
 
 /// A repeating `setInterval`; dropping it clears the timer.
 #[must_use = "dropping an Interval clears it"]
-pub struct Interval {
+#[cfg_attr(not(feature = "element"), allow(dead_code))] // the element's elapsed-time ticker only
+pub(crate) struct Interval {
     handle: JsValue,
     _callback: Closure<dyn FnMut()>,
 }
 
+#[cfg_attr(not(feature = "element"), allow(dead_code))]
 impl Interval {
     /// Calls `callback` every `ms` milliseconds until dropped.
-    pub fn new(ms: u32, callback: impl FnMut() + 'static) -> Result<Self, JsValue> {
+    pub(crate) fn new(ms: u32, callback: impl FnMut() + 'static) -> Result<Self, JsValue> {
         let closure = Closure::<dyn FnMut()>::new(callback);
         let handle = global_function("setInterval")?.call2(&global(), closure.as_ref(), &JsValue::from(ms))?;
         Ok(Self { handle, _callback: closure })
@@ -86,7 +88,7 @@ impl Drop for Interval {
 
 /// An event listener on a JS target; dropping it removes the listener.
 #[must_use = "dropping a Listener removes it"]
-pub struct Listener {
+pub(crate) struct Listener {
     target: JsValue,
     kind: String,
     callback: Closure<dyn FnMut(JsValue)>,
@@ -95,7 +97,7 @@ pub struct Listener {
 impl Listener {
     /// Listens for `kind` on `target` (anything with `addEventListener`). `None` where the target
     /// cannot listen (e.g. `document` in a worker).
-    pub fn new(target: &JsValue, kind: &str, callback: impl FnMut(JsValue) + 'static) -> Option<Self> {
+    pub(crate) fn new(target: &JsValue, kind: &str, callback: impl FnMut(JsValue) + 'static) -> Option<Self> {
         let add = Reflect::get(target, &JsValue::from_str("addEventListener")).ok()?.dyn_into::<Function>().ok()?;
         let callback = Closure::<dyn FnMut(JsValue)>::new(callback);
         add.call2(target, &JsValue::from_str(kind), callback.as_ref()).ok()?;
@@ -115,7 +117,7 @@ impl Drop for Listener {
 }
 
 /// `navigator.onLine`, or `true` where there is no navigator (Node, workerd).
-pub fn is_online() -> bool {
+pub(crate) fn is_online() -> bool {
     global_property("navigator")
         .and_then(|n| Reflect::get(&n, &JsValue::from_str("onLine")).ok())
         .and_then(|v| v.as_bool())
@@ -123,7 +125,7 @@ pub fn is_online() -> bool {
 }
 
 /// Whether the page is hidden (`document.visibilityState === "hidden"`); `false` outside pages.
-pub fn is_hidden() -> bool {
+pub(crate) fn is_hidden() -> bool {
     global_property("document")
         .and_then(|d| Reflect::get(&d, &JsValue::from_str("visibilityState")).ok())
         .and_then(|v| v.as_string())

@@ -1,8 +1,8 @@
 //! The JS environment every layer above it runs in: globals looked up on `globalThis` (fetch, timers,
 //! listeners), the executor entry points, JSON across the JS boundary, the client's event target, and
 //! the one place a thrown JS value becomes text. Nothing here knows about tasks.
-pub mod events;
+pub(crate) mod events;
 pub mod globals;
-pub mod js_error;
+pub(crate) mod js_error;
 pub mod js_json;
-pub mod spawn;
+pub(crate) mod spawn;

@@ -11,11 +11,11 @@ type BoxedResult = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 type BoxedUnit = Pin<Box<dyn Future<Output = ()>>>;
 
 /// A JS `Promise` settled by `future` (the JS API's async methods).
-pub fn promise(future: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
+pub(crate) fn promise(future: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
     wasm_bindgen_futures::future_to_promise(Box::pin(future) as BoxedResult)
 }
 
 /// Runs `future` on the JS event loop, detached.
-pub fn spawn(future: impl Future<Output = ()> + 'static) {
+pub(crate) fn spawn(future: impl Future<Output = ()> + 'static) {
     wasm_bindgen_futures::spawn_local(Box::pin(future) as BoxedUnit);
 }

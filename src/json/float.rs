@@ -147,7 +147,7 @@ pub(super) fn format_f64(x: f64) -> String {
 
 /// Any `f64` as a person reads it: [`format_f64`] for finite values, `NaN` / `Infinity` / `-Infinity`
 /// otherwise (as JavaScript's `String(x)`).
-pub fn display_f64(x: f64) -> String {
+pub(crate) fn display_f64(x: f64) -> String {
     if x.is_nan() {
         "NaN".into()
     } else if x.is_infinite() {

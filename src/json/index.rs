@@ -7,8 +7,6 @@ use super::Value;
 pub trait Index {
     /// The member or element, if `value` has it.
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value>;
-    /// The same, mutably.
-    fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value>;
     /// The member or element for assignment: `null` becomes an object for a key; a missing key is added.
     fn index_or_insert<'v>(&self, value: &'v mut Value) -> &'v mut Value;
 }
@@ -16,9 +14,6 @@ pub trait Index {
 impl Index for str {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         value.as_object()?.get(self)
-    }
-    fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
-        value.as_object_mut()?.get_mut(self)
     }
     fn index_or_insert<'v>(&self, value: &'v mut Value) -> &'v mut Value {
         if value.is_null() {
@@ -37,9 +32,6 @@ impl Index for String {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         self.as_str().index_into(value)
     }
-    fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
-        self.as_str().index_into_mut(value)
-    }
     fn index_or_insert<'v>(&self, value: &'v mut Value) -> &'v mut Value {
         self.as_str().index_or_insert(value)
     }
@@ -48,9 +40,6 @@ impl Index for String {
 impl Index for usize {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         value.as_array()?.get(*self)
-    }
-    fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
-        value.as_array_mut()?.get_mut(*self)
     }
     fn index_or_insert<'v>(&self, value: &'v mut Value) -> &'v mut Value {
         match value.as_array_mut().and_then(|items| items.get_mut(*self)) {
@@ -63,9 +52,6 @@ impl Index for usize {
 impl<T: Index + ?Sized> Index for &T {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         (**self).index_into(value)
-    }
-    fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
-        (**self).index_into_mut(value)
     }
     fn index_or_insert<'v>(&self, value: &'v mut Value) -> &'v mut Value {
         (**self).index_or_insert(value)

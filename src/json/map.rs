@@ -91,7 +91,7 @@ impl Map {
     }
 
     /// The value of `key`, inserting `make()` first when it is missing.
-    pub fn get_or_insert_with(&mut self, key: &str, make: impl FnOnce() -> Value) -> &mut Value {
+    pub(crate) fn get_or_insert_with(&mut self, key: &str, make: impl FnOnce() -> Value) -> &mut Value {
         let i = match self.position(key) {
             Some(i) => i,
             None => {
@@ -117,24 +117,9 @@ impl Map {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
-    /// Entries in order, values mutable.
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&String, &mut Value)> {
-        self.entries.iter_mut().map(|(k, v)| (&*k, v))
-    }
-
     /// Keys in order.
     pub fn keys(&self) -> impl Iterator<Item = &String> {
         self.entries.iter().map(|(k, _)| k)
-    }
-
-    /// Values in order.
-    pub fn values(&self) -> impl Iterator<Item = &Value> {
-        self.entries.iter().map(|(_, v)| v)
-    }
-
-    /// Keeps the entries `keep` accepts.
-    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
-        self.entries.retain_mut(|(k, v)| keep(k, v));
     }
 }
 

@@ -20,7 +20,7 @@ mod serde_impl;
 mod value;
 mod write;
 
-pub use float::display_f64;
+pub(crate) use float::display_f64;
 pub use map::Map;
 pub use number::Number;
 pub use parse::{from_str, ParseError};

@@ -17,7 +17,8 @@ impl Number {
     /// A number from text in the JSON grammar, or from an HTML "valid floating-point number" (which
     /// also allows leading zeros and a bare fraction such as `.5`), normalised to the JSON grammar.
     /// `None` for anything else.
-    pub fn parse_literal(text: &str) -> Option<Number> {
+    #[cfg_attr(not(feature = "element"), allow(dead_code))] // the element's form view and tests only
+    pub(crate) fn parse_literal(text: &str) -> Option<Number> {
         let (sign, unsigned) = match text.strip_prefix('-') {
             Some(rest) => ("-", rest),
             None => ("", text),
@@ -52,12 +53,12 @@ impl Number {
 
     /// A finite `f64` as a number; `None` for NaN and infinities, which JSON cannot hold.
     /// Written as its shortest round-trip text (`3`, `0.1`, `1.5e-7`), as JavaScript writes numbers.
-    pub fn from_f64(value: f64) -> Option<Number> {
+    pub(crate) fn from_f64(value: f64) -> Option<Number> {
         value.is_finite().then(|| Number { text: super::float::format_f64(value) })
     }
 
     /// The literal text.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.text
     }
 
@@ -82,17 +83,17 @@ impl Number {
     }
 
     /// Whether [`Number::as_i64`] succeeds.
-    pub fn is_i64(&self) -> bool {
+    pub(crate) fn is_i64(&self) -> bool {
         self.as_i64().is_some()
     }
 
     /// Whether [`Number::as_u64`] succeeds.
-    pub fn is_u64(&self) -> bool {
+    pub(crate) fn is_u64(&self) -> bool {
         self.as_u64().is_some()
     }
 
     /// Whether the number is written with a fraction or exponent.
-    pub fn is_f64(&self) -> bool {
+    pub(crate) fn is_f64(&self) -> bool {
         !self.is_integer_text()
     }
 }

@@ -10,9 +10,9 @@ const MAX_DEPTH: usize = 128;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     /// What was wrong.
-    pub what: &'static str,
+    pub(crate) what: &'static str,
     /// Byte offset in the text.
-    pub offset: usize,
+    pub(crate) offset: usize,
 }
 
 impl fmt::Display for ParseError {

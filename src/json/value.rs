@@ -27,11 +27,6 @@ impl Value {
         index.index_into(self)
     }
 
-    /// The member or element, mutably.
-    pub fn get_mut<I: super::index::Index + ?Sized>(&mut self, index: &I) -> Option<&mut Value> {
-        index.index_into_mut(self)
-    }
-
     /// The value at a JSON Pointer (RFC 6901), such as `/expired/reason`.
     pub fn pointer(&self, pointer: &str) -> Option<&Value> {
         if pointer.is_empty() {
@@ -57,7 +52,7 @@ impl Value {
     }
 
     /// The boolean, when it is one.
-    pub fn as_bool(&self) -> Option<bool> {
+    pub(crate) fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
             _ => None,
@@ -65,7 +60,7 @@ impl Value {
     }
 
     /// The number, when it is one.
-    pub fn as_number(&self) -> Option<&Number> {
+    pub(crate) fn as_number(&self) -> Option<&Number> {
         match self {
             Value::Number(n) => Some(n),
             _ => None,
@@ -78,7 +73,7 @@ impl Value {
     }
 
     /// The number as `i64`, when written as an integer in range.
-    pub fn as_i64(&self) -> Option<i64> {
+    pub(crate) fn as_i64(&self) -> Option<i64> {
         self.as_number().and_then(Number::as_i64)
     }
 
@@ -111,7 +106,7 @@ impl Value {
     }
 
     /// The elements, mutably.
-    pub fn as_array_mut(&mut self) -> Option<&mut Vec<Value>> {
+    pub(crate) fn as_array_mut(&mut self) -> Option<&mut Vec<Value>> {
         match self {
             Value::Array(items) => Some(items),
             _ => None,
@@ -120,14 +115,6 @@ impl Value {
 
     /// The members, when it is an object.
     pub fn as_object(&self) -> Option<&Map> {
-        match self {
-            Value::Object(map) => Some(map),
-            _ => None,
-        }
-    }
-
-    /// The members, mutably.
-    pub fn as_object_mut(&mut self) -> Option<&mut Map> {
         match self {
             Value::Object(map) => Some(map),
             _ => None,
@@ -145,7 +132,7 @@ impl Value {
     }
 
     /// Whether it is an array.
-    pub fn is_array(&self) -> bool {
+    pub(crate) fn is_array(&self) -> bool {
         matches!(self, Value::Array(_))
     }
 

@@ -67,21 +67,21 @@ impl Failure {
 
 /// Consecutive failures and the earliest time of the next attempt, for one kind of exchange.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Retry {
+pub(crate) struct Retry {
     /// Failures since the last success.
-    pub failures: u32,
+    pub(crate) failures: u32,
     /// Earliest next attempt (Unix ms).
-    pub not_before: u64,
+    pub(crate) not_before: u64,
 }
 
 /// A small deterministic generator (SplitMix64) for jitter: the machine stays pure and tests repeatable,
 /// while each record gets its own sequence from a caller-supplied seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Jitter(pub u64);
+pub(crate) struct Jitter(pub u64);
 
 impl Jitter {
     /// The next value in `0..=bound`.
-    pub fn next_up_to(&mut self, bound: u64) -> u64 {
+    pub(crate) fn next_up_to(&mut self, bound: u64) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -103,7 +103,7 @@ impl PollPolicy {
 
     /// The backoff before attempt `failures + 1`: "equal jitter" exponential (half fixed, half random),
     /// capped, never below the regular interval, and never before a server's `Retry-After`.
-    pub fn backoff(
+    pub(crate) fn backoff(
         &self,
         failures: u32,
         failure: &Failure,
@@ -120,13 +120,13 @@ impl PollPolicy {
 
 impl Retry {
     /// Records a success: failures reset, next attempt after the regular interval.
-    pub fn succeeded(&mut self, now: u64, interval_ms: u64) {
+    pub(crate) fn succeeded(&mut self, now: u64, interval_ms: u64) {
         self.failures = 0;
         self.not_before = now.saturating_add(interval_ms);
     }
 
     /// Records a failure and schedules the next attempt with backoff.
-    pub fn failed(
+    pub(crate) fn failed(
         &mut self,
         now: u64,
         failure: &Failure,

@@ -62,7 +62,7 @@ impl InputLedger {
     /// Takes in the server's current `inputRequests` (or none when the task is not asking): new keys
     /// become outstanding, unanswered keys the server dropped become withdrawn. Returns whether anything
     /// changed.
-    pub fn observe(&mut self, requests: Option<&InputRequests>) -> bool {
+    pub(crate) fn observe(&mut self, requests: Option<&InputRequests>) -> bool {
         let mut changed = false;
         if let Some(requests) = requests {
             for key in requests.keys() {
@@ -85,7 +85,7 @@ impl InputLedger {
     /// After a reload: queued answers the server no longer asks for were delivered by the page that
     /// queued them (or are moot), so they count as acknowledged and are not sent again. Returns whether
     /// anything changed.
-    pub fn confirm_unasked(&mut self, requests: Option<&InputRequests>) -> bool {
+    pub(crate) fn confirm_unasked(&mut self, requests: Option<&InputRequests>) -> bool {
         let mut changed = false;
         for (key, state) in self.keys.iter_mut() {
             let still_asked = requests.is_some_and(|r| r.contains_key(key));
@@ -99,7 +99,7 @@ impl InputLedger {
 
     /// Keys the user still has to answer, in key order. Acknowledged keys a lagging server still lists
     /// are not among them, so nobody is asked twice.
-    pub fn unanswered(&self) -> Vec<&str> {
+    pub(crate) fn unanswered(&self) -> Vec<&str> {
         self.keys.iter().filter(|(_, s)| **s == KeyState::Outstanding).map(|(k, _)| k.as_str()).collect()
     }
 
@@ -110,7 +110,7 @@ impl InputLedger {
 
     /// Queues answers for outstanding keys. All-or-nothing: one bad key refuses the whole set.
     /// Partial answers (a subset of the outstanding keys) are fine.
-    pub fn queue(&mut self, answers: InputResponses) -> Result<(), LedgerError> {
+    pub(crate) fn queue(&mut self, answers: InputResponses) -> Result<(), LedgerError> {
         if answers.is_empty() {
             return Err(LedgerError::Empty);
         }
@@ -130,12 +130,12 @@ impl InputLedger {
     }
 
     /// Whether queued answers wait to be sent and none are in flight.
-    pub fn has_unsent(&self) -> bool {
+    pub(crate) fn has_unsent(&self) -> bool {
         self.sending.is_empty() && self.keys.values().any(|s| matches!(s, KeyState::Queued { .. }))
     }
 
     /// Takes every queued answer for one `tasks/update`, marking those keys in flight.
-    pub fn take_outbox(&mut self) -> InputResponses {
+    pub(crate) fn take_outbox(&mut self) -> InputResponses {
         let batch: InputResponses = self
             .keys
             .iter()
@@ -148,16 +148,9 @@ impl InputLedger {
         batch
     }
 
-    /// The in-flight `tasks/update` was acknowledged.
-    pub fn acknowledged(&mut self) {
-        for key in std::mem::take(&mut self.sending) {
-            self.keys.insert(key, KeyState::Acknowledged);
-        }
-    }
-
     /// The server acknowledged a `tasks/update` carrying `keys`: each is marked acknowledged, whether
     /// this copy of the ledger sent it or another copy did (a record re-read from the store).
-    pub fn acknowledge<'a>(&mut self, keys: impl IntoIterator<Item = &'a String>) {
+    pub(crate) fn acknowledge<'a>(&mut self, keys: impl IntoIterator<Item = &'a String>) {
         for key in keys {
             self.sending.retain(|k| k != key);
             if matches!(self.keys.get(key), Some(KeyState::Queued { .. })) {
@@ -167,7 +160,7 @@ impl InputLedger {
     }
 
     /// The in-flight `tasks/update` failed; its answers stay queued for a retry.
-    pub fn send_failed(&mut self) {
+    pub(crate) fn send_failed(&mut self) {
         self.sending.clear();
     }
 

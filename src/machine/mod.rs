@@ -7,6 +7,3 @@ pub mod mrtr;
 pub mod pending;
 pub mod record;
 pub mod stored;
-
-pub use backoff::{Failure, PollPolicy};
-pub use record::{Action, CancelIntent, Change, LocalEnd, LocalStatus, RecordError, TaskRecord};

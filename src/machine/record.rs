@@ -47,7 +47,7 @@ impl LocalStatus {
         [Self::Working, Self::InputRequired, Self::Completed, Self::Failed, Self::Cancelled, Self::Expired];
 
     /// The name used in snapshots and events: the wire name, or `expired`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Working => TaskStatus::Working.as_str(),
             Self::InputRequired => TaskStatus::InputRequired.as_str(),
@@ -117,13 +117,6 @@ pub enum Change {
     State,
 }
 
-impl Change {
-    /// The larger of two changes.
-    pub fn and(self, other: Change) -> Change {
-        self.max(other)
-    }
-}
-
 /// Why a host request on a record was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordError {
@@ -158,9 +151,9 @@ impl std::error::Error for RecordError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailureNote {
     /// When it happened (Unix ms).
-    pub at: u64,
+    pub(crate) at: u64,
     /// What happened.
-    pub failure: Failure,
+    pub(crate) failure: Failure,
 }
 
 /// Requests in flight. Not persisted: after a reload, nothing is in flight.
@@ -246,7 +239,7 @@ impl TaskRecord {
     }
 
     /// When the handle arrived (Unix ms).
-    pub fn received_at(&self) -> u64 {
+    pub(crate) fn received_at(&self) -> u64 {
         self.received_at
     }
 
@@ -530,16 +523,9 @@ impl TaskRecord {
         self.send_lease_until
     }
 
-    /// The in-flight `tasks/update` was acknowledged. Keep polling: the ack means received, not applied.
-    pub fn on_update_ack(&mut self) -> Change {
-        self.send_lease_until = None;
-        self.ledger.acknowledged();
-        self.outbox_retry = Retry::default();
-        Change::State
-    }
-
     /// A `tasks/update` carrying `responses` was acknowledged — by this copy of the record or, in step
     /// mode, by a copy another isolate sent from (so the keys are named, not taken from in-flight state).
+    /// Keep polling: the ack means received, not applied.
     pub fn on_update_ack_of(&mut self, responses: &InputResponses) -> Change {
         self.send_lease_until = None;
         self.ledger.acknowledge(responses.keys());

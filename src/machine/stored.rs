@@ -1,7 +1,7 @@
 //! The stored form of records: JSON with a format version, so records written by an older release still
 //! load and records from a newer one are refused instead of misread.
 //!
-//! Each stored type writes and reads itself ([`StoredForm`]) with [`Fields`]; no serde derive, whose
+//! Each stored type writes and reads itself ([`StoredForm`]) with `Fields`; no serde derive, whose
 //! generic code was the largest single part of the `.wasm`. The JSON is the same as format 1 has always
 //! been (camelCase fields, tagged enums, protocol values in their wire form).
 use std::fmt;
@@ -9,7 +9,7 @@ use std::fmt;
 use crate::json::{Map, Value};
 
 /// The format version this release writes.
-pub const FORMAT_VERSION: u64 = 1;
+pub(crate) const FORMAT_VERSION: u64 = 1;
 
 /// Why a stored record could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]

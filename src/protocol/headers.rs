@@ -5,9 +5,9 @@ use std::fmt;
 use super::PROTOCOL_VERSION;
 
 /// `Content-Type` of every POST.
-pub const CONTENT_TYPE: &str = "Content-Type";
+pub(crate) const CONTENT_TYPE: &str = "Content-Type";
 /// `Accept`: both JSON and SSE, since the server picks one per response.
-pub const ACCEPT: &str = "Accept";
+pub(crate) const ACCEPT: &str = "Accept";
 /// Protocol version header; must equal `_meta` protocolVersion.
 pub const PROTOCOL_VERSION_HEADER: &str = "MCP-Protocol-Version";
 /// The JSON-RPC method, for routing without parsing the body.
@@ -16,7 +16,7 @@ pub const METHOD_HEADER: &str = "Mcp-Method";
 pub const NAME_HEADER: &str = "Mcp-Name";
 
 /// The `Accept` value the spec requires.
-pub const ACCEPT_VALUE: &str = "application/json, text/event-stream";
+pub(crate) const ACCEPT_VALUE: &str = "application/json, text/event-stream";
 
 const SENTINEL_PREFIX: &str = "=?base64?";
 const SENTINEL_SUFFIX: &str = "?=";
@@ -82,10 +82,10 @@ impl std::error::Error for HeaderValueError {}
 
 /// Decodes a header value as received (server side): the sentinel form is unwrapped, others pass through.
 pub fn decode_header_value(value: &str) -> Result<String, HeaderValueError> {
-    if !looks_like_sentinel(value) {
+    // What `looks_like_sentinel` accepts, without slicing (the prefix and suffix cannot overlap).
+    let Some(inner) = value.strip_prefix(SENTINEL_PREFIX).and_then(|rest| rest.strip_suffix(SENTINEL_SUFFIX)) else {
         return Ok(value.to_owned());
-    }
-    let inner = &value[SENTINEL_PREFIX.len()..value.len() - SENTINEL_SUFFIX.len()];
+    };
     let bytes = base64_decode(inner).ok_or(HeaderValueError::BadBase64)?;
     String::from_utf8(bytes).map_err(|_| HeaderValueError::NotUtf8)
 }

@@ -57,7 +57,7 @@ pub enum ElicitRequest {
 
 impl InputRequest {
     /// The embedded request's method name.
-    pub fn method(&self) -> &str {
+    pub(crate) fn method(&self) -> &str {
         match self {
             Self::Elicitation(_) => "elicitation/create",
             Self::Sampling { .. } => "sampling/createMessage",
@@ -154,7 +154,7 @@ pub enum ElicitAction {
 
 impl ElicitAction {
     /// The wire value.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Accept => "accept",
             Self::Decline => "decline",
@@ -167,7 +167,7 @@ impl ElicitAction {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
     /// What the user chose.
-    pub action: ElicitAction,
+    pub(crate) action: ElicitAction,
     /// Form values (only for an accepted form): string, number, boolean or string array.
     pub content: Option<Object>,
 }

@@ -17,7 +17,7 @@ pub enum RequestId {
 
 impl RequestId {
     /// The id as it goes on the wire.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         match self {
             Self::Number(n) => Value::from(*n),
             Self::Text(s) => Value::from(s.as_str()),
@@ -25,7 +25,7 @@ impl RequestId {
     }
 
     /// Reads an id; `null`, fractions and other types are rejected.
-    pub fn from_json(value: &Value) -> Result<Self, DecodeError> {
+    pub(crate) fn from_json(value: &Value) -> Result<Self, DecodeError> {
         match value {
             Value::String(s) => Ok(Self::Text(s.clone())),
             Value::Number(n) => n
@@ -96,7 +96,7 @@ pub struct RpcError {
     /// The server's message. Non-normative: never branch on it.
     pub message: String,
     /// Extra data, passed through untouched.
-    pub data: Option<Value>,
+    pub(crate) data: Option<Value>,
 }
 
 /// What an error code means to a task client.
@@ -150,7 +150,7 @@ impl RpcError {
     }
 
     /// For -32021: the capabilities the server requires (`data.requiredCapabilities`).
-    pub fn required_capabilities(&self) -> Option<&Object> {
+    pub(crate) fn required_capabilities(&self) -> Option<&Object> {
         if self.kind() != RpcErrorKind::MissingRequiredClientCapability {
             return None;
         }
@@ -210,7 +210,7 @@ impl std::error::Error for RpcError {}
 #[derive(Debug, Clone, PartialEq)]
 pub struct Response {
     /// The id of the request it answers; absent only when the server could not parse the request.
-    pub id: Option<RequestId>,
+    pub(crate) id: Option<RequestId>,
     /// The result object, or the error.
     pub outcome: Result<Value, RpcError>,
 }
@@ -326,6 +326,6 @@ pub fn decode_response(text: &str) -> Result<Response, DecodeError> {
 }
 
 /// A notification envelope as on the wire.
-pub fn notification(method: &str, params: Value) -> Value {
+pub(crate) fn notification(method: &str, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "method": method, "params": params })
 }

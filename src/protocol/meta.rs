@@ -7,25 +7,25 @@ use super::fields::{self, Object};
 use super::{DecodeError, PROTOCOL_VERSION, TASKS_EXTENSION};
 
 /// `_meta` key for the protocol version (required).
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key for the client's capabilities (required).
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key for the client's self-description (should be sent).
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub(crate) const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// `_meta` key a server puts on results to describe itself.
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub(crate) const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// `_meta` key tying a notification or listen result to its subscription.
-pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+pub(crate) const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// `Implementation`: a peer's self-description. Self-reported, so never a basis for security decisions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Implementation {
     /// Programmatic name.
-    pub name: String,
+    pub(crate) name: String,
     /// Version string.
-    pub version: String,
+    pub(crate) version: String,
     /// Display name, if any.
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
 }
 
 impl Implementation {
@@ -59,11 +59,11 @@ impl Implementation {
 
 /// Which elicitation modes the client renders. `{}` on the wire means form only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ElicitationCapability {
+pub(crate) struct ElicitationCapability {
     /// Form mode (a schema-driven form).
-    pub form: bool,
+    pub(crate) form: bool,
     /// URL mode (open a third-party page after consent).
-    pub url: bool,
+    pub(crate) url: bool,
 }
 
 /// `ClientCapabilities` for 2026-07-28. Servers must not remember these between requests, so the same
@@ -71,20 +71,20 @@ pub struct ElicitationCapability {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Elicitation modes, if any.
-    pub elicitation: Option<ElicitationCapability>,
+    pub(crate) elicitation: Option<ElicitationCapability>,
     /// Sampling (deprecated feature), passed through as sent.
-    pub sampling: Option<Value>,
+    pub(crate) sampling: Option<Value>,
     /// Roots (deprecated feature), passed through as sent.
-    pub roots: Option<Value>,
+    pub(crate) roots: Option<Value>,
     /// Experimental capabilities, passed through.
-    pub experimental: Option<Value>,
+    pub(crate) experimental: Option<Value>,
     /// Declared extensions by id, with their settings.
     pub extensions: SortedMap<String, Value>,
 }
 
 impl ClientCapabilities {
     /// What a task client declares: the Tasks extension (settings `{}`) and the elicitation modes it renders.
-    pub fn task_client(form: bool, url: bool) -> Self {
+    pub(crate) fn task_client(form: bool, url: bool) -> Self {
         let mut extensions = SortedMap::new();
         extensions.insert(TASKS_EXTENSION.to_owned(), Value::Object(Object::new()));
         let elicitation = (form || url).then_some(ElicitationCapability { form, url });
@@ -97,7 +97,7 @@ impl ClientCapabilities {
     }
 
     /// The object as on the wire. `elicitation` is written with explicit modes (`{"form":{},"url":{}}`).
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut obj = Object::new();
         if let Some(el) = self.elicitation {
             let mut modes = Object::new();
@@ -152,7 +152,7 @@ pub fn check_tasks_extension_settings(value: &Value) -> Result<(), DecodeError> 
             what: "Tasks extension settings",
             detail: format!(
                 "2026-07-28 defines no settings, so the value must be {{}}; found keys {}",
-                obj.keys().cloned().collect::<Vec<_>>().join(", ")
+                crate::text::comma_list(&obj.keys().cloned().collect::<Vec<_>>())
             ),
         }),
         None => Err(DecodeError::NotAnObject { what: "Tasks extension settings" }),
@@ -165,11 +165,11 @@ pub struct RequestMeta {
     /// Must equal the `MCP-Protocol-Version` header.
     pub protocol_version: String,
     /// The client's self-description.
-    pub client_info: Option<Implementation>,
+    pub(crate) client_info: Option<Implementation>,
     /// The capabilities this request declares.
     pub client_capabilities: ClientCapabilities,
     /// Opts in to `notifications/progress` for this one request.
-    pub progress_token: Option<Value>,
+    pub(crate) progress_token: Option<Value>,
 }
 
 impl RequestMeta {

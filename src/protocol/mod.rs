@@ -16,7 +16,7 @@ pub mod jsonrpc;
 pub mod meta;
 pub mod param_headers;
 pub mod request;
-pub mod result_type;
+pub(crate) mod result_type;
 pub mod sse;
 pub mod subscriptions;
 pub mod task;

@@ -10,7 +10,7 @@ use super::Object;
 
 /// The JSON type an annotated property declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParamKind {
+pub(crate) enum ParamKind {
     /// A string, sent as is or in the `=?base64?…?=` form.
     String,
     /// An integer, sent in decimal.
@@ -23,11 +23,11 @@ pub enum ParamKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamBinding {
     /// The name after `Mcp-Param-`, as the schema wrote it.
-    pub header: String,
+    pub(crate) header: String,
     /// Property names from the arguments object down to the value.
-    pub path: Vec<String>,
+    pub(crate) path: Vec<String>,
     /// The declared type.
-    pub kind: ParamKind,
+    pub(crate) kind: ParamKind,
 }
 
 /// Why a tool's annotations are invalid (the tool is then left out).

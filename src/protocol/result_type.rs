@@ -6,7 +6,7 @@ use super::DecodeError;
 
 /// The kinds of result this client accepts: the core two and the Tasks extension's `task`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultType {
+pub(crate) enum ResultType {
     /// The final result of the method.
     Complete,
     /// MRTR: the server needs input before it can answer.
@@ -17,7 +17,7 @@ pub enum ResultType {
 
 impl ResultType {
     /// The wire value.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Complete => "complete",
             Self::InputRequired => "input_required",
@@ -28,7 +28,7 @@ impl ResultType {
 
 /// Reads `resultType`: absent means `complete` (older servers); an unknown value is an error, as the
 /// spec requires.
-pub fn read_result_type(obj: &Object) -> Result<ResultType, DecodeError> {
+pub(crate) fn read_result_type(obj: &Object) -> Result<ResultType, DecodeError> {
     match obj.get("resultType") {
         None | Some(Value::Null) => Ok(ResultType::Complete),
         Some(Value::String(s)) => match s.as_str() {
@@ -42,7 +42,7 @@ pub fn read_result_type(obj: &Object) -> Result<ResultType, DecodeError> {
 }
 
 /// Requires `complete` (or absent) for a method that has no other kind of result.
-pub fn expect_complete(obj: &Object, method: &'static str) -> Result<(), DecodeError> {
+pub(crate) fn expect_complete(obj: &Object, method: &'static str) -> Result<(), DecodeError> {
     match read_result_type(obj)? {
         ResultType::Complete => Ok(()),
         other => Err(DecodeError::UnexpectedResultType { method, found: other.as_str().to_owned() }),

@@ -15,7 +15,7 @@ pub struct ListenFilter {
     /// Tasks to receive `notifications/tasks` for.
     pub task_ids: Option<Vec<String>>,
     /// Other filter keys, passed through.
-    pub other: Object,
+    pub(crate) other: Object,
 }
 
 impl ListenFilter {
@@ -25,7 +25,7 @@ impl ListenFilter {
     }
 
     /// The filter object as on the wire.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut obj = self.other.clone();
         if let Some(ids) = &self.task_ids {
             obj.insert("taskIds".into(), Value::from(ids.clone()));

@@ -74,7 +74,7 @@ pub struct Task {
 
 impl Task {
     /// Reads the Task fields from an object. Legacy 2025-11-25 field names are reported as such.
-    pub fn from_object(obj: &Object, what: &'static str) -> Result<Self, DecodeError> {
+    pub(crate) fn from_object(obj: &Object, what: &'static str) -> Result<Self, DecodeError> {
         if !obj.contains_key("ttlMs") && (obj.contains_key("ttl") || obj.contains_key("pollInterval")) {
             return Err(DecodeError::LegacyShape {
                 detail: "`ttl`/`pollInterval` instead of `ttlMs`/`pollIntervalMs`",
@@ -92,7 +92,7 @@ impl Task {
     }
 
     /// Writes the Task fields into `obj` exactly as the spec names them.
-    pub fn write_into(&self, obj: &mut Object) {
+    pub(crate) fn write_into(&self, obj: &mut Object) {
         obj.insert("taskId".into(), Value::from(self.task_id.as_str()));
         obj.insert("status".into(), Value::from(self.status.as_str()));
         if let Some(m) = &self.status_message {
@@ -140,7 +140,7 @@ pub struct DetailedTask {
 impl DetailedTask {
     /// Reads the Task fields and the detail its status requires. Details a status does not call for
     /// are ignored (unknown-field tolerance); a missing required detail is an error.
-    pub fn from_object(obj: &Object, what: &'static str) -> Result<Self, DecodeError> {
+    pub(crate) fn from_object(obj: &Object, what: &'static str) -> Result<Self, DecodeError> {
         let task = Task::from_object(obj, what)?;
         let detail = match task.status {
             TaskStatus::Working | TaskStatus::Cancelled => StatusDetail::None,
@@ -167,7 +167,7 @@ impl DetailedTask {
     }
 
     /// Writes the Task fields and detail into `obj`.
-    pub fn write_into(&self, obj: &mut Object) {
+    pub(crate) fn write_into(&self, obj: &mut Object) {
         self.task.write_into(obj);
         match &self.detail {
             StatusDetail::None => {}
@@ -192,13 +192,13 @@ impl DetailedTask {
     }
 
     /// The plain detailed-task object (no `resultType`), as stored and as notifications carry it.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut obj = Object::new();
         self.write_into(&mut obj);
         Value::Object(obj)
     }
 
-    /// Reads a plain detailed-task object (the inverse of [`DetailedTask::to_json`]).
+    /// Reads a plain detailed-task object (the inverse of `DetailedTask::to_json`).
     pub fn from_json(value: &Value) -> Result<Self, DecodeError> {
         Self::from_object(fields::object(value, "task")?, "task")
     }

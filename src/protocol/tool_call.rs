@@ -30,7 +30,7 @@ pub struct InputRequiredResult {
 
 impl InputRequiredResult {
     /// The result as on the wire.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut obj = Object::new();
         obj.insert("resultType".into(), Value::from(ResultType::InputRequired.as_str()));
         if let Some(r) = &self.input_requests {

@@ -15,7 +15,7 @@ pub struct CallToolResult {
     /// `isError` as sent (absent means false).
     pub is_error: Option<bool>,
     /// `_meta`, passed through.
-    pub meta: Option<Value>,
+    pub(crate) meta: Option<Value>,
 }
 
 impl CallToolResult {

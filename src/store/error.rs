@@ -67,15 +67,15 @@ impl std::error::Error for StoreError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct JsFailure {
     /// `error.name` when the value had a string `name` (e.g. `"QuotaExceededError"`).
-    pub name: Option<String>,
-    /// `error.message`, the string itself, or a debug rendering of anything else.
-    pub message: String,
+    pub(crate) name: Option<String>,
+    /// `error.message`, the string itself, or `String(value)` of anything else.
+    pub(crate) message: String,
 }
 
 impl JsFailure {
     /// Reads `name` and `message` without trusting the value: property reads that throw (a
     /// hostile getter, a revoked Proxy) just leave the field out.
-    pub fn from_js(value: &JsValue) -> Self {
+    pub(crate) fn from_js(value: &JsValue) -> Self {
         if let Some(text) = value.as_string() {
             return JsFailure { name: None, message: text };
         }
@@ -88,16 +88,16 @@ impl JsFailure {
                 return JsFailure { name, message: message.unwrap_or_default() };
             }
         }
-        JsFailure { name: None, message: format!("{value:?}") }
+        JsFailure { name: None, message: crate::host::js_error::js_string(value) }
     }
 
     /// The same snapshot for a `DOMException`, read through its typed accessors.
-    pub fn from_dom_exception(exception: &web_sys::DomException) -> Self {
+    pub(crate) fn from_dom_exception(exception: &web_sys::DomException) -> Self {
         JsFailure { name: Some(exception.name()), message: exception.message() }
     }
 
     /// Whether the failure is the browser saying the origin is out of quota.
-    pub fn is_quota(&self) -> bool {
+    pub(crate) fn is_quota(&self) -> bool {
         self.name.as_deref() == Some("QuotaExceededError")
     }
 }

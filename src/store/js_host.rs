@@ -124,7 +124,7 @@ impl JsStore {
 
     /// Calls `host.compareAndPut(key, expected, value)` if the host has it (`None` otherwise): whether
     /// the value was written because the stored text still equalled `expected` (`null`: absent).
-    pub async fn compare_and_put(
+    pub(crate) async fn compare_and_put(
         &self,
         key: &str,
         expected: Option<&str>,

@@ -27,22 +27,22 @@ impl MemoryStore {
     // operation (each would be one more state machine in the .wasm), and they cannot fail.
 
     /// The text stored under `key`, if any.
-    pub fn get(&self, key: &str) -> Option<String> {
+    pub(crate) fn get(&self, key: &str) -> Option<String> {
         self.records.borrow().get(key).cloned()
     }
 
     /// Stores `value` under `key`, replacing what was there.
-    pub fn put(&self, key: &str, value: &str) {
+    pub(crate) fn put(&self, key: &str, value: &str) {
         self.records.borrow_mut().insert(key.to_owned(), value.to_owned());
     }
 
     /// Removes `key`; removing a missing key is not an error.
-    pub fn delete(&self, key: &str) {
+    pub(crate) fn delete(&self, key: &str) {
         self.records.borrow_mut().remove(key);
     }
 
     /// Every record whose key starts with `prefix`, in key order.
-    pub fn list(&self, prefix: &str) -> Vec<(String, String)> {
+    pub(crate) fn list(&self, prefix: &str) -> Vec<(String, String)> {
         let records = self.records.borrow();
         // SortedMap orders `String`s the way `Store::list` promises (by code point), and every key
         // with the prefix sorts at or after the prefix itself, contiguously.

@@ -77,7 +77,7 @@ impl Store {
     /// Stores `value` under `key` only if the stored text is still `expected` (`None`: no record);
     /// `Ok(false)` when another writer changed it first. Atomic for a host store with
     /// `compareAndPut` and for memory; elsewhere a read then a write (one writer per store assumed).
-    pub async fn put_if(&self, key: &str, expected: Option<&str>, value: &str) -> Result<bool, StoreError> {
+    pub(crate) async fn put_if(&self, key: &str, expected: Option<&str>, value: &str) -> Result<bool, StoreError> {
         if let Store::Js(store) = self {
             if let Some(outcome) = store.compare_and_put(key, expected, value).await {
                 return outcome;
@@ -116,15 +116,6 @@ impl Store {
     pub fn is_durable(&self) -> bool {
         !matches!(self, Store::Memory(_))
     }
-
-    /// `"indexeddb"`, `"memory"` or `"js"`: which backend this is, for diagnostics and the JS API.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Store::IndexedDb(_) => "indexeddb",
-            Store::Memory(_) => "memory",
-            Store::Js(_) => "js",
-        }
-    }
 }
 
 impl From<IdbStore> for Store {
@@ -156,9 +147,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kind_and_durability() {
+    fn durability() {
         let memory = Store::from(MemoryStore::new());
-        assert_eq!(memory.kind(), "memory");
         assert!(!memory.is_durable());
     }
 }

@@ -8,7 +8,7 @@ use crate::protocol::DecodeError;
 
 /// A failed request.
 #[derive(Debug, Clone, PartialEq)]
-pub enum TransportError {
+pub(crate) enum TransportError {
     /// No answer: offline, DNS, refused, reset, or a CORS refusal (browsers hide which).
     Network(String),
     /// The request timed out (its own timeout, not the host's signal).
@@ -32,7 +32,7 @@ pub enum TransportError {
 
 impl TransportError {
     /// The kind of failure a host sees.
-    pub fn kind(&self) -> ErrorKind {
+    pub(crate) fn kind(&self) -> ErrorKind {
         match self {
             Self::Network(_) => ErrorKind::Network,
             Self::Timeout => ErrorKind::Timeout,
@@ -45,7 +45,7 @@ impl TransportError {
     }
 
     /// Whether trying again later may succeed.
-    pub fn retryable(&self) -> bool {
+    pub(crate) fn retryable(&self) -> bool {
         match self {
             Self::Network(_) | Self::Timeout => true,
             Self::Http { status, .. } => *status == 429 || *status >= 500,
@@ -55,7 +55,7 @@ impl TransportError {
     }
 
     /// The JSON-RPC code, where there is one.
-    pub fn code(&self) -> Option<i64> {
+    pub(crate) fn code(&self) -> Option<i64> {
         match self {
             Self::Rpc(e) => Some(e.code),
             _ => None,
@@ -63,7 +63,7 @@ impl TransportError {
     }
 
     /// How the state machine should schedule after this failure.
-    pub fn as_failure(&self) -> Failure {
+    pub(crate) fn as_failure(&self) -> Failure {
         match self {
             Self::Network(_) | Self::Headers(_) | Self::Aborted => Failure::Network,
             Self::Timeout => Failure::Timeout,
@@ -102,6 +102,6 @@ impl From<&TransportError> for ClientError {
 }
 
 /// `Retry-After` as seconds (HTTP dates are rare from MCP servers and read as absent).
-pub fn parse_retry_after(value: &str) -> Option<u64> {
+pub(crate) fn parse_retry_after(value: &str) -> Option<u64> {
     value.trim().parse::<u64>().ok().map(|s| s.saturating_mul(1000))
 }

@@ -18,7 +18,7 @@ use crate::protocol::task::DetailedTask;
 use crate::protocol::DecodeError;
 
 /// What a listen stream delivers.
-pub enum ListenEvent {
+pub(crate) enum ListenEvent {
     /// The task ids the server accepted; the others must still be polled.
     Acknowledged(Vec<String>),
     /// A task's full state, handled like a `tasks/get` result.
@@ -26,7 +26,7 @@ pub enum ListenEvent {
 }
 
 /// How a listen stream ended.
-pub enum ListenEnd {
+pub(crate) enum ListenEnd {
     /// The server closed it with the listen result (graceful).
     Closed,
     /// It broke, or never opened: re-listen later and poll meanwhile.
@@ -34,7 +34,7 @@ pub enum ListenEnd {
 }
 
 /// Talks to one MCP endpoint.
-pub struct FetchTransport {
+pub(crate) struct FetchTransport {
     url: String,
     meta: RequestMeta,
     /// The host's `headers` option: a function (sync or async) or a plain object.
@@ -47,27 +47,33 @@ fn js_message(value: &JsValue) -> String {
     if let Some(e) = value.dyn_ref::<js_sys::Error>() {
         return String::from(e.message());
     }
-    value.as_string().unwrap_or_else(|| format!("{value:?}"))
+    crate::host::js_error::js_string(value)
 }
 
 impl FetchTransport {
     /// The MCP endpoint this transport posts to.
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         &self.url
     }
 
     /// A transport for `url`. `first_id` seeds request ids (random per page, so ids differ across reloads).
-    pub fn new(url: String, meta: RequestMeta, host_headers: Option<JsValue>, timeout_ms: u32, first_id: i64) -> Self {
+    pub(crate) fn new(
+        url: String,
+        meta: RequestMeta,
+        host_headers: Option<JsValue>,
+        timeout_ms: u32,
+        first_id: i64,
+    ) -> Self {
         Self { url, meta, host_headers, timeout_ms, ids: RefCell::new(RequestIds::starting_at(first_id)) }
     }
 
     /// A fresh request id.
-    pub fn next_id(&self) -> RequestId {
+    pub(crate) fn next_id(&self) -> RequestId {
         self.ids.borrow_mut().next_id()
     }
 
     /// Sends `request` and decodes its result.
-    pub async fn send(
+    pub(crate) async fn send(
         &self,
         request: &ClientRequest,
         signal: Option<&AbortSignal>,
@@ -78,7 +84,7 @@ impl FetchTransport {
     /// Sends `request` with `extra` headers (`Mcp-Param-*`). A -32022 (unsupported version) whose
     /// `supported` list names the version this client speaks is retried once, under a new id; one
     /// that does not is reported naming both sides.
-    pub async fn send_with_headers(
+    pub(crate) async fn send_with_headers(
         &self,
         request: &ClientRequest,
         extra: &[(String, String)],
@@ -206,7 +212,7 @@ impl FetchTransport {
 
     /// Opens `subscriptions/listen` for `task_ids` and feeds what arrives to `on_event` until the stream
     /// ends; `abort` closes it (how a client ends a subscription over HTTP).
-    pub async fn listen(
+    pub(crate) async fn listen(
         &self,
         task_ids: Vec<String>,
         abort: &AbortController,

@@ -3,5 +3,5 @@
 mod error;
 mod fetch;
 
-pub use error::{parse_retry_after, TransportError};
-pub use fetch::{FetchTransport, ListenEnd, ListenEvent};
+pub(crate) use error::TransportError;
+pub(crate) use fetch::{FetchTransport, ListenEnd, ListenEvent};

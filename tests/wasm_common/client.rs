@@ -231,7 +231,7 @@ impl Client {
     async fn settled(&self, id: &str, ms: u32) -> Value {
         let core = self.core.clone();
         let task = id.to_owned();
-        let waited = mcp_tasks_web::host::spawn::promise(async move {
+        let waited = wasm_bindgen_futures::future_to_promise(async move {
             let snapshot = core.wait(&task).await.unwrap_or_else(|e| panic!("wait({task}) refused: {e:?}"));
             Ok(to_js(&snapshot))
         });
@@ -654,7 +654,7 @@ async fn wait_rejects_after_forget_clear_and_close() {
         let task = id.clone();
         let outcome: Rc<std::cell::RefCell<Option<Result<Value, ClientError>>>> = Rc::default();
         let slot = outcome.clone();
-        mcp_tasks_web::host::spawn::spawn(async move {
+        wasm_bindgen_futures::spawn_local(async move {
             *slot.borrow_mut() = Some(core.wait(&task).await);
         });
         sleep(50).await;

@@ -10,7 +10,7 @@ use crate::cmd;
 use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Pkg};
-use crate::{clean_copy, conformance, interop, js_tests, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
+use crate::{clean_copy, conformance, interop, js_tests, lints, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {
@@ -21,18 +21,22 @@ pub fn build(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask test`: every test there is — the workspace's Rust tests (in the checkout, then in a
-/// copy of only the tracked files), the wasm tests in each runtime (Chromium page, Chromium dedicated
-/// worker, Node.js), then the wasm package build and its checks — ending with a plain `N passed, M failed` line.
+/// `cargo xtask test`: every test there is — formatting and clippy, the workspace's Rust tests (in the
+/// checkout, then in a copy of only the tracked files), the wasm tests in each runtime (Chromium page,
+/// Chromium dedicated worker, Node.js), then the wasm package build and its checks — ending with a
+/// plain `N passed, M failed` line.
 pub fn test(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
+    let mut checks = Checks::default();
+    // First, and counted like the checks below: a formatting slip or a clippy warning shows before
+    // the long steps, and does not stop them.
+    lints::run(root, &mut checks);
     // Streamed, not `-q`: the per-binary "test result:" lines are the evidence CI reads.
     // `--no-fail-fast`: one failing test binary must not hide the results of the others.
     let mut cargo_test = cmd::cargo();
     cargo_test.args(["test", "--workspace", "--no-fail-fast"]).current_dir(root);
     cmd::run(&mut cargo_test).map_err(|e| Error::msg(format!("{e}; fix the Rust tests first (output above)")))?;
 
-    let mut checks = Checks::default();
     checks.run("the same tests from a copy of only the files git tracks, with nothing beside it", || {
         clean_copy::run(root)
     });
@@ -133,6 +137,7 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
 /// `cargo xtask setup [--browser]`: installs whatever is missing, builds nothing.
 pub fn setup(root: &Path, browser: bool) -> Result<()> {
     toolchain::ensure_build_tools(root)?;
+    toolchain::ensure_lint_tools()?;
     if browser {
         toolchain::ensure_browser()?;
     }

@@ -12,6 +12,7 @@ mod conformance;
 mod error;
 mod interop;
 mod js_tests;
+mod lints;
 mod pkg_check;
 mod reference_server;
 mod sizes;
@@ -29,17 +30,18 @@ usage: cargo xtask <command>
 
 commands:
   demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
-  test              run every test: cargo test --workspace, in the checkout and again in a copy
-                    of only the files git tracks; the wasm tests in a Chromium page, a Chromium
-                    dedicated worker and Node.js (installs chromium + chromedriver if missing);
-                    build pkg/ and check it; the official conformance suite and the ext-tasks
-                    interop check against the reference server
+  test              run every test: cargo fmt --check and clippy (native and wasm32, -D warnings);
+                    cargo test --workspace, in the checkout and again in a copy of only the
+                    files git tracks; the wasm tests in a Chromium page, a Chromium dedicated
+                    worker and Node.js (installs chromium + chromedriver if missing); build pkg/
+                    and check it; the official conformance suite and the ext-tasks interop check
+                    against the reference server
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
-  setup [--browser] install missing tools: wasm32 target, wasm-bindgen-cli, npm packages;
-                    --browser also installs chromium + chromedriver (Debian packages)
+  setup [--browser] install missing tools: wasm32 target, rustfmt and clippy, wasm-bindgen-cli,
+                    npm packages; --browser also installs chromium + chromedriver (Debian packages)
   help              show this message
 
 Missing tools are installed on demand by demo, test and build as well.";

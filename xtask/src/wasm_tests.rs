@@ -94,6 +94,11 @@ const RUNTIMES: [Runtime; 6] = [
     },
 ];
 
+/// Every wasm test binary, for the wasm32 clippy check (xtask/src/lints.rs).
+pub fn test_targets() -> impl Iterator<Item = &'static str> {
+    RUNTIMES.iter().flat_map(|runtime| runtime.test_targets.iter().copied())
+}
+
 /// The bearer token the `--auth` server accepts (passed to the tests as `MCP_TEST_AUTH_TOKEN`).
 const AUTH_TOKEN: &str = "wasm-test-token";
 

@@ -47,16 +47,6 @@ pub enum TextFormat {
 }
 
 impl TextFormat {
-    /// The keyword as written in the schema, e.g. `"date-time"` (for a UI's input `type` mapping).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TextFormat::Email => "email",
-            TextFormat::Uri => "uri",
-            TextFormat::Date => "date",
-            TextFormat::DateTime => "date-time",
-        }
-    }
-
     fn parse(s: &str) -> Option<Self> {
         match s {
             "email" => Some(TextFormat::Email),

@@ -49,6 +49,12 @@ pub enum CallOutcome {
     Task(Value),
 }
 
+/// How a `wait` ends: the terminal snapshot, or why there will be none.
+type Waited = Result<Value, ClientError>;
+
+/// How the polling tab answered a forwarded request.
+type Replied = Result<(), ClientError>;
+
 /// The engine behind a `TaskClient`: the state, and the JS resources that carry out its effects.
 pub struct ClientCore {
     state: RefCell<ClientState>,
@@ -62,9 +68,9 @@ pub struct ClientCore {
     leadership: RefCell<Option<Leadership>>,
     channel: RefCell<Option<Channel>>,
     /// `wait` calls by the state's waiter id.
-    waiters: RefCell<SortedMap<String, Rc<Once<Result<Value, ClientError>>>>>,
+    waiters: RefCell<SortedMap<String, Rc<Once<Waited>>>>,
     /// Requests forwarded to the polling tab, by request id.
-    replies: RefCell<SortedMap<String, Rc<Once<Result<(), ClientError>>>>>,
+    replies: RefCell<SortedMap<String, Rc<Once<Replied>>>>,
     /// Closes the open listen stream.
     listen_abort: RefCell<Option<web_sys::AbortController>>,
     /// The group write the next queued record joins (`true` once stored).

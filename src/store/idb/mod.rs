@@ -77,11 +77,6 @@ impl IdbStore {
         })
     }
 
-    /// The database name this store was opened with.
-    pub fn database_name(&self) -> &str {
-        &self.name
-    }
-
     /// The text stored under `key`, if any.
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
         let operation = operation("IndexedDB get(", key, ")");
@@ -109,7 +104,7 @@ impl IdbStore {
 
     /// Stores every `(key, value)` in one transaction, in order; returns once all are committed. One
     /// transaction for many records: each transaction costs far more than a put inside it.
-    pub async fn put_all(&self, entries: &[(String, String)]) -> Result<(), StoreError> {
+    pub(crate) async fn put_all(&self, entries: &[(String, String)]) -> Result<(), StoreError> {
         let operation = format!("IndexedDB put of {} records", entries.len());
         let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
         let committed = TransactionWait::new(&transaction);
@@ -123,7 +118,7 @@ impl IdbStore {
     }
 
     /// Removes `key` (a missing key is not an error); returns once the deletion is committed.
-    pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
+    pub(crate) async fn delete(&self, key: &str) -> Result<(), StoreError> {
         let operation = operation("IndexedDB delete(", key, ")");
         let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
         let committed = TransactionWait::new(&transaction);
@@ -163,7 +158,8 @@ impl IdbStore {
         for (key, value) in keys.iter().zip(values.iter()) {
             // The range holds only string keys; a non-text value was written by other code.
             let key = key.as_string().ok_or_else(|| {
-                StoreError::Failed(format!("{operation}: a key in the range is not a string: {key:?}"))
+                let key = crate::host::js_error::js_string(&key);
+                StoreError::Failed(format!("{operation}: a key in the range is not a string: {key}"))
             })?;
             let text = value.as_string().ok_or_else(|| not_text(&operation, &key, &value))?;
             entries.push((key, text));

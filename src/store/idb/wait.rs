@@ -52,12 +52,12 @@ pub(super) struct RequestWait<'a> {
 
 impl<'a> RequestWait<'a> {
     /// Starts waiting on a data request (`get`, `put`, `getAll`, …).
-    pub fn new(request: &'a IdbRequest) -> Self {
+    pub(crate) fn new(request: &'a IdbRequest) -> Self {
         Self::install(request, None)
     }
 
     /// Starts waiting on an open or delete-database request, whose `blocked` event is also watched.
-    pub fn new_open(request: &'a IdbOpenDbRequest) -> Self {
+    pub(crate) fn new_open(request: &'a IdbOpenDbRequest) -> Self {
         Self::install(request, Some(request))
     }
 
@@ -76,7 +76,7 @@ impl<'a> RequestWait<'a> {
     }
 
     /// Waits for the request to finish and returns its `result`.
-    pub async fn outcome(mut self) -> Result<JsValue, RequestFailure> {
+    pub(crate) async fn outcome(mut self) -> Result<JsValue, RequestFailure> {
         if let Some(settled) = self.settled.take() {
             let first = settled.await;
             let blocked = matches!(&first, Ok(event) if event_type(event).as_deref() == Some("blocked"));
@@ -166,7 +166,7 @@ pub(super) struct TransactionWait<'a> {
 impl<'a> TransactionWait<'a> {
     /// Installs `oncomplete` / `onabort`. An error in any request of the transaction aborts it
     /// (nothing here calls `preventDefault`), so `abort` covers request errors too.
-    pub fn new(transaction: &'a IdbTransaction) -> Self {
+    pub(crate) fn new(transaction: &'a IdbTransaction) -> Self {
         let promise = Promise::new(&mut |resolve, reject| {
             transaction.set_oncomplete(Some(&resolve));
             transaction.set_onabort(Some(&reject));
@@ -175,7 +175,7 @@ impl<'a> TransactionWait<'a> {
     }
 
     /// Waits for the commit; on abort, returns the transaction's `error`.
-    pub async fn outcome(mut self) -> Result<(), JsFailure> {
+    pub(crate) async fn outcome(mut self) -> Result<(), JsFailure> {
         match (&mut self.settled).await {
             Ok(_) => Ok(()),
             Err(_) => Err(match self.transaction.error() {

@@ -7,6 +7,7 @@
 
 mod bindgen;
 mod browser;
+mod components;
 mod npm;
 mod target;
 
@@ -31,6 +32,11 @@ pub fn ensure_build_tools(root: &Path) -> Result<BuildTools> {
     let wasm_bindgen = bindgen::ensure(root)?;
     let wasm_opt = npm::ensure(root)?;
     Ok(BuildTools { wasm_bindgen, wasm_opt })
+}
+
+/// Ensures rustfmt and clippy, for the source checks.
+pub fn ensure_lint_tools() -> Result<()> {
+    components::ensure()
 }
 
 /// Ensures headless Chromium and its WebDriver, for the browser tests.
