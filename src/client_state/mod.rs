@@ -254,13 +254,13 @@ impl ClientState {
     /// Online again, offline, visible again or back from the bfcache: what was backing off is due at
     /// once, and live tasks show the new connectivity.
     pub fn connectivity_changed(&mut self, now: u64, online: bool) {
-        let was_offline = std::mem::replace(&mut self.offline, !online);
+        let was_online = !std::mem::replace(&mut self.offline, !online);
         if online {
             for record in self.records.values_mut() {
                 let _ = record.on_network_restored(now, &self.config.policy);
             }
         }
-        if was_offline == online {
+        if was_online != online {
             let live: Vec<String> =
                 self.records.iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
             for id in live {

@@ -4,6 +4,8 @@
 //! `forget` event, and the other tabs are told unless they told us.
 use crate::collections::SortedSet;
 use crate::error::{ClientError, ErrorKind};
+use crate::machine::record::TaskRecord;
+use crate::protocol::timestamp::parse_millis;
 
 use super::{ClientState, Effect, TabMessage};
 
@@ -86,13 +88,12 @@ impl ClientState {
     /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
     pub fn apply_retention(&mut self, now: u64) {
         let doomed: Vec<String> = {
-            let settled: Vec<(&String, &crate::machine::record::TaskRecord)> =
-                self.records.iter().filter(|(_, r)| r.is_settled()).collect();
+            let settled: Vec<(&String, &TaskRecord)> = self.records.iter().filter(|(_, r)| r.is_settled()).collect();
             let order = crate::collections::sorted_order(settled.len(), &mut |a, b| {
                 settled[a].1.received_at() < settled[b].1.received_at()
             });
-            let past_ttl = |r: &crate::machine::record::TaskRecord| {
-                let expiry = crate::protocol::timestamp::parse_millis(&r.last().task.created_at)
+            let past_ttl = |r: &TaskRecord| {
+                let expiry = parse_millis(&r.last().task.created_at)
                     .zip(r.last().task.ttl_ms)
                     .map(|(c, ttl)| c.saturating_add(ttl as i64));
                 expiry.is_some_and(|e| e >= 0 && (e as u64) < now)

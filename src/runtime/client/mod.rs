@@ -6,8 +6,8 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, Wait, MAX_REQUESTS_IN_FLIGHT};
-use crate::collections::SortedMap;
+use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, MAX_REQUESTS_IN_FLIGHT};
+use crate::collections::{SortedMap, SortedSet};
 use crate::host::events::Events;
 use crate::host::globals::{self, Listener, Timeout};
 use crate::host::js_json::{from_js, to_js};
@@ -175,13 +175,20 @@ impl ClientCore {
 
     /// Feeds the state one event, carries out its effects and waits for the store deletes it asked
     /// for, in order; the first failure is returned.
-    async fn run_awaiting_deletes(&self, event: &dyn Fn(&mut ClientState)) -> Result<(), StoreError> {
+    /// `also`: more keys to delete with them (each key is deleted once).
+    async fn run_awaiting_deletes(
+        &self,
+        event: &dyn Fn(&mut ClientState),
+        also: Vec<String>,
+    ) -> Result<(), StoreError> {
         event(&mut self.state.borrow_mut());
         let effects = self.state.borrow_mut().drain_effects();
+        let mut keys: SortedSet<String> = also.into_iter().collect();
+        keys.extend(self.perform(effects));
         let store = self.store();
         let mut outcome = Ok(());
-        for key in self.perform(effects) {
-            if let Err(e) = store.delete(&key).await {
+        for key in keys.iter() {
+            if let Err(e) = store.delete(key).await {
                 outcome = outcome.and(Err(e));
             }
         }
@@ -341,10 +348,7 @@ impl ClientCore {
         if self.polls_for(task_id)? {
             self.respond_here(task_id, &value).await
         } else {
-            let req = format!("req-{:016x}", random_u64());
-            let message =
-                crate::client_state::TabMessage::Respond { req: req.clone(), id: task_id.to_owned(), answers: value };
-            self.forward(req, message).await
+            self.forward(|req| TabMessage::Respond { req, id: task_id.to_owned(), answers: value }).await
         }
     }
 
@@ -362,9 +366,7 @@ impl ClientCore {
         if self.polls_for(task_id)? {
             self.cancel_here(task_id).await
         } else {
-            let req = format!("req-{:016x}", random_u64());
-            let message = crate::client_state::TabMessage::Cancel { req: req.clone(), id: task_id.to_owned() };
-            self.forward(req, message).await
+            self.forward(|req| TabMessage::Cancel { req, id: task_id.to_owned() }).await
         }
     }
 
@@ -408,21 +410,20 @@ impl ClientCore {
     /// `forget`: drops a task (or a call of unknown outcome) here, in the store and in every tab.
     pub async fn forget(&self, id: &str) -> Result<(), ClientError> {
         let ids = [id.to_owned()];
-        let deleted = self.run_awaiting_deletes(&|state| state.remove(&ids, Removal::Forget)).await;
+        let deleted = self.run_awaiting_deletes(&|state| state.remove(&ids, Removal::Forget), Vec::new()).await;
         deleted.map_err(|e| ClientError::storage(e.to_string()))
     }
 
     /// `clear`: forgets everything in this namespace and server, here and in every tab, and deletes
     /// whatever the store holds under the client's prefix.
     pub async fn clear(&self) -> Result<(), ClientError> {
-        let deleted = self.run_awaiting_deletes(&ClientState::clear).await;
-        let store = self.store();
+        // What the store holds under the prefix (records this client never loaded too) goes with what
+        // the state knows, each key once.
         let prefix = self.state.borrow().keys().prefix().to_owned();
-        let entries = store.list(&prefix).await.map_err(|e| ClientError::storage(e.to_string()))?;
-        for (key, _) in entries {
-            store.delete(&key).await.map_err(|e| ClientError::storage(e.to_string()))?;
-        }
-        deleted.map_err(|e| ClientError::storage(e.to_string()))
+        let listed = self.store().list(&prefix).await;
+        let stored = listed.as_ref().map(|entries| entries.iter().map(|(key, _)| key.clone()).collect());
+        let deleted = self.run_awaiting_deletes(&ClientState::clear, stored.unwrap_or_default()).await;
+        listed.and(deleted).map_err(|e| ClientError::storage(e.to_string()))
     }
 
     /// `close`: stops timers and listeners and rejects open `wait`s; records stay in the store for the

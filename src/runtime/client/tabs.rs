@@ -113,8 +113,10 @@ impl ClientCore {
         }
     }
 
-    /// Sends a request to the polling tab and waits for its reply (or gives up after a few seconds).
-    pub(super) async fn forward(&self, req: String, message: TabMessage) -> Result<(), ClientError> {
+    /// Sends a request (`message` for a fresh request id) to the polling tab and waits for its reply,
+    /// or gives up after a few seconds.
+    pub(super) async fn forward(&self, message: impl FnOnce(String) -> TabMessage) -> Result<(), ClientError> {
+        let req = format!("req-{:016x}", super::random_u64());
         let reply = Once::new();
         self.replies.borrow_mut().insert(req.clone(), reply.clone());
         let timeout = {
@@ -128,7 +130,7 @@ impl ClientCore {
                 }))
             })
         };
-        self.post(message);
+        self.post(message(req.clone()));
         let outcome = reply.get().await;
         drop(timeout);
         self.replies.borrow_mut().remove(&req);
