@@ -2,7 +2,7 @@
 //! git tracks, in an empty temporary directory with nothing beside it.
 //!
 //! Why: a test can pass in a developer's checkout and still fail on a fresh clone, because it reads a
-//! file beside the repository (the spec folder once lived in `../shared/`), or one that is in the working
+//! file beside the repository (the spec vectors once lived outside it), or one that is in the working
 //! tree but was never added to git, or something left behind in `target/`. Running `cargo test` where only
 //! the tracked files exist turns each of those into a failure here instead of on someone else's machine.
 //! The copy reads the working tree, so uncommitted edits count and a new file counts once `git add`ed.
