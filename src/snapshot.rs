@@ -422,6 +422,7 @@ mod tests {
             backoff_base_ms: 1_000,
             max_backoff_ms: 8_000,
             expiry_grace_ms: 60_000,
+            pushed_backstop_ms: 60_000,
         }
     }
 

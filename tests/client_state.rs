@@ -22,6 +22,7 @@ fn policy() -> PollPolicy {
         backoff_base_ms: 500,
         max_backoff_ms: 4_000,
         expiry_grace_ms: 60_000,
+        pushed_backstop_ms: 60_000,
     }
 }
 

@@ -97,6 +97,8 @@ proptest! {
         let mut r = TaskRecord::from_handle(now, "tool", handle, seed, &policy);
         // The floor the server set with its latest accepted advice: last observation + interval.
         let mut floor = now + policy.interval(Some(1_000));
+        // The latest observation of a live task: a covered task's backstop counts from it.
+        let mut last_seen = now;
         let mut settled_status = None;
         let mut acknowledged: BTreeSet<String> = BTreeSet::new();
         // The answers of the last `SendUpdate` not yet acknowledged, as the runtime keeps them.
@@ -115,7 +117,14 @@ proptest! {
                     }
                     Some(Action::Poll) => {
                         prop_assert!(now >= floor, "polled at {} before the floor {}", now, floor);
-                        prop_assert!(!r.is_pushed(), "a pushed task was polled");
+                        if r.is_pushed() && r.consecutive_failures() == 0 {
+                            // Covered: only the backstop after the latest observation, or the end of
+                            // the TTL (createdAt T0 + 300 s) when that comes first and was not seen past.
+                            let backstop = last_seen + policy.pushed_backstop_ms.max(policy.interval(r.last().task.poll_interval_ms));
+                            let ttl_end = T0 + 300_000;
+                            let due = if ttl_end > last_seen { backstop.min(ttl_end) } else { backstop };
+                            prop_assert!(now >= due, "a pushed task was polled at {} before {}", now, due);
+                        }
                     }
                     Some(Action::SendCancel) | None => {}
                 },
@@ -125,6 +134,7 @@ proptest! {
                     let seen = observation(status, updated, interval, &keys);
                     let _ = if matches!(ev_kind, 0) { r.on_poll_result(now, seen, &policy) } else { r.on_notification(now, seen, &policy) };
                     if !was_settled {
+                        last_seen = now;
                         // Accepted observations move the advice; stale ones keep the one held.
                         let advice = if r.last().task.last_updated_at == format_millis((T0 + updated) as i64) { r.last().task.poll_interval_ms } else { before };
                         floor = now + policy.interval(advice);

@@ -1,29 +1,104 @@
 //! `subscriptions/listen` coverage: whether the server offers it, the one stream open for the live
-//! tasks, which tasks it covers (those are not polled), and the backoff after a stream drops.
+//! tasks, which tasks it covers (exactly those it acknowledged; every other live task is polled), and
+//! when to open a stream again. A server may honour none of the tasks asked and end the stream at once
+//! (the official TypeScript SDK 2.4 does): that set is not asked again, and a changed set not before
+//! [`REFUSED_RETRY_MS`]. Any stream that ends is re-opened only after a jittered backoff that grows
+//! while streams keep ending soon after they opened, and a stream silent for [`IDLE_LIMIT_MS`] is lost.
 use crate::collections::SortedSet;
+use crate::machine::backoff::Jitter;
 use crate::machine::record::Change;
 use crate::protocol::task::DetailedTask;
 
 use super::{ClientState, Effect};
 
+/// A stream that delivered no byte (not even a keep-alive comment) for this long is treated as lost:
+/// a proxy or a sleeping network may leave a dead connection looking open. Servers send keep-alives
+/// well within it (the reference server every 15 s).
+pub const IDLE_LIMIT_MS: u64 = 90_000;
+
+/// After a listen honoured none of the tasks asked, a changed set of live tasks is asked no sooner.
+pub const REFUSED_RETRY_MS: u64 = 60_000;
+
+/// The first wait before re-opening a stream that ended; doubles per stream that ends soon after it
+/// opened, up to [`RELISTEN_MAX_MS`].
+pub const RELISTEN_MIN_MS: u64 = 1_000;
+
+/// The longest wait before re-opening a stream.
+pub const RELISTEN_MAX_MS: u64 = 60_000;
+
+/// A stream that lived this long was healthy: the backoff after it starts over.
+const HEALTHY_STREAM_MS: u64 = 60_000;
+
+/// The stream open now.
+#[derive(Debug)]
+struct Stream {
+    /// The task ids it was asked for.
+    asked: SortedSet<String>,
+    opened_at: u64,
+    /// The last time a byte arrived (or the stream opened).
+    heard_at: u64,
+}
+
 /// The listen stream's bookkeeping.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Listen {
     /// `None` until `server/discover` answered (or a listen told us the server has no such method).
     supported: Option<bool>,
     discovering: bool,
-    /// The task ids the open stream was asked for.
-    current: Option<SortedSet<String>>,
+    current: Option<Stream>,
     /// Bumped per stream, so a closed stream's late events are ignored.
     generation: u64,
-    failures: u32,
+    /// Streams in a row that ended before they were healthy.
+    quick_ends: u32,
+    /// No stream is opened before this time (Unix ms).
     retry_at: u64,
+    /// The last set a listen honoured none of, and when it said so.
+    refused: Option<(SortedSet<String>, u64)>,
+    /// When the last pass found live tasks without a stream that may open later: the timer's due time.
+    open_at: Option<u64>,
+    jitter: Jitter,
 }
 
 impl Listen {
+    pub(super) fn new(seed: u64) -> Self {
+        Self {
+            supported: None,
+            discovering: false,
+            current: None,
+            generation: 0,
+            quick_ends: 0,
+            retry_at: 0,
+            refused: None,
+            open_at: None,
+            jitter: Jitter(seed ^ 0x6C69_7374_656E),
+        }
+    }
+
     /// Forgets the open stream; `true` if there was one to close.
     pub(super) fn stop(&mut self) -> bool {
         self.current.take().is_some()
+    }
+
+    /// When a stream may open next for `live`, if it may at all: after the backoff, and for a set the
+    /// server refused before, never for the same set and not within a minute of the refusal.
+    fn may_open_at(&self, live: &SortedSet<String>) -> Option<u64> {
+        match &self.refused {
+            Some((set, _)) if set == live => None,
+            Some((_, at)) => Some(self.retry_at.max(at.saturating_add(REFUSED_RETRY_MS))),
+            None => Some(self.retry_at),
+        }
+    }
+
+    /// Schedules the next stream after one ended at `now`.
+    fn back_off(&mut self, now: u64) {
+        let quick = self.current.as_ref().is_none_or(|s| now.saturating_sub(s.opened_at) < HEALTHY_STREAM_MS);
+        self.quick_ends = if quick { self.quick_ends.saturating_add(1) } else { 1 };
+        let step =
+            RELISTEN_MIN_MS.saturating_mul(1u64 << self.quick_ends.saturating_sub(1).min(16)).min(RELISTEN_MAX_MS);
+        // Equal jitter, never below the minimum: tabs and clients that lost the same server do not
+        // come back in step.
+        let wait = (step / 2 + self.jitter.next_up_to(step - step / 2)).max(RELISTEN_MIN_MS);
+        self.retry_at = now.saturating_add(wait);
     }
 }
 
@@ -39,11 +114,20 @@ pub enum ListenEnd {
 }
 
 impl ClientState {
+    fn live_ids(&self) -> SortedSet<String> {
+        self.records.iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect()
+    }
+
     /// Keeps one stream open for the live tasks when the server offers it: a new set of tasks means a
-    /// new stream (filters cannot change); after a drop, not before the backoff ends.
+    /// new stream (filters cannot change), opened when [`Listen::may_open_at`] allows. A stream silent
+    /// past [`IDLE_LIMIT_MS`] is closed as lost first.
     pub(super) fn ensure_listening(&mut self, now: u64) {
-        let live: SortedSet<String> =
-            self.records.iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
+        if self.listen.current.as_ref().is_some_and(|s| now.saturating_sub(s.heard_at) >= IDLE_LIMIT_MS) {
+            self.push(Effect::StopListening);
+            self.end_stream(now, ListenEnd::Dropped);
+        }
+        self.listen.open_at = None;
+        let live = self.live_ids();
         match self.listen.supported {
             None if !self.listen.discovering && !live.is_empty() => {
                 self.listen.discovering = true;
@@ -53,8 +137,18 @@ impl ClientState {
             Some(true) => {}
             _ => return,
         }
-        if self.listen.current.as_ref() == Some(&live) || now < self.listen.retry_at {
+        if self.listen.current.as_ref().is_some_and(|s| s.asked == live) {
             return;
+        }
+        if !live.is_empty() {
+            match self.listen.may_open_at(&live).map(|at| at.max(self.pause.until())) {
+                None => return,
+                Some(at) if now < at => {
+                    self.listen.open_at = Some(at);
+                    return;
+                }
+                Some(_) => {}
+            }
         }
         if self.listen.stop() {
             self.push(Effect::StopListening);
@@ -65,8 +159,17 @@ impl ClientState {
         }
         self.listen.generation += 1;
         let ids = live.iter().cloned().collect();
-        self.listen.current = Some(live);
+        self.listen.current = Some(Stream { asked: live, opened_at: now, heard_at: now });
         self.push(Effect::Listen { generation: self.listen.generation, ids });
+    }
+
+    /// When listening next needs the clock: the idle limit of the open stream, or the time the last
+    /// pass found a stream may open for live tasks it does not cover yet.
+    pub(super) fn listen_wakeup(&self) -> Option<u64> {
+        match &self.listen.current {
+            Some(stream) => Some(stream.heard_at.saturating_add(IDLE_LIMIT_MS)),
+            None => self.listen.open_at,
+        }
     }
 
     /// `server/discover` answered: whether the server offers the Tasks extension's listen.
@@ -88,19 +191,42 @@ impl ClientState {
         }
     }
 
-    /// The stream's acknowledgement: the tasks it will push (of those asked) are no longer polled.
+    /// Bytes arrived on stream `generation` (a keep-alive is enough): it is alive.
+    pub fn on_listen_bytes(&mut self, now: u64, generation: u64) {
+        if !self.is_current(generation) {
+            return;
+        }
+        if let Some(stream) = self.listen.current.as_mut() {
+            stream.heard_at = now;
+        }
+    }
+
+    /// The stream's acknowledgement: the tasks it will push (of those asked) are polled only as a
+    /// backstop. When it honours none, the stream is closed and that set is not asked again.
     pub fn on_listen_ack(&mut self, now: u64, generation: u64, accepted: &[String]) {
         if !self.is_current(generation) {
             return;
         }
+        let Some(stream) = self.listen.current.as_mut() else { return };
+        stream.heard_at = now;
+        let covered: Vec<String> = accepted.iter().filter(|id| stream.asked.contains(id)).cloned().collect();
+        if covered.is_empty() {
+            let asked = std::mem::take(&mut stream.asked);
+            self.listen.refused = Some((asked, now));
+            self.listen.current = None;
+            self.push(Effect::StopListening);
+            self.push(Effect::Rearm);
+            return;
+        }
+        self.listen.refused = None;
         let policy = self.config.policy;
-        let asked = self.listen.current.clone().unwrap_or_default();
-        for id in accepted.iter().filter(|id| asked.contains(id)) {
-            if let Some(record) = self.records.get_mut(id) {
+        for id in covered {
+            if let Some(record) = self.records.get_mut(&id) {
                 record.set_pushed(now, true, &policy);
             }
-            self.push(Effect::EmitTask(id.clone()));
+            self.push(Effect::EmitTask(id));
         }
+        self.push(Effect::Rearm);
     }
 
     /// A task's state arrived on the stream: handled like a poll result.
@@ -108,6 +234,7 @@ impl ClientState {
         if !self.is_current(generation) {
             return;
         }
+        self.on_listen_bytes(now, generation);
         let id = task.task.task_id.clone();
         let policy = self.config.policy;
         let change = self.records.get_mut(&id).and_then(|r| r.on_notification(now, task, &policy).ok());
@@ -116,21 +243,26 @@ impl ClientState {
         }
     }
 
-    /// The stream ended: poll everything again, and listen again after a backoff when it dropped.
+    /// The stream ended: poll everything again, and listen again after a backoff.
     pub fn on_listen_end(&mut self, now: u64, generation: u64, end: ListenEnd) {
         if !self.is_current(generation) {
             return;
         }
-        self.listen.current = None;
-        match end {
-            ListenEnd::Closed => self.listen.failures = 0,
-            ListenEnd::Unsupported => self.listen.supported = Some(false),
-            ListenEnd::Dropped => {
-                self.listen.failures = self.listen.failures.saturating_add(1);
-                self.listen.retry_at = now.saturating_add((1_000u64 << self.listen.failures.min(5)).min(30_000));
-            }
-        }
-        self.uncover(now);
+        self.end_stream(now, end);
         self.poll_due(now);
+    }
+
+    fn end_stream(&mut self, now: u64, end: ListenEnd) {
+        if end == ListenEnd::Unsupported {
+            self.listen.supported = Some(false);
+        }
+        self.listen.back_off(now);
+        self.listen.current = None;
+        self.uncover(now);
+    }
+
+    /// Streams opened since the client started (each `Listen` effect opens one).
+    pub fn listens_opened(&self) -> u64 {
+        self.listen.generation
     }
 }

@@ -16,6 +16,7 @@ use crate::protocol::task::Task;
 mod effect;
 mod keys;
 mod listen;
+mod pause;
 mod polling;
 mod removal;
 mod restore;
@@ -26,7 +27,8 @@ mod writes;
 
 pub use effect::Effect;
 pub use keys::{Keys, StoredKey};
-pub use listen::ListenEnd;
+pub use listen::{ListenEnd, IDLE_LIMIT_MS, REFUSED_RETRY_MS, RELISTEN_MAX_MS, RELISTEN_MIN_MS};
+pub use pause::MAX_SERVER_PAUSE_MS;
 pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
 pub use removal::Removal;
 pub use restore::Restore;
@@ -34,6 +36,7 @@ pub use tab_message::TabMessage;
 pub use waiters::Wait;
 
 use listen::Listen;
+use pause::Pause;
 use polling::Slots;
 use waiters::Waiters;
 use writes::WriteQueue;
@@ -74,6 +77,8 @@ pub struct ClientState {
     waiters: Waiters,
     slots: Slots,
     listen: Listen,
+    /// The server's `Retry-After`, for every request.
+    pause: Pause,
     writes: WriteQueue,
     /// `x-mcp-header` bindings of the tools seen in `listTools`, by tool name.
     tool_bindings: SortedMap<String, Vec<ParamBinding>>,
@@ -98,7 +103,8 @@ impl ClientState {
             live_calls: SortedSet::default(),
             waiters: Waiters::default(),
             slots: Slots::default(),
-            listen: Listen::default(),
+            listen: Listen::new(seed),
+            pause: Pause::default(),
             writes: WriteQueue::default(),
             tool_bindings: SortedMap::new(),
             offline,

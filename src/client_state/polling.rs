@@ -90,6 +90,11 @@ impl ClientState {
         self.polls_now() && !self.offline && self.leader
     }
 
+    /// Whether requests may start at `now`: [`Self::sends_now`], and the server asked for no pause.
+    fn sends_at(&self, now: u64) -> bool {
+        self.sends_now() && !self.is_paused(now)
+    }
+
     /// One pass: ends tasks past their TTL, starts what is due in the free request slots (earliest due
     /// first once the slots run out), and keeps the listen stream in step with the live tasks. Only a
     /// self-driven client passes; step mode uses [`Self::step_due`].
@@ -97,7 +102,7 @@ impl ClientState {
         if !self.polls_now() {
             return;
         }
-        let online = self.sends_now();
+        let online = self.sends_at(now);
         let room = self.config.max_in_flight.saturating_sub(self.slots.in_flight);
         let policy = self.config.policy;
         let mut expired = Vec::new();
@@ -130,7 +135,7 @@ impl ClientState {
         for (id, action) in actions {
             self.start(id, action);
         }
-        if online {
+        if self.sends_now() {
             self.ensure_listening(now);
         }
         self.push(Effect::Rearm);
@@ -157,6 +162,9 @@ impl ClientState {
             self.slots.in_flight = self.slots.in_flight.saturating_sub(1);
         }
         let policy = self.config.policy;
+        if let ExchangeOutcome::Failed(failure) = outcome {
+            self.pause.note(now, failure);
+        }
         let change = match self.records.get_mut(id) {
             Some(record) => apply_outcome(record, now, action, outcome, &policy),
             None => Change::Nothing,
@@ -169,7 +177,7 @@ impl ClientState {
 
     /// A freed slot goes to the backlog; a full pass once the backlog is empty.
     fn start_waiting(&mut self, now: u64) {
-        if !self.sends_now() {
+        if !self.sends_at(now) {
             return self.poll_due(now);
         }
         while self.slots.in_flight < self.config.max_in_flight {
@@ -191,7 +199,12 @@ impl ClientState {
         let policy = &self.config.policy;
         let next = self.records.values().filter_map(|r| r.next_wakeup(policy)).min();
         let saturated = self.slots.in_flight >= self.config.max_in_flight;
-        next.filter(|&at| !(saturated && at <= now))
+        let records = next.filter(|&at| !(saturated && at <= now)).map(|at| at.max(self.pause.until()));
+        let listen = if self.sends_now() { self.listen_wakeup() } else { None };
+        match (records, listen) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Step mode: ends tasks past their TTL and hands out everything due now (no slots: the driver runs

@@ -18,6 +18,9 @@ pub struct PollPolicy {
     /// How long past `createdAt + ttlMs` a live task is kept before the client calls it expired; absorbs
     /// clock skew between client and server, which would otherwise end live tasks early.
     pub expiry_grace_ms: u64,
+    /// Spacing of the polls of a task a listen stream covers: a server may drop a task (its TTL ran
+    /// out) or lose a notification without a word on the stream, and only a poll finds that out.
+    pub pushed_backstop_ms: u64,
 }
 
 impl Default for PollPolicy {
@@ -28,6 +31,7 @@ impl Default for PollPolicy {
             backoff_base_ms: 1_000,
             max_backoff_ms: 60_000,
             expiry_grace_ms: 60_000,
+            pushed_backstop_ms: 60_000,
         }
     }
 }

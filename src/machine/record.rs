@@ -303,10 +303,7 @@ impl TaskRecord {
     /// When the client stops waiting for a live task: `createdAt + ttlMs + grace`. `None` for an
     /// unlimited TTL or an unreadable `createdAt`.
     pub fn expires_at(&self, policy: &PollPolicy) -> Option<u64> {
-        let created = self.created_ms?;
-        let ttl = i64::try_from(self.last.task.ttl_ms?).ok()?;
-        let grace = i64::try_from(policy.expiry_grace_ms).ok()?;
-        u64::try_from(created.saturating_add(ttl).saturating_add(grace)).ok()
+        Some(self.ttl_ends_at()?.saturating_add(policy.expiry_grace_ms))
     }
 
     /// Ends a live task whose TTL has run out. Call before [`TaskRecord::next_action`].
@@ -341,22 +338,50 @@ impl TaskRecord {
         if self.ledger.has_unsent() && !leased && !self.recheck_outbox && now >= self.outbox_retry.not_before {
             return Some(Action::SendUpdate(self.ledger.take_outbox()));
         }
-        if !self.in_flight.poll && !self.in_flight.pushed && now >= self.poll.not_before {
+        if !self.in_flight.poll && now >= self.poll.not_before {
             self.in_flight.poll = true;
             return Some(Action::Poll);
         }
         None
     }
 
-    /// Marks the task as covered (or no longer covered) by a listen stream. Covered tasks are not
-    /// polled; when coverage ends (the stream dropped) the next poll is due at once, to catch up on
-    /// whatever was missed in the gap, but never sooner than the server's interval.
+    /// Marks the task as covered (or no longer covered) by a listen stream. A covered task is polled
+    /// only as a backstop (see [`TaskRecord::pushed_poll_at`]); when coverage ends (the stream dropped)
+    /// the next poll is due at once, to catch up on whatever was missed in the gap, but never sooner
+    /// than the server's interval, nor before a backoff the server asked for.
     pub fn set_pushed(&mut self, now: u64, pushed: bool, policy: &PollPolicy) {
-        if self.in_flight.pushed && !pushed && !self.is_settled() {
+        if self.in_flight.pushed == pushed || self.is_settled() {
+            self.in_flight.pushed = pushed;
+            return;
+        }
+        self.in_flight.pushed = pushed;
+        if pushed {
+            self.poll.not_before = self.poll.not_before.max(self.pushed_poll_at(policy));
+        } else if self.poll.failures > 0 {
+            self.poll.not_before = self.poll.not_before.max(now);
+        } else {
             let floor = self.observed_at.saturating_add(policy.interval(self.last.task.poll_interval_ms));
             self.poll.not_before = now.max(floor);
         }
-        self.in_flight.pushed = pushed;
+    }
+
+    /// When a covered task is polled next: a slow backstop after the latest observation, so a task the
+    /// server dropped without a word is still found; and once when its TTL runs out (the server ends
+    /// it silently then), unless it was observed after that.
+    fn pushed_poll_at(&self, policy: &PollPolicy) -> u64 {
+        let spacing = policy.pushed_backstop_ms.max(policy.interval(self.last.task.poll_interval_ms));
+        let backstop = self.observed_at.saturating_add(spacing);
+        match self.ttl_ends_at() {
+            Some(end) if end > self.observed_at => backstop.min(end),
+            _ => backstop,
+        }
+    }
+
+    /// `createdAt + ttlMs` in Unix ms, without the client's grace.
+    fn ttl_ends_at(&self) -> Option<u64> {
+        let created = self.created_ms?;
+        let ttl = i64::try_from(self.last.task.ttl_ms?).ok()?;
+        u64::try_from(created.saturating_add(ttl)).ok()
     }
 
     /// Whether a listen stream covers the task.
@@ -371,7 +396,7 @@ impl TaskRecord {
         }
         let mut next: Option<u64> = None;
         let mut consider = |at: u64| next = Some(next.map_or(at, |n| n.min(at)));
-        if !self.in_flight.poll && !self.in_flight.pushed {
+        if !self.in_flight.poll {
             consider(self.poll.not_before);
         }
         // Another step's lease on the sends delays them until it runs out.
@@ -398,7 +423,9 @@ impl TaskRecord {
         policy: &PollPolicy,
     ) -> Result<Change, RecordError> {
         self.in_flight.poll = false;
-        self.observe(now, observed, policy)
+        let change = self.observe(now, observed, policy);
+        self.reschedule_if_pushed(policy);
+        change
     }
 
     /// A `notifications/tasks` arrived: handled like a poll result, and it postpones the next poll.
@@ -408,7 +435,16 @@ impl TaskRecord {
         observed: DetailedTask,
         policy: &PollPolicy,
     ) -> Result<Change, RecordError> {
-        self.observe(now, observed, policy)
+        let change = self.observe(now, observed, policy);
+        self.reschedule_if_pushed(policy);
+        change
+    }
+
+    /// After an observation of a covered task: the next poll is the backstop, not the interval.
+    fn reschedule_if_pushed(&mut self, policy: &PollPolicy) {
+        if self.in_flight.pushed && self.poll.failures == 0 {
+            self.poll.not_before = self.pushed_poll_at(policy);
+        }
     }
 
     fn observe(&mut self, now: u64, observed: DetailedTask, policy: &PollPolicy) -> Result<Change, RecordError> {

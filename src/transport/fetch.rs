@@ -23,6 +23,8 @@ pub(crate) enum ListenEvent {
     Acknowledged(Vec<String>),
     /// A task's full state, handled like a `tasks/get` result.
     Task(Box<DetailedTask>),
+    /// Bytes arrived (a keep-alive comment is enough): the stream is alive.
+    Bytes,
 }
 
 /// How a listen stream ended.
@@ -235,17 +237,22 @@ impl FetchTransport {
         let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
         if !is_event_stream(&content_type) {
             let status = response.status();
+            let retry_after_ms =
+                response.headers().get("retry-after").ok().flatten().and_then(|v| parse_retry_after(&v));
             let text = match response.text() {
                 Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
                 Err(_) => String::new(),
             };
-            let rpc = crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(v) {
-                Ok(Incoming::Response(r)) => r.outcome.err(),
+            let outcome = crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(v) {
+                Ok(Incoming::Response(r)) if r.id.as_ref() == Some(&id) || r.outcome.is_err() => Some(r.outcome),
                 _ => None,
             });
-            return ListenEnd::Dropped(
-                rpc.map_or(TransportError::Http { status, retry_after_ms: None }, TransportError::Rpc),
-            );
+            return match outcome {
+                // A plain JSON answer instead of a stream: the listen ended at once, gracefully.
+                Some(Ok(_)) if (200..300).contains(&status) => ListenEnd::Closed,
+                Some(Err(e)) => ListenEnd::Dropped(TransportError::Rpc(e)),
+                _ => ListenEnd::Dropped(TransportError::Http { status, retry_after_ms }),
+            };
         }
         let Some(body) = response.body() else { return ListenEnd::Dropped(TransportError::Network("no body".into())) };
         let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
@@ -259,6 +266,7 @@ impl FetchTransport {
                 parser.finish()
             } else {
                 let value = Reflect::get(&chunk, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+                on_event(ListenEvent::Bytes);
                 parser.push(&Uint8Array::new(&value).to_vec())
             };
             for event in events {

@@ -84,6 +84,7 @@ impl ClientCore {
         let mut ids = crate::protocol::jsonrpc::RequestIds::starting_at(0);
         let (_, mut request) = call.first(&mut ids);
         loop {
+            self.check_server_pause()?;
             let outcome = match self.transport.send_with_headers(&request, extra, signal).await {
                 Ok(RequestResult::ToolCall(outcome)) => outcome,
                 Ok(_) => {
@@ -92,7 +93,11 @@ impl ClientCore {
                         "the server answered tools/call with another kind of result",
                     ))
                 }
-                Err(e) => return Err(ClientError::from(&e)),
+                Err(e) => {
+                    let now = globals::now_ms();
+                    self.run(|state| state.on_server_failure(now, &e.as_failure()));
+                    return Err(ClientError::from(&e));
+                }
             };
             let ToolCallOutcome::InputRequired(round) = outcome else { return Ok(outcome) };
             let responses = match (&round.input_requests, &on_input) {
@@ -152,6 +157,23 @@ impl ClientCore {
             page.insert("rejectedTools".into(), Value::Array(rejected));
         }
         Ok(Value::Object(page))
+    }
+
+    /// A request the host starts is not sent while the server's `Retry-After` runs: it fails at once,
+    /// retryable, saying how long is left (waiting silently could hold a user's click for an hour).
+    fn check_server_pause(&self) -> Result<(), ClientError> {
+        let now = globals::now_ms();
+        let until = self.state.borrow().paused_until();
+        if now >= until {
+            return Ok(());
+        }
+        let seconds = (until - now).div_ceil(1_000);
+        let mut error = ClientError::new(
+            ErrorKind::Http,
+            format!("the MCP server asked for no requests for {seconds} s more (Retry-After); try again then"),
+        );
+        error.retryable = true;
+        Err(error)
     }
 }
 

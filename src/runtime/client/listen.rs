@@ -15,8 +15,11 @@ impl ClientCore {
         let Some(core) = self.me.upgrade() else { return };
         spawn(async move {
             let answer = core.transport.send(&ClientRequest::Discover, None).await;
-            let supported = matches!(answer, Ok(RequestResult::Discover(d)) if d.supports_tasks());
             let now = globals::now_ms();
+            if let Err(e) = &answer {
+                core.run(|state| state.on_server_failure(now, &e.as_failure()));
+            }
+            let supported = matches!(answer, Ok(RequestResult::Discover(d)) if d.supports_tasks());
             core.run(|state| state.on_discovered(now, supported));
         });
     }
@@ -37,9 +40,15 @@ impl ClientCore {
                             events.run(|state| state.on_listen_ack(now, generation, &accepted))
                         }
                         ListenEvent::Task(task) => events.run(|state| state.on_listen_task(now, generation, *task)),
+                        // Every chunk: a plain borrow, no pass and no effects to carry out.
+                        ListenEvent::Bytes => events.state.borrow_mut().on_listen_bytes(now, generation),
                     }
                 })
                 .await;
+            let now = globals::now_ms();
+            if let ListenEnd::Dropped(e) = &end {
+                core.run(|state| state.on_server_failure(now, &e.as_failure()));
+            }
             let end = match end {
                 ListenEnd::Closed => StreamEnd::Closed,
                 ListenEnd::Dropped(TransportError::Rpc(e))
@@ -52,7 +61,6 @@ impl ClientCore {
                 }
                 ListenEnd::Dropped(_) => StreamEnd::Dropped,
             };
-            let now = globals::now_ms();
             core.run(|state| state.on_listen_end(now, generation, end));
         });
     }

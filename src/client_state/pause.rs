@@ -1,0 +1,52 @@
+//! `Retry-After` for the whole server: when any request to it is answered with a delay, no request the
+//! client starts by itself (poll, answer, cancel, listen) goes to that server before it ends, whatever
+//! triggered it — a stream's end, a reconnect, another task falling due.
+use crate::machine::backoff::Failure;
+
+use super::{ClientState, Effect};
+
+/// The longest pause a server can ask for; a larger `Retry-After` is read as this (a hostile or broken
+/// server must not stop the client for days).
+pub const MAX_SERVER_PAUSE_MS: u64 = 3_600_000;
+
+/// Until when the server asked to be left alone.
+#[derive(Debug, Default)]
+pub(super) struct Pause {
+    until: u64,
+}
+
+impl Pause {
+    /// The end of the pause (Unix ms); in the past when there is none.
+    pub(super) fn until(&self) -> u64 {
+        self.until
+    }
+
+    /// Notes the server's answer to one exchange: a `Retry-After` extends the pause.
+    pub(super) fn note(&mut self, now: u64, failure: &Failure) {
+        if let Failure::Http { retry_after_ms: Some(ms), .. } = failure {
+            self.until = self.until.max(now.saturating_add((*ms).min(MAX_SERVER_PAUSE_MS)));
+        }
+    }
+}
+
+impl ClientState {
+    /// A request the driver made outside the state (a call, a listen, `server/discover`) failed: its
+    /// `Retry-After`, if any, pauses every request to the server.
+    pub fn on_server_failure(&mut self, now: u64, failure: &Failure) {
+        let before = self.pause.until();
+        self.pause.note(now, failure);
+        if self.pause.until() != before {
+            self.push(Effect::Rearm);
+        }
+    }
+
+    /// Whether the server asked for a pause that has not ended.
+    pub fn is_paused(&self, now: u64) -> bool {
+        now < self.pause.until()
+    }
+
+    /// The end of the server's pause (Unix ms); in the past when there is none.
+    pub fn paused_until(&self) -> u64 {
+        self.pause.until()
+    }
+}
