@@ -54,6 +54,8 @@ export interface TaskClientOptions {
   clientInfo?: { name: string; version: string };
   minPollIntervalMs?: number;
   maxBackoffMs?: number;
+  /** While a listen stream covers a task, poll it this often anyway (ms, default 60000, at least 1000): finds a task the server dropped without a notification. */
+  pushedBackstopMs?: number;
   requestTimeoutMs?: number;
   /** Settled tasks kept for tasks() (oldest dropped first). Default 500. */
   retention?: number;

@@ -98,6 +98,7 @@ impl ClientOptions {
         let policy = PollPolicy {
             min_interval_ms: number(options, "minPollIntervalMs", defaults.min_interval_ms)?,
             max_backoff_ms: number(options, "maxBackoffMs", defaults.max_backoff_ms)?.max(1),
+            pushed_backstop_ms: number(options, "pushedBackstopMs", defaults.pushed_backstop_ms)?.max(1_000),
             ..defaults
         };
         let request_timeout_ms = number(options, "requestTimeoutMs", 30_000)?.clamp(1, u64::from(u32::MAX)) as u32;

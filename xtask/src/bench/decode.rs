@@ -62,7 +62,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         "µs per decode in headless Chromium {chromium}, median of {batches} interleaved batches of ≥ {batch_ms} ms, same page"
     );
     let ours_note = format!(
-        "benchDecodeTasksGet (feature `bench`, release + wasm-opt -Oz): JS string → wasm → decoded as the transport does \
+        "benchDecodeTasksGet (feature `bench`, release + wasm-opt -Oz --converge): JS string → wasm → decoded as the transport does \
          (parse, envelope, tasks/get result, taskId check) → task as a JS object via the client's to_js; {setting}"
     );
     let official_note = format!(

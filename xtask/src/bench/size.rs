@@ -68,7 +68,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         npm_version(ctx.root, "@modelcontextprotocol/client")?
     );
     let notes = [
-        ("client", Subject::Ours, "client: .wasm + JS glue built without the `element` feature (cargo → wasm-bindgen → wasm-opt -Oz); each file compressed on its own"),
+        ("client", Subject::Ours, "client: .wasm + JS glue built without the `element` feature (cargo → wasm-bindgen → wasm-opt -Oz --converge); each file compressed on its own"),
         ("client + element", Subject::Ours, "client + element: pkg/ (.wasm + JS glue + element.js) as `cargo xtask build` makes it"),
     ];
     let official_note = format!(
@@ -114,7 +114,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         "where the bytes go (the modules cargo built, before wasm-bindgen and wasm-opt)",
         breakdown_text(&client_breakdown, &element_breakdown),
         serde_json::json!({
-            "note": "function body bytes in the module cargo built (name section kept), before wasm-bindgen and wasm-opt -Oz; shares guide cuts, absolute sizes shrink after wasm-opt",
+            "note": "function body bytes in the module cargo built (name section kept), before wasm-bindgen and wasm-opt; shares guide cuts, absolute sizes shrink after wasm-opt",
             "client": breakdown_json(&client_breakdown, &client_cargo),
             "client_element": breakdown_json(&element_breakdown, &element_cargo),
         }),
