@@ -237,7 +237,11 @@ def main() -> int:
     sock.set_inheritable(True)
     port = sock.getsockname()[1]
 
-    app = LoopbackCors(mcp.http_app(path=PATH, transport="http"))
+    # FastMCP leaves its Host/Origin guard off by default; "auto" turns it on
+    # for a loopback-bound server: Host must be a loopback name and a browser
+    # Origin must be loopback too, else 421 / 403 before any MCP handling.
+    inner = mcp.http_app(path=PATH, transport="http", host_origin_protection="auto")
+    app = LoopbackCors(inner)
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -242,6 +242,18 @@ def check_discover(peer: Peer) -> None:
     expect(want <= exposed, f"discover: exposes {sorted(want)}", h)
     ok("server/discover advertises io.modelcontextprotocol/tasks")
 
+    rid, body = peer.body("server/discover", None, None)
+    h = peer.headers("server/discover", None)
+    h["Origin"] = "http://evil.example"
+    conn = http.client.HTTPConnection(peer.host, peer.port, timeout=10)
+    conn.request("POST", "/mcp", body=body, headers=h)
+    resp = conn.getresponse()
+    raw = resp.read()
+    conn.close()
+    expect(resp.status == 403, "POST from a non-loopback Origin: HTTP 403", [resp.status, raw.decode()])
+    note(f"POST with Origin http://evil.example -> HTTP {resp.status} {raw.decode()!r}")
+    ok("POST from a non-loopback Origin refused (403)")
+
     tools = {t["name"]: t for t in peer.result("tools/list").get("tools", [])}
     for name in ("build", "deploy", "flaky", "long_job"):
         expect(name in tools, f"tools/list has {name}", sorted(tools))
@@ -264,6 +276,11 @@ def check_build(peer: Peer) -> None:
     ok(f"build: task -> completed with inline result (statusMessages {sorted(set(messages))})")
     note(f"build handle: ttlMs={handle.get('ttlMs')} pollIntervalMs={handle.get('pollIntervalMs')} "
          f"status={handle.get('status')} inner result resultType={result.get('resultType')!r}")
+
+    time.sleep(0.05)
+    again = peer.get(handle["taskId"])
+    note(f"completed task polled twice: lastUpdatedAt {done['lastUpdatedAt']} then {again['lastUpdatedAt']} "
+         f"(createdAt {done['createdAt']}; handle createdAt {handle['createdAt']})")
 
     status, _, msg = peer.call("tasks/result", {"taskId": handle["taskId"]}, handle["taskId"])
     expect(msg.get("error", {}).get("code") == -32601, "tasks/result: -32601", msg)
