@@ -13,6 +13,7 @@ use crate::machine::stored::StoredForm;
 use crate::protocol::input::{encode_input_requests, InputRequest, InputRequests};
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::task::StatusDetail;
+use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::tool_result::CallToolResult;
 use crate::protocol::Object;
 
@@ -142,6 +143,8 @@ pub struct TaskSnapshot {
     pub last_error: Option<FailureNote>,
     /// `restored`: the task was read back from the store when the client opened.
     pub restored: bool,
+    /// `protocol`: the task design the task lives under, `"2026-07-28"` or `"2025-11-25"`.
+    pub protocol: TaskProtocol,
 }
 
 impl TaskSnapshot {
@@ -184,6 +187,7 @@ impl TaskSnapshot {
             expired: record.local_end().cloned(),
             last_error: record.last_failure().cloned(),
             restored,
+            protocol: record.protocol(),
         }
     }
 
@@ -214,6 +218,7 @@ impl TaskSnapshot {
             "expired": expired,
             "lastError": last_error,
             "restored": self.restored,
+            "protocol": self.protocol.version(),
         })
     }
 
@@ -253,6 +258,7 @@ impl TaskSnapshot {
             expired: part("expired").map(expired_from_json),
             last_error: part("lastError").and_then(|e| FailureNote::from_json(e).ok()),
             restored: flag("restored"),
+            protocol: text("protocol").and_then(|v| TaskProtocol::from_version(&v)).unwrap_or_default(),
         })
     }
 }
@@ -521,13 +527,13 @@ mod tests {
     /// The JSON the client wrote for the samples before the snapshot had a type, byte for byte: hosts and
     /// the browser tests read these keys, in this order.
     const PINNED: [&str; 9] = [
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"input_required","statusMessage":"Waiting","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"url","message":"Pay","url":"https://pay.example/x"}},"c":{"method":"future/thing"}},"result":null,"error":null,"nextPollAt":1785574801000,"connectivity":"listening","cancelRequested":false,"expired":null,"lastError":null,"restored":true}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574802500,"connectivity":"backoff","cancelRequested":false,"expired":null,"lastError":{"at":1785574800500,"failure":{"kind":"http","status":503,"retryAfterMs":2000}},"restored":false}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"failed","statusMessage":"Stopped","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":{"code":-32000,"message":"Deployment rejected","data":{"why":"quota"}},"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"completed","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":{"resultType":"complete","content":[{"type":"text","text":"done <b>ok</b>"}],"structuredContent":{"replicas":3},"isError":false,"_meta":{"trace":"x"}},"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"unknown_to_server","message":"Task not found"},"lastError":{"at":1785574800500,"failure":{"kind":"timeout"}},"restored":false}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"ttl"},"lastError":null,"restored":false}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"offline","cancelRequested":true,"expired":null,"lastError":null,"restored":false}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"input_required","statusMessage":"Waiting","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"url","message":"Pay","url":"https://pay.example/x"}},"c":{"method":"future/thing"}},"result":null,"error":null,"nextPollAt":1785574801000,"connectivity":"listening","cancelRequested":false,"expired":null,"lastError":null,"restored":true,"protocol":"2026-07-28"}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574802500,"connectivity":"backoff","cancelRequested":false,"expired":null,"lastError":{"at":1785574800500,"failure":{"kind":"http","status":503,"retryAfterMs":2000}},"restored":false,"protocol":"2026-07-28"}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"failed","statusMessage":"Stopped","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":{"code":-32000,"message":"Deployment rejected","data":{"why":"quota"}},"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"completed","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":{"resultType":"complete","content":[{"type":"text","text":"done <b>ok</b>"}],"structuredContent":{"replicas":3},"isError":false,"_meta":{"trace":"x"}},"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"unknown_to_server","message":"Task not found"},"lastError":{"at":1785574800500,"failure":{"kind":"timeout"}},"restored":false,"protocol":"2026-07-28"}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"ttl"},"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"offline","cancelRequested":true,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
         r#"{"taskId":null,"callId":"c1","toolName":"build","status":"outcome_unknown","arguments":{"seconds":1},"startedAt":1785574800000,"statusMessage":"The page closed before the server answered this call; it may or may not have started."}"#,
         r#"{"taskId":null,"callId":"c2","toolName":"lint","status":"outcome_unknown","arguments":null,"startedAt":1785574800001,"statusMessage":"The page closed before the server answered this call; it may or may not have started."}"#,
     ];

@@ -10,6 +10,7 @@ use mcp_tasks_web::protocol::input::{
 };
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use mcp_tasks_web::protocol::task_protocol::TaskProtocol;
 use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
 
@@ -572,4 +573,26 @@ fn the_stored_form_is_byte_for_byte_the_format_1_that_serde_wrote() {
         let call: PendingCall = from_stored(&mcp_tasks_web::json::from_str(text).expect("JSON")).expect("loads");
         assert_eq!(to_stored(&call).to_string(), text);
     }
+}
+
+/// A 2025-11-25 task's record says so in the store and reads back as one; a record without the field
+/// (every record written before both generations were driven) is a 2026-07-28 one, and is still
+/// written without it.
+#[test]
+fn a_record_names_its_task_protocol_and_old_records_load_as_the_extension() {
+    let legacy = new_record(T0).with_protocol(TaskProtocol::Legacy);
+    let stored = to_stored(&legacy);
+    assert_eq!(stored["protocol"], "2025-11-25");
+    let back: TaskRecord = from_stored(&stored).expect("reloads");
+    assert_eq!(back.protocol(), TaskProtocol::Legacy);
+
+    let current = new_record(T0);
+    let stored = to_stored(&current);
+    assert!(stored.get("protocol").is_none(), "a 2026-07-28 record is written as before: {stored}");
+    let back: TaskRecord = from_stored(&stored).expect("reloads");
+    assert_eq!(back.protocol(), TaskProtocol::Extension);
+
+    let mut unknown = to_stored(&legacy);
+    unknown["protocol"] = json!("2030-01-01");
+    assert!(from_stored::<TaskRecord>(&unknown).is_err(), "an unknown protocol is an error, not a guess");
 }

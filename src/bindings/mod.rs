@@ -115,6 +115,8 @@ export interface TaskSnapshot {
   lastError: { at: number; failure: { kind: string; status?: number; retryAfterMs?: number; code?: number } } | null;
   /** True for a task restored from the store when the client opened. */
   restored: boolean;
+  /** The task design it lives under: the 2026-07-28 Tasks extension or 2025-11-25 experimental tasks (chosen per server at the first call). */
+  protocol: "2026-07-28" | "2025-11-25";
 }
 
 /** A call the page closed on before its answer arrived: it may or may not have started a task. */

@@ -8,6 +8,7 @@ use super::backoff::{Failure, Jitter, PollPolicy, Retry};
 use super::ledger::{InputLedger, LedgerError};
 use crate::protocol::input::{InputRequests, InputResponses};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::timestamp;
 
 mod stored_form;
@@ -169,6 +170,8 @@ struct InFlight {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskRecord {
     task_id: String,
+    /// The task design it was created under; every exchange for it follows that flow.
+    protocol: TaskProtocol,
     tool_name: String,
     /// When the handle arrived (Unix ms, client clock).
     received_at: u64,
@@ -208,6 +211,7 @@ impl TaskRecord {
         poll.succeeded(now, interval);
         Self {
             created_ms: timestamp::parse_millis(&handle.created_at),
+            protocol: TaskProtocol::Extension,
             task_id: handle.task_id.clone(),
             tool_name: tool_name.into(),
             received_at: now,
@@ -226,6 +230,17 @@ impl TaskRecord {
             recheck_outbox: false,
             in_flight: InFlight::default(),
         }
+    }
+
+    /// This record for a task created under `protocol`.
+    pub fn with_protocol(mut self, protocol: TaskProtocol) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// The task design the task was created under.
+    pub fn protocol(&self) -> TaskProtocol {
+        self.protocol
     }
 
     /// The server's task id.

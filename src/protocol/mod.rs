@@ -20,6 +20,7 @@ pub(crate) mod result_type;
 pub mod sse;
 pub mod subscriptions;
 pub mod task;
+pub mod task_protocol;
 pub mod timestamp;
 pub mod tool_call;
 pub mod tool_result;

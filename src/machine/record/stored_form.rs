@@ -2,6 +2,7 @@
 use crate::json::{json, Value};
 use crate::machine::stored::{opt_json, Fields, StoredForm};
 use crate::protocol::task::DetailedTask;
+use crate::protocol::task_protocol::TaskProtocol;
 
 use super::{CancelIntent, FailureNote, InFlight, LocalEnd, TaskRecord};
 
@@ -21,6 +22,20 @@ impl StoredForm for LocalEnd {
             "unknownToServer" => Self::UnknownToServer { message: f.str("message")?.to_owned() },
             other => return Err(format!("end: unknown reason \"{other}\"")),
         })
+    }
+}
+
+/// Stored as its protocol version, `"2025-11-25"` or `"2026-07-28"`.
+impl StoredForm for TaskProtocol {
+    fn to_json(&self) -> Value {
+        Value::from(self.version())
+    }
+
+    fn from_json(value: &Value) -> Result<Self, String> {
+        value
+            .as_str()
+            .and_then(TaskProtocol::from_version)
+            .ok_or_else(|| "protocol: expected \"2025-11-25\" or \"2026-07-28\"".to_owned())
     }
 }
 
@@ -55,8 +70,9 @@ impl StoredForm for FailureNote {
     }
 }
 
-/// camelCase fields; `last` in its wire form; `sendLeaseUntil` only while a lease is held; what is in
-/// flight and the outbox recheck are not stored.
+/// camelCase fields; `last` in its wire form; `sendLeaseUntil` only while a lease is held; `protocol`
+/// only for a 2025-11-25 task (a record without it, as every record before it, is a 2026-07-28 one);
+/// what is in flight and the outbox recheck are not stored.
 impl StoredForm for TaskRecord {
     fn to_json(&self) -> Value {
         let mut value = json!({
@@ -78,6 +94,9 @@ impl StoredForm for TaskRecord {
         if let Some(until) = self.send_lease_until {
             value["sendLeaseUntil"] = Value::from(until);
         }
+        if self.protocol != TaskProtocol::Extension {
+            value["protocol"] = self.protocol.to_json();
+        }
         value
     }
 
@@ -86,6 +105,7 @@ impl StoredForm for TaskRecord {
         let last: DetailedTask = f.wire("last", DetailedTask::from_json_lenient)?;
         Ok(Self {
             created_ms: crate::protocol::timestamp::parse_millis(&last.task.created_at),
+            protocol: f.read_opt("protocol")?.unwrap_or_default(),
             task_id: f.str("taskId")?.to_owned(),
             tool_name: f.str("toolName")?.to_owned(),
             received_at: f.u64("receivedAt")?,
