@@ -21,7 +21,7 @@ use mcp_tasks_web::protocol::legacy::payload::{decode_task_payload, live_observa
 use mcp_tasks_web::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
 use mcp_tasks_web::protocol::legacy::stream::{
     decode_stream_message, encode_error_response, encode_input_answer, encode_invalid_params, encode_method_not_found,
-    input_key, request_id_for_key, LegacyServerMessage,
+    encode_result_response, input_key, request_id_for_key, LegacyServerMessage,
 };
 use mcp_tasks_web::protocol::legacy::task::{
     cancel_refusal, decode_call_result, decode_cancel_result, decode_get_result, decode_list_result, decode_task,
@@ -876,6 +876,11 @@ fn unsupported_and_unreadable_requests_get_an_answer() {
             other => panic!("{method}: {other:?}"),
         }
     }
+    // A client that chooses to serve `ping` answers with an empty result.
+    assert_eq!(
+        encode_result_response(&RequestId::Number(7), json!({})),
+        json!({ "jsonrpc": "2.0", "id": 7, "result": {} })
+    );
     // An elicitation the client cannot read still gets an answer (-32602), not silence.
     let bad = r#"{"jsonrpc":"2.0","id":8,"method":"elicitation/create","params":{"mode":"telepathy","message":"m"}}"#;
     let LegacyServerMessage::InvalidRequest { id, method, error } = decode_stream_message(bad).unwrap() else {

@@ -25,10 +25,10 @@ pub mod tools;
 pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
 
 /// `_meta` key tying a result, request or notification to a task (`{taskId}`).
-pub const RELATED_TASK_META: &str = "io.modelcontextprotocol/related-task";
+pub(crate) const RELATED_TASK_META: &str = "io.modelcontextprotocol/related-task";
 
 /// `_meta` key of `CreateTaskResult` carrying text a host may show the model right away.
-pub const IMMEDIATE_RESPONSE_META: &str = "io.modelcontextprotocol/model-immediate-response";
+pub(crate) const IMMEDIATE_RESPONSE_META: &str = "io.modelcontextprotocol/model-immediate-response";
 
 use crate::json::Value;
 

@@ -29,7 +29,7 @@ impl TaskSupport {
 
     /// Reads a wire value. An unknown value reads as `forbidden`, the schema's default: the client then
     /// never sends a `params.task` the server did not promise to accept.
-    pub fn from_wire(s: &str) -> Self {
+    pub(crate) fn from_wire(s: &str) -> Self {
         match s {
             "optional" => Self::Optional,
             "required" => Self::Required,
