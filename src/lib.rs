@@ -12,7 +12,8 @@
 //! - [`snapshot`]: what a host sees of a task (`TaskSnapshot`), its one JSON form (the client's events
 //!   carry it, the element reads it).
 //! - [`machine`]: the per-task state machine; time is passed in, never read.
-//! - [`protocol`]: wire types and codecs for MCP 2026-07-28 and the Tasks extension.
+//! - [`protocol`]: wire types and codecs for MCP 2026-07-28 and the Tasks extension, and
+//!   ([`protocol::legacy`]) for the 2025-11-25 experimental tasks of older servers.
 //! - Beside them, used by every layer: [`error`], [`json`], [`collections`], [`text`].
 //!
 //! `protocol`, `machine`, `snapshot` and `client_state` import nothing from wasm-bindgen, js-sys or web-sys, so

@@ -74,6 +74,11 @@ pub enum DecodeError {
         /// Which legacy marker was found.
         detail: &'static str,
     },
+    /// The `initialize` answer names a protocol version this client does not speak (2025-11-25 flow only).
+    UnknownProtocolVersion {
+        /// The version the server chose.
+        found: String,
+    },
     /// A value breaks a rule of the spec not covered above.
     Invalid {
         /// The message part.
@@ -110,6 +115,10 @@ impl fmt::Display for DecodeError {
             Self::LegacyShape { detail } => write!(
                 f,
                 "the server answered with the 2025-11-25 task format ({detail}); this client speaks protocol 2026-07-28"
+            ),
+            Self::UnknownProtocolVersion { found } => write!(
+                f,
+                "the server chose protocol version \"{found}\", which this client cannot speak; it offers no tasks here"
             ),
             Self::Invalid { what, detail } => write!(f, "invalid {what}: {detail}"),
         }

@@ -1,4 +1,5 @@
-//! Wire types and codecs for MCP 2026-07-28 and the Tasks extension. I/O-free.
+//! Wire types and codecs for MCP 2026-07-28 and the Tasks extension, and (in [`legacy`]) for the
+//! 2025-11-25 experimental tasks of older servers. I/O-free.
 //!
 //! Decoding is tolerant where real servers differ (a missing `resultType` is `complete`, a handle may be
 //! nested under `task`, unknown fields are ignored) and strict where the spec is (unknown `resultType`,
@@ -13,6 +14,7 @@ pub mod form;
 pub mod headers;
 pub mod input;
 pub mod jsonrpc;
+pub mod legacy;
 pub mod meta;
 pub mod param_headers;
 pub mod request;
