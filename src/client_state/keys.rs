@@ -27,6 +27,11 @@ impl Keys {
         format!("{}call/{id}", self.prefix)
     }
 
+    /// The key that remembers which task generation the server speaks.
+    pub fn server(&self) -> String {
+        format!("{}server", self.prefix)
+    }
+
     /// What a stored key names: a task, a call, or something else under the prefix.
     pub fn classify<'k>(&self, key: &'k str) -> StoredKey<'k> {
         let rest = key.get(self.prefix.len()..).filter(|_| key.starts_with(self.prefix.as_str()));

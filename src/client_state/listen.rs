@@ -6,7 +6,6 @@
 //! while streams keep ending soon after they opened, and a stream silent for [`IDLE_LIMIT_MS`] is lost.
 use crate::collections::SortedSet;
 use crate::machine::backoff::Jitter;
-use crate::machine::record::Change;
 use crate::protocol::task::DetailedTask;
 
 use super::{ClientState, Effect};
@@ -235,12 +234,7 @@ impl ClientState {
             return;
         }
         self.on_listen_bytes(now, generation);
-        let id = task.task.task_id.clone();
-        let policy = self.config.policy;
-        let change = self.records.get_mut(&id).and_then(|r| r.on_notification(now, task, &policy).ok());
-        if change == Some(Change::State) {
-            self.push(Effect::Store(id));
-        }
+        self.on_task_observed(now, task);
     }
 
     /// The stream ended: poll everything again, and listen again after a backoff.

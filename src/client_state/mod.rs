@@ -12,6 +12,7 @@ use crate::machine::record::{Change, RecordError, TaskRecord};
 use crate::protocol::input::InputResponses;
 use crate::protocol::param_headers::ParamBinding;
 use crate::protocol::task::Task;
+use crate::protocol::task_protocol::TaskProtocol;
 
 mod effect;
 mod keys;
@@ -191,9 +192,15 @@ impl ClientState {
 
     /// A new handle from `callTool`: recorded, to be stored before the call resolves.
     pub fn add_task(&mut self, now: u64, tool_name: String, handle: Task) -> String {
+        self.add_task_of(now, tool_name, handle, TaskProtocol::Extension)
+    }
+
+    /// [`Self::add_task`] for a task created under `protocol`.
+    pub fn add_task_of(&mut self, now: u64, tool_name: String, handle: Task, protocol: TaskProtocol) -> String {
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let id = handle.task_id.clone();
-        let record = TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy);
+        let record =
+            TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
         self.records.insert(id.clone(), record);
         id
     }
@@ -254,6 +261,17 @@ impl ClientState {
         self.push(Effect::Post(TabMessage::Record { id: id.to_owned(), stored }));
         if settled {
             self.settle_waiters(id);
+        }
+    }
+
+    /// A task's state that arrived without a poll (a listen stream, a 2025-11-25 `tasks/result`
+    /// stream): handled like a notification, and stored when it changed what a host sees.
+    pub fn on_task_observed(&mut self, now: u64, task: crate::protocol::task::DetailedTask) {
+        let id = task.task.task_id.clone();
+        let policy = self.config.policy;
+        let change = self.records.get_mut(&id).and_then(|r| r.on_notification(now, task, &policy).ok());
+        if change == Some(Change::State) {
+            self.push(Effect::Store(id));
         }
     }
 

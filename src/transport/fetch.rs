@@ -9,6 +9,7 @@ use web_sys::{AbortController, AbortSignal, Headers, Request, RequestInit, Respo
 
 use super::error::{parse_retry_after, TransportError};
 use crate::host::globals::{self, Listener, Timeout};
+use crate::json::Value;
 use crate::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::request::{ClientRequest, RequestResult};
@@ -35,10 +36,60 @@ pub(crate) enum ListenEnd {
     Dropped(TransportError),
 }
 
+/// One POST to make: its body and protocol headers, the tool's `Mcp-Param-*` headers, the request id
+/// whose response to read (`None` for a notification or a response, whose answer has no body), and
+/// the host's abort signal.
+pub(crate) struct Exchange<'a> {
+    pub(crate) body: &'a str,
+    pub(crate) headers: &'a [(&'static str, String)],
+    pub(crate) extra: &'a [(String, String)],
+    pub(crate) id: Option<&'a RequestId>,
+    pub(crate) signal: Option<&'a AbortSignal>,
+}
+
+/// What one POST came back with.
+pub(crate) struct Answer {
+    /// The HTTP status.
+    pub(crate) status: u16,
+    /// `Retry-After`, in ms.
+    pub(crate) retry_after_ms: Option<u64>,
+    /// `Mcp-Session-Id` (2025-11-25 servers).
+    #[cfg(feature = "legacy")]
+    pub(crate) session_id: Option<String>,
+    /// The JSON-RPC message that answers the request; `None` when the body held none.
+    pub(crate) message: Option<Value>,
+}
+
+impl Answer {
+    /// The JSON-RPC result, or why there is none: the server's JSON-RPC error whatever the status; an
+    /// HTTP failure for a non-2xx answer without one; a protocol error for a 2xx that is no response.
+    pub(crate) fn into_result(self) -> Result<Value, TransportError> {
+        let Self { status, retry_after_ms, message, .. } = self;
+        let ok = (200..300).contains(&status);
+        let Some(message) = message else { return Err(TransportError::Http { status, retry_after_ms }) };
+        match decode_message_value(message) {
+            Ok(Incoming::Response(r)) => match r.outcome {
+                Err(e) => Err(TransportError::Rpc(e)),
+                Ok(_) if !ok => Err(TransportError::Http { status, retry_after_ms }),
+                Ok(result) => Ok(result),
+            },
+            // A non-2xx body that is not a JSON-RPC response (a proxy's JSON, say) is an HTTP failure.
+            _ if !ok => Err(TransportError::Http { status, retry_after_ms }),
+            Ok(_) => {
+                Err(TransportError::BadResponse(DecodeError::InvalidEnvelope { detail: "expected a response".into() }))
+            }
+            Err(e) => Err(TransportError::BadResponse(e)),
+        }
+    }
+}
+
 /// Talks to one MCP endpoint.
 pub(crate) struct FetchTransport {
     url: String,
     meta: RequestMeta,
+    /// The client's self-description (also in `meta`, where it is optional).
+    #[cfg(feature = "legacy")]
+    client_info: crate::protocol::meta::Implementation,
     /// The host's `headers` option: a function (sync or async) or a plain object.
     host_headers: Option<JsValue>,
     timeout_ms: u32,
@@ -66,7 +117,38 @@ impl FetchTransport {
         timeout_ms: u32,
         first_id: i64,
     ) -> Self {
-        Self { url, meta, host_headers, timeout_ms, ids: RefCell::new(RequestIds::starting_at(first_id)) }
+        #[cfg(feature = "legacy")]
+        let client_info = meta
+            .client_info
+            .clone()
+            .unwrap_or_else(|| crate::protocol::meta::Implementation::new("mcp-tasks-web", env!("CARGO_PKG_VERSION")));
+        Self {
+            url,
+            meta,
+            #[cfg(feature = "legacy")]
+            client_info,
+            host_headers,
+            timeout_ms,
+            ids: RefCell::new(RequestIds::starting_at(first_id)),
+        }
+    }
+
+    /// The client's self-description, as `initialize` sends it too.
+    #[cfg(feature = "legacy")]
+    pub(crate) fn client_info(&self) -> &crate::protocol::meta::Implementation {
+        &self.client_info
+    }
+
+    /// The request timeout the host chose.
+    #[cfg(feature = "legacy")]
+    pub(crate) fn timeout_ms(&self) -> u32 {
+        self.timeout_ms
+    }
+
+    /// `request` under `id` as the body of a 2026-07-28 POST.
+    #[cfg(feature = "legacy")]
+    pub(crate) fn envelope(&self, id: &RequestId, request: &ClientRequest) -> String {
+        request.envelope(id, &self.meta).to_string()
     }
 
     /// A fresh request id.
@@ -121,18 +203,34 @@ impl FetchTransport {
         extra: &[(String, String)],
         signal: Option<&AbortSignal>,
     ) -> Result<RequestResult, TransportError> {
+        let body = request.envelope(id, &self.meta).to_string();
+        let exchange = Exchange { body: &body, headers: &request.http_headers(), extra, id: Some(id), signal };
+        let answer = self.post(exchange, Some(self.timeout_ms), &mut |_| {}).await?;
+        request.decode_result(&answer.into_result()?).map_err(TransportError::BadResponse)
+    }
+
+    /// One POST of `exchange` with the host's headers added, ended by `timeout_ms` (none: a request
+    /// that may rightly take hours) or the host's signal. An SSE answer is read up to the response to
+    /// the exchange's id; every other message on the stream goes to `on_other` as it arrives.
+    pub(crate) async fn post(
+        &self,
+        exchange: Exchange<'_>,
+        timeout_ms: Option<u32>,
+        on_other: &mut dyn FnMut(Value),
+    ) -> Result<Answer, TransportError> {
+        let Exchange { body, headers, extra, id, signal } = exchange;
         let controller = AbortController::new().map_err(|e| TransportError::Network(js_message(&e)))?;
-        let req = self.prepare(id, request, extra, &controller.signal()).await?;
+        let req = self.prepare(body, headers, extra, &controller.signal()).await?;
         let timed_out = std::rc::Rc::new(std::cell::Cell::new(false));
-        let _timeout = {
+        let _timeout = timeout_ms.and_then(|ms| {
             let controller = controller.clone();
             let timed_out = timed_out.clone();
-            Timeout::new(self.timeout_ms, move || {
+            Timeout::new(ms, move || {
                 timed_out.set(true);
                 controller.abort();
             })
             .ok()
-        };
+        });
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(TransportError::Aborted);
         }
@@ -156,58 +254,56 @@ impl FetchTransport {
             .dyn_into()
             .map_err(|e| TransportError::Network(js_message(&e)))?;
         let status = response.status();
-        let retry_after_ms = response.headers().get("retry-after").ok().flatten().and_then(|v| parse_retry_after(&v));
-        let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
-        let message = if is_event_stream(&content_type) {
-            read_sse(&response, id).await.map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?
-        } else {
-            let text = JsFuture::from(response.text().map_err(&map_abort)?).await.map_err(&map_abort)?;
-            let text = text.as_string().unwrap_or_default();
-            match crate::json::from_str(&text) {
-                Ok(v) => Some(v),
-                Err(_) if !(200..300).contains(&status) => None,
-                Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
+        let header = |name: &str| response.headers().get(name).ok().flatten();
+        let retry_after_ms = header("retry-after").and_then(|v| parse_retry_after(&v));
+        #[cfg(feature = "legacy")]
+        let session_id = header("mcp-session-id");
+        let content_type = header("content-type").unwrap_or_default();
+        let message = match id {
+            // A notification or a response: the body (if any) carries nothing to read.
+            None => None,
+            Some(id) if is_event_stream(&content_type) => read_sse(&response, id, on_other)
+                .await
+                .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?,
+            Some(_) => {
+                let text = JsFuture::from(response.text().map_err(&map_abort)?).await.map_err(&map_abort)?;
+                let text = text.as_string().unwrap_or_default();
+                match crate::json::from_str(&text) {
+                    Ok(v) => Some(v),
+                    Err(_) if !(200..300).contains(&status) => None,
+                    Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
+                }
             }
         };
-        let Some(message) = message else {
-            return Err(TransportError::Http { status, retry_after_ms });
-        };
-        match decode_message_value(message) {
-            Ok(Incoming::Response(r)) => match r.outcome {
-                Err(e) => Err(TransportError::Rpc(e)),
-                Ok(_) if !(200..300).contains(&status) => Err(TransportError::Http { status, retry_after_ms }),
-                Ok(result) => request.decode_result(&result).map_err(TransportError::BadResponse),
-            },
-            // A non-2xx body that is not a JSON-RPC response (a proxy's JSON, say) is an HTTP failure.
-            _ if !(200..300).contains(&status) => Err(TransportError::Http { status, retry_after_ms }),
-            Ok(_) => {
-                Err(TransportError::BadResponse(DecodeError::InvalidEnvelope { detail: "expected a response".into() }))
-            }
-            Err(e) => Err(TransportError::BadResponse(e)),
-        }
+        Ok(Answer {
+            status,
+            retry_after_ms,
+            #[cfg(feature = "legacy")]
+            session_id,
+            message,
+        })
     }
 
-    /// The fetch `Request` for `request` under `id`: body, protocol headers, the host's headers, `signal`.
+    /// The fetch `Request` for `body`: protocol headers, `extra`, the host's headers, `signal`.
     async fn prepare(
         &self,
-        id: &RequestId,
-        request: &ClientRequest,
+        body: &str,
+        headers: &[(&'static str, String)],
         extra: &[(String, String)],
         signal: &AbortSignal,
     ) -> Result<Request, TransportError> {
-        let body = request.envelope(id, &self.meta).to_string();
-        let headers = Headers::new().map_err(|e| TransportError::Headers(js_message(&e)))?;
-        for (name, value) in request.http_headers() {
-            headers.append(name, &value).map_err(|e| TransportError::Headers(js_message(&e)))?;
+        let all = Headers::new().map_err(|e| TransportError::Headers(js_message(&e)))?;
+        for (name, value) in headers {
+            all.append(name, value).map_err(|e| TransportError::Headers(js_message(&e)))?;
         }
         for (name, value) in extra {
-            headers.append(name, value).map_err(|e| TransportError::Headers(js_message(&e)))?;
+            all.append(name, value).map_err(|e| TransportError::Headers(js_message(&e)))?;
         }
-        self.add_host_headers(&headers).await?;
+        self.add_host_headers(&all).await?;
         let init = RequestInit::new();
         init.set_method("POST");
-        init.set_headers(&headers);
-        init.set_body(&JsValue::from_str(&body));
+        init.set_headers(&all);
+        init.set_body(&JsValue::from_str(body));
         init.set_signal(Some(signal));
         Request::new_with_str_and_init(&self.url, &init).map_err(|e| TransportError::Network(js_message(&e)))
     }
@@ -222,7 +318,8 @@ impl FetchTransport {
     ) -> ListenEnd {
         let id = self.next_id();
         let request = ClientRequest::Listen(ListenFilter::tasks(task_ids));
-        let req = match self.prepare(&id, &request, &[], &abort.signal()).await {
+        let body = request.envelope(&id, &self.meta).to_string();
+        let req = match self.prepare(&body, &request.http_headers(), &[], &abort.signal()).await {
             Ok(req) => req,
             Err(e) => return ListenEnd::Dropped(e),
         };
@@ -323,9 +420,14 @@ impl FetchTransport {
     }
 }
 
-/// Reads an SSE body until the response to `id`; other messages (progress notifications) are skipped.
-/// `Err(None)` means the stream broke (mapped by the caller to timeout/abort/network).
-async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<crate::json::Value>, Option<TransportError>> {
+/// Reads an SSE body until the response to `id`; every other message (progress, a server's request
+/// in a 2025-11-25 stream) goes to `on_other`. `Err(None)` means the stream broke (mapped by the
+/// caller to timeout/abort/network).
+async fn read_sse(
+    response: &Response,
+    id: &RequestId,
+    on_other: &mut dyn FnMut(Value),
+) -> Result<Option<Value>, Option<TransportError>> {
     let Some(body) = response.body() else { return Ok(None) };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut parser = SseParser::new();
@@ -345,6 +447,7 @@ async fn read_sse(response: &Response, id: &RequestId) -> Result<Option<crate::j
                 let _ = reader.cancel();
                 return Ok(Some(message));
             }
+            on_other(message);
         }
         if done {
             return Err(None);

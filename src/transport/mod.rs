@@ -4,4 +4,6 @@ mod error;
 mod fetch;
 
 pub(crate) use error::TransportError;
+#[cfg(feature = "legacy")]
+pub(crate) use fetch::{Answer, Exchange};
 pub(crate) use fetch::{FetchTransport, ListenEnd, ListenEvent};

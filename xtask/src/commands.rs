@@ -21,6 +21,22 @@ pub fn build(root: &Path) -> Result<()> {
     Ok(())
 }
 
+/// `cargo xtask build-legacy`: the package with 2025-11-25 support into target/pkg-legacy/, with its
+/// sizes printed beside pkg/'s budget (informative: it does not fit yet, and nothing ships it).
+pub fn build_legacy(root: &Path) -> Result<Pkg> {
+    let tools = toolchain::ensure_build_tools(root)?;
+    let pkg = wasm_build::build_legacy(root, &tools)?;
+    let rows = [sizes::measure(&pkg.wasm)?, sizes::measure(&pkg.js)?, sizes::measure(&pkg.dir.join("element.js"))?];
+    println!("\n{}", sizes::table(&rows));
+    let total: usize = rows.iter().map(|r| r.gzip).sum();
+    eprintln!(
+        "xtask: target/pkg-legacy: {total} B gzip -9 (pkg/'s budget is {} B; 2025-11-25 support ships in pkg/ once it fits)",
+        sizes::PACKAGE_GZIP_BUDGET
+    );
+    check_env_imports(&pkg)?;
+    Ok(pkg)
+}
+
 /// `cargo xtask test`: every test there is — formatting and clippy, the workspace's Rust tests (in the
 /// checkout, then in a copy of only the tracked files), the wasm tests in each runtime (Chromium page,
 /// Chromium dedicated worker, Node.js), then the wasm package build and its checks — ending with a

@@ -37,6 +37,8 @@ commands:
                     and check it; the official conformance suite and the ext-tasks interop check
                     against the reference server
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
+  build-legacy      build the package with 2025-11-25 support (the `legacy` feature) into
+                    target/pkg-legacy/ and print its sizes (not yet within pkg/'s budget)
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
@@ -49,6 +51,7 @@ Missing tools are installed on demand by demo, test and build as well.";
 /// A parsed command line.
 enum Command {
     Build,
+    BuildLegacy,
     Test,
     Demo,
     Setup { browser: bool },
@@ -68,6 +71,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
     };
     match name {
         "build" => no_args(Command::Build),
+        "build-legacy" => no_args(Command::BuildLegacy),
         "test" => no_args(Command::Test),
         "demo" => no_args(Command::Demo),
         "help" | "--help" | "-h" => no_args(Command::Help),
@@ -95,6 +99,7 @@ fn main() -> ExitCode {
     };
     let result = workspace::root().and_then(|root| match command {
         Command::Build => commands::build(&root),
+        Command::BuildLegacy => commands::build_legacy(&root).map(|_| ()),
         Command::Test => commands::test(&root),
         Command::Demo => commands::demo(&root),
         Command::Setup { browser } => commands::setup(&root, browser),

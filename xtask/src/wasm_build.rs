@@ -55,6 +55,15 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
     Ok(pkg)
 }
 
+/// The package with the `legacy` feature too (2025-11-25 servers), into target/pkg-legacy/: what the
+/// interop tests against 2025-11-25 servers load until it fits pkg/'s budget.
+pub fn build_legacy(root: &Path, tools: &BuildTools) -> Result<Pkg> {
+    let raw_wasm = compile(root, &[FEATURES, "legacy"])?;
+    let pkg = assemble(root, tools, raw_wasm, &root.join("target").join("pkg-legacy"))?;
+    template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
+    Ok(pkg)
+}
+
 /// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
 /// `features` (none: the client alone) and into `out_dir`, without the package template;
 /// `cargo xtask bench` measures other builds than pkg/'s this way.

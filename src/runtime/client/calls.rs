@@ -17,6 +17,9 @@ use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::tool_call::ToolCallOutcome;
 use crate::protocol::Object;
 
+use crate::protocol::task_protocol::TaskProtocol;
+use crate::transport::TransportError;
+
 use super::{random_u64, CallOutcome, ClientCore};
 
 impl ClientCore {
@@ -47,11 +50,11 @@ impl ClientCore {
         if let Err(e) = self.store().put(&call_key, &to_stored(&pending).to_string()).await {
             self.storage_failed(&e);
         }
-        let outcome = self.run_call(&name, arguments, on_input, signal.as_ref(), &extra).await;
+        let outcome = self.call_in_generation(&name, arguments, on_input, signal.as_ref(), &extra).await;
         let result = match outcome {
-            Ok(ToolCallOutcome::Task(handle)) => {
+            Ok((ToolCallOutcome::Task(handle), protocol)) => {
                 let now = globals::now_ms();
-                let id = self.state.borrow_mut().add_task(now, name, handle);
+                let id = self.state.borrow_mut().add_task_of(now, name, handle, protocol);
                 self.persist(&id).await;
                 self.emit_task(&id);
                 let stored = self.state.borrow().record(&id).map(to_stored);
@@ -61,8 +64,8 @@ impl ClientCore {
                 self.pump();
                 Ok(CallOutcome::Task(self.snapshot(&id).unwrap_or(Value::Null)))
             }
-            Ok(ToolCallOutcome::Complete(result)) => Ok(CallOutcome::Result(result)),
-            Ok(ToolCallOutcome::InputRequired(_)) => {
+            Ok((ToolCallOutcome::Complete(result), _)) => Ok(CallOutcome::Result(result)),
+            Ok((ToolCallOutcome::InputRequired(_), _)) => {
                 Err(ClientError::new(ErrorKind::Protocol, "the server kept asking for input"))
             }
             Err(e) => Err(e),
@@ -72,6 +75,74 @@ impl ClientCore {
         result
     }
 
+    /// The call in the flow the server's generation takes. With the generation not known yet, a
+    /// 2026-07-28 call goes first; a failure that may mean an older server runs the era detection,
+    /// and a 2025-11-25 server gets the call again in its own flow (its first answer was a refusal,
+    /// so the tool has not run).
+    #[cfg(feature = "legacy")]
+    async fn call_in_generation(
+        &self,
+        name: &str,
+        arguments: Option<Object>,
+        on_input: Option<Function>,
+        signal: Option<&web_sys::AbortSignal>,
+        extra: &[(String, String)],
+    ) -> Result<(ToolCallOutcome, TaskProtocol), ClientError> {
+        use crate::protocol::legacy::negotiate::Generation;
+        let known = self.known_generation().await;
+        if let Some(generation @ (Generation::Legacy2025 | Generation::NoTasks)) = known {
+            return self.legacy_tool_call(name, arguments, generation).await;
+        }
+        let error = match self.run_call(name, arguments.clone(), on_input, signal, extra).await {
+            Ok(outcome) => {
+                self.link_confirmed(Generation::Extension2026);
+                return Ok((outcome, TaskProtocol::Extension));
+            }
+            Err(CallError::Client(e)) => return Err(e),
+            Err(CallError::Transport(e)) if known.is_none() && super::legacy_link::may_be_older_server(&e) => e,
+            Err(CallError::Transport(e)) => return Err(ClientError::from(&e)),
+        };
+        match self.negotiate().await {
+            Some(generation @ (Generation::Legacy2025 | Generation::NoTasks)) => {
+                self.legacy_tool_call(name, arguments, generation).await
+            }
+            _ => Err(ClientError::from(&error)),
+        }
+    }
+
+    /// The call in the 2026-07-28 flow (a build without the `legacy` feature speaks no other).
+    #[cfg(not(feature = "legacy"))]
+    async fn call_in_generation(
+        &self,
+        name: &str,
+        arguments: Option<Object>,
+        on_input: Option<Function>,
+        signal: Option<&web_sys::AbortSignal>,
+        extra: &[(String, String)],
+    ) -> Result<(ToolCallOutcome, TaskProtocol), ClientError> {
+        match self.run_call(name, arguments, on_input, signal, extra).await {
+            Ok(outcome) => Ok((outcome, TaskProtocol::Extension)),
+            Err(CallError::Client(e)) => Err(e),
+            Err(CallError::Transport(e)) => Err(ClientError::from(&e)),
+        }
+    }
+
+    /// [`ClientCore::legacy_call`], as a call outcome.
+    #[cfg(feature = "legacy")]
+    async fn legacy_tool_call(
+        &self,
+        name: &str,
+        arguments: Option<Object>,
+        generation: crate::protocol::legacy::negotiate::Generation,
+    ) -> Result<(ToolCallOutcome, TaskProtocol), ClientError> {
+        use crate::protocol::legacy::task::LegacyCallOutcome;
+        let outcome = match self.legacy_call(name, arguments, generation).await? {
+            LegacyCallOutcome::Task(handle) => ToolCallOutcome::Task(handle.task),
+            LegacyCallOutcome::Complete(result) => ToolCallOutcome::Complete(result),
+        };
+        Ok((outcome, TaskProtocol::Legacy))
+    }
+
     pub(super) async fn run_call(
         &self,
         name: &str,
@@ -79,38 +150,43 @@ impl ClientCore {
         on_input: Option<Function>,
         signal: Option<&web_sys::AbortSignal>,
         extra: &[(String, String)],
-    ) -> Result<ToolCallOutcome, ClientError> {
+    ) -> Result<ToolCallOutcome, CallError> {
         let mut call = MrtrCall::new(name, arguments);
         let mut ids = crate::protocol::jsonrpc::RequestIds::starting_at(0);
         let (_, mut request) = call.first(&mut ids);
         loop {
-            self.check_server_pause()?;
+            self.check_server_pause().map_err(CallError::Client)?;
             let outcome = match self.transport.send_with_headers(&request, extra, signal).await {
                 Ok(RequestResult::ToolCall(outcome)) => outcome,
                 Ok(_) => {
-                    return Err(ClientError::new(
+                    return Err(CallError::Client(ClientError::new(
                         ErrorKind::Protocol,
                         "the server answered tools/call with another kind of result",
-                    ))
+                    )))
                 }
                 Err(e) => {
                     let now = globals::now_ms();
                     self.run(|state| state.on_server_failure(now, &e.as_failure()));
-                    return Err(ClientError::from(&e));
+                    return Err(CallError::Transport(e));
                 }
             };
             let ToolCallOutcome::InputRequired(round) = outcome else { return Ok(outcome) };
             let responses = match (&round.input_requests, &on_input) {
                 (None, _) => InputResponses::new(),
                 (Some(_), None) => {
-                    return Err(ClientError::new(
+                    return Err(CallError::Client(ClientError::new(
                         ErrorKind::InputRequired,
                         format!("the tool {name} asks for input before it starts; pass options.onInputRequired to callTool to answer"),
-                    ))
+                    )))
                 }
-                (Some(requests), Some(callback)) => ask_host(callback, &encode_input_requests(requests)).await?,
+                (Some(requests), Some(callback)) => {
+                    ask_host(callback, &encode_input_requests(requests)).await.map_err(CallError::Client)?
+                }
             };
-            request = call.retry(&mut ids, &round, responses).map_err(|e| ClientError::usage(e.to_string()))?.1;
+            request = call
+                .retry(&mut ids, &round, responses)
+                .map_err(|e| CallError::Client(ClientError::usage(e.to_string())))?
+                .1;
         }
     }
 
@@ -175,6 +251,13 @@ impl ClientCore {
         error.retryable = true;
         Err(error)
     }
+}
+
+/// Why a 2026-07-28 call failed: the server's answer (which may show an older server), or something
+/// on the client's side.
+pub(super) enum CallError {
+    Transport(TransportError),
+    Client(ClientError),
 }
 
 /// Calls the host's `onInputRequired(inputRequests)` and reads the answers it returns (or resolves to).

@@ -6,6 +6,7 @@ use crate::host::globals::{self, Timeout};
 use crate::machine::record::{Action, Change, TaskRecord};
 use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::task_protocol::TaskProtocol;
 use crate::transport::TransportError;
 
 use super::ClientCore;
@@ -18,10 +19,15 @@ fn outcome_of(result: Result<RequestResult, TransportError>) -> ExchangeOutcome 
     match result {
         Ok(RequestResult::Task(task)) => ExchangeOutcome::Answered(Some(Box::new(task))),
         Ok(_) => ExchangeOutcome::Answered(None),
-        Err(TransportError::Rpc(e)) if e.kind() == RpcErrorKind::InvalidParams => {
-            ExchangeOutcome::UnknownTask(e.message)
-        }
-        Err(e) => ExchangeOutcome::Failed(e.as_failure()),
+        Err(e) => failure_outcome(e),
+    }
+}
+
+/// What a failed `tasks/*` request means to the state: `-32602` says the server does not know the task.
+pub(super) fn failure_outcome(error: TransportError) -> ExchangeOutcome {
+    match error {
+        TransportError::Rpc(e) if e.kind() == RpcErrorKind::InvalidParams => ExchangeOutcome::UnknownTask(e.message),
+        e => ExchangeOutcome::Failed(e.as_failure()),
     }
 }
 
@@ -53,14 +59,26 @@ impl ClientCore {
     /// the answer is in — before the record's write, so requests do not wait for IndexedDB (1,000
     /// restored handles: 9.4 s until each was polled once, 6.3 s without the wait).
     pub(super) async fn execute(&self, id: String, action: Action, slot: bool) {
-        let request = match &action {
-            Action::Poll => ClientRequest::GetTask { task_id: id.clone() },
-            Action::SendUpdate(responses) => {
-                ClientRequest::UpdateTask { task_id: id.clone(), input_responses: responses.clone() }
+        let protocol = self.state.borrow().record(&id).map(TaskRecord::protocol).unwrap_or_default();
+        let outcome = match protocol {
+            #[cfg(feature = "legacy")]
+            TaskProtocol::Legacy => self.legacy_exchange(&id, &action).await,
+            // A record another build wrote (one with the `legacy` feature) that this one cannot drive.
+            #[cfg(not(feature = "legacy"))]
+            TaskProtocol::Legacy => ExchangeOutcome::UnknownTask(
+                "this build of mcp-tasks-web does not drive 2025-11-25 tasks (the `legacy` feature)".into(),
+            ),
+            TaskProtocol::Extension => {
+                let request = match &action {
+                    Action::Poll => ClientRequest::GetTask { task_id: id.clone() },
+                    Action::SendUpdate(responses) => {
+                        ClientRequest::UpdateTask { task_id: id.clone(), input_responses: responses.clone() }
+                    }
+                    Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
+                };
+                outcome_of(self.transport.send(&request, None).await)
             }
-            Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
         };
-        let outcome = outcome_of(self.transport.send(&request, None).await);
         let now = globals::now_ms();
         let change = self.run(|state| state.on_exchange_done(now, &id, &action, &outcome, slot));
         let policy = self.state.borrow().config().policy;

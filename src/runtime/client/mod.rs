@@ -30,6 +30,10 @@ pub use crate::error::{ClientError, ErrorKind};
 
 mod calls;
 mod exchange;
+#[cfg(feature = "legacy")]
+mod legacy_link;
+#[cfg(feature = "legacy")]
+mod legacy_tasks;
 mod listen;
 mod once;
 mod persist;
@@ -75,6 +79,9 @@ pub struct ClientCore {
     listen_abort: RefCell<Option<web_sys::AbortController>>,
     /// The group write the next queued record joins (`true` once stored).
     next_group: RefCell<Rc<Once<bool>>>,
+    /// The server's task generation and its 2025-11-25 session.
+    #[cfg(feature = "legacy")]
+    link: legacy_link::ServerLink,
     /// This client, for the work it spawns from `&self` methods.
     me: Weak<ClientCore>,
 }
@@ -134,6 +141,8 @@ impl ClientCore {
             replies: RefCell::new(SortedMap::new()),
             listen_abort: RefCell::new(None),
             next_group: RefCell::new(Once::new()),
+            #[cfg(feature = "legacy")]
+            link: legacy_link::ServerLink::default(),
             me: me.clone(),
         });
         if let Some(note) = store_note {

@@ -1,0 +1,290 @@
+//! The server's task generation and, for a 2025-11-25 server, its session: which flow a new call
+//! takes (decided once per client and remembered in the store per URL), `initialize` +
+//! `notifications/initialized` shared by every request that needs a session, `Mcp-Session-Id` on
+//! each POST, and a new session when the server has forgotten ours (HTTP 404) — its tasks outlive the
+//! session, so the request is sent once more in the new one.
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::collections::SortedMap;
+use crate::error::{ClientError, ErrorKind};
+use crate::json::{json, Value};
+use crate::protocol::discover::DiscoverResult;
+use crate::protocol::jsonrpc::RpcErrorKind;
+use crate::protocol::legacy::handshake::{
+    decode_initialize_result, encode_initialize, encode_initialized, LegacyServer,
+};
+use crate::protocol::legacy::headers::{initialize_headers, read_session_id, session_headers};
+use crate::protocol::legacy::negotiate::{
+    after_discover, after_initialize, DiscoverOutcome, DiscoverVerdict, Generation,
+};
+use crate::protocol::legacy::request::LegacyRequest;
+use crate::protocol::legacy::tools::{decode_tool_page, TaskSupport};
+use crate::protocol::request::ClientRequest;
+use crate::protocol::DecodeError;
+use crate::transport::{Answer, Exchange, TransportError};
+
+use super::once::Once;
+use super::ClientCore;
+
+/// A session the server opened: its id (a stateless server issues none) and what it declared.
+pub(super) struct Session {
+    id: Option<String>,
+    pub(super) server: LegacyServer,
+}
+
+type Connecting = Rc<Once<Result<Rc<Session>, TransportError>>>;
+
+/// What the client knows of its server's generation and its 2025-11-25 session.
+#[derive(Default)]
+pub(super) struct ServerLink {
+    generation: RefCell<Option<Generation>>,
+    session: RefCell<Option<Rc<Session>>>,
+    /// The `initialize` in flight, which every request that needs a session waits for.
+    connecting: RefCell<Option<Connecting>>,
+    /// `execution.taskSupport` by tool name, read with `tools/list` once per session.
+    tools: RefCell<Option<SortedMap<String, TaskSupport>>>,
+    /// The open (or just ended) `tasks/result` streams, by task id.
+    pub(super) streams: RefCell<SortedMap<String, super::legacy_tasks::ResultStream>>,
+}
+
+/// The store value that remembers a server's generation.
+fn stored_generation(generation: Generation) -> Option<Value> {
+    let version = match generation {
+        Generation::Extension2026 => crate::protocol::PROTOCOL_VERSION,
+        Generation::Legacy2025 => crate::protocol::legacy::LEGACY_PROTOCOL_VERSION,
+        Generation::NoTasks => return None,
+    };
+    Some(json!({ "protocol": version }))
+}
+
+fn read_generation(text: &str) -> Option<Generation> {
+    let value = crate::json::from_str(text).ok()?;
+    match value.get("protocol")?.as_str()? {
+        crate::protocol::PROTOCOL_VERSION => Some(Generation::Extension2026),
+        crate::protocol::legacy::LEGACY_PROTOCOL_VERSION => Some(Generation::Legacy2025),
+        _ => None,
+    }
+}
+
+/// Whether a failed 2026-07-28 request may mean the server speaks an older protocol: an HTTP 4xx that
+/// is not about authorization or rate limits, or a JSON-RPC error a 2026-07-28 server would not use
+/// for a well-formed request (a TypeScript SDK v1 server answers `-32000` "No valid session ID").
+pub(super) fn may_be_older_server(error: &TransportError) -> bool {
+    match error {
+        TransportError::Http { status, .. } => {
+            (400..500).contains(status) && !matches!(status, 401 | 403 | 407 | 408 | 429)
+        }
+        TransportError::Rpc(e) => {
+            matches!(e.kind(), RpcErrorKind::InvalidRequest | RpcErrorKind::MethodNotFound | RpcErrorKind::Other)
+        }
+        _ => false,
+    }
+}
+
+/// Whether the server no longer knows the session we sent: HTTP 404 (the spec's answer), or the 400
+/// the official TypeScript SDK v1 sends for an unknown or ended session (`-32000` "Bad Request: No
+/// valid session ID provided"; Python servers say `-32600`). Either way a new session is opened and
+/// the request sent once more, so a wrong guess costs one request.
+fn session_lost(answer: &Answer) -> bool {
+    match answer.status {
+        404 => true,
+        400 => {
+            let code = answer.message.as_ref().and_then(|m| m.get("error")).and_then(|e| e.get("code"));
+            matches!(code.and_then(Value::as_i64), Some(-32000 | -32001 | -32600) | None)
+        }
+        _ => false,
+    }
+}
+
+impl ClientCore {
+    /// The generation decided so far: by this client, or remembered in the store.
+    pub(super) async fn known_generation(&self) -> Option<Generation> {
+        if let Some(generation) = *self.link.generation.borrow() {
+            return Some(generation);
+        }
+        let key = self.state.borrow().keys().server();
+        let remembered = self.store().get(&key).await.ok().flatten().and_then(|text| read_generation(&text));
+        if let Some(generation) = remembered {
+            self.link.generation.replace(Some(generation));
+        }
+        remembered
+    }
+
+    /// A 2026-07-28 exchange succeeded: the server speaks it (kept for this client only; it is the
+    /// flow a client tries first anyway).
+    pub(super) fn link_confirmed(&self, generation: Generation) {
+        self.link.generation.replace(Some(generation));
+    }
+
+    /// Decides the server's generation as the spec's era detection says (`server/discover`, then
+    /// `initialize`), remembers it, and returns it; `None` when the answers decided nothing (an
+    /// authorization failure, an outage), so the next call asks again.
+    pub(super) async fn negotiate(&self) -> Option<Generation> {
+        let generation = match after_discover(&self.discover_outcome().await?) {
+            DiscoverVerdict::Extension2026 => Generation::Extension2026,
+            DiscoverVerdict::NoTasks => Generation::NoTasks,
+            DiscoverVerdict::Unresolved => return None,
+            DiscoverVerdict::TryInitialize => match self.legacy_session().await {
+                Ok(session) => after_initialize(&Ok(session.server.clone())),
+                Err(TransportError::BadResponse(e @ DecodeError::UnknownProtocolVersion { .. })) => {
+                    after_initialize(&Err(e))
+                }
+                Err(_) => return None,
+            },
+        };
+        self.link.generation.replace(Some(generation));
+        if generation != Generation::Extension2026 {
+            // No `subscriptions/listen` before 2026-07-28.
+            let now = crate::host::globals::now_ms();
+            self.run(|state| state.on_discovered(now, false));
+        }
+        if let Some(value) = stored_generation(generation) {
+            let key = self.state.borrow().keys().server();
+            if let Err(e) = self.store().put(&key, &value.to_string()).await {
+                self.storage_failed(&e);
+            }
+        }
+        Some(generation)
+    }
+
+    /// `server/discover` as the first question of era detection, with the HTTP status its error came
+    /// with; `None` when the server could not be reached at all.
+    async fn discover_outcome(&self) -> Option<DiscoverOutcome> {
+        let request = ClientRequest::Discover;
+        let id = self.transport.next_id();
+        let body = self.transport.envelope(&id, &request);
+        let exchange =
+            Exchange { body: &body, headers: &request.http_headers(), extra: &[], id: Some(&id), signal: None };
+        let answer = self.transport.post(exchange, Some(self.transport.timeout_ms()), &mut |_| {}).await.ok()?;
+        let status = answer.status;
+        Some(match answer.into_result() {
+            Ok(result) => match DiscoverResult::from_json(&result) {
+                Ok(discover) => DiscoverOutcome::Result(discover),
+                Err(_) => DiscoverOutcome::Http { status },
+            },
+            Err(TransportError::Rpc(error)) => DiscoverOutcome::Error { http_status: status, error },
+            Err(_) => DiscoverOutcome::Http { status },
+        })
+    }
+
+    /// The session, opened when there is none; concurrent callers share one `initialize`.
+    pub(super) async fn legacy_session(&self) -> Result<Rc<Session>, TransportError> {
+        if let Some(session) = self.link.session.borrow().clone() {
+            return Ok(session);
+        }
+        let pending = self.link.connecting.borrow().clone();
+        if let Some(pending) = pending {
+            return pending.get().await;
+        }
+        let once = Once::new();
+        self.link.connecting.replace(Some(once.clone()));
+        let outcome = self.open_session().await;
+        if let Ok(session) = &outcome {
+            self.link.session.replace(Some(session.clone()));
+        }
+        self.link.connecting.replace(None);
+        once.set(outcome.clone());
+        outcome
+    }
+
+    /// `initialize`, then `notifications/initialized` in the session it opened.
+    async fn open_session(&self) -> Result<Rc<Session>, TransportError> {
+        let id = self.transport.next_id();
+        let body = encode_initialize(&id, self.transport.client_info(), true, true).to_string();
+        let exchange =
+            Exchange { body: &body, headers: &initialize_headers(), extra: &[], id: Some(&id), signal: None };
+        let answer = self.transport.post(exchange, Some(self.transport.timeout_ms()), &mut |_| {}).await?;
+        let session_id =
+            answer.session_id.as_deref().map(read_session_id).transpose().map_err(TransportError::BadResponse)?;
+        let server = decode_initialize_result(&answer.into_result()?).map_err(TransportError::BadResponse)?;
+        let body = encode_initialized().to_string();
+        let headers = session_headers(session_id.as_deref());
+        let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: None, signal: None };
+        let ack = self.transport.post(exchange, Some(self.transport.timeout_ms()), &mut |_| {}).await?;
+        if !(200..300).contains(&ack.status) {
+            return Err(TransportError::Http { status: ack.status, retry_after_ms: ack.retry_after_ms });
+        }
+        self.link.tools.replace(None);
+        Ok(Rc::new(Session { id: session_id, server }))
+    }
+
+    /// Forgets `session` (the server no longer knows it), unless a newer one replaced it already.
+    fn drop_session(&self, session: &Rc<Session>) {
+        let current = self.link.session.borrow().as_ref().is_some_and(|s| Rc::ptr_eq(s, session));
+        if current {
+            self.link.session.replace(None);
+            self.link.tools.replace(None);
+        }
+    }
+
+    /// Sends `request` in the session and returns its result. `timeout_ms`: `None` for `tasks/result`,
+    /// which waits for the task's end; other messages on its stream go to `on_other`.
+    pub(super) async fn legacy_request(
+        &self,
+        request: &LegacyRequest,
+        timeout_ms: Option<u32>,
+        on_other: &mut dyn FnMut(Value),
+    ) -> Result<Value, TransportError> {
+        let mut retried = false;
+        loop {
+            let session = self.legacy_session().await?;
+            let id = self.transport.next_id();
+            let body = request.envelope(&id).to_string();
+            let headers = session_headers(session.id.as_deref());
+            let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: Some(&id), signal: None };
+            let answer = self.transport.post(exchange, timeout_ms, on_other).await?;
+            if session.id.is_some() && !retried && session_lost(&answer) {
+                self.drop_session(&session);
+                retried = true;
+                continue;
+            }
+            return answer.into_result();
+        }
+    }
+
+    /// POSTs a JSON-RPC response (an answer to a server request) in the session. A session the server
+    /// forgot cannot take it any more: that is reported as `Ok(false)` (nothing left to send).
+    pub(super) async fn legacy_respond(&self, message: &Value) -> Result<bool, TransportError> {
+        let session = self.legacy_session().await?;
+        let body = message.to_string();
+        let headers = session_headers(session.id.as_deref());
+        let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: None, signal: None };
+        let answer = self.transport.post(exchange, Some(self.transport.timeout_ms()), &mut |_| {}).await?;
+        if (200..300).contains(&answer.status) {
+            return Ok(true);
+        }
+        if session.id.is_some() && session_lost(&answer) {
+            self.drop_session(&session);
+            return Ok(false);
+        }
+        Err(TransportError::Http { status: answer.status, retry_after_ms: answer.retry_after_ms })
+    }
+
+    /// `execution.taskSupport` of `tool`, from `tools/list` (every page, once per session).
+    pub(super) async fn legacy_task_support(&self, tool: &str) -> Result<TaskSupport, ClientError> {
+        if let Some(support) = self.link.tools.borrow().as_ref().map(|t| t.get(tool).copied()) {
+            return Ok(support.unwrap_or(TaskSupport::Forbidden));
+        }
+        let mut tools = SortedMap::new();
+        let mut cursor = None;
+        loop {
+            let request = LegacyRequest::ListTools { cursor: cursor.take() };
+            let page = self
+                .legacy_request(&request, Some(self.transport.timeout_ms()), &mut |_| {})
+                .await
+                .map_err(|e| ClientError::from(&e))?;
+            let page = decode_tool_page(&page).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))?;
+            for t in page.tools {
+                tools.insert(t.name, t.task_support);
+            }
+            match page.next_cursor {
+                Some(next) if tools.len() < 10_000 => cursor = Some(next),
+                _ => break,
+            }
+        }
+        let support = tools.get(tool).copied().unwrap_or(TaskSupport::Forbidden);
+        self.link.tools.replace(Some(tools));
+        Ok(support)
+    }
+}

@@ -1,0 +1,263 @@
+//! Driving a 2025-11-25 task behind the same state machine as a 2026-07-28 one: `tasks/get` for its
+//! state; `tasks/result` for its outcome; while it waits for input, one open `tasks/result` stream,
+//! the only place such a server sends its `elicitation/create` requests, whose requests become the
+//! task's `inputRequests` and are answered with JSON-RPC responses; `tasks/cancel`; and `tools/call`
+//! with `params.task` when the server and the tool allow it.
+use crate::client_state::ExchangeOutcome;
+use crate::error::{ClientError, ErrorKind};
+use crate::host::globals;
+use crate::host::spawn::spawn;
+use crate::json::{json, Value};
+use crate::machine::record::Action;
+use crate::protocol::input::{InputRequests, InputResponses};
+use crate::protocol::legacy::negotiate::Generation;
+use crate::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
+use crate::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
+use crate::protocol::legacy::stream::{
+    decode_stream_value, encode_input_answer, encode_invalid_params, encode_method_not_found, encode_result_response,
+    request_id_for_key, LegacyServerMessage,
+};
+use crate::protocol::legacy::task::{
+    cancel_refusal, decode_call_result, decode_cancel_result, decode_get_result, CancelRefusal, LegacyCallOutcome,
+};
+use crate::protocol::legacy::tools::attach_task;
+use crate::protocol::task::{StatusDetail, Task, TaskStatus};
+use crate::protocol::Object;
+use crate::transport::TransportError;
+
+use super::exchange::failure_outcome;
+use super::ClientCore;
+
+/// One task's `tasks/result` stream: the input requests it delivered (keyed as the host sees them)
+/// and, once it ended, the task's outcome, which the next `tasks/get` that sees the end settles with.
+#[derive(Default)]
+pub(super) struct ResultStream {
+    open: bool,
+    delivered: bool,
+    pending: InputRequests,
+    payload: Option<TaskPayload>,
+}
+
+impl ClientCore {
+    /// The outcome of `action` for 2025-11-25 task `id`, in the terms the state reads.
+    pub(super) async fn legacy_exchange(&self, id: &str, action: &Action) -> ExchangeOutcome {
+        let outcome = match action {
+            Action::Poll => self.legacy_poll(id).await,
+            Action::SendUpdate(responses) => self.legacy_answer(id, responses).await,
+            Action::SendCancel => self.legacy_cancel(id).await,
+        };
+        outcome.unwrap_or_else(failure_outcome)
+    }
+
+    /// `tasks/get`; at the end, the outcome (from the stream, or `tasks/result`); while input is
+    /// required, the requests the stream delivered (opening it if need be).
+    async fn legacy_poll(&self, id: &str) -> Result<ExchangeOutcome, TransportError> {
+        let request = LegacyRequest::GetTask { task_id: id.to_owned() };
+        let value = self.legacy_request(&request, Some(self.transport.timeout_ms()), &mut |_| {}).await?;
+        let task = decode_get_result(&value, id).map_err(TransportError::BadResponse)?;
+        let observed = match task.status {
+            TaskStatus::Completed | TaskStatus::Failed => {
+                let streamed = self.link.streams.borrow_mut().get_mut(id).and_then(|s| s.payload.take());
+                let payload = match streamed {
+                    Some(payload) => payload,
+                    None => self.legacy_payload(id).await?,
+                };
+                self.link.streams.borrow_mut().remove(id);
+                Some(settle(task, payload).map_err(TransportError::BadResponse)?)
+            }
+            TaskStatus::InputRequired => {
+                self.open_result_stream(id);
+                live_observation(task, &self.pending_input(id))
+            }
+            TaskStatus::Working | TaskStatus::Cancelled => live_observation(task, &InputRequests::new()),
+        };
+        Ok(ExchangeOutcome::Answered(observed.map(Box::new)))
+    }
+
+    /// `tasks/result` of a task that has ended: its result, or the JSON-RPC error it ended with.
+    async fn legacy_payload(&self, id: &str) -> Result<TaskPayload, TransportError> {
+        let request = LegacyRequest::TaskResult { task_id: id.to_owned() };
+        let timeout = Some(self.transport.timeout_ms());
+        let outcome = match self.legacy_request(&request, timeout, &mut |m| self.on_stream_message(id, m)).await {
+            Ok(result) => Ok(result),
+            Err(TransportError::Rpc(error)) => Err(error),
+            Err(e) => return Err(e),
+        };
+        decode_task_payload(&outcome, id).map_err(TransportError::BadResponse)
+    }
+
+    /// The input requests to show for `id`: what its stream delivered; before it delivered anything,
+    /// what the record already holds (restored from the store, say), so the form does not flicker.
+    fn pending_input(&self, id: &str) -> InputRequests {
+        if let Some(stream) = self.link.streams.borrow().get(id).filter(|s| s.delivered) {
+            return stream.pending.clone();
+        }
+        match self.state.borrow().record(id).map(|r| &r.last().detail) {
+            Some(StatusDetail::InputRequests(requests)) => requests.clone(),
+            _ => InputRequests::new(),
+        }
+    }
+
+    /// Opens `id`'s `tasks/result` stream unless one is open. It has no timeout: it ends when the task
+    /// does. A stream that breaks is opened again by the next poll that still sees `input_required`.
+    /// Step mode opens none (its isolate ends with the step).
+    fn open_result_stream(&self, id: &str) {
+        if !self.state.borrow().config().auto_poll {
+            return;
+        }
+        {
+            let mut streams = self.link.streams.borrow_mut();
+            let stream = streams.get_or_insert_with(id.to_owned(), ResultStream::default);
+            if stream.open {
+                return;
+            }
+            stream.open = true;
+        }
+        let Some(core) = self.me.upgrade() else { return };
+        let id = id.to_owned();
+        spawn(async move {
+            let request = LegacyRequest::TaskResult { task_id: id.clone() };
+            let outcome = match core.legacy_request(&request, None, &mut |m| core.on_stream_message(&id, m)).await {
+                Ok(result) => decode_task_payload(&Ok(result), &id).ok(),
+                Err(TransportError::Rpc(error)) => decode_task_payload(&Err(error), &id).ok(),
+                Err(_) => None,
+            };
+            {
+                let mut streams = core.link.streams.borrow_mut();
+                match (outcome, streams.get_mut(&id)) {
+                    (Some(payload), Some(stream)) => {
+                        stream.open = false;
+                        stream.payload = Some(payload);
+                    }
+                    _ => {
+                        streams.remove(&id);
+                    }
+                }
+            }
+            core.pump();
+        });
+    }
+
+    /// A message on task `id`'s `tasks/result` stream other than its response.
+    fn on_stream_message(&self, id: &str, message: Value) {
+        match decode_stream_value(message) {
+            Ok(LegacyServerMessage::Elicitation(elicitation)) => {
+                let (key, request) = elicitation.input_entry();
+                let pending = {
+                    let mut streams = self.link.streams.borrow_mut();
+                    let stream = streams.get_or_insert_with(id.to_owned(), ResultStream::default);
+                    stream.delivered = true;
+                    stream.pending.insert(key, request);
+                    stream.pending.clone()
+                };
+                self.observe_input(id, &pending);
+            }
+            Ok(LegacyServerMessage::TaskStatus(task)) if task.task_id == id => {
+                if let Some(observed) = live_observation(task, &self.pending_input(id)) {
+                    let now = globals::now_ms();
+                    self.run(|state| state.on_task_observed(now, observed));
+                }
+            }
+            Ok(LegacyServerMessage::Unsupported { id: request, method }) if method == "ping" => {
+                self.respond_in_background(encode_result_response(&request, json!({})));
+            }
+            Ok(LegacyServerMessage::Unsupported { id: request, method }) => {
+                self.respond_in_background(encode_method_not_found(&request, &method));
+            }
+            Ok(LegacyServerMessage::InvalidRequest { id: request, error, .. }) => {
+                self.respond_in_background(encode_invalid_params(&request, &error));
+            }
+            _ => {}
+        }
+    }
+
+    /// Shows `pending` as task `id`'s input requests, as a notification would.
+    fn observe_input(&self, id: &str, pending: &InputRequests) {
+        let Some(task) = self.state.borrow().record(id).map(|r| r.last().task.clone()) else { return };
+        let task = Task { status: TaskStatus::InputRequired, ..task };
+        if let Some(observed) = live_observation(task, pending) {
+            let now = globals::now_ms();
+            self.run(|state| state.on_task_observed(now, observed));
+        }
+    }
+
+    /// Answers a server request without waiting (the stream it came on goes on meanwhile).
+    fn respond_in_background(&self, message: Value) {
+        let Some(core) = self.me.upgrade() else { return };
+        spawn(async move {
+            let _ = core.legacy_respond(&message).await;
+        });
+    }
+
+    /// The host's answers, each as the JSON-RPC response to the server request its key names.
+    async fn legacy_answer(&self, id: &str, responses: &InputResponses) -> Result<ExchangeOutcome, TransportError> {
+        for (key, answer) in responses.iter() {
+            let Some(request) = request_id_for_key(key) else { continue };
+            self.legacy_respond(&encode_input_answer(&request, Some(id), answer)).await?;
+            if let Some(stream) = self.link.streams.borrow_mut().get_mut(id) {
+                stream.pending.remove(key);
+            }
+        }
+        Ok(ExchangeOutcome::Answered(None))
+    }
+
+    /// `tasks/cancel`; `-32602` (already ended, or unknown) counts as done: the next poll tells which.
+    async fn legacy_cancel(&self, id: &str) -> Result<ExchangeOutcome, TransportError> {
+        let request = LegacyRequest::CancelTask { task_id: id.to_owned() };
+        match self.legacy_request(&request, Some(self.transport.timeout_ms()), &mut |_| {}).await {
+            Ok(result) => {
+                decode_cancel_result(&result, id).map_err(TransportError::BadResponse)?;
+                Ok(ExchangeOutcome::Answered(None))
+            }
+            Err(TransportError::Rpc(e)) if cancel_refusal(&e) == CancelRefusal::NotCancellable => {
+                Ok(ExchangeOutcome::Answered(None))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `tools/call` in the session, asking for a task when the server and the tool allow one.
+    pub(super) async fn legacy_call(
+        &self,
+        name: &str,
+        arguments: Option<Object>,
+        generation: Generation,
+    ) -> Result<LegacyCallOutcome, ClientError> {
+        let session = self.legacy_session().await.map_err(|e| ClientError::from(&e))?;
+        let tasks = match generation {
+            Generation::Legacy2025 => session.server.tasks,
+            _ => None,
+        };
+        let task = match tasks {
+            Some(_) => attach_task(tasks.as_ref(), self.legacy_task_support(name).await?),
+            None => false,
+        };
+        let request = LegacyRequest::CallTool(LegacyCallTool {
+            name: name.to_owned(),
+            arguments,
+            task: task.then(TaskParams::default),
+            progress_token: None,
+        });
+        let timeout = Some(self.transport.timeout_ms());
+        let refuse = &mut |message: Value| self.refuse_server_request(message);
+        let value = self.legacy_request(&request, timeout, refuse).await.map_err(|e| ClientError::from(&e))?;
+        decode_call_result(&value).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))
+    }
+
+    /// A server request during a call that is not a task (no task to show it on): refused, so the
+    /// server does not wait for ever.
+    fn refuse_server_request(&self, message: Value) {
+        match decode_stream_value(message) {
+            Ok(LegacyServerMessage::Elicitation(e)) => {
+                self.respond_in_background(encode_method_not_found(&e.id, "elicitation/create"));
+            }
+            Ok(LegacyServerMessage::Unsupported { id, method }) => {
+                self.respond_in_background(encode_method_not_found(&id, &method));
+            }
+            Ok(LegacyServerMessage::InvalidRequest { id, error, .. }) => {
+                self.respond_in_background(encode_invalid_params(&id, &error));
+            }
+            _ => {}
+        }
+    }
+}
