@@ -13,6 +13,7 @@ mod error;
 mod interop;
 mod js_tests;
 mod lints;
+mod matrix;
 mod pkg_check;
 mod reference_server;
 mod sizes;
@@ -35,13 +36,17 @@ commands:
                     files git tracks; the wasm tests in a Chromium page, a Chromium dedicated
                     worker and Node.js (installs chromium + chromedriver if missing); build pkg/
                     and check it; the official conformance suite and the ext-tasks interop check
-                    against the reference server
+                    against the reference server; the interop matrix (TaskClient against
+                    servers on real SDKs, tests/interop/matrix)
+  interop           only the interop matrix: builds pkg/ and the reference server, installs the
+                    peers from their lockfiles, runs every cell per server and prints the table;
+                    MATRIX_SERVERS=a,b and MATRIX_CELLS=x,y narrow it
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
   setup [--browser] install missing tools: wasm32 target, rustfmt and clippy, wasm-bindgen-cli,
-                    npm packages; --browser also installs chromium + chromedriver (Debian packages)
+                    npm packages, the interop peers (Python venv, npm ci); --browser also installs chromium + chromedriver (Debian packages)
   help              show this message
 
 Missing tools are installed on demand by demo, test and build as well.";
@@ -50,6 +55,7 @@ Missing tools are installed on demand by demo, test and build as well.";
 enum Command {
     Build,
     Test,
+    Interop,
     Demo,
     Setup { browser: bool },
     Bench { figures: Vec<String> },
@@ -69,6 +75,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
     match name {
         "build" => no_args(Command::Build),
         "test" => no_args(Command::Test),
+        "interop" => no_args(Command::Interop),
         "demo" => no_args(Command::Demo),
         "help" | "--help" | "-h" => no_args(Command::Help),
         "setup" => match rest {
@@ -96,6 +103,7 @@ fn main() -> ExitCode {
     let result = workspace::root().and_then(|root| match command {
         Command::Build => commands::build(&root),
         Command::Test => commands::test(&root),
+        Command::Interop => commands::interop(&root),
         Command::Demo => commands::demo(&root),
         Command::Setup { browser } => commands::setup(&root, browser),
         Command::Bench { figures } => bench::run(&root, &figures),
@@ -127,6 +135,7 @@ mod tests {
         assert!(matches!(parse(&args(&["setup"])), Ok(Command::Setup { browser: false })));
         assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
         assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
+        assert!(matches!(parse(&args(&["interop"])), Ok(Command::Interop)));
         assert!(matches!(parse(&args(&["bench"])), Ok(Command::Bench { figures }) if figures.is_empty()));
         assert!(matches!(parse(&args(&["bench", "size"])), Ok(Command::Bench { figures }) if figures == ["size"]));
     }
