@@ -3,7 +3,7 @@
 // wrapper around globalThis.fetch (method, taskId, HTTP status, both bodies), so requests are counted
 // client-side for servers we do not control; the reference server's own request log is checked too.
 //
-//   node --test tests/interop/matrix/node.test.mjs          (MATRIX_SERVERS=fastmcp4 to pick peers)
+//   node --test tests/interop/matrix/node.test.mjs   (MATRIX_SERVERS=fastmcp4 to pick peers, MATRIX_TRACE=1 for every exchange)
 import assert from "node:assert/strict";
 import { ROOT } from "./servers.mjs";
 import { cells, fillForm, nextTask, sleep, within } from "./support.mjs";
@@ -45,7 +45,9 @@ const transcript = (peer) => wire.filter((r) => r.url === peer.url).map((r) => `
 /** Runs `body`, appending the wire transcript with `peer` to any failure. */
 async function traced(peer, body) {
   try {
-    return await body();
+    const value = await body();
+    if (process.env.MATRIX_TRACE) console.error(`--- exchanges with ${peer.url} ---\n${transcript(peer)}`);
+    return value;
   } catch (error) {
     error.message += `\n--- exchanges with ${peer.url} ---\n${transcript(peer)}`;
     throw error;
