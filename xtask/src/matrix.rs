@@ -345,3 +345,45 @@ fn report(table: &Table, ready: &[&Peer], outcomes: &BTreeMap<(String, String), 
     ));
     println!("\nxtask: interop matrix\n{}\n", rows.join("\n"));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_count_known_failures_apart_and_missing_results_as_failures() {
+        let lines = r#"{"event":"planned","server":"a","cell":"result"}
+{"event":"planned","server":"a","cell":"cancel"}
+{"event":"planned","server":"b","cell":"result"}
+{"event":"planned","server":"b","cell":"cancel"}
+{"event":"result","server":"a","cell":"result","ok":true}
+{"event":"result","server":"a","cell":"cancel","ok":false,"error":"boom\nstack"}
+{"event":"result","server":"b","cell":"result","ok":false,"error":"client bug\nstack"}
+not json"#;
+        let known = BTreeMap::from([("b/result".to_owned(), "sends two updates".to_owned())]);
+        let out = outcomes(lines, &known);
+        let get = |s: &str, c: &str| out.get(&(s.to_owned(), c.to_owned()));
+        assert!(matches!(get("a", "result"), Some(Outcome::Passed)));
+        assert!(matches!(get("a", "cancel"), Some(Outcome::Failed(e)) if e.starts_with("boom")));
+        assert!(
+            matches!(get("b", "result"), Some(Outcome::Known(why, e)) if why == "sends two updates" && e == "client bug")
+        );
+        assert!(matches!(get("b", "cancel"), Some(Outcome::Missing)));
+    }
+
+    #[test]
+    fn a_marker_older_than_the_lock_is_stale() {
+        let dir = std::env::temp_dir().join(format!("xtask-matrix-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (marker, lock) = (dir.join("marker"), dir.join("lock"));
+        assert!(stale(&marker, &lock), "missing files are stale");
+        std::fs::write(&lock, "a").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&marker, "b").unwrap();
+        assert!(!stale(&marker, &lock));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&lock, "c").unwrap();
+        assert!(stale(&marker, &lock), "a lock changed after the install");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
