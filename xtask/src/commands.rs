@@ -10,7 +10,9 @@ use crate::cmd;
 use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Pkg};
-use crate::{clean_copy, conformance, interop, js_tests, lints, pkg_check, sizes, toolchain, wasm_imports, wasm_tests};
+use crate::{
+    clean_copy, conformance, interop, js_tests, lints, matrix, pkg_check, sizes, toolchain, wasm_imports, wasm_tests,
+};
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {
@@ -103,12 +105,18 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
     const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
     const INTEROP: &str = "interop with @modelcontextprotocol/ext-tasks 0.2.2";
+    const MATRIX: &str = "interop matrix: TaskClient against SDK-built servers (tests/interop/matrix)";
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
-        for name in [NODE, E2E, EDGE, CONFORMANCE, INTEROP] {
+        for name in [NODE, E2E, EDGE, CONFORMANCE, INTEROP, MATRIX] {
             checks.skip(name, "the server did not build");
         }
         return;
     };
+    if pkg_built {
+        matrix::run(root, &exe, checks, false);
+    } else {
+        checks.skip(MATRIX, "an earlier check failed, so pkg/ may be stale");
+    }
     const CLIENT_CONFORMANCE: &str =
         "official conformance suite, client scenarios, driving TaskClient (tests/conformance-client)";
     if pkg_built {
@@ -150,10 +158,31 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
     checks.run(INTEROP, || interop::run(root, &server.url));
 }
 
+/// `cargo xtask interop`: only the interop matrix — pkg/, the reference server, the peers from their
+/// lockfiles, then every (server, cell); `MATRIX_SERVERS` / `MATRIX_CELLS` (comma-separated) narrow it.
+pub fn interop(root: &Path) -> Result<()> {
+    let tools = toolchain::ensure_build_tools(root)?;
+    toolchain::ensure_browser()?;
+    let mut checks = Checks::default();
+    let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
+    let exe = checks.run("reference server builds", || reference_server::build(root));
+    if let (Some(_), Some(exe)) = (pkg, exe) {
+        matrix::run(root, &exe, &mut checks, true);
+    }
+    println!("{}", checks.summary());
+    if checks.all_passed() {
+        Ok(())
+    } else {
+        Err(Error::msg("some interop matrix checks failed (see above)"))
+    }
+}
+
 /// `cargo xtask setup [--browser]`: installs whatever is missing, builds nothing.
 pub fn setup(root: &Path, browser: bool) -> Result<()> {
     toolchain::ensure_build_tools(root)?;
     toolchain::ensure_lint_tools()?;
+    // The interop matrix's peers: Python venvs and npm installs from their lockfiles.
+    matrix::prepare_all(root)?;
     if browser {
         toolchain::ensure_browser()?;
     }

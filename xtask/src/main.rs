@@ -13,6 +13,7 @@ mod error;
 mod interop;
 mod js_tests;
 mod lints;
+mod matrix;
 mod pkg_check;
 mod reference_server;
 mod sizes;
@@ -35,7 +36,11 @@ commands:
                     files git tracks; the wasm tests in a Chromium page, a Chromium dedicated
                     worker and Node.js (installs chromium + chromedriver if missing); build pkg/
                     and check it; the official conformance suite and the ext-tasks interop check
-                    against the reference server
+                    against the reference server; the interop matrix (TaskClient against
+                    servers on real SDKs, tests/interop/matrix)
+  interop           only the interop matrix: builds pkg/ and the reference server, installs the
+                    peers from their lockfiles, runs every cell per server and prints the table;
+                    MATRIX_SERVERS=a,b and MATRIX_CELLS=x,y narrow it
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   build-legacy      build the package with 2025-11-25 support (the `legacy` feature) into
                     target/pkg-legacy/ and print its sizes (not yet within pkg/'s budget)
@@ -43,7 +48,7 @@ commands:
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
   setup [--browser] install missing tools: wasm32 target, rustfmt and clippy, wasm-bindgen-cli,
-                    npm packages; --browser also installs chromium + chromedriver (Debian packages)
+                    npm packages, the interop peers (Python venv, npm ci); --browser also installs chromium + chromedriver (Debian packages)
   help              show this message
 
 Missing tools are installed on demand by demo, test and build as well.";
@@ -53,6 +58,7 @@ enum Command {
     Build,
     BuildLegacy,
     Test,
+    Interop,
     Demo,
     Setup { browser: bool },
     Bench { figures: Vec<String> },
@@ -73,6 +79,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "build" => no_args(Command::Build),
         "build-legacy" => no_args(Command::BuildLegacy),
         "test" => no_args(Command::Test),
+        "interop" => no_args(Command::Interop),
         "demo" => no_args(Command::Demo),
         "help" | "--help" | "-h" => no_args(Command::Help),
         "setup" => match rest {
@@ -101,6 +108,7 @@ fn main() -> ExitCode {
         Command::Build => commands::build(&root),
         Command::BuildLegacy => commands::build_legacy(&root).map(|_| ()),
         Command::Test => commands::test(&root),
+        Command::Interop => commands::interop(&root),
         Command::Demo => commands::demo(&root),
         Command::Setup { browser } => commands::setup(&root, browser),
         Command::Bench { figures } => bench::run(&root, &figures),
@@ -132,6 +140,7 @@ mod tests {
         assert!(matches!(parse(&args(&["setup"])), Ok(Command::Setup { browser: false })));
         assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
         assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
+        assert!(matches!(parse(&args(&["interop"])), Ok(Command::Interop)));
         assert!(matches!(parse(&args(&["bench"])), Ok(Command::Bench { figures }) if figures.is_empty()));
         assert!(matches!(parse(&args(&["bench", "size"])), Ok(Command::Bench { figures }) if figures == ["size"]));
     }

@@ -1,0 +1,233 @@
+// The Chromium cells of the interop matrix: TaskClient in headless Chromium (playwright-core, the system
+// /usr/bin/chromium) on a host page (pages/) served from a loopback static server of its own, talking
+// cross-origin to each peer in servers.mjs — reload mid-task, offline and back, two tabs. What the
+// pages send is seen through Playwright's request events (per tab), so nothing needs the server's help.
+//
+//   node --test tests/interop/matrix/chromium.test.mjs      (MATRIX_SERVERS=fastmcp4 to pick peers)
+import { after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { ROOT, cellSelected, selectedServers } from "./servers.mjs";
+import { cells, sleep } from "./support.mjs";
+
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const PAGES = join(ROOT, "tests/interop/matrix/pages");
+const PKG = join(ROOT, "pkg");
+const MIN_POLL = 100; // the host page's minPollIntervalMs
+
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css" };
+
+/** Serves pages/ at / and pkg/ at /pkg/ on a free loopback port; resolves with its origin. */
+async function startStatic() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const [base, rest] = path.startsWith("/pkg/") ? [PKG, path.slice(5)] : [PAGES, path === "/" ? "index.html" : path.slice(1)];
+    const file = normalize(join(base, rest));
+    if (!file.startsWith(base)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" }).end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+const wanted = selectedServers().length > 0 && ["reload mid-task", "offline and back", "two tabs"].some(cellSelected);
+let browser = null;
+let statics = null;
+if (wanted) {
+  const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
+  statics = await startStatic();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  after(async () => {
+    await browser.close().catch(() => {});
+    await statics.close();
+  });
+}
+
+/** The JSON-RPC message a request posts (`{}` if none). */
+function rpcOf(request) {
+  try {
+    return JSON.parse(request.postData() ?? "{}");
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A fresh browser context (own IndexedDB) with `tabs` recorded: every POST to the peer as
+ * `{ tab, at, method, taskId, listens, failure?, status? }`, and uncaught page errors.
+ */
+async function rig(peer) {
+  const context = await browser.newContext();
+  const requests = [];
+  const errors = [];
+  const watch = (page, tab) => {
+    page.on("pageerror", (error) => errors.push(`${tab}: ${error?.stack ?? error}`));
+    page.on("console", (m) => { if (process.env.MATRIX_VERBOSE) console.error(`  [${tab} ${m.type()}] ${m.text()}`); });
+    page.on("request", (request) => {
+      if (request.url() !== peer.url || request.method() !== "POST") return;
+      const rpc = rpcOf(request);
+      const entry = { tab, at: Date.now(), method: rpc.method, taskId: rpc.params?.taskId, listens: rpc.method === "subscriptions/listen" ? (rpc.params?.notifications?.taskIds ?? []) : [] };
+      requests.push(entry);
+      request.__matrix = entry;
+    });
+    page.on("requestfailed", (request) => { if (request.__matrix) Object.assign(request.__matrix, { failure: request.failure()?.errorText, failedAt: Date.now() }); });
+    page.on("response", (response) => { if (response.request().__matrix) response.request().__matrix.status = response.status(); });
+  };
+  return {
+    context,
+    requests,
+    errors,
+    async open(tab, ns) {
+      const page = await context.newPage();
+      watch(page, tab);
+      await page.goto(`${statics.origin}/index.html?mcp=${encodeURIComponent(peer.url)}&ns=${encodeURIComponent(ns)}&minPoll=${MIN_POLL}`);
+      await hostReady(page);
+      return page;
+    },
+    describe() {
+      const t0 = requests[0]?.at ?? 0;
+      return requests.map((r) => `+${r.at - t0} ${r.tab} ${r.method} ${r.taskId ?? r.listens.join(",")} → ${r.failure ?? r.status ?? "…"}`).join("\n");
+    },
+    close: () => context.close().catch(() => {}),
+  };
+}
+
+async function hostReady(page) {
+  await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 15_000 });
+  const error = await page.evaluate(() => window.host.error);
+  assert.equal(error, null, "the host page opened its TaskClient");
+}
+
+const snapshotOf = (page, id) => page.evaluate((taskId) => window.host.tasks().find((t) => t.taskId === taskId) ?? null, id);
+
+function waitDone(page, id, ms) {
+  return page.evaluate(
+    ([taskId, timeout]) => Promise.race([window.host.wait(taskId), new Promise((_, reject) => setTimeout(() => reject(new Error(`task ${taskId} did not settle within ${timeout} ms: ${JSON.stringify(window.host.tasks())}`)), timeout))]),
+    [id, ms],
+  );
+}
+
+/** The first recorded task event for `id` whose snapshot has `field === value`, or a timeout. */
+async function waitSnapshot(page, id, field, value, ms) {
+  const handle = await page.waitForFunction(
+    ([taskId, f, v]) => window.host.events.find((e) => e.kind === "task" && e.detail.taskId === taskId && e.detail[f] === v) ?? false,
+    [id, field, value],
+    { timeout: ms, polling: 50 },
+  );
+  return handle.jsonValue();
+}
+
+/** Whether a request talks to the server about `id` (a poll of it, or a listen stream covering it). */
+const covers = (r, id) => (r.method === "tasks/get" && r.taskId === id) || (r.method === "subscriptions/listen" && r.listens.includes(id));
+
+/** Runs `body(rig)` in a fresh context, adding the request log to a failure, always closing the context. */
+async function inContext(peer, body) {
+  const r = await rig(peer);
+  try {
+    await body(r);
+    assert.deepEqual(r.errors, [], `no uncaught page errors:\n${r.errors.join("\n")}`);
+  } catch (error) {
+    error.message += `\n--- requests the pages sent to ${peer.url} ---\n${r.describe()}`;
+    throw error;
+  } finally {
+    await r.close();
+  }
+}
+
+cells("reload mid-task", (server, peer) => inContext(peer, async (r) => {
+  const page = await r.open("A", "reload");
+  const out = await page.evaluate(() => window.host.start("build", { seconds: 6, target: "reload" }));
+  assert.equal(out.kind, "task");
+  const id = out.task.taskId;
+  await sleep(1500);
+  assert.equal((await snapshotOf(page, id))?.status, "working", "still working when the page reloads");
+  const reloadAt = Date.now();
+  await page.reload();
+  await hostReady(page);
+  const restored = await snapshotOf(page, id);
+  assert.ok(restored, `the task is back after the reload (IndexedDB): ${JSON.stringify(await page.evaluate(() => window.host.tasks()))}`);
+  assert.equal(restored.restored, true, "marked restored");
+  assert.equal(restored.status, "working", "restored mid-task");
+  const done = await waitDone(page, id, 20_000);
+  assert.equal(done.taskId, id);
+  assert.equal(done.status, "completed", `completed: ${JSON.stringify(done)}`);
+  assert.equal(done.restored, true);
+  assert.equal(done.result?.structuredContent?.ok, true);
+  assert.equal(done.result.structuredContent.target, "reload");
+  assert.equal(r.requests.filter((x) => x.method === "tools/call").length, 1, "build was called once (the reload did not call it again)");
+  assert.ok(r.requests.some((x) => x.at >= reloadAt && covers(x, id)), "the reloaded page polled or listened to the same task");
+}), { timeout: 40_000 });
+
+cells("offline and back", (server, peer) => inContext(peer, async (r) => {
+  const page = await r.open("A", "offline");
+  const out = await page.evaluate(() => window.host.start("build", { seconds: 6, target: "offline" }));
+  const id = out.task.taskId;
+  await sleep(1200);
+  assert.ok(r.requests.some((x) => covers(x, id)), "the task was polled or listened to before going offline");
+
+  const offAt = Date.now();
+  await r.context.setOffline(true);
+  const offline = await waitSnapshot(page, id, "connectivity", "offline", 3000).catch(() => null);
+  const whileOff = await snapshotOf(page, id);
+  await sleep(Math.max(0, 2500 - (Date.now() - offAt)));
+  const onAt = Date.now();
+  await r.context.setOffline(false);
+
+  assert.ok(offline, `a snapshot showed connectivity "offline" while offline (snapshot then: ${JSON.stringify(whileOff)})`);
+  assert.equal(offline.online, false, "navigator.onLine was false when it did");
+  const attempts = r.requests.filter((x) => covers(x, id) && x.at > offAt + 100 && x.at < onAt);
+  assert.ok(attempts.length <= 1, `the page did not keep trying while offline (${attempts.length} attempts)`);
+
+  const done = await waitDone(page, id, 20_000);
+  assert.equal(done.status, "completed", `completed after going back online: ${JSON.stringify(done)}`);
+  assert.equal(done.result?.structuredContent?.target, "offline");
+  assert.notEqual(done.connectivity, "offline", "online again");
+  const back = r.requests.find((x) => x.at >= onAt && covers(x, id));
+  // A listen stream opened before going offline may stay open through Chromium's offline emulation
+  // (it only fails new requests) and carry the task to its end: then nothing new is needed.
+  const survived = r.requests.find((x) => x.method === "subscriptions/listen" && x.listens.includes(id) && x.at < offAt && (!x.failure || x.failedAt >= onAt));
+  assert.ok(back || survived, "talked to the server about the task again after going online (or its listen stream survived)");
+  if (back) assert.ok(back.at - onAt <= 2000, `first request about the task ${back.at - onAt} ms after going online (≤ 2000)`);
+  console.error(`  ${server.name} offline: ${back ? `first request ${back.at - onAt} ms after online` : "the listen stream opened before going offline carried the task"}; ${attempts.length} attempt(s) while offline`);
+}), { timeout: 40_000 });
+
+cells("two tabs", (server, peer) => inContext(peer, async (r) => {
+  const a = await r.open("A", "shared");
+  const b = await r.open("B", "shared");
+  const out = await a.evaluate(() => window.host.start("build", { seconds: 4, target: "tabs" }));
+  assert.equal(out.kind, "task");
+  const id = out.task.taskId;
+  const seen = await waitSnapshot(b, id, "taskId", id, 5000);
+  assert.equal(seen.detail.toolName, "build", "tab B learned of the task started in tab A");
+
+  const [doneA, doneB] = await Promise.all([waitDone(a, id, 20_000), waitDone(b, id, 20_000)]);
+  assert.equal(doneA.status, "completed");
+  assert.equal(doneB.status, "completed", "tab B sees completion too");
+  assert.equal(doneB.result?.structuredContent?.target, "tabs", "tab B has the result");
+  await sleep(200);
+
+  const talkers = [...new Set(r.requests.filter((x) => covers(x, id)).map((x) => x.tab))];
+  const gets = r.requests.filter((x) => x.method === "tasks/get" && x.taskId === id);
+  const starts = gets.map((x) => x.at).sort((p, q) => p - q);
+  const span = starts.length > 1 ? starts.at(-1) - starts[0] : 0;
+  const perSecond = span ? ((starts.length - 1) * 1000) / span : 0;
+  const interval = Math.max(doneA.pollIntervalMs ?? MIN_POLL, MIN_POLL);
+  const summary = `tabs that talked: ${talkers.join(", ")}; tasks/get ${gets.length} (A ${gets.filter((x) => x.tab === "A").length}, B ${gets.filter((x) => x.tab === "B").length}) over ${span} ms = ${perSecond.toFixed(2)}/s at pollIntervalMs ${interval}`;
+  console.error(`  ${server.name} two tabs: ${summary}`);
+  assert.equal(talkers.length, 1, `exactly one tab polled or listened for the task: ${summary}`);
+  // One poller at `interval` makes 1000/interval polls a second; two independent pollers twice that.
+  if (gets.length > 2) assert.ok(perSecond <= 1.5 * (1000 / interval), `tasks/get came at one poller's rate: ${summary}`);
+  if (!server.quirks.listen) assert.ok(gets.length >= 3, `a server without listen is polled while the task runs: ${summary}`);
+  assert.equal(r.requests.filter((x) => x.method === "tools/call").length, 1, "build was called once");
+}), { timeout: 40_000 });

@@ -1,0 +1,177 @@
+// The Node cells of the interop matrix: TaskClient (pkg/node.mjs) against each peer in servers.mjs —
+// result, approval answered once, failure, cancel, step mode. Every POST the client sends is seen by a
+// wrapper around globalThis.fetch (method, taskId, HTTP status, both bodies), so requests are counted
+// client-side for servers we do not control; the reference server's own request log is checked too.
+//
+//   node --test tests/interop/matrix/node.test.mjs   (MATRIX_SERVERS=fastmcp4 to pick peers, MATRIX_TRACE=1 for every exchange)
+import assert from "node:assert/strict";
+import { ROOT } from "./servers.mjs";
+import { cells, fillForm, nextTask, sleep, within } from "./support.mjs";
+
+const pkg = await import(new URL("pkg/node.mjs", `file://${ROOT}`));
+await pkg.default();
+const { TaskClient } = pkg;
+const { mapStore } = await import(new URL("pkg/stores.js", `file://${ROOT}`));
+
+/** Every POST this process sends: { at, url, method, taskId, status, request, response }. */
+const wire = [];
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const request = new Request(input, init);
+  if (request.method !== "POST") return realFetch(request);
+  const text = await request.clone().text().catch(() => "");
+  let rpc = {};
+  try { rpc = JSON.parse(text); } catch { /* not JSON */ }
+  const entry = { at: Date.now(), url: request.url, method: rpc.method, taskId: rpc.params?.taskId, status: null, request: text, response: null };
+  wire.push(entry);
+  try {
+    const response = await realFetch(request);
+    entry.status = response.status;
+    if (!(response.headers.get("content-type") ?? "").includes("event-stream")) {
+      response.clone().text().then((t) => { entry.response = t.slice(0, 2000); }, () => {});
+    } else {
+      entry.response = "(event stream)";
+    }
+    return response;
+  } catch (error) {
+    entry.status = `threw ${error?.name}: ${error?.message}`;
+    throw error;
+  }
+};
+const sent = (peer, method, taskId) => wire.filter((r) => r.url === peer.url && r.method === method && (taskId === undefined || r.taskId === taskId));
+/** The exchanges with `peer`, for a failure message. */
+const transcript = (peer) => wire.filter((r) => r.url === peer.url).map((r) => `+${r.at - wire[0].at} ${r.method} ${r.taskId ?? ""} → ${r.status}\n  > ${r.request}\n  < ${r.response}`).join("\n");
+
+/** Runs `body`, appending the wire transcript with `peer` to any failure. */
+async function traced(peer, body) {
+  try {
+    const value = await body();
+    if (process.env.MATRIX_TRACE) console.error(`--- exchanges with ${peer.url} ---\n${transcript(peer)}`);
+    return value;
+  } catch (error) {
+    error.message += `\n--- exchanges with ${peer.url} ---\n${transcript(peer)}`;
+    throw error;
+  }
+}
+
+const open = (peer, extra = {}) => TaskClient.open({ url: peer.url, store: "memory", minPollIntervalMs: 100, namespace: "matrix", ...extra });
+
+cells("result", (server, peer) => traced(peer, async () => {
+  const client = await open(peer);
+  try {
+    const out = await client.callTool("build", { seconds: 2, target: "matrix" });
+    assert.equal(out.kind, "task", `build returns a task handle: ${JSON.stringify(out)}`);
+    assert.equal(typeof out.task.taskId, "string");
+    const done = await within(client.wait(out.task.taskId), 20_000, "wait(build)");
+    assert.equal(done.status, "completed", `completed: ${JSON.stringify(done)}`);
+    assert.equal(done.result?.structuredContent?.ok, true, `structuredContent.ok: ${JSON.stringify(done.result)}`);
+    assert.equal(done.result.structuredContent.target, "matrix");
+    assert.ok(Array.isArray(done.result.content) && done.result.content.length >= 1, "the result has content blocks");
+    assert.equal(sent(peer, "tools/call").length, 1, "build was called once");
+    if (peer.lines) assert.equal(peer.lines("tools/call", "build").length, 1, "the server saw one tools/call");
+  } finally {
+    client.close();
+  }
+}));
+
+cells("approval answered once", (server, peer) => traced(peer, async () => {
+  const client = await open(peer);
+  try {
+    const snapshots = [];
+    client.addEventListener("task", (e) => snapshots.push({ at: Date.now(), ...e.detail }));
+    const out = await client.callTool("deploy", { service: "api", environment: "staging" });
+    assert.equal(out.kind, "task", `deploy returns a task handle: ${JSON.stringify(out)}`);
+    const id = out.task.taskId;
+    const asking = await nextTask(client, (s) => s.taskId === id && s.status === "input_required");
+    const keys = Object.keys(asking.inputRequests);
+    assert.equal(keys.length, 1, `one input request: ${JSON.stringify(asking.inputRequests)}`);
+    const [key] = keys;
+    const request = asking.inputRequests[key];
+    assert.equal(request.method, "elicitation/create");
+    const content = fillForm(request.params?.requestedSchema);
+    assert.equal(content.confirm, true, `the form asks confirm: ${JSON.stringify(request.params)}`);
+    assert.equal(content.reason, "interop");
+    const answeredAt = Date.now();
+    await client.respond(id, { [key]: { action: "accept", content } });
+    await assert.rejects(client.respond(id, { [key]: { action: "accept", content } }), (e) => e.name === "TaskStateError", "a second answer to the same key is refused");
+    const done = await within(client.wait(id), 20_000, "wait(deploy)");
+    assert.equal(done.status, "completed", `completed: ${JSON.stringify(done)}`);
+    assert.equal(done.result?.structuredContent?.reason, "interop", `the answer reached the tool: ${JSON.stringify(done.result)}`);
+    assert.deepEqual(done.inputRequests, {});
+    await sleep(300); // let a stray second update show if there were one
+    const updates = sent(peer, "tasks/update", id);
+    assert.equal(updates.length, 1, `exactly one tasks/update for the key: ${updates.map((u) => u.request).join(" | ")}`);
+    const body = JSON.parse(updates[0].request);
+    assert.deepEqual(Object.keys(body.params.inputResponses ?? {}), [key], `the update answers ${key}: ${updates[0].request}`);
+    if (peer.lines) assert.equal(peer.lines("tasks/update", id).length, 1, "the server saw one tasks/update");
+    const askedAgain = snapshots.filter((s) => s.taskId === id && s.at > answeredAt && key in (s.inputRequests ?? {}));
+    assert.deepEqual(askedAgain.map((s) => s.status), [], `${key} is not asked again after the answer`);
+  } finally {
+    client.close();
+  }
+}));
+
+cells("failure", (server, peer) => traced(peer, async () => {
+  const client = await open(peer);
+  try {
+    const out = await client.callTool("flaky", { seconds: 1 });
+    assert.equal(out.kind, "task", `flaky returns a task handle: ${JSON.stringify(out)}`);
+    const done = await within(client.wait(out.task.taskId), 20_000, "wait(flaky)");
+    assert.equal(done.status, "failed", `failed: ${JSON.stringify(done)}`);
+    assert.ok(Number.isInteger(done.error?.code), `an integer error code: ${JSON.stringify(done.error)}`);
+    assert.ok(typeof done.error.message === "string" && done.error.message.length > 0, "an error message a host can show");
+    assert.equal(done.result, null, "no result on a failed task");
+  } finally {
+    client.close();
+  }
+}));
+
+cells("cancel", (server, peer) => traced(peer, async () => {
+  const client = await open(peer);
+  try {
+    const out = await client.callTool("long_job", { seconds: 60 });
+    assert.equal(out.kind, "task");
+    const id = out.task.taskId;
+    await sleep(700); // let the job run a little
+    assert.equal(client.tasks().find((t) => t.taskId === id)?.status, "working");
+    await client.cancel(id);
+    const done = await within(client.wait(id), 15_000, "wait(long_job) after cancel");
+    assert.equal(done.status, "cancelled", `cancelled: ${JSON.stringify(done)}`);
+    assert.equal(done.cancelRequested, true);
+    await sleep(300);
+    assert.equal(sent(peer, "tasks/cancel", id).length, 1, "one tasks/cancel");
+    if (peer.lines) assert.equal(peer.lines("tasks/cancel", id).length, 1, "the server saw one tasks/cancel");
+  } finally {
+    client.close();
+  }
+}));
+
+cells("step mode", (server, peer) => traced(peer, async () => {
+  const store = mapStore();
+  const stepOpen = () => open(peer, { store, autoPoll: false, minPollIntervalMs: 50, namespace: "matrix-steps" });
+  const first = await stepOpen();
+  const out = await first.callTool("build", { seconds: 2, target: "steps" });
+  assert.equal(out.kind, "task");
+  const id = out.task.taskId;
+  const before = wire.length;
+  await sleep(300);
+  assert.equal(wire.length, before, "no request between steps: the client runs no timers");
+  let snapshot = null;
+  const results = [];
+  for (let i = 0; i < 100 && !(snapshot && snapshot.status === "completed"); i++) {
+    const client = await stepOpen(); // a fresh client (a new isolate) per step, over the same store
+    const result = await client.step();
+    results.push(result);
+    snapshot = client.tasks().find((t) => t.taskId === id) ?? null;
+    if (snapshot?.status === "completed") break;
+    assert.ok(snapshot && ["working", "input_required"].includes(snapshot.status), `live between steps: ${JSON.stringify(snapshot)}`);
+    assert.ok(result.nextWakeAt !== null, `a live task has a next wake-up: ${JSON.stringify(result)}`);
+    await sleep(Math.max(0, Math.min(2000, result.nextWakeAt - Date.now())));
+  }
+  assert.equal(snapshot?.status, "completed", `completed on steps: ${JSON.stringify(snapshot)}`);
+  assert.equal(snapshot.result?.structuredContent?.ok, true);
+  assert.equal(snapshot.result.structuredContent.target, "steps");
+  assert.ok(results.some((r) => r.polled > 0), "steps polled");
+  assert.deepEqual([results.at(-1).live, results.at(-1).nextWakeAt], [0, null], "nothing live after completion: no wake-up");
+  assert.equal(sent(peer, "subscriptions/listen").length, 0, "step mode never listens");
+}));
