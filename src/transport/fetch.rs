@@ -378,10 +378,17 @@ impl FetchTransport {
                         _ => {}
                     },
                     Ok(Incoming::Response(r)) if r.id.as_ref() == Some(&id) => {
-                        let _ = reader.cancel();
+                        if !abort.signal().aborted() {
+                            let _ = reader.cancel();
+                        }
                         return ListenEnd::Closed;
                     }
                     _ => {}
+                }
+                // An event's handler closed the stream (an acknowledgement that honours nothing):
+                // nothing more is read, and the aborted body is not touched again (its promises reject).
+                if abort.signal().aborted() {
+                    return ListenEnd::Dropped(TransportError::Aborted);
                 }
             }
             if done {

@@ -52,6 +52,7 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
     let raw_wasm = compile(root, &[FEATURES])?;
     let pkg = assemble(root, tools, raw_wasm, &root.join("pkg"))?;
     template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
+    minify(tools, &pkg.dir.join("element.js"))?;
     Ok(pkg)
 }
 
@@ -61,6 +62,7 @@ pub fn build_legacy(root: &Path, tools: &BuildTools) -> Result<Pkg> {
     let raw_wasm = compile(root, &[FEATURES, "legacy"])?;
     let pkg = assemble(root, tools, raw_wasm, &root.join("target").join("pkg-legacy"))?;
     template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
+    minify(tools, &pkg.dir.join("element.js"))?;
     Ok(pkg)
 }
 
@@ -85,7 +87,31 @@ fn assemble(root: &Path, tools: &BuildTools, raw_wasm: PathBuf, dir: &Path) -> R
     }
     bindgen(root, tools, &pkg.raw_wasm, &pkg.dir)?;
     optimise(tools, &pkg.wasm)?;
+    minify(tools, &pkg.js)?;
     Ok(pkg)
+}
+
+/// Minifies a shipped JS module in place with esbuild: whitespace and syntax only, so names stay
+/// (class names and stack traces read as written). The glue's first-line `@ts-self-types` comment,
+/// which Deno reads to find the types, is kept. Saved 2.9 KB gzip on the glue and 0.7 KB on
+/// element.js.
+fn minify(tools: &BuildTools, js: &Path) -> Result<()> {
+    let source = workspace::read(js)?;
+    let pragma = source.lines().next().filter(|line| line.starts_with("/* @ts-self-types="));
+    let tmp = js.with_extension("min.js");
+    let mut esbuild = std::process::Command::new(&tools.esbuild);
+    esbuild
+        .arg(js)
+        .args(["--minify-whitespace", "--minify-syntax", "--format=esm", "--log-level=warning"])
+        .arg(format!("--outfile={}", tmp.display()));
+    cmd::run(&mut esbuild)?;
+    let minified = workspace::read(&tmp)?;
+    let out = match pragma {
+        Some(pragma) => format!("{pragma}\n{minified}"),
+        None => minified,
+    };
+    std::fs::write(js, out).context(format!("writing {}", js.display()))?;
+    std::fs::remove_file(&tmp).context(format!("removing {}", tmp.display()))
 }
 
 /// Cargo features of the shipped package: the client plus the `<mcp-task>` views (pkg/element.js needs them).
@@ -117,11 +143,16 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path) -> 
 
 /// `wasm-opt -Oz --converge` in place, via a temporary file so an interrupted run leaves no
 /// half-written module. `--converge` repeats the passes while the module still shrinks (a few hundred
-/// gzip bytes more than one `-Oz` on this module, for a few seconds of build).
+/// gzip bytes more than one `-Oz` on this module, for a few seconds of build). The `producers` and
+/// `target_features` sections go too: engines read neither, and wasm-bindgen ran before (234 B gzip).
 fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
     let tmp = wasm.with_extension("wasm.opt");
     let mut opt = tools.wasm_opt.command();
-    opt.args(["-Oz", "--converge"]).args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&tmp);
+    opt.args(["--strip-producers", "--strip-target-features", "-Oz", "--converge"])
+        .args(WASM_OPT_FEATURES)
+        .arg(wasm)
+        .arg("-o")
+        .arg(&tmp);
     cmd::run(&mut opt)?;
     std::fs::rename(&tmp, wasm).context(format!("replacing {} with the optimised module", wasm.display()))
 }

@@ -23,6 +23,9 @@ pub struct BuildTools {
     pub wasm_bindgen: PathBuf,
     /// binaryen's `wasm-opt` from node_modules, run through `node`.
     pub wasm_opt: npm::NodeScript,
+    /// `esbuild` from node_modules (same lockfile), which minifies the shipped JS. Run as is: its
+    /// install step replaces the JS launcher with the native binary.
+    pub esbuild: PathBuf,
 }
 
 /// Ensures the rust target, the wasm-bindgen CLI and the npm packages: everything
@@ -31,7 +34,8 @@ pub fn ensure_build_tools(root: &Path) -> Result<BuildTools> {
     target::ensure()?;
     let wasm_bindgen = bindgen::ensure(root)?;
     let wasm_opt = npm::ensure(root)?;
-    Ok(BuildTools { wasm_bindgen, wasm_opt })
+    let esbuild = root.join("node_modules/esbuild/bin/esbuild");
+    Ok(BuildTools { wasm_bindgen, wasm_opt, esbuild })
 }
 
 /// Ensures rustfmt and clippy, for the source checks.
