@@ -12,7 +12,7 @@ use crate::json::{json, Value};
 use crate::protocol::discover::DiscoverResult;
 use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::legacy::handshake::{
-    decode_initialize_result, encode_initialize, encode_initialized, LegacyServer,
+    decode_initialize_result, encode_initialize, encode_initialized, LegacyTaskCapabilities,
 };
 use crate::protocol::legacy::headers::{initialize_headers, read_session_id, session_headers};
 use crate::protocol::legacy::negotiate::{
@@ -27,10 +27,13 @@ use crate::transport::{Answer, Exchange, TransportError};
 use super::once::Once;
 use super::ClientCore;
 
-/// A session the server opened: its id (a stateless server issues none) and what it declared.
+/// A session the server opened: its id (a stateless server issues none) and the task features it
+/// declared. Stored with the generation, so a reloaded page (or the next step of an edge worker, or
+/// another tab) goes on in the same session: the official TypeScript SDK v1 binds each task to the
+/// session that created it, and answers `Task not found` to any other.
 pub(super) struct Session {
     id: Option<String>,
-    pub(super) server: LegacyServer,
+    pub(super) tasks: Option<LegacyTaskCapabilities>,
 }
 
 type Connecting = Rc<Once<Result<Rc<Session>, TransportError>>>;
@@ -48,23 +51,43 @@ pub(super) struct ServerLink {
     pub(super) streams: RefCell<SortedMap<String, super::legacy_tasks::ResultStream>>,
 }
 
-/// The store value that remembers a server's generation.
-fn stored_generation(generation: Generation) -> Option<Value> {
+/// The store value that remembers a server's generation and, for a 2025-11-25 server, its session:
+/// `{"protocol": "2025-11-25", "session": id, "tasks": {"list", "cancel", "toolsCall"}}`.
+fn stored_link(generation: Generation, session: Option<&Session>) -> Option<Value> {
     let version = match generation {
-        Generation::Extension2026 => crate::protocol::PROTOCOL_VERSION,
+        Generation::Extension2026 => return Some(json!({ "protocol": crate::protocol::PROTOCOL_VERSION })),
         Generation::Legacy2025 => crate::protocol::legacy::LEGACY_PROTOCOL_VERSION,
         Generation::NoTasks => return None,
     };
-    Some(json!({ "protocol": version }))
+    let mut value = json!({ "protocol": version });
+    if let Some(session) = session {
+        value["session"] = session.id.as_deref().map_or(Value::Null, Value::from);
+        if let Some(t) = session.tasks {
+            value["tasks"] = json!({ "list": t.list, "cancel": t.cancel, "toolsCall": t.tools_call });
+        }
+    }
+    Some(value)
 }
 
-fn read_generation(text: &str) -> Option<Generation> {
+/// Reads [`stored_link`]'s value; anything else reads as nothing remembered.
+fn read_link(text: &str) -> Option<(Generation, Option<Session>)> {
     let value = crate::json::from_str(text).ok()?;
-    match value.get("protocol")?.as_str()? {
-        crate::protocol::PROTOCOL_VERSION => Some(Generation::Extension2026),
-        crate::protocol::legacy::LEGACY_PROTOCOL_VERSION => Some(Generation::Legacy2025),
-        _ => None,
-    }
+    let generation = match value.get("protocol")?.as_str()? {
+        crate::protocol::PROTOCOL_VERSION => return Some((Generation::Extension2026, None)),
+        crate::protocol::legacy::LEGACY_PROTOCOL_VERSION => Generation::Legacy2025,
+        _ => return None,
+    };
+    let session = value.get("session").map(|id| {
+        let id = id.as_str().and_then(|id| read_session_id(id).ok());
+        let flag = |name: &str| value.get("tasks").and_then(|t| t.get(name)).and_then(Value::as_bool).unwrap_or(false);
+        let tasks = value.get("tasks").map(|_| LegacyTaskCapabilities {
+            list: flag("list"),
+            cancel: flag("cancel"),
+            tools_call: flag("toolsCall"),
+        });
+        Session { id, tasks }
+    });
+    Some((generation, session))
 }
 
 /// Whether a failed 2026-07-28 request may mean the server speaks an older protocol: an HTTP 4xx that
@@ -98,17 +121,42 @@ fn session_lost(answer: &Answer) -> bool {
 }
 
 impl ClientCore {
-    /// The generation decided so far: by this client, or remembered in the store.
+    /// The generation decided so far: by this client, or remembered in the store (with the session
+    /// a 2025-11-25 server gave this namespace, which this client then goes on in).
     pub(super) async fn known_generation(&self) -> Option<Generation> {
         if let Some(generation) = *self.link.generation.borrow() {
             return Some(generation);
         }
         let key = self.state.borrow().keys().server();
-        let remembered = self.store().get(&key).await.ok().flatten().and_then(|text| read_generation(&text));
-        if let Some(generation) = remembered {
-            self.link.generation.replace(Some(generation));
+        let remembered = self.store().get(&key).await.ok().flatten().and_then(|text| read_link(&text));
+        let (generation, session) = remembered?;
+        self.link.generation.replace(Some(generation));
+        if let Some(session) = session {
+            if self.link.session.borrow().is_none() {
+                self.link.session.replace(Some(Rc::new(session)));
+            }
         }
-        remembered
+        Some(generation)
+    }
+
+    /// At open: the remembered generation and session, before the first pass. A server of an older
+    /// generation has no `subscriptions/listen`, so none is asked for.
+    pub(super) async fn load_link(&self) {
+        if matches!(self.known_generation().await, Some(Generation::Legacy2025 | Generation::NoTasks)) {
+            let now = crate::host::globals::now_ms();
+            self.run(|state| state.on_discovered(now, false));
+        }
+    }
+
+    /// Writes the generation, and the session of a 2025-11-25 server, to the store.
+    async fn remember_link(&self) {
+        let Some(generation) = *self.link.generation.borrow() else { return };
+        let session = self.link.session.borrow().clone();
+        let Some(value) = stored_link(generation, session.as_deref()) else { return };
+        let key = self.state.borrow().keys().server();
+        if let Err(e) = self.store().put(&key, &value.to_string()).await {
+            self.storage_failed(&e);
+        }
     }
 
     /// A 2026-07-28 exchange succeeded: the server speaks it (kept for this client only; it is the
@@ -126,7 +174,10 @@ impl ClientCore {
             DiscoverVerdict::NoTasks => Generation::NoTasks,
             DiscoverVerdict::Unresolved => return None,
             DiscoverVerdict::TryInitialize => match self.legacy_session().await {
-                Ok(session) => after_initialize(&Ok(session.server.clone())),
+                Ok(session) => match session.tasks {
+                    Some(tasks) if tasks.tools_call => Generation::Legacy2025,
+                    _ => Generation::NoTasks,
+                },
                 Err(TransportError::BadResponse(e @ DecodeError::UnknownProtocolVersion { .. })) => {
                     after_initialize(&Err(e))
                 }
@@ -139,12 +190,7 @@ impl ClientCore {
             let now = crate::host::globals::now_ms();
             self.run(|state| state.on_discovered(now, false));
         }
-        if let Some(value) = stored_generation(generation) {
-            let key = self.state.borrow().keys().server();
-            if let Err(e) = self.store().put(&key, &value.to_string()).await {
-                self.storage_failed(&e);
-            }
-        }
+        self.remember_link().await;
         Some(generation)
     }
 
@@ -170,6 +216,10 @@ impl ClientCore {
 
     /// The session, opened when there is none; concurrent callers share one `initialize`.
     pub(super) async fn legacy_session(&self) -> Result<Rc<Session>, TransportError> {
+        if self.link.session.borrow().is_none() && self.link.generation.borrow().is_none() {
+            // The session remembered in the store, if this client has not read it yet.
+            let _ = self.known_generation().await;
+        }
         if let Some(session) = self.link.session.borrow().clone() {
             return Ok(session);
         }
@@ -185,6 +235,9 @@ impl ClientCore {
         }
         self.link.connecting.replace(None);
         once.set(outcome.clone());
+        if outcome.is_ok() {
+            self.remember_link().await;
+        }
         outcome
     }
 
@@ -206,7 +259,7 @@ impl ClientCore {
             return Err(TransportError::Http { status: ack.status, retry_after_ms: ack.retry_after_ms });
         }
         self.link.tools.replace(None);
-        Ok(Rc::new(Session { id: session_id, server }))
+        Ok(Rc::new(Session { id: session_id, tasks: server.tasks }))
     }
 
     /// Forgets `session` (the server no longer knows it), unless a newer one replaced it already.

@@ -67,7 +67,11 @@ impl ClientCore {
             }
             TaskStatus::InputRequired => {
                 self.open_result_stream(id);
-                live_observation(task, &self.pending_input(id))
+                // Until the stream delivers the requests there is nothing to answer: the task is
+                // shown working, not asking with an empty form.
+                let pending = self.pending_input(id);
+                let task = if pending.is_empty() { Task { status: TaskStatus::Working, ..task } } else { task };
+                live_observation(task, &pending)
             }
             TaskStatus::Working | TaskStatus::Cancelled => live_observation(task, &InputRequests::new()),
         };
@@ -225,7 +229,7 @@ impl ClientCore {
     ) -> Result<LegacyCallOutcome, ClientError> {
         let session = self.legacy_session().await.map_err(|e| ClientError::from(&e))?;
         let tasks = match generation {
-            Generation::Legacy2025 => session.server.tasks,
+            Generation::Legacy2025 => session.tasks,
             _ => None,
         };
         let task = match tasks {

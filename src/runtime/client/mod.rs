@@ -152,6 +152,8 @@ impl ClientCore {
             core.join_tabs().await;
         }
         core.restore(true).await;
+        #[cfg(feature = "legacy")]
+        core.load_link().await;
         if options.auto_poll {
             core.listen_to_host();
             // The first requests go out before `open()` resolves (at most the in-flight cap, so 1,000 due

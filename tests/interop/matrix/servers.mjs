@@ -3,7 +3,10 @@
 // (status messages), `deploy` (an approval that asks for input), `flaky` (a failure) and `long_job` (a
 // cancellable job) — and starts on a free loopback port.
 //
-//   { name, sdk, version, protocol, enabled, reason?, prepare?, installed(), start(), quirks }
+//   { name, sdk, version, protocol, enabled, reason?, pkg?, prepare?, installed(), start(), quirks }
+//
+// `pkg` is the package directory the client is loaded from (default `pkg`; the 2025-11-25 peer needs
+// the build with the `legacy` feature, `target/pkg-legacy`).
 //
 // `start()` resolves with `{ url, stop(), lines? }`; `lines(method, name)` exists only for the
 // reference server, whose stderr request log tells what reached the server (the others are counted
@@ -36,6 +39,9 @@ export const INTEROP_TARGET = process.env.MATRIX_TARGET_DIR || join(ROOT, "targe
 export const KNOWN_FAILURES = {
   // "fastmcp4/offline and back": "…",
 };
+
+/** The package directory a server's cells load the client from. */
+export const pkgDir = (server) => join(ROOT, server.pkg ?? "pkg");
 
 /** The cells, in table order: [id, runtime]. */
 export const CELLS = [
@@ -169,8 +175,9 @@ export const SERVERS = [
     sdk: "@modelcontextprotocol/sdk (TypeScript)",
     version: "1.32.2",
     protocol: "2025-11-25",
-    enabled: false,
-    reason: "client lacks 2025-11-25",
+    enabled: true,
+    // The 2025-11-25 flow is the `legacy` build (cargo xtask build-legacy) until it fits pkg/'s budget.
+    pkg: "target/pkg-legacy",
     prepare: { kind: "npm", dir: TS_V1_DIR, lock: join(TS_V1_DIR, "package-lock.json") },
     installed: () => npmVersion(TS_V1_DIR, "@modelcontextprotocol/sdk"),
     start: startNodePeer("ts-sdk-v1", TS_V1_DIR),
@@ -213,7 +220,7 @@ export function cellSelected(cell) {
 // `node servers.mjs --list`: the table as JSON, for xtask.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes("--list")) {
   const list = SERVERS.map((s) => ({
-    name: s.name, sdk: s.sdk, version: s.version, protocol: s.protocol, enabled: s.enabled, reason: s.reason ?? null,
+    name: s.name, sdk: s.sdk, version: s.version, protocol: s.protocol, enabled: s.enabled, reason: s.reason ?? null, pkg: s.pkg ?? "pkg",
     prepare: s.prepare ?? null, installed: s.installed(),
   }));
   console.log(JSON.stringify({ servers: list, cells: CELLS.map(([name, runtime]) => ({ name, runtime })), knownFailures: KNOWN_FAILURES }));

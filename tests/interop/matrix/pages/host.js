@@ -25,7 +25,8 @@ const show = () => {
 
 try {
   if (!url) throw new TypeError("no ?mcp= URL");
-  const pkg = await import("/pkg/mcp_tasks_web.js");
+  const base = new URLSearchParams(location.search).get("pkg") ?? "/pkg-0/";
+  const pkg = await import(`${base}mcp_tasks_web.js`);
   await pkg.default();
   const client = await pkg.TaskClient.open({ url, namespace, store: "indexeddb", minPollIntervalMs });
   host.client = client;
