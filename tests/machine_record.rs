@@ -596,3 +596,16 @@ fn a_record_names_its_task_protocol_and_old_records_load_as_the_extension() {
     unknown["protocol"] = json!("2030-01-01");
     assert!(from_stored::<TaskRecord>(&unknown).is_err(), "an unknown protocol is an error, not a guess");
 }
+
+/// Found by the property test: a covered task whose poll failed, when the network comes back, is
+/// polled at its backstop (if that passed, at once), not at the plain interval.
+#[test]
+fn network_restored_keeps_a_covered_task_on_its_backstop() {
+    let p = policy();
+    let mut r = new_record(T0);
+    r.set_pushed(T0 + 1_000, true, &p);
+    let _ = r.on_poll_failure(T0 + 1_000, Failure::Network, &p);
+    let _ = r.on_network_restored(T0 + 1_000, &p);
+    assert_eq!(r.next_action(T0 + 2_000), None, "not polled at the interval while covered");
+    assert_eq!(r.next_poll_at(), Some(T0 + p.pushed_backstop_ms), "at the backstop after the last observation");
+}

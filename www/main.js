@@ -45,7 +45,7 @@ const STRINGS = {
     welcome2: "Long jobs run as MCP tasks: you see their progress live, they ask you when they need input, and they keep going if you reload or close this page.",
     toolsHeading: "Ask the assistant to…",
     loading: "Loading the task client…",
-    ready: "Each button calls a tool on the reference server at /mcp.",
+    ready: "Each button calls a tool on the MCP server (the reference server at /mcp, or ?server=).",
     notReady: "The tools are unavailable until the task client loads.",
     allTasks: "All tasks",
     sideText: "Everything this browser is tracking, restored ones included. Tasks that need you come first.",
@@ -101,7 +101,7 @@ const STRINGS = {
     welcome2: "งานที่ใช้เวลานานจะทำงานเป็นงาน MCP: คุณเห็นความคืบหน้าแบบสด งานจะถามเมื่อต้องการข้อมูลจากคุณ และยังทำงานต่อแม้คุณโหลดหน้าใหม่หรือปิดหน้านี้",
     toolsHeading: "ขอให้ผู้ช่วย…",
     loading: "กำลังโหลดไคลเอนต์งาน…",
-    ready: "แต่ละปุ่มเรียกเครื่องมือบนเซิร์ฟเวอร์อ้างอิงที่ /mcp",
+    ready: "แต่ละปุ่มเรียกเครื่องมือบนเซิร์ฟเวอร์ MCP (เซิร์ฟเวอร์อ้างอิงที่ /mcp หรือ ?server=)",
     notReady: "ยังใช้เครื่องมือไม่ได้จนกว่าไคลเอนต์งานจะโหลดเสร็จ",
     allTasks: "งานทั้งหมด",
     sideText: "ทุกงานที่เบราว์เซอร์นี้ติดตามอยู่ รวมถึงงานที่กู้คืนมา งานที่รอคุณจะอยู่ด้านบน",
@@ -454,6 +454,18 @@ function addAssistantTurn(at) {
   return turn;
 }
 
+/** The MCP server the demo talks to: `?server=` (an http(s) URL), else the reference server at /mcp. */
+function serverUrl() {
+  const asked = new URLSearchParams(location.search).get("server");
+  try {
+    const parsed = asked ? new URL(asked) : null;
+    if (parsed && (parsed.protocol === "http:" || parsed.protocol === "https:")) return parsed.href;
+  } catch {
+    // not a URL: the default below
+  }
+  return new URL("/mcp", location).href;
+}
+
 function attachTask(turn, snapshot, leadKey) {
   const card = document.createElement("mcp-task");
   card.client = demo.client;
@@ -462,6 +474,9 @@ function attachTask(turn, snapshot, leadKey) {
   turn.taskId = snapshot.taskId;
   turn.li.dataset.taskId = snapshot.taskId;
   turn.body.insertBefore(card, turn.body.querySelector(".bubble-time"));
+  if (snapshot.protocol) {
+    turn.body.insertBefore(h("p", { class: "task-protocol", text: `MCP ${snapshot.protocol}` }), turn.body.querySelector(".bubble-time"));
+  }
   turn.body.classList.add("has-card");
   turn.setLead(leadKey, snapshot.toolName);
   bubbles.set(snapshot.taskId, turn);
@@ -552,7 +567,7 @@ async function startPreset(preset) {
   } catch (error) {
     turn.body.classList.remove("is-pending");
     showCallError(turn, preset.tool, error);
-    if (isNetworkError(error)) showBanner("networkTitle", "network", [new URL("/mcp", location).href]);
+    if (isNetworkError(error)) showBanner("networkTitle", "network", [serverUrl()]);
   } finally {
     pendingCalls -= 1;
     refreshSide();
@@ -691,7 +706,10 @@ async function start() {
   }
   renderFacts(pkg);
 
-  const url = new URL("/mcp", location).href;
+  // `?server=<MCP URL>` points the demo at another server (the interop peers under
+  // tests/interop/servers/ offer the same tools); the package the demo loads drives both task
+  // generations, and each card says which one its task lives under.
+  const url = serverUrl();
   let client;
   try {
     client = await pkg.TaskClient.open({ url, namespace: NAMESPACE, clientInfo: { name: "mcp-tasks-web-demo", version: "1.0.0" } });

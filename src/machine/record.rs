@@ -621,12 +621,17 @@ impl TaskRecord {
     }
 
     /// The network came back (`online`, a new interface): retry at once what was backing off, but never
-    /// sooner than the server's interval after the last observation.
+    /// sooner than the server's interval after the last observation (a covered task: its backstop).
     pub fn on_network_restored(&mut self, now: u64, policy: &PollPolicy) -> Change {
         if self.is_settled() {
             return Change::Nothing;
         }
-        let floor = self.observed_at.saturating_add(policy.interval(self.last.task.poll_interval_ms));
+        // A covered task's failed poll was its backstop (or TTL) poll: that time, not the interval.
+        let floor = if self.in_flight.pushed {
+            self.pushed_poll_at(policy)
+        } else {
+            self.observed_at.saturating_add(policy.interval(self.last.task.poll_interval_ms))
+        };
         let mut change = Change::Nothing;
         if self.poll.failures > 0 {
             self.poll.failures = 0;

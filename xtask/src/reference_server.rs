@@ -69,9 +69,9 @@ impl Drop for ServerProcess {
 }
 
 /// `cargo xtask demo`: the server with the demo page and the built package, in the foreground.
-pub fn run_demo(root: &Path, exe: &Path) -> Result<()> {
+pub fn run_demo(root: &Path, exe: &Path, pkg: &Path) -> Result<()> {
     let mut demo = Command::new(exe);
-    demo.args(["--www", "www", "--pkg", "pkg"]).current_dir(root);
+    demo.args(["--www", "www", "--pkg"]).arg(pkg).current_dir(root);
     eprintln!("xtask: starting the reference server with the demo page; open http://127.0.0.1:8787/ (Ctrl-C stops it)");
     cmd::run(&mut demo)
 }

@@ -5,8 +5,10 @@ use std::path::{Component, Path, PathBuf};
 use axum::body::Body;
 use axum::http::{Response, StatusCode};
 
-/// The policy pages are served with: no inline script, wasm allowed, connections to this origin only.
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+/// The policy pages are served with: no inline script, wasm allowed, connections to this origin and to
+/// loopback servers on any port (the demo can be pointed at another MCP server on this machine with
+/// `?server=`, such as the interop peers).
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
 
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {

@@ -221,3 +221,26 @@ cells("step mode", (server, peer) => traced(peer, async () => {
   assert.deepEqual([results.at(-1).live, results.at(-1).nextWakeAt], [0, null], "nothing live after completion: no wake-up");
   assert.equal(sent(peer, "subscriptions/listen").length, 0, "step mode never listens");
 }));
+
+// What listening costs: a server whose listen honours nothing (TS SDK 2.4) must not be asked again
+// for the same task, and the task is polled as a client without listen would poll it.
+cells("listen cost", (server, peer) => traced(peer, async () => {
+  const seconds = Number(process.env.MATRIX_LISTEN_SECONDS ?? 12);
+  const client = await open(server, peer);
+  try {
+    const out = await client.callTool("build", { seconds, target: "listen" });
+    assert.equal(out.kind, "task");
+    const id = out.task.taskId;
+    const done = await within(client.wait(id), (seconds + 20) * 1000, "wait(build)");
+    assert.equal(done.status, "completed");
+    const listens = sent(peer, "subscriptions/listen");
+    const gets = sent(peer, "tasks/get", id);
+    const interval = Math.max(done.pollIntervalMs ?? 1000, 100);
+    const pollsWithoutListen = Math.ceil((seconds * 1000) / interval) + 2;
+    console.error(`  ${server.name} listen cost: ${seconds} s task, ${listens.length} subscriptions/listen, ${gets.length} tasks/get (a client without listen: about ${pollsWithoutListen})`);
+    assert.ok(listens.length <= 3, `at most 3 subscriptions/listen for one task: ${listens.length}`);
+    assert.ok(gets.length <= pollsWithoutListen + 2, `no more polls than a client without listen: ${gets.length} > ${pollsWithoutListen + 2}`);
+  } finally {
+    client.close();
+  }
+}), { timeout: 60_000 });

@@ -50,6 +50,7 @@ export const CELLS = [
   ["failure", "node"],
   ["cancel", "node"],
   ["step mode", "node"],
+  ["listen cost", "node"],
   ["reload mid-task", "chromium"],
   ["offline and back", "chromium"],
   ["two tabs", "chromium"],
