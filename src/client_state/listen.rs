@@ -254,9 +254,4 @@ impl ClientState {
         self.listen.current = None;
         self.uncover(now);
     }
-
-    /// Streams opened since the client started (each `Listen` effect opens one).
-    pub fn listens_opened(&self) -> u64 {
-        self.listen.generation
-    }
 }
