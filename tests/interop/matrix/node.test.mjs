@@ -224,8 +224,9 @@ cells("step mode", (server, peer) => traced(peer, async () => {
 
 // What listening costs: a server whose listen honours nothing (TS SDK 2.4) must not be asked again
 // for the same task, and the task is polled as a client without listen would poll it.
+const LISTEN_SECONDS = Number(process.env.MATRIX_LISTEN_SECONDS ?? 12);
 cells("listen cost", (server, peer) => traced(peer, async () => {
-  const seconds = Number(process.env.MATRIX_LISTEN_SECONDS ?? 12);
+  const seconds = LISTEN_SECONDS;
   const client = await open(server, peer);
   try {
     const out = await client.callTool("build", { seconds, target: "listen" });
@@ -243,4 +244,4 @@ cells("listen cost", (server, peer) => traced(peer, async () => {
   } finally {
     client.close();
   }
-}), { timeout: 60_000 });
+}), { timeout: (LISTEN_SECONDS + 40) * 1000 });
