@@ -1,5 +1,6 @@
 //! The SSE parser: events split anywhere across chunks, CRLF and CR line ends, comments, multi-line data.
 use mcp_tasks_web::protocol::sse::{SseEvent, SseParser};
+use mcp_tasks_web::protocol::DecodeError;
 use proptest::prelude::*;
 
 fn ev(data: &str) -> SseEvent {
@@ -10,21 +11,21 @@ fn ev(data: &str) -> SseEvent {
 fn parses_events_with_comments_and_fields() {
     let mut p = SseParser::new();
     let stream = ": keep-alive\n\nevent: message\ndata: {\"a\":1}\nid: 7\nretry: 10\n\ndata: line1\ndata: line2\n\n";
-    assert_eq!(p.push(stream.as_bytes()), vec![ev("{\"a\":1}"), ev("line1\nline2")]);
+    assert_eq!(p.push(stream.as_bytes()).unwrap(), vec![ev("{\"a\":1}"), ev("line1\nline2")]);
 }
 
 #[test]
 fn handles_crlf_cr_bom_and_no_space_after_colon() {
     let mut p = SseParser::new();
-    assert_eq!(p.push(b"\xef\xbb\xbfdata:x\r\n\r\ndata: y\r\rdata\n\n"), vec![ev("x"), ev("y"), ev("")]);
+    assert_eq!(p.push(b"\xef\xbb\xbfdata:x\r\n\r\ndata: y\r\rdata\n\n").unwrap(), vec![ev("x"), ev("y"), ev("")]);
 }
 
 #[test]
 fn an_unterminated_event_is_not_dispatched() {
     let mut p = SseParser::new();
-    assert!(p.push(b"data: half").is_empty());
-    assert!(p.finish().is_empty());
-    assert!(p.push(b"\n\n").is_empty());
+    assert!(p.push(b"data: half").unwrap().is_empty());
+    assert!(p.finish().unwrap().is_empty());
+    assert!(p.push(b"\n\n").unwrap().is_empty());
 }
 
 #[test]
@@ -32,7 +33,7 @@ fn transcript_stream_yields_its_four_messages() {
     let body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\",\"params\":{}}\n\n\
 event: message\ndata: {\"n\":1}\n\nevent: message\ndata: {\"n\":2}\n\nevent: message\ndata: {\"n\":3}\n\n";
     let mut p = SseParser::new();
-    assert_eq!(p.push(body.as_bytes()).len(), 4);
+    assert_eq!(p.push(body.as_bytes()).unwrap().len(), 4);
 }
 
 proptest! {
@@ -41,19 +42,58 @@ proptest! {
     fn chunking_does_not_change_the_events(cuts in proptest::collection::vec(0usize..200, 0..12)) {
         let body = "data: é{\"x\":1}\r\n\r\n: c\nevent: other\ndata: a\ndata: b\n\ndata: ✓ last\r\r".as_bytes();
         let mut one = SseParser::new();
-        let mut whole = one.push(body);
-        whole.extend(one.finish());
+        let mut whole = one.push(body).unwrap();
+        whole.extend(one.finish().unwrap());
         let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (body.len() + 1)).collect();
         cuts.sort_unstable();
         let mut p = SseParser::new();
         let mut got = Vec::new();
         let mut start = 0;
         for cut in cuts.into_iter().chain([body.len()]) {
-            got.extend(p.push(&body[start..cut]));
+            got.extend(p.push(&body[start..cut]).unwrap());
             start = cut;
         }
-        got.extend(p.finish());
+        got.extend(p.finish().unwrap());
         prop_assert_eq!(got, whole.clone());
         prop_assert_eq!(whole.len(), 3);
     }
+}
+
+/// A hostile server's newline flood: a million line ends in one chunk, and in one-byte chunks, cost
+/// linear time (the old parser shifted the buffer per line: seconds for 1 MiB). Checked by count of
+/// work, not time: the parse finishes well within a bound a quadratic parser cannot meet.
+#[test]
+fn a_newline_flood_is_parsed_in_linear_time() {
+    let flood = vec![b'\n'; 1 << 20];
+    let started = std::time::Instant::now();
+    let mut p = SseParser::new();
+    assert!(p.push(&flood).unwrap().is_empty(), "blank lines dispatch nothing");
+    let mut p = SseParser::new();
+    for byte in flood.iter().take(1 << 16) {
+        assert!(p.push(std::slice::from_ref(byte)).unwrap().is_empty());
+    }
+    // A long line split into small chunks is scanned once, not once per chunk.
+    let mut p = SseParser::with_limit(usize::MAX);
+    let line = vec![b'x'; 1 << 20];
+    for piece in line.chunks(64) {
+        assert!(p.push(piece).unwrap().is_empty());
+    }
+    assert_eq!(p.push(b"\n").unwrap(), vec![]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "took {:?}", started.elapsed());
+}
+
+/// An endless line and an event whose data grows past the limit end the stream with a named error.
+#[test]
+fn a_line_or_event_over_the_limit_is_an_error() {
+    let mut p = SseParser::with_limit(1_000);
+    assert!(p.push(&[b'a'; 600]).unwrap().is_empty());
+    assert_eq!(p.push(&[b'a'; 600]), Err(DecodeError::TooLarge { what: "line", limit: 1_000 }));
+
+    let mut p = SseParser::with_limit(1_000);
+    let line = format!("data: {}\n", "b".repeat(400));
+    assert!(p.push(line.as_bytes()).unwrap().is_empty());
+    assert!(p.push(line.as_bytes()).unwrap().is_empty());
+    assert_eq!(p.push(line.as_bytes()), Err(DecodeError::TooLarge { what: "event", limit: 1_000 }));
+    let message = DecodeError::TooLarge { what: "event", limit: 1_000 }.to_string();
+    assert!(message.contains("1000 bytes"), "{message}");
 }

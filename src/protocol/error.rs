@@ -79,6 +79,13 @@ pub enum DecodeError {
         /// The version the server chose.
         found: String,
     },
+    /// A message (or one line or event of a stream) is larger than the client accepts.
+    TooLarge {
+        /// What was too large.
+        what: &'static str,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// A value breaks a rule of the spec not covered above.
     Invalid {
         /// The message part.
@@ -120,6 +127,9 @@ impl fmt::Display for DecodeError {
                 f,
                 "the server chose protocol version \"{found}\", which this client cannot speak; it offers no tasks here"
             ),
+            Self::TooLarge { what, limit } => {
+                write!(f, "the server sent a {what} larger than this client accepts ({limit} bytes)")
+            }
             Self::Invalid { what, detail } => write!(f, "invalid {what}: {detail}"),
         }
     }

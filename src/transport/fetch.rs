@@ -366,6 +366,15 @@ impl FetchTransport {
                 on_event(ListenEvent::Bytes);
                 parser.push(&Uint8Array::new(&value).to_vec())
             };
+            let events = match events {
+                Ok(events) => events,
+                Err(e) => {
+                    if !abort.signal().aborted() {
+                        let _ = reader.cancel();
+                    }
+                    return ListenEnd::Dropped(TransportError::BadResponse(e));
+                }
+            };
             for event in events {
                 let Ok(message) = crate::json::from_str(&event.data) else { continue };
                 match decode_message_value(message) {
@@ -441,13 +450,17 @@ async fn read_sse(
     loop {
         let chunk = JsFuture::from(reader.read()).await.map_err(|_| None)?;
         let done = Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
-        let mut events = if done {
+        let events = if done {
             parser.finish()
         } else {
             let value = Reflect::get(&chunk, &JsValue::from_str("value")).map_err(|_| None)?;
             parser.push(&Uint8Array::new(&value).to_vec())
         };
-        for event in events.drain(..) {
+        let events = events.map_err(|e| {
+            let _ = reader.cancel();
+            Some(TransportError::BadResponse(e))
+        })?;
+        for event in events {
             let Ok(message) = crate::json::from_str(&event.data) else { continue };
             let is_ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
             if is_ours && message.get("method").is_none() {
