@@ -609,3 +609,15 @@ fn network_restored_keeps_a_covered_task_on_its_backstop() {
     assert_eq!(r.next_action(T0 + 2_000), None, "not polled at the interval while covered");
     assert_eq!(r.next_poll_at(), Some(T0 + p.pushed_backstop_ms), "at the backstop after the last observation");
 }
+
+/// A server cannot park a task: `pollIntervalMs` and `Retry-After` beyond an hour count as an hour.
+#[test]
+fn scheduling_values_from_the_server_are_clamped_to_an_hour() {
+    use mcp_tasks_web::machine::backoff::{MAX_POLL_INTERVAL_MS, MAX_RETRY_AFTER_MS};
+    let p = policy();
+    assert_eq!(p.interval(Some(u64::MAX)), MAX_POLL_INTERVAL_MS);
+    assert_eq!(p.interval(Some(1)), p.min_interval_ms, "and never below the host's minimum");
+    let mut r = new_record(T0);
+    let _ = r.on_poll_failure(T0, Failure::Http { status: 503, retry_after_ms: Some(u64::MAX / 2) }, &p);
+    assert_eq!(r.next_poll_at(), Some(T0 + MAX_RETRY_AFTER_MS), "Retry-After of centuries waits an hour");
+}

@@ -57,6 +57,8 @@ export interface TaskClientOptions {
   /** While a listen stream covers a task, poll it this often anyway (ms, default 60000, at least 1000): finds a task the server dropped without a notification. */
   pushedBackstopMs?: number;
   requestTimeoutMs?: number;
+  /** The largest answer (a JSON body, or one event of a stream) the client reads, in bytes after content decoding (default 8 MiB, at least 1024). A larger one fails that request with a ProtocolError and backoff. */
+  maxResponseBytes?: number;
   /** Settled tasks kept for tasks() (oldest dropped first). Default 500. */
   retention?: number;
   /**

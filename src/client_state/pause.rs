@@ -7,7 +7,7 @@ use super::{ClientState, Effect};
 
 /// The longest pause a server can ask for; a larger `Retry-After` is read as this (a hostile or broken
 /// server must not stop the client for days).
-pub const MAX_SERVER_PAUSE_MS: u64 = 3_600_000;
+pub const MAX_SERVER_PAUSE_MS: u64 = crate::machine::backoff::MAX_RETRY_AFTER_MS;
 
 /// Until when the server asked to be left alone.
 #[derive(Debug, Default)]

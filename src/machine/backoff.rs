@@ -4,6 +4,12 @@ use crate::json::{json, Value};
 
 use super::stored::{Fields, StoredForm};
 
+/// The longest poll spacing a server's `pollIntervalMs` can set: one hour.
+pub const MAX_POLL_INTERVAL_MS: u64 = 3_600_000;
+
+/// The longest wait a server's `Retry-After` can ask for: one hour.
+pub const MAX_RETRY_AFTER_MS: u64 = 3_600_000;
+
 /// Host settings for polling. All in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PollPolicy {
@@ -60,10 +66,10 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// The delay the server itself asked for.
+    /// The delay the server itself asked for, at most [`MAX_RETRY_AFTER_MS`].
     fn retry_after_ms(&self) -> Option<u64> {
         match self {
-            Self::Http { retry_after_ms, .. } => *retry_after_ms,
+            Self::Http { retry_after_ms, .. } => retry_after_ms.map(|ms| ms.min(MAX_RETRY_AFTER_MS)),
             _ => None,
         }
     }
@@ -100,9 +106,10 @@ impl Jitter {
 }
 
 impl PollPolicy {
-    /// The regular spacing: the server's latest suggestion (or our default), never below the host minimum.
+    /// The regular spacing: the server's latest suggestion (or our default), never below the host
+    /// minimum nor above [`MAX_POLL_INTERVAL_MS`] (a server must not be able to park a task for years).
     pub fn interval(&self, server_interval_ms: Option<u64>) -> u64 {
-        server_interval_ms.unwrap_or(self.default_interval_ms).max(self.min_interval_ms)
+        server_interval_ms.unwrap_or(self.default_interval_ms).min(MAX_POLL_INTERVAL_MS).max(self.min_interval_ms)
     }
 
     /// The backoff before attempt `failures + 1`: "equal jitter" exponential (half fixed, half random),

@@ -31,6 +31,8 @@ pub struct ClientOptions {
     pub policy: PollPolicy,
     /// Per-request timeout.
     pub request_timeout_ms: u32,
+    /// The largest JSON answer, and the largest SSE event, the client reads (`maxResponseBytes`).
+    pub max_response_bytes: usize,
     /// Settled tasks kept for `tasks()` after they end (oldest dropped first).
     pub retention: usize,
     /// Whether the client runs its own timers (edge workers drive it step by step instead).
@@ -102,9 +104,23 @@ impl ClientOptions {
             ..defaults
         };
         let request_timeout_ms = number(options, "requestTimeoutMs", 30_000)?.clamp(1, u64::from(u32::MAX)) as u32;
+        let max_response_bytes =
+            number(options, "maxResponseBytes", crate::protocol::sse::DEFAULT_MAX_EVENT_BYTES as u64)?.max(1_024)
+                as usize;
         let retention = number(options, "retention", 500)? as usize;
         let auto_poll = get(options, "autoPoll").map(|v| v.as_bool().unwrap_or(true)).unwrap_or(true);
-        Ok(Self { url, namespace, headers, store, client_info, policy, request_timeout_ms, retention, auto_poll })
+        Ok(Self {
+            url,
+            namespace,
+            headers,
+            store,
+            client_info,
+            policy,
+            request_timeout_ms,
+            max_response_bytes,
+            retention,
+            auto_poll,
+        })
     }
 }
 

@@ -93,6 +93,8 @@ pub(crate) struct FetchTransport {
     /// The host's `headers` option: a function (sync or async) or a plain object.
     host_headers: Option<JsValue>,
     timeout_ms: u32,
+    /// The largest JSON answer, and the largest SSE event, this client reads (`maxResponseBytes`).
+    max_response_bytes: usize,
     ids: RefCell<RequestIds>,
 }
 
@@ -129,6 +131,7 @@ impl FetchTransport {
             client_info,
             host_headers,
             timeout_ms,
+            max_response_bytes: crate::protocol::sse::DEFAULT_MAX_EVENT_BYTES,
             ids: RefCell::new(RequestIds::starting_at(first_id)),
         }
     }
@@ -149,6 +152,12 @@ impl FetchTransport {
     #[cfg(feature = "legacy")]
     pub(crate) fn envelope(&self, id: &RequestId, request: &ClientRequest) -> String {
         request.envelope(id, &self.meta).to_string()
+    }
+
+    /// This transport with another limit on answers and stream events (`maxResponseBytes`).
+    pub(crate) fn with_max_response_bytes(mut self, bytes: usize) -> Self {
+        self.max_response_bytes = bytes;
+        self
     }
 
     /// A fresh request id.
@@ -262,12 +271,13 @@ impl FetchTransport {
         let message = match id {
             // A notification or a response: the body (if any) carries nothing to read.
             None => None,
-            Some(id) if is_event_stream(&content_type) => read_sse(&response, id, on_other)
+            Some(id) if is_event_stream(&content_type) => read_sse(&response, id, self.max_response_bytes, on_other)
                 .await
                 .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?,
             Some(_) => {
-                let text = JsFuture::from(response.text().map_err(&map_abort)?).await.map_err(&map_abort)?;
-                let text = text.as_string().unwrap_or_default();
+                let text = read_text(&response, self.max_response_bytes)
+                    .await
+                    .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("body"))))?;
                 match crate::json::from_str(&text) {
                     Ok(v) => Some(v),
                     Err(_) if !(200..300).contains(&status) => None,
@@ -353,7 +363,7 @@ impl FetchTransport {
         }
         let Some(body) = response.body() else { return ListenEnd::Dropped(TransportError::Network("no body".into())) };
         let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-        let mut parser = SseParser::new();
+        let mut parser = SseParser::with_limit(self.max_response_bytes);
         loop {
             let Ok(chunk) = JsFuture::from(reader.read()).await else {
                 return ListenEnd::Dropped(TransportError::Network("the listen stream broke".into()));
@@ -442,11 +452,12 @@ impl FetchTransport {
 async fn read_sse(
     response: &Response,
     id: &RequestId,
+    max_event_bytes: usize,
     on_other: &mut dyn FnMut(Value),
 ) -> Result<Option<Value>, Option<TransportError>> {
     let Some(body) = response.body() else { return Ok(None) };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut parser = SseParser::new();
+    let mut parser = SseParser::with_limit(max_event_bytes);
     loop {
         let chunk = JsFuture::from(reader.read()).await.map_err(|_| None)?;
         let done = Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
@@ -473,6 +484,31 @@ async fn read_sse(
             return Err(None);
         }
     }
+}
+
+/// Reads a whole body as text, refusing one over `limit` bytes. Counted as the bytes arrive, after
+/// the browser's content decoding, so a compression bomb stops at the limit instead of filling the
+/// module's memory. `Err(None)`: the stream broke (mapped by the caller).
+async fn read_text(response: &Response, limit: usize) -> Result<String, Option<TransportError>> {
+    let Some(body) = response.body() else { return Ok(String::new()) };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut bytes = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(|_| None)?;
+        if Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
+            break;
+        }
+        let array = Uint8Array::new(&Reflect::get(&chunk, &JsValue::from_str("value")).map_err(|_| None)?);
+        let start = bytes.len();
+        let len = array.length() as usize;
+        if start + len > limit {
+            let _ = reader.cancel();
+            return Err(Some(TransportError::BadResponse(DecodeError::TooLarge { what: "response", limit })));
+        }
+        bytes.resize(start + len, 0);
+        array.copy_to(&mut bytes[start..]);
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Whether a `Content-Type` names `text/event-stream` anywhere.

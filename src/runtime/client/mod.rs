@@ -119,7 +119,8 @@ impl ClientCore {
         let meta = RequestMeta::task_client(options.client_info.clone(), true, true);
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
         let transport =
-            FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id);
+            FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id)
+                .with_max_response_bytes(options.max_response_bytes);
         let config = ClientConfig {
             policy: options.policy,
             retention: options.retention,
