@@ -535,3 +535,43 @@ test("<mcp-task-list>: a forgotten task leaves the list", { timeout: 30_000 }, a
     await until(async () => JSON.stringify(await ids()) === JSON.stringify([b]), "only the other task left");
   });
 });
+
+test("hostile page listeners: a focusin or mcp-task-change listener that re-enters the elements does not trap them", { timeout: 40_000 }, async () => {
+  await withSession(suite, "reentrant", {}, async (s) => {
+    await s.open();
+    await s.page.evaluate(() => {
+      window.__reentered = { focus: 0, change: 0 };
+      // On focus moving into a card (its form takes focus as it appears): read the card and give it
+      // new words, which redraws it, from inside the card's own focus() call.
+      document.addEventListener("focusin", (e) => {
+        for (const node of e.composedPath()) {
+          if (node.localName !== "mcp-task") continue;
+          void node.taskId;
+          void node.client;
+          window.__reentered.focus++;
+          node.labels = { "status.input_required": "Your turn" };
+        }
+      }, true);
+      // On every card change: relabel the list, which redraws it, while the list is inserting cards.
+      document.addEventListener("mcp-task-change", (e) => {
+        void e.target.taskId;
+        const list = document.querySelector("mcp-task-list");
+        window.__reentered.change++;
+        if (list) list.labels = { "list.label": "Tasks (relabelled)" };
+      });
+    });
+    await s.page.evaluate(() => window.__host.showList());
+    const id = await s.start("deploy", { service: "api", environment: "staging" });
+    await s.form(id, "approval-1").waitFor();
+    await until(async () => (await s.page.evaluate(() => window.__reentered.focus)) > 0, "focusin to reach the card");
+    const counts = await s.page.evaluate(() => window.__reentered);
+    assert.ok(counts.change > 0, `mcp-task-change reached the host listener (${JSON.stringify(counts)})`);
+    assert.match(await texts(s.task(id).locator('[part~="status"]')), /Your turn/, "the card took the new words");
+    // Still alive: the list holds the task, and the card answers and completes.
+    assert.equal(await s.page.locator("mcp-task-list mcp-task").count(), 1, "the list shows the task once");
+    await s.field(id, "confirm").locator("input").check();
+    await s.button(id, "accept").click();
+    assert.equal((await s.settled(id)).status, "completed");
+    assert.equal(s.updates(id).length, 1, "answered once");
+  });
+});

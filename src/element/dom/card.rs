@@ -74,6 +74,8 @@ struct State {
     ticker: Option<Interval>,
     next_id: u32,
     action_error: Option<String>,
+    /// Counts draws, so a draw that page code re-entered stops and leaves the rest to the newer one.
+    draws: u64,
 }
 
 struct Inner {
@@ -181,6 +183,7 @@ impl Card {
     /// Starts over for a new client or task: resubscribe, forget drawn forms, draw the current state.
     fn reset(&self) {
         let inner = &self.0;
+        let gone;
         {
             let mut state = inner.state.borrow_mut();
             state.subscription.clear();
@@ -190,14 +193,16 @@ impl Card {
             state.settled_told = false;
             state.result_json = None;
             state.action_error = None;
-            for q in state.questions.drain(..) {
-                q.element.remove();
-            }
+            gone = std::mem::take(&mut state.questions);
             if state.connected {
                 if let Some(client) = &state.client {
                     state.subscription = subscribe(inner, client);
                 }
             }
+        }
+        // After the borrow: removing a focused control fires focus events a host may listen to.
+        for q in gone {
+            q.element.remove();
         }
         let current = {
             let state = inner.state.borrow();
@@ -288,12 +293,16 @@ fn draw(inner: &Rc<Inner>, snapshot: Option<Value>) -> Vec<Outgoing> {
     let labels = labels_for(&inner.host, &inner.state.borrow().own_labels);
     let relabel = inner.state.borrow().labels.as_ref() != Some(&labels);
     if relabel {
-        let mut state = inner.state.borrow_mut();
-        for q in state.questions.drain(..) {
+        let gone = {
+            let mut state = inner.state.borrow_mut();
+            state.result_json = None;
+            state.labels = Some(labels.clone());
+            std::mem::take(&mut state.questions)
+        };
+        // After the borrow: removing a focused control fires focus events a host may listen to.
+        for q in gone {
             q.element.remove();
         }
-        state.result_json = None;
-        state.labels = Some(labels.clone());
     }
     let p = &inner.parts;
     let model = snapshot.as_ref().map(CardModel::from_json);
@@ -313,6 +322,35 @@ fn draw(inner: &Rc<Inner>, snapshot: Option<Value>) -> Vec<Outgoing> {
         set_text(&p.error, "");
         return outgoing;
     };
+    // What is drawn is recorded first: page code the drawing runs (a `focusin` listener, say) may
+    // call back and redraw, and must see this snapshot, not the one before it.
+    let settled = model.is_settled();
+    let this_draw = {
+        let mut state = inner.state.borrow_mut();
+        state.draws += 1;
+        if let Some(s) = &snapshot {
+            if state.snapshot.as_ref() != Some(s) {
+                outgoing.push(Outgoing::Change(s.clone()));
+            }
+            if settled && !state.settled_told {
+                state.settled_told = true;
+                outgoing.push(Outgoing::Settled(s.clone()));
+            }
+        }
+        state.snapshot = snapshot;
+        if state.connected && !settled && state.ticker.is_none() {
+            let weak = Rc::downgrade(inner);
+            state.ticker = Interval::new(1000, move || {
+                if let Some(inner) = weak.upgrade() {
+                    tick(&inner);
+                }
+            })
+            .ok();
+        } else if settled {
+            state.ticker = None;
+        }
+        state.draws
+    };
     set_attr(&p.card, "data-status", Some(model.status_name()));
     set_text(&p.title, &model.tool);
     set_text(&p.status, labels.get(&model.status_key()));
@@ -323,6 +361,11 @@ fn draw(inner: &Rc<Inner>, snapshot: Option<Value>) -> Vec<Outgoing> {
     // A compact card (a list item) summarises: its questions are asked by the full card.
     let compact = inner.host.has_attribute("compact");
     draw_questions(inner, &labels, &model, compact);
+    if inner.state.borrow().draws != this_draw {
+        // A host listener redrew the card from inside (a `focusin` handler that set labels): that
+        // draw had the newest words and state, and finished the card.
+        return outgoing;
+    }
     draw_result(inner, &labels, model.result.as_ref());
     let action_error = inner.state.borrow().action_error.clone();
     let problem = model.problem.as_ref().map(|problem| task_problem_text(&labels, problem));
@@ -336,32 +379,7 @@ fn draw(inner: &Rc<Inner>, snapshot: Option<Value>) -> Vec<Outgoing> {
     set_text(&p.cancel, cancel_text);
     set_attr(&p.cancel, "disabled", model.cancel_requested.then_some(""));
     set_text(&p.cancel_hint, labels.get("cancel.hint"));
-    let settled = model.is_settled();
-    {
-        let mut state = inner.state.borrow_mut();
-        if let Some(s) = &snapshot {
-            if state.snapshot.as_ref() != Some(s) {
-                outgoing.push(Outgoing::Change(s.clone()));
-            }
-            if settled && !state.settled_told {
-                state.settled_told = true;
-                outgoing.push(Outgoing::Settled(s.clone()));
-            }
-        }
-        state.snapshot = snapshot;
-        state.model = Some(model);
-        if state.connected && !settled && state.ticker.is_none() {
-            let weak = Rc::downgrade(inner);
-            state.ticker = Interval::new(1000, move || {
-                if let Some(inner) = weak.upgrade() {
-                    tick(&inner);
-                }
-            })
-            .ok();
-        } else if settled {
-            state.ticker = None;
-        }
-    }
+    inner.state.borrow_mut().model = Some(model);
     tick(inner);
     outgoing
 }
@@ -384,50 +402,66 @@ fn tick(inner: &Inner) {
 
 /// Keeps one question view per unanswered key: removes answered ones, adds new ones (and moves focus
 /// to the first new form when the page's focus is not busy elsewhere).
+/// Shows the model's questions: drops the answered ones, adds the new ones. The state is updated
+/// under one borrow; the DOM work that can run page code (removing a focused control fires focus
+/// events, `focus()` fires `focusin`, and a host listener may read this card) runs after it ends.
 fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel, compact: bool) {
     let server = server_host(inner);
-    let mut state = inner.state.borrow_mut();
-    let state = &mut *state;
     let active = deep_active(&inner.doc);
-    let mut lost_focus = false;
-    state.questions.retain(|q| {
-        let keep = !compact && model.questions.iter().any(|(key, _)| *key == q.key);
-        if !keep {
-            lost_focus |= active.as_ref().is_some_and(|a| q.element.contains(Some(a)));
-            q.element.remove();
+    let mut added = Vec::new();
+    let mut focus = None;
+    let removed = {
+        let mut state = inner.state.borrow_mut();
+        let state = &mut *state;
+        let mut gone = Vec::new();
+        state.questions.retain(|q| {
+            let keep = !compact && model.questions.iter().any(|(key, _)| *key == q.key);
+            if !keep {
+                gone.push(q.element.clone());
+            }
+            keep
+        });
+        for (key, question) in model.questions.iter().filter(|_| !compact) {
+            if state.questions.iter().any(|q| q.key == *key) {
+                continue;
+            }
+            let mut builder = Builder {
+                doc: &inner.doc,
+                labels,
+                server: &server,
+                id_prefix: &inner.id_prefix,
+                next_id: &mut state.next_id,
+            };
+            match QuestionView::build(&mut builder, key, question) {
+                Ok(view) => {
+                    if focus.is_none() && view.is_form() {
+                        focus = view.first_control();
+                    }
+                    added.push(view.element.clone());
+                    state.questions.push(view);
+                }
+                Err(e) => state.action_error = Some(crate::host::js_error::js_error_text(&e)),
+            }
         }
-        keep
-    });
+        gone
+    };
+    let lost_focus = removed.iter().any(|e| active.as_ref().is_some_and(|a| e.contains(Some(a))));
+    for element in &removed {
+        element.remove();
+    }
     if lost_focus {
         // The answered form held focus: keep keyboard and screen-reader users on this card.
         if let Some(card) = inner.parts.card.dyn_ref::<HtmlElement>() {
             let _ = card.focus();
         }
     }
-    let mut focus = None;
-    for (key, question) in model.questions.iter().filter(|_| !compact) {
-        if state.questions.iter().any(|q| q.key == *key) {
-            continue;
-        }
-        let mut builder = Builder {
-            doc: &inner.doc,
-            labels,
-            server: &server,
-            id_prefix: &inner.id_prefix,
-            next_id: &mut state.next_id,
-        };
-        match QuestionView::build(&mut builder, key, question) {
-            Ok(view) => {
-                let _ = inner.parts.questions.append_child(&view.element);
-                if focus.is_none() && view.is_form() {
-                    focus = view.first_control();
-                }
-                state.questions.push(view);
-            }
-            Err(e) => state.action_error = Some(crate::host::js_error::js_error_text(&e)),
+    for element in &added {
+        // Unless page code run by the focus above redrew the card and dropped this question.
+        if inner.state.borrow().questions.iter().any(|q| q.element == *element) {
+            let _ = inner.parts.questions.append_child(element);
         }
     }
-    if let Some(control) = focus {
+    if let Some(control) = focus.filter(|c| c.is_connected()) {
         if may_take_focus(&inner.doc, &inner.host) {
             let _ = control.focus();
         }

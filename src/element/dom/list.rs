@@ -30,6 +30,9 @@ struct State {
     connected: bool,
     /// A redraw already set for the task events of this turn.
     redraw: Option<Timeout>,
+    /// A render is running (page code it runs may ask for another: that one runs after it).
+    rendering: bool,
+    render_again: bool,
 }
 
 struct Inner {
@@ -68,12 +71,14 @@ impl TaskList {
 
     /// Lists the tasks of `client` (`handle` is the JS `TaskClient`, handed to each item).
     pub fn set_client(&self, client: Option<(Rc<ClientCore>, JsValue)>) {
-        {
+        let gone = {
             let mut state = self.0.state.borrow_mut();
             state.client = client;
-            for (_, item) in std::mem::take(&mut state.items) {
-                item.remove();
-            }
+            std::mem::take(&mut state.items)
+        };
+        // After the borrow: a removed `<mcp-task>` runs its callbacks, and a host listener may call back.
+        for (_, item) in gone {
+            item.remove();
         }
         self.resubscribe();
     }
@@ -146,7 +151,30 @@ fn redraw_soon(inner: &Rc<Inner>) {
 /// How long task events gather before the list redraws (about one frame).
 const REDRAW_DELAY_MS: u32 = 16;
 
+/// Redraws the list. No borrow of the state is held while items are created, moved or removed: an
+/// `<mcp-task>` runs page code then (its constructor, property setters, `connectedCallback` and the
+/// composed events it dispatches), and a host listener may set `labels` or a client on this list. A
+/// render asked for meanwhile runs once this one ends.
 fn render(inner: &Rc<Inner>) {
+    {
+        let mut state = inner.state.borrow_mut();
+        if state.rendering {
+            state.render_again = true;
+            return;
+        }
+        state.rendering = true;
+    }
+    loop {
+        render_once(inner);
+        let mut state = inner.state.borrow_mut();
+        if !std::mem::take(&mut state.render_again) {
+            state.rendering = false;
+            return;
+        }
+    }
+}
+
+fn render_once(inner: &Rc<Inner>) {
     let labels = labels_for(&inner.host, &inner.state.borrow().own_labels);
     let (mut snapshots, handle): (Vec<Snapshot>, JsValue) = match &inner.state.borrow().client {
         Some((client, handle)) => (client.snapshots().iter().filter_map(Snapshot::from_json).collect(), handle.clone()),
@@ -154,9 +182,9 @@ fn render(inner: &Rc<Inner>) {
     };
     list_order(&mut snapshots);
     let own_labels = crate::host::js_json::to_js(&inner.state.borrow().own_labels);
-    let mut state = inner.state.borrow_mut();
+    let mut items = std::mem::take(&mut inner.state.borrow_mut().items);
     let wanted: SortedSet<String> = snapshots.iter().map(|s| s.id().to_owned()).collect();
-    state.items.retain(|id, item| {
+    items.retain(|id, item| {
         let keep = wanted.contains(id);
         if !keep {
             item.remove();
@@ -165,11 +193,11 @@ fn render(inner: &Rc<Inner>) {
     });
     for (position, snapshot) in snapshots.iter().enumerate() {
         let id = snapshot.id();
-        let item = match state.items.get(id) {
+        let item = match items.get(id) {
             Some(item) => item.clone(),
             None => match new_item(inner, snapshot, id, &handle, &own_labels) {
                 Ok(item) => {
-                    state.items.insert(id.to_owned(), item.clone());
+                    items.insert(id.to_owned(), item.clone());
                     item
                 }
                 Err(_) => continue,
@@ -183,6 +211,13 @@ fn render(inner: &Rc<Inner>) {
             let _ = inner.list.insert_before(&item, here.as_ref().map(|e| e.unchecked_ref()));
         }
     }
+    // Items a host listener's `set_client` took meanwhile were removed by it; ours go back.
+    let mut state = inner.state.borrow_mut();
+    for (id, item) in std::mem::take(&mut state.items) {
+        items.insert(id, item);
+    }
+    state.items = items;
+    drop(state);
     set_text(&inner.empty, labels.get("list.empty"));
     show(&inner.empty, wanted.is_empty());
     let _ = inner.list.set_attribute("aria-label", labels.get("list.label"));
