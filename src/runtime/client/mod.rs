@@ -92,15 +92,15 @@ pub(crate) fn random_u64() -> u64 {
     (a << 32) ^ b
 }
 
-async fn open_store(choice: StoreChoice) -> (Store, Option<String>) {
-    match choice {
+/// The store the options ask for. A host store that is not one (a method missing) is refused:
+/// `open()` rejects naming it, rather than keep tasks in memory the host believes are stored. Only
+/// IndexedDB falls back to memory (missing, blocked or refused by the browser), with a `storage` event.
+async fn open_store(choice: StoreChoice) -> Result<(Store, Option<String>), ClientError> {
+    Ok(match choice {
         StoreChoice::Memory => (Store::Memory(MemoryStore::new()), None),
         StoreChoice::Js(object) => match JsStore::new(object) {
             Ok(store) => (Store::Js(store), None),
-            Err(e) => (
-                Store::Memory(MemoryStore::new()),
-                Some(format!("the host store was refused ({e}); tasks are kept in memory only")),
-            ),
+            Err(e) => return Err(ClientError::storage(e.to_string())),
         },
         StoreChoice::IndexedDb => match IdbStore::open(DATABASE).await {
             Ok(store) => (Store::IndexedDb(store), None),
@@ -109,13 +109,13 @@ async fn open_store(choice: StoreChoice) -> (Store, Option<String>) {
                 Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only")),
             ),
         },
-    }
+    })
 }
 
 impl ClientCore {
     /// Opens a client: the store, then every record of this namespace and server, then polling.
     pub async fn open(options: ClientOptions) -> Result<Rc<Self>, ClientError> {
-        let (store, store_note) = open_store(options.store).await;
+        let (store, store_note) = open_store(options.store).await?;
         let meta = RequestMeta::task_client(options.client_info.clone(), true, true);
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
         let transport =
@@ -152,7 +152,10 @@ impl ClientCore {
         if options.auto_poll {
             core.join_tabs().await;
         }
-        core.restore(true).await;
+        if let Err(e) = core.restore_at_open().await {
+            core.close();
+            return Err(e);
+        }
         #[cfg(feature = "legacy")]
         core.load_link().await;
         if options.auto_poll {

@@ -2,8 +2,10 @@
 //! records; this waits for the store); step mode compares each write against the version it last saw
 //! and, when another isolate wrote first, takes that record and re-applies its own event to it.
 use crate::client_state::ClientState;
+use crate::error::ClientError;
 use crate::host::spawn::spawn;
 use crate::machine::record::{Change, TaskRecord};
+use crate::store::Store;
 
 use super::once::Once;
 use super::ClientCore;
@@ -123,6 +125,26 @@ impl ClientCore {
                 return Vec::new();
             }
         };
+        self.restore_entries(entries, at_open).await
+    }
+
+    /// [`Self::restore`] at open: a host store that cannot list (it breaks its contract: `list` gives
+    /// bare keys, say) makes `open()` reject, naming the method and the shape it must give, instead
+    /// of a client that says it is durable while its stored tasks are not loaded.
+    pub(super) async fn restore_at_open(&self) -> Result<Vec<String>, ClientError> {
+        let prefix = self.state.borrow().keys().prefix().to_owned();
+        let entries = match self.store().list(&prefix).await {
+            Ok(entries) => entries,
+            Err(e) if matches!(*self.store(), Store::Js(_)) => return Err(ClientError::storage(e.to_string())),
+            Err(e) => {
+                self.storage_failed(&e);
+                Vec::new()
+            }
+        };
+        Ok(self.restore_entries(entries, true).await)
+    }
+
+    async fn restore_entries(&self, entries: Vec<(String, String)>, at_open: bool) -> Vec<String> {
         let mut restore = self.state.borrow().begin_restore(at_open);
         for (key, text) in entries {
             if self.run(|state| state.restore_entry(&mut restore, &key, text)) {
