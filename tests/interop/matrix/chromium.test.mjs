@@ -46,7 +46,7 @@ async function startStatic() {
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-const wanted = selectedServers().length > 0 && ["reload mid-task", "offline and back", "two tabs"].some(cellSelected);
+const wanted = selectedServers().length > 0 && ["reload mid-task", "offline and back", "two tabs", "element approval"].some(cellSelected);
 let browser = null;
 let statics = null;
 if (wanted) {
@@ -235,4 +235,28 @@ cells("two tabs", (server, peer) => inContext(server, peer, async (r) => {
   if (gets.length > 2) assert.ok(perSecond <= 1.5 * (1000 / interval), `tasks/get came at one poller's rate: ${summary}`);
   if (!server.quirks.listen) assert.ok(gets.length >= 3, `a server without listen is polled while the task runs: ${summary}`);
   assert.equal(r.requests.filter((x) => x.method === "tools/call" && x.status === 200).length, 1, "build was called once");
+}), { timeout: 40_000 });
+
+cells("element approval", (server, peer) => inContext(server, peer, async (r) => {
+  // A person answers the approval through the <mcp-task> card: its form is built from the server's
+  // requestedSchema (whatever the generation: 2026-07-28 inputRequests or a 2025-11-25
+  // elicitation/create on the tasks/result stream), Accept sends it, and the card shows the end.
+  const page = await r.open("A", "element");
+  const out = await page.evaluate(() => window.host.start("deploy", { service: "api", environment: "staging" }));
+  assert.equal(out.kind, "task");
+  const id = out.task.taskId;
+  await page.evaluate((taskId) => window.host.mount(taskId), id);
+  const card = page.locator(`#cards mcp-task[data-task="${id}"]`);
+  const form = card.locator("form[data-key]");
+  await form.first().waitFor({ timeout: 15_000 });
+  assert.equal(await form.count(), 1, "one form for the one approval");
+  await card.locator('[part~="field"][data-field="confirm"] input').check();
+  const reason = card.locator('[part~="field"][data-field="reason"] input, [part~="field"][data-field="reason"] textarea');
+  if (await reason.count()) await reason.first().fill("interop");
+  await card.locator('button[data-action="accept"]').click();
+  const done = await waitDone(page, id, 20_000);
+  assert.equal(done.status, "completed", `completed after the card's answer: ${JSON.stringify(done)}`);
+  assert.equal(done.result?.structuredContent?.reason, "interop", `the tool got what was typed: ${JSON.stringify(done.result)}`);
+  await card.locator('[part~="card"][data-status="completed"]').waitFor({ state: "attached", timeout: 5_000 });
+  assert.equal(done.protocol, server.protocol, "the snapshot names the task's protocol");
 }), { timeout: 40_000 });

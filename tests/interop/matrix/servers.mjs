@@ -54,6 +54,7 @@ export const CELLS = [
   ["reload mid-task", "chromium"],
   ["offline and back", "chromium"],
   ["two tabs", "chromium"],
+  ["element approval", "chromium"],
 ];
 
 /** A sleep that does not keep the process alive (for deadlines in races). */

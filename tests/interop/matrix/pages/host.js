@@ -3,7 +3,9 @@
 // and exposes it as `window.host` for Playwright:
 //
 //   window.host = { ready, error, client, start(tool, args), respond(id, answers), cancel(id),
-//                   wait(id), tasks(), events: [{ kind, at, detail }] }
+//                   wait(id), tasks(), mount(id), events: [{ kind, at, detail }] }
+//
+// `mount(id)` shows the task as an `<mcp-task>` card (element.js from the same package).
 //
 // `?ns=NAME` picks the namespace, `?minPoll=MS` the client's minPollIntervalMs.
 const params = new URLSearchParams(location.search);
@@ -41,6 +43,15 @@ try {
   host.cancel = (id) => client.cancel(id);
   host.wait = (id) => client.wait(id);
   host.tasks = () => client.tasks();
+  const { defineMcpTask } = await import(`${base}element.js`);
+  defineMcpTask();
+  host.mount = (id) => {
+    const card = document.createElement("mcp-task");
+    card.client = client;
+    card.taskId = id;
+    card.dataset.task = id;
+    document.getElementById("cards").append(card);
+  };
   host.ready = true;
   show();
 } catch (error) {
