@@ -157,6 +157,17 @@ impl Value {
     }
 }
 
+/// The items as owned strings, or `None` if one is not a string. A plain loop shared by every
+/// string-array decoder, in place of a `collect::<Result<Vec<_>, _>>()` (and its iterator-adapter
+/// copies) at each.
+pub(crate) fn string_items(items: &[Value]) -> Option<Vec<String>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(item.as_str()?.to_owned());
+    }
+    Some(out)
+}
+
 /// Compact JSON, as sent on the wire.
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

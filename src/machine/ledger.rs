@@ -203,7 +203,10 @@ impl StoredForm for InputLedger {
     fn from_json(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value, "ledger")?;
         let keys = f.get("keys")?.as_object().ok_or_else(|| "ledger.keys: expected an object".to_owned())?;
-        let keys = keys.iter().map(|(k, v)| Ok((k.clone(), KeyState::from_json(v)?))).collect::<Result<_, String>>()?;
-        Ok(Self { keys, sending: Vec::new() })
+        let mut map = SortedMap::new();
+        for (k, v) in keys.iter() {
+            map.insert(k.clone(), KeyState::from_json(v)?);
+        }
+        Ok(Self { keys: map, sending: Vec::new() })
     }
 }
