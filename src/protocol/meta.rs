@@ -116,7 +116,10 @@ impl ClientCapabilities {
             }
         }
         if !self.extensions.is_empty() {
-            let ext: Object = self.extensions.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            let mut ext = Object::new();
+            for (k, v) in self.extensions.iter() {
+                ext.insert(k.clone(), v.clone());
+            }
             obj.insert("extensions".into(), Value::Object(ext));
         }
         Value::Object(obj)

@@ -157,7 +157,11 @@ impl CardModel {
             Connectivity::Online => None,
         };
         let questions = if live {
-            s.input_requests.iter().map(|(key, request)| (key.clone(), question(request))).collect()
+            let mut questions = Vec::with_capacity(s.input_requests.len());
+            for (key, request) in s.input_requests.iter() {
+                questions.push((key.clone(), question(request)));
+            }
+            questions
         } else {
             Vec::new()
         };
@@ -264,7 +268,13 @@ fn question(request: &InputRequest) -> Question {
 
 fn result_view(r: &CallToolResult) -> ResultView {
     let fields = match &r.structured_content {
-        Some(Value::Object(map)) => map.iter().map(|(k, v)| (k.clone(), display(v))).collect(),
+        Some(Value::Object(map)) => {
+            let mut fields = Vec::with_capacity(map.len());
+            for (k, v) in map.iter() {
+                fields.push((k.clone(), display(v)));
+            }
+            fields
+        }
         _ => Vec::new(),
     };
     ResultView {
