@@ -100,7 +100,13 @@ impl InputLedger {
     /// Keys the user still has to answer, in key order. Acknowledged keys a lagging server still lists
     /// are not among them, so nobody is asked twice.
     pub(crate) fn unanswered(&self) -> Vec<&str> {
-        self.keys.iter().filter(|(_, s)| **s == KeyState::Outstanding).map(|(k, _)| k.as_str()).collect()
+        let mut open = Vec::new();
+        for (k, s) in self.keys.iter() {
+            if *s == KeyState::Outstanding {
+                open.push(k.as_str());
+            }
+        }
+        open
     }
 
     /// The state of one key.
@@ -136,15 +142,15 @@ impl InputLedger {
 
     /// Takes every queued answer for one `tasks/update`, marking those keys in flight.
     pub(crate) fn take_outbox(&mut self) -> InputResponses {
-        let batch: InputResponses = self
-            .keys
-            .iter()
-            .filter_map(|(k, s)| match s {
-                KeyState::Queued { response } => Some((k.clone(), response.clone())),
-                _ => None,
-            })
-            .collect();
-        self.sending = batch.keys().cloned().collect();
+        let mut batch = InputResponses::new();
+        let mut sending = Vec::new();
+        for (k, s) in self.keys.iter() {
+            if let KeyState::Queued { response } = s {
+                batch.insert(k.clone(), response.clone());
+                sending.push(k.clone());
+            }
+        }
+        self.sending = sending;
         batch
     }
 
@@ -196,7 +202,10 @@ impl StoredForm for KeyState {
 /// Stored as `{"keys": {key: state}}`; what is being sent is not stored.
 impl StoredForm for InputLedger {
     fn to_json(&self) -> Value {
-        let keys: Map = self.keys.iter().map(|(k, state)| (k.clone(), state.to_json())).collect();
+        let mut keys = Map::new();
+        for (k, state) in self.keys.iter() {
+            keys.insert(k.clone(), state.to_json());
+        }
         json!({ "keys": keys })
     }
 
