@@ -168,6 +168,18 @@ pub(crate) fn string_items(items: &[Value]) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// The items that are strings, owned; the others are skipped. Shared for the same reason as
+/// [`string_items`].
+pub(crate) fn string_values(items: &[Value]) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        if let Some(s) = item.as_str() {
+            out.push(s.to_owned());
+        }
+    }
+    out
+}
+
 /// Compact JSON, as sent on the wire.
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -194,7 +194,10 @@ impl ClientCore {
     ) -> Result<(), StoreError> {
         event(&mut self.state.borrow_mut());
         let effects = self.state.borrow_mut().drain_effects();
-        let mut keys: SortedSet<String> = also.into_iter().collect();
+        let mut keys = SortedSet::new();
+        for key in also {
+            keys.insert(key);
+        }
         keys.extend(self.perform(effects));
         let store = self.store();
         let mut outcome = Ok(());
