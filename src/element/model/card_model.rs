@@ -239,13 +239,11 @@ fn started_at(snapshot: &Snapshot) -> Option<i64> {
 /// Sorts snapshots for a list: tasks needing input first, then newest first (by creation time).
 /// Reads the status and the start time once per snapshot (a list re-sorts on every change).
 pub fn list_order(snapshots: &mut Vec<Snapshot>) {
-    let keys: Vec<(bool, std::cmp::Reverse<i64>)> = snapshots
-        .iter()
-        .map(|s| {
-            let needs_input = s.status() == SnapshotStatus::Task(LocalStatus::InputRequired);
-            (!needs_input, std::cmp::Reverse(started_at(s).unwrap_or(i64::MAX)))
-        })
-        .collect();
+    let mut keys = Vec::with_capacity(snapshots.len());
+    for s in snapshots.iter() {
+        let needs_input = s.status() == SnapshotStatus::Task(LocalStatus::InputRequired);
+        keys.push((!needs_input, std::cmp::Reverse(started_at(s).unwrap_or(i64::MAX))));
+    }
     let order = crate::collections::sorted_order(keys.len(), &mut |a, b| keys[a] < keys[b]);
     crate::collections::reorder(snapshots, order);
 }

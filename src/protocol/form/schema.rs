@@ -238,13 +238,12 @@ fn with_default(name: &str, mut kind: FieldKind, default: Option<&Value>) -> Res
         (FieldKind::Number { default, .. }, Value::Number(n)) => *default = n.as_f64(),
         (FieldKind::Boolean { default }, Value::Bool(b)) => *default = Some(b),
         (FieldKind::MultiSelect { default, .. }, Value::Array(items)) => {
-            *default = items
-                .into_iter()
-                .filter_map(|v| match v {
-                    Value::String(s) => Some(s),
-                    _ => None,
-                })
-                .collect();
+            default.clear();
+            for v in items {
+                if let Value::String(s) = v {
+                    default.push(s);
+                }
+            }
         }
         // check_value only answers with the kind's own JSON type.
         _ => {}
