@@ -135,7 +135,13 @@ impl ClientCapabilities {
             ElicitationCapability { form: form || !url, url }
         });
         let extensions = fields::optional_object(obj, WHAT, "extensions")?
-            .map(|ext| ext.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .map(|ext| {
+                let mut extensions = SortedMap::new();
+                for (k, v) in ext.iter() {
+                    extensions.insert(k.clone(), v.clone());
+                }
+                extensions
+            })
             .unwrap_or_default();
         Ok(Self {
             elicitation,

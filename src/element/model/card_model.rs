@@ -277,7 +277,13 @@ fn result_view(r: &CallToolResult) -> ResultView {
     };
     ResultView {
         is_error: r.is_tool_error(),
-        pieces: r.content.iter().map(piece).collect(),
+        pieces: {
+            let mut pieces = Vec::with_capacity(r.content.len());
+            for block in &r.content {
+                pieces.push(piece(block));
+            }
+            pieces
+        },
         fields,
         json: crate::json::to_string_pretty(&r.to_json()),
     }

@@ -252,7 +252,11 @@ impl FormModel {
                     }),
                     FieldKind::Boolean { default } => default.map(Value::Bool),
                     FieldKind::MultiSelect { default, .. } if !default.is_empty() => {
-                        Some(Value::Array(default.iter().cloned().map(Value::String).collect()))
+                        let mut items = Vec::with_capacity(default.len());
+                        for s in default {
+                            items.push(Value::String(s.clone()));
+                        }
+                        Some(Value::Array(items))
                     }
                     FieldKind::MultiSelect { .. } => None,
                 };
