@@ -398,17 +398,16 @@ fn expired_from_json(value: &Value) -> LocalEnd {
 }
 
 fn read_requests(value: &Value) -> InputRequests {
-    let Some(requests) = value.as_object() else { return InputRequests::new() };
-    requests
-        .iter()
-        .map(|(key, request)| {
-            let read = InputRequest::from_json(request).unwrap_or_else(|_| InputRequest::Other {
-                method: request.get("method").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                params: request.get("params").filter(|p| !p.is_null()).cloned(),
-            });
-            (key.clone(), read)
-        })
-        .collect()
+    let mut read = InputRequests::new();
+    let Some(requests) = value.as_object() else { return read };
+    for (key, request) in requests.iter() {
+        let request = InputRequest::from_json(request).unwrap_or_else(|_| InputRequest::Other {
+            method: request.get("method").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            params: request.get("params").filter(|p| !p.is_null()).cloned(),
+        });
+        read.insert(key.clone(), request);
+    }
+    read
 }
 
 #[cfg(test)]

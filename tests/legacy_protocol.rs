@@ -20,8 +20,8 @@ use mcp_tasks_web::protocol::legacy::negotiate::{
 use mcp_tasks_web::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
 use mcp_tasks_web::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
 use mcp_tasks_web::protocol::legacy::stream::{
-    decode_stream_message, encode_error_response, encode_input_answer, encode_invalid_params, encode_method_not_found,
-    encode_result_response, input_key, request_id_for_key, LegacyServerMessage,
+    decode_progress, decode_stream_message, encode_error_response, encode_input_answer, encode_invalid_params,
+    encode_method_not_found, encode_result_response, input_key, request_id_for_key, LegacyServerMessage,
 };
 use mcp_tasks_web::protocol::legacy::task::{
     cancel_refusal, decode_call_result, decode_cancel_result, decode_get_result, decode_list_result, decode_task,
@@ -920,7 +920,8 @@ fn notifications_on_the_stream() {
 
     let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p-1","progress":2,"total":3,"message":"compiling"}}"#;
     match decode_stream_message(progress).unwrap() {
-        LegacyServerMessage::Progress(p) => {
+        LegacyServerMessage::Notification { method, params } if method == "notifications/progress" => {
+            let p = decode_progress(&params).unwrap();
             assert_eq!(p.token, json!("p-1"));
             assert_eq!((p.progress, p.total, p.message.as_deref()), (2.0, Some(3.0), Some("compiling")));
         }
@@ -936,7 +937,10 @@ fn notifications_on_the_stream() {
         (r#"{"progressToken":1,"progress":1,"total":-1e999}"#, "infinite total"),
     ] {
         let text = format!(r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{params}}}"#);
-        assert!(decode_stream_message(&text).is_err(), "{what} is refused");
+        let Ok(LegacyServerMessage::Notification { params, .. }) = decode_stream_message(&text) else {
+            panic!("{what}: a progress notification is passed on undecoded")
+        };
+        assert!(decode_progress(&params).is_err(), "{what} is refused");
     }
 
     let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}"#;

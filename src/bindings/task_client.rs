@@ -33,13 +33,15 @@ impl TaskClient {
 #[wasm_bindgen]
 impl TaskClient {
     /// Opens a client: restores this namespace's tasks from the store and resumes polling those due.
-    #[wasm_bindgen(unchecked_return_type = "TaskClient")]
-    pub async fn open(
-        #[wasm_bindgen(unchecked_param_type = "TaskClientOptions")] options: JsValue,
-    ) -> Result<TaskClient, JsValue> {
-        let options = ClientOptions::read(&options).map_err(|m| reject(ClientError::usage(m)))?;
-        let core = ClientCore::open(options).await.map_err(reject)?;
-        Ok(TaskClient { core })
+    // Not an `async fn`: wasm-bindgen would hand its future to its own copy of `future_to_promise`;
+    // `promise` shares the one every other method uses.
+    #[wasm_bindgen(unchecked_return_type = "Promise<TaskClient>")]
+    pub fn open(#[wasm_bindgen(unchecked_param_type = "TaskClientOptions")] options: JsValue) -> Promise {
+        promise(async move {
+            let options = ClientOptions::read(&options).map_err(|m| reject(ClientError::usage(m)))?;
+            let core = ClientCore::open(options).await.map_err(reject)?;
+            Ok(JsValue::from(TaskClient { core }))
+        })
     }
 
     /// Calls a tool. Resolves with `{ kind: "result", result }` or, once its handle is stored,

@@ -114,7 +114,13 @@ pub enum ListenEnd {
 
 impl ClientState {
     fn live_ids(&self) -> SortedSet<String> {
-        self.records.iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect()
+        let mut live = SortedSet::new();
+        for (id, record) in self.records.iter() {
+            if !record.is_settled() {
+                live.insert(id.clone());
+            }
+        }
+        live
     }
 
     /// Keeps one stream open for the live tasks when the server offers it: a new set of tasks means a
@@ -208,7 +214,12 @@ impl ClientState {
         }
         let Some(stream) = self.listen.current.as_mut() else { return };
         stream.heard_at = now;
-        let covered: Vec<String> = accepted.iter().filter(|id| stream.asked.contains(id)).cloned().collect();
+        let mut covered = Vec::new();
+        for id in accepted {
+            if stream.asked.contains(id) {
+                covered.push(id.clone());
+            }
+        }
         if covered.is_empty() {
             let asked = std::mem::take(&mut stream.asked);
             self.listen.refused = Some((asked, now));

@@ -285,8 +285,12 @@ impl ClientState {
             }
         }
         if was_online != online {
-            let live: Vec<String> =
-                self.records.iter().filter(|(_, r)| !r.is_settled()).map(|(id, _)| id.clone()).collect();
+            let mut live = Vec::new();
+            for (id, record) in self.records.iter() {
+                if !record.is_settled() {
+                    live.push(id.clone());
+                }
+            }
             for id in live {
                 self.push(Effect::EmitTask(id));
             }

@@ -128,7 +128,11 @@ impl ClientState {
         // popped from its end): after a reload, a handle not yet polled goes before one polled a moment
         // ago and due again.
         let order = crate::collections::sorted_order(backlog.len(), &mut |a, b| backlog[a].0 < backlog[b].0);
-        self.slots.backlog = order.into_iter().rev().map(|i| std::mem::take(&mut backlog[i].1)).collect();
+        let mut sorted = Vec::with_capacity(order.len());
+        for &i in order.iter().rev() {
+            sorted.push(std::mem::take(&mut backlog[i].1));
+        }
+        self.slots.backlog = sorted;
         for id in expired {
             self.push(Effect::Store(id));
         }

@@ -47,14 +47,24 @@ impl ClientState {
     }
 
     fn all_ids(&self) -> Vec<String> {
-        self.records.keys().chain(self.unknown_calls.keys()).cloned().collect()
+        let mut ids = Vec::with_capacity(self.records.len() + self.unknown_calls.len());
+        for id in self.records.keys() {
+            ids.push(id.clone());
+        }
+        for id in self.unknown_calls.keys() {
+            ids.push(id.clone());
+        }
+        ids
     }
 
     fn drop_everywhere(&mut self, ids: &[String], why: Removal) {
         if ids.is_empty() {
             return;
         }
-        let gone: SortedSet<String> = ids.iter().cloned().collect();
+        let mut gone = SortedSet::new();
+        for id in ids {
+            gone.insert(id.clone());
+        }
         self.slots.backlog.retain(|id| !gone.contains(id));
         self.writes.forget(&gone);
         let error = ClientError::new(
@@ -99,12 +109,13 @@ impl ClientState {
                 expiry.is_some_and(|e| e >= 0 && (e as u64) < now)
             };
             let excess = settled.len().saturating_sub(self.config.retention);
-            order
-                .iter()
-                .enumerate()
-                .filter(|&(i, &k)| i < excess || past_ttl(settled[k].1))
-                .map(|(_, &k)| settled[k].0.clone())
-                .collect()
+            let mut doomed = Vec::new();
+            for (i, &k) in order.iter().enumerate() {
+                if i < excess || past_ttl(settled[k].1) {
+                    doomed.push(settled[k].0.clone());
+                }
+            }
+            doomed
         };
         self.remove(&doomed, Removal::Retention);
     }

@@ -119,7 +119,12 @@ impl ClientState {
                 self.versions.insert(id.to_owned(), text);
             }
         }
-        let gone: Vec<String> = self.versions.keys().filter(|id| !seen.contains(id)).cloned().collect();
+        let mut gone = Vec::new();
+        for id in self.versions.keys() {
+            if !seen.contains(id) {
+                gone.push(id.clone());
+            }
+        }
         self.remove(&gone, Removal::Vanished);
     }
 

@@ -92,7 +92,7 @@ impl TabMessage {
             }
             "forget" => {
                 let ids = match message.get("ids") {
-                    Some(Value::Array(ids)) => ids.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+                    Some(Value::Array(ids)) => crate::json::string_values(ids),
                     _ => vec![text(message, "id")?],
                 };
                 Self::Forget { ids }

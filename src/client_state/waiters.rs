@@ -25,7 +25,11 @@ impl Waiters {
     }
 
     pub(super) fn take_all(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.by_task).into_iter().flat_map(|(_, w)| w).collect()
+        let mut all = Vec::new();
+        for (_, waiters) in std::mem::take(&mut self.by_task) {
+            all.extend(waiters);
+        }
+        all
     }
 
     pub(super) fn len(&self) -> usize {

@@ -41,6 +41,11 @@ pub(crate) struct Timeout {
 impl Timeout {
     /// Calls `callback` once after `ms` milliseconds.
     pub(crate) fn new(ms: u32, callback: impl FnOnce() + 'static) -> Result<Self, JsValue> {
+        Self::boxed(ms, Box::new(callback))
+    }
+
+    /// Not generic, so the timer code is in the .wasm once, not once per callback type.
+    fn boxed(ms: u32, callback: Box<dyn FnOnce()>) -> Result<Self, JsValue> {
         let mut callback = Some(callback);
         let closure = Closure::<dyn FnMut()>::new(move || {
             if let Some(f) = callback.take() {
@@ -98,8 +103,13 @@ impl Listener {
     /// Listens for `kind` on `target` (anything with `addEventListener`). `None` where the target
     /// cannot listen (e.g. `document` in a worker).
     pub(crate) fn new(target: &JsValue, kind: &str, callback: impl FnMut(JsValue) + 'static) -> Option<Self> {
+        Self::boxed(target, kind, Box::new(callback))
+    }
+
+    /// Not generic, so the listening code is in the .wasm once, not once per callback type.
+    fn boxed(target: &JsValue, kind: &str, callback: Box<dyn FnMut(JsValue)>) -> Option<Self> {
         let add = Reflect::get(target, &JsValue::from_str("addEventListener")).ok()?.dyn_into::<Function>().ok()?;
-        let callback = Closure::<dyn FnMut(JsValue)>::new(callback);
+        let callback = Closure::wrap(callback);
         add.call2(target, &JsValue::from_str(kind), callback.as_ref()).ok()?;
         Some(Self { target: target.clone(), kind: kind.to_owned(), callback })
     }

@@ -24,6 +24,7 @@ pub(crate) use float::display_f64;
 pub use map::Map;
 pub use number::Number;
 pub use parse::{from_str, ParseError};
+pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};
 pub(crate) use write::write_string;
 pub use write::{to_string, to_string_pretty};

@@ -157,6 +157,29 @@ impl Value {
     }
 }
 
+/// The items as owned strings, or `None` if one is not a string. A plain loop shared by every
+/// string-array decoder, in place of a `collect::<Result<Vec<_>, _>>()` (and its iterator-adapter
+/// copies) at each.
+pub(crate) fn string_items(items: &[Value]) -> Option<Vec<String>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(item.as_str()?.to_owned());
+    }
+    Some(out)
+}
+
+/// The items that are strings, owned; the others are skipped. Shared for the same reason as
+/// [`string_items`].
+pub(crate) fn string_values(items: &[Value]) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        if let Some(s) = item.as_str() {
+            out.push(s.to_owned());
+        }
+    }
+    out
+}
+
 /// Compact JSON, as sent on the wire.
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

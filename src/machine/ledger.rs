@@ -100,7 +100,13 @@ impl InputLedger {
     /// Keys the user still has to answer, in key order. Acknowledged keys a lagging server still lists
     /// are not among them, so nobody is asked twice.
     pub(crate) fn unanswered(&self) -> Vec<&str> {
-        self.keys.iter().filter(|(_, s)| **s == KeyState::Outstanding).map(|(k, _)| k.as_str()).collect()
+        let mut open = Vec::new();
+        for (k, s) in self.keys.iter() {
+            if *s == KeyState::Outstanding {
+                open.push(k.as_str());
+            }
+        }
+        open
     }
 
     /// The state of one key.
@@ -136,15 +142,15 @@ impl InputLedger {
 
     /// Takes every queued answer for one `tasks/update`, marking those keys in flight.
     pub(crate) fn take_outbox(&mut self) -> InputResponses {
-        let batch: InputResponses = self
-            .keys
-            .iter()
-            .filter_map(|(k, s)| match s {
-                KeyState::Queued { response } => Some((k.clone(), response.clone())),
-                _ => None,
-            })
-            .collect();
-        self.sending = batch.keys().cloned().collect();
+        let mut batch = InputResponses::new();
+        let mut sending = Vec::new();
+        for (k, s) in self.keys.iter() {
+            if let KeyState::Queued { response } = s {
+                batch.insert(k.clone(), response.clone());
+                sending.push(k.clone());
+            }
+        }
+        self.sending = sending;
         batch
     }
 
@@ -196,14 +202,20 @@ impl StoredForm for KeyState {
 /// Stored as `{"keys": {key: state}}`; what is being sent is not stored.
 impl StoredForm for InputLedger {
     fn to_json(&self) -> Value {
-        let keys: Map = self.keys.iter().map(|(k, state)| (k.clone(), state.to_json())).collect();
+        let mut keys = Map::new();
+        for (k, state) in self.keys.iter() {
+            keys.insert(k.clone(), state.to_json());
+        }
         json!({ "keys": keys })
     }
 
     fn from_json(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value, "ledger")?;
         let keys = f.get("keys")?.as_object().ok_or_else(|| "ledger.keys: expected an object".to_owned())?;
-        let keys = keys.iter().map(|(k, v)| Ok((k.clone(), KeyState::from_json(v)?))).collect::<Result<_, String>>()?;
-        Ok(Self { keys, sending: Vec::new() })
+        let mut map = SortedMap::new();
+        for (k, v) in keys.iter() {
+            map.insert(k.clone(), KeyState::from_json(v)?);
+        }
+        Ok(Self { keys: map, sending: Vec::new() })
     }
 }

@@ -76,11 +76,21 @@ impl MrtrCall {
             return Err(MrtrError::TooManyRounds);
         }
         let asked: InputRequests = round.input_requests.clone().unwrap_or_default();
-        let missing: Vec<String> = asked.keys().filter(|k| !answers.contains_key(k)).cloned().collect();
+        let mut missing = Vec::new();
+        for key in asked.keys() {
+            if !answers.contains_key(key) {
+                missing.push(key.clone());
+            }
+        }
         if !missing.is_empty() {
             return Err(MrtrError::MissingAnswers(missing));
         }
-        let unexpected: Vec<String> = answers.keys().filter(|k| !asked.contains_key(k)).cloned().collect();
+        let mut unexpected = Vec::new();
+        for key in answers.keys() {
+            if !asked.contains_key(key) {
+                unexpected.push(key.clone());
+            }
+        }
         if !unexpected.is_empty() {
             return Err(MrtrError::UnexpectedAnswers(unexpected));
         }

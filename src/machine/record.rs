@@ -312,7 +312,13 @@ impl TaskRecord {
             return InputRequests::new();
         };
         let open = self.ledger.unanswered();
-        all.iter().filter(|(k, _)| open.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+        let mut unanswered = InputRequests::new();
+        for (k, v) in all.iter() {
+            if open.contains(&k.as_str()) {
+                unanswered.insert(k.clone(), v.clone());
+            }
+        }
+        unanswered
     }
 
     /// When the client stops waiting for a live task: `createdAt + ttlMs + grace`. `None` for an

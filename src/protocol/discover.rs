@@ -54,14 +54,8 @@ impl DiscoverResult {
         let obj = fields::object(value, WHAT)?;
         expect_complete(obj, "server/discover")?;
         let supported_versions = match obj.get("supportedVersions") {
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| fields::wrong_type(WHAT, "supportedVersions", "an array of strings"))
-                })
-                .collect::<Result<Vec<_>, _>>()?,
+            Some(Value::Array(items)) => crate::json::string_items(items)
+                .ok_or_else(|| fields::wrong_type(WHAT, "supportedVersions", "an array of strings"))?,
             Some(_) => return Err(fields::wrong_type(WHAT, "supportedVersions", "an array of strings")),
             None => return Err(DecodeError::MissingField { what: WHAT, field: "supportedVersions" }),
         };

@@ -133,12 +133,20 @@ impl ElicitRequest {
 /// Reads an `inputRequests` map.
 pub fn decode_input_requests(value: &Value) -> Result<InputRequests, DecodeError> {
     let obj = fields::object(value, "inputRequests")?;
-    obj.iter().map(|(k, v)| Ok((k.clone(), InputRequest::from_json(v)?))).collect()
+    let mut requests = InputRequests::new();
+    for (k, v) in obj.iter() {
+        requests.insert(k.clone(), InputRequest::from_json(v)?);
+    }
+    Ok(requests)
 }
 
 /// The `inputRequests` map as on the wire.
 pub fn encode_input_requests(requests: &InputRequests) -> Value {
-    Value::Object(requests.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
+    let mut obj = Object::new();
+    for (k, v) in requests.iter() {
+        obj.insert(k.clone(), v.to_json());
+    }
+    Value::Object(obj)
 }
 
 /// The user's choice on an elicitation.
@@ -264,10 +272,18 @@ fn decode_elicit_result(obj: &Object) -> Result<ElicitResult, DecodeError> {
 /// Reads an `inputResponses` map.
 pub fn decode_input_responses(value: &Value) -> Result<InputResponses, DecodeError> {
     let obj = fields::object(value, "inputResponses")?;
-    obj.iter().map(|(k, v)| Ok((k.clone(), InputResponse::from_json(v)?))).collect()
+    let mut responses = InputResponses::new();
+    for (k, v) in obj.iter() {
+        responses.insert(k.clone(), InputResponse::from_json(v)?);
+    }
+    Ok(responses)
 }
 
 /// The `inputResponses` map as on the wire.
 pub fn encode_input_responses(responses: &InputResponses) -> Value {
-    Value::Object(responses.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
+    let mut obj = Object::new();
+    for (k, v) in responses.iter() {
+        obj.insert(k.clone(), v.to_json());
+    }
+    Value::Object(obj)
 }

@@ -171,7 +171,7 @@ impl RpcError {
             return None;
         }
         let list = self.data.as_ref()?.get("supported")?.as_array()?;
-        Some(list.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        Some(crate::json::string_values(list))
     }
 
     /// The error object as on the wire.

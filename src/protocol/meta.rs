@@ -116,7 +116,10 @@ impl ClientCapabilities {
             }
         }
         if !self.extensions.is_empty() {
-            let ext: Object = self.extensions.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            let mut ext = Object::new();
+            for (k, v) in self.extensions.iter() {
+                ext.insert(k.clone(), v.clone());
+            }
             obj.insert("extensions".into(), Value::Object(ext));
         }
         Value::Object(obj)
@@ -132,7 +135,13 @@ impl ClientCapabilities {
             ElicitationCapability { form: form || !url, url }
         });
         let extensions = fields::optional_object(obj, WHAT, "extensions")?
-            .map(|ext| ext.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .map(|ext| {
+                let mut extensions = SortedMap::new();
+                for (k, v) in ext.iter() {
+                    extensions.insert(k.clone(), v.clone());
+                }
+                extensions
+            })
             .unwrap_or_default();
         Ok(Self {
             elicitation,

@@ -40,14 +40,8 @@ impl ListenFilter {
         let task_ids = match obj.get("taskIds") {
             None | Some(Value::Null) => None,
             Some(Value::Array(items)) => Some(
-                items
-                    .iter()
-                    .map(|v| {
-                        v.as_str()
-                            .map(str::to_owned)
-                            .ok_or_else(|| fields::wrong_type(WHAT, "taskIds", "an array of strings"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
+                crate::json::string_items(items)
+                    .ok_or_else(|| fields::wrong_type(WHAT, "taskIds", "an array of strings"))?,
             ),
             Some(_) => return Err(fields::wrong_type(WHAT, "taskIds", "an array of strings")),
         };

@@ -177,13 +177,22 @@ fn render(inner: &Rc<Inner>) {
 fn render_once(inner: &Rc<Inner>) {
     let labels = labels_for(&inner.host, &inner.state.borrow().own_labels);
     let (mut snapshots, handle): (Vec<Snapshot>, JsValue) = match &inner.state.borrow().client {
-        Some((client, handle)) => (client.snapshots().iter().filter_map(Snapshot::from_json).collect(), handle.clone()),
+        Some((client, handle)) => {
+            let mut read = Vec::new();
+            for value in client.snapshots().iter() {
+                read.extend(Snapshot::from_json(value));
+            }
+            (read, handle.clone())
+        }
         None => (Vec::new(), JsValue::NULL),
     };
     list_order(&mut snapshots);
     let own_labels = crate::host::js_json::to_js(&inner.state.borrow().own_labels);
     let mut items = std::mem::take(&mut inner.state.borrow_mut().items);
-    let wanted: SortedSet<String> = snapshots.iter().map(|s| s.id().to_owned()).collect();
+    let mut wanted = SortedSet::new();
+    for s in &snapshots {
+        wanted.insert(s.id().to_owned());
+    }
     items.retain(|id, item| {
         let keep = wanted.contains(id);
         if !keep {

@@ -157,7 +157,11 @@ impl CardModel {
             Connectivity::Online => None,
         };
         let questions = if live {
-            s.input_requests.iter().map(|(key, request)| (key.clone(), question(request))).collect()
+            let mut questions = Vec::with_capacity(s.input_requests.len());
+            for (key, request) in s.input_requests.iter() {
+                questions.push((key.clone(), question(request)));
+            }
+            questions
         } else {
             Vec::new()
         };
@@ -235,13 +239,11 @@ fn started_at(snapshot: &Snapshot) -> Option<i64> {
 /// Sorts snapshots for a list: tasks needing input first, then newest first (by creation time).
 /// Reads the status and the start time once per snapshot (a list re-sorts on every change).
 pub fn list_order(snapshots: &mut Vec<Snapshot>) {
-    let keys: Vec<(bool, std::cmp::Reverse<i64>)> = snapshots
-        .iter()
-        .map(|s| {
-            let needs_input = s.status() == SnapshotStatus::Task(LocalStatus::InputRequired);
-            (!needs_input, std::cmp::Reverse(started_at(s).unwrap_or(i64::MAX)))
-        })
-        .collect();
+    let mut keys = Vec::with_capacity(snapshots.len());
+    for s in snapshots.iter() {
+        let needs_input = s.status() == SnapshotStatus::Task(LocalStatus::InputRequired);
+        keys.push((!needs_input, std::cmp::Reverse(started_at(s).unwrap_or(i64::MAX))));
+    }
     let order = crate::collections::sorted_order(keys.len(), &mut |a, b| keys[a] < keys[b]);
     crate::collections::reorder(snapshots, order);
 }
@@ -264,12 +266,24 @@ fn question(request: &InputRequest) -> Question {
 
 fn result_view(r: &CallToolResult) -> ResultView {
     let fields = match &r.structured_content {
-        Some(Value::Object(map)) => map.iter().map(|(k, v)| (k.clone(), display(v))).collect(),
+        Some(Value::Object(map)) => {
+            let mut fields = Vec::with_capacity(map.len());
+            for (k, v) in map.iter() {
+                fields.push((k.clone(), display(v)));
+            }
+            fields
+        }
         _ => Vec::new(),
     };
     ResultView {
         is_error: r.is_tool_error(),
-        pieces: r.content.iter().map(piece).collect(),
+        pieces: {
+            let mut pieces = Vec::with_capacity(r.content.len());
+            for block in &r.content {
+                pieces.push(piece(block));
+            }
+            pieces
+        },
         fields,
         json: crate::json::to_string_pretty(&r.to_json()),
     }

@@ -145,7 +145,11 @@ pub(super) fn check_value(kind: &FieldKind, v: &Value) -> Result<Checked, Vec<Pr
                     problems.push(Problem::TooManyItems { max });
                 }
             }
-            Value::Array(picked.into_iter().map(|s| Value::String(s.to_owned())).collect())
+            let mut items = Vec::with_capacity(picked.len());
+            for s in picked {
+                items.push(Value::String(s.to_owned()));
+            }
+            Value::Array(items)
         }
     };
     if problems.is_empty() {

@@ -205,14 +205,18 @@ impl FormModel {
         let required: Vec<&str> = match get_opt(root, "required") {
             None => Vec::new(),
             Some(Value::Array(names)) => {
-                names.iter().map(|n| n.as_str().ok_or(SchemaError::RequiredNotAList)).collect::<Result<_, _>>()?
+                let mut list = Vec::with_capacity(names.len());
+                for n in names {
+                    list.push(n.as_str().ok_or(SchemaError::RequiredNotAList)?);
+                }
+                list
             }
             Some(_) => return Err(SchemaError::RequiredNotAList),
         };
-        let fields = properties
-            .iter()
-            .map(|(name, def)| parse_field(name, def, required.contains(&name.as_str())))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut fields = Vec::with_capacity(properties.len());
+        for (name, def) in properties.iter() {
+            fields.push(parse_field(name, def, required.contains(&name.as_str()))?);
+        }
         if let Some(unknown) = required.iter().find(|n| !properties.contains_key(n)) {
             return Err(SchemaError::UnknownRequired { property: (*unknown).to_owned() });
         }
@@ -248,7 +252,11 @@ impl FormModel {
                     }),
                     FieldKind::Boolean { default } => default.map(Value::Bool),
                     FieldKind::MultiSelect { default, .. } if !default.is_empty() => {
-                        Some(Value::Array(default.iter().cloned().map(Value::String).collect()))
+                        let mut items = Vec::with_capacity(default.len());
+                        for s in default {
+                            items.push(Value::String(s.clone()));
+                        }
+                        Some(Value::Array(items))
                     }
                     FieldKind::MultiSelect { .. } => None,
                 };

@@ -100,7 +100,7 @@ fn reject_duplicates<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> R
 /// Parses a plain string array (`enum`, `enumNames`).
 fn string_list(name: &str, v: &Value, keyword: &'static str) -> Result<Vec<String>, SchemaError> {
     let invalid = || SchemaError::InvalidOptions { property: name.to_owned(), keyword };
-    v.as_array().ok_or_else(invalid)?.iter().map(|item| item.as_str().map(str::to_owned).ok_or_else(invalid)).collect()
+    v.as_array().and_then(|items| crate::json::string_items(items)).ok_or_else(invalid)
 }
 
 /// Parses an untitled `enum` into choices: non-empty, unique strings.
@@ -238,13 +238,12 @@ fn with_default(name: &str, mut kind: FieldKind, default: Option<&Value>) -> Res
         (FieldKind::Number { default, .. }, Value::Number(n)) => *default = n.as_f64(),
         (FieldKind::Boolean { default }, Value::Bool(b)) => *default = Some(b),
         (FieldKind::MultiSelect { default, .. }, Value::Array(items)) => {
-            *default = items
-                .into_iter()
-                .filter_map(|v| match v {
-                    Value::String(s) => Some(s),
-                    _ => None,
-                })
-                .collect();
+            default.clear();
+            for v in items {
+                if let Value::String(s) = v {
+                    default.push(s);
+                }
+            }
         }
         // check_value only answers with the kind's own JSON type.
         _ => {}

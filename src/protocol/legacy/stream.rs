@@ -47,8 +47,6 @@ pub enum LegacyServerMessage {
     Elicitation(LegacyElicitation),
     /// `notifications/tasks/status` (params = Task, no outcome).
     TaskStatus(Task),
-    /// `notifications/progress`.
-    Progress(Progress),
     /// A server request this client does not serve (`sampling/createMessage`, `roots/list`, `ping`, …):
     /// answer with [`encode_method_not_found`] so the server does not wait for ever.
     Unsupported {
@@ -67,8 +65,9 @@ pub enum LegacyServerMessage {
         /// What is wrong with the params.
         error: DecodeError,
     },
-    /// Any other notification (logging, `notifications/elicitation/complete`, list changes): nothing
-    /// to answer; kept so a caller can log it.
+    /// Any other notification (progress, logging, `notifications/elicitation/complete`, list
+    /// changes): nothing to answer; kept so a caller can log it (or read progress with
+    /// [`decode_progress`]).
     Notification {
         /// The notification method.
         method: String,
@@ -91,7 +90,6 @@ pub fn decode_stream_value(value: Value) -> Result<LegacyServerMessage, DecodeEr
             "notifications/tasks/status" => {
                 Ok(LegacyServerMessage::TaskStatus(task_from_object(fields::object(&params, "params")?, "params")?))
             }
-            "notifications/progress" => read_progress(&params).map(LegacyServerMessage::Progress),
             _ => Ok(LegacyServerMessage::Notification { method, params }),
         },
         Incoming::Request { id, method, params } => Ok(match method.as_str() {
@@ -117,7 +115,9 @@ fn read_elicitation(id: &RequestId, params: &Value) -> Result<LegacyElicitation,
     })
 }
 
-fn read_progress(params: &Value) -> Result<Progress, DecodeError> {
+/// Reads the params of `notifications/progress`. Not part of [`decode_stream_value`]: the client
+/// shows no progress, and decoding it there cost the .wasm its code.
+pub fn decode_progress(params: &Value) -> Result<Progress, DecodeError> {
     const WHAT: &str = "progress params";
     let obj = fields::object(params, WHAT)?;
     let token = match obj.get("progressToken") {

@@ -5,7 +5,7 @@ use crate::json::Value;
 use super::super::fields::{self, Object};
 use super::super::jsonrpc::{RpcError, RpcErrorKind};
 use super::super::result_type::expect_complete;
-use super::super::task::{Task, TaskStatus};
+use super::super::task::Task;
 use super::super::tool_result::CallToolResult;
 use super::super::DecodeError;
 use super::IMMEDIATE_RESPONSE_META;
@@ -18,35 +18,7 @@ use super::IMMEDIATE_RESPONSE_META;
 /// as unlimited (the client then never predicts expiry; the server still reports it). Types, the
 /// status and whole milliseconds are checked as strictly as in 2026.
 pub(crate) fn task_from_object(obj: &Object, what: &'static str) -> Result<Task, DecodeError> {
-    let task_id = fields::required_str(obj, what, "taskId")?;
-    if task_id.is_empty() {
-        return Err(DecodeError::Invalid { what, detail: "taskId must not be empty".into() });
-    }
-    let status = TaskStatus::parse(fields::required_str(obj, what, "status")?)?;
-    let created_at = fields::required_str(obj, what, "createdAt")?;
-    let last_updated_at = fields::optional_str(obj, what, "lastUpdatedAt")?.unwrap_or(created_at);
-    Ok(Task {
-        task_id: task_id.to_owned(),
-        status,
-        status_message: fields::optional_str(obj, what, "statusMessage")?.map(str::to_owned),
-        created_at: created_at.to_owned(),
-        last_updated_at: last_updated_at.to_owned(),
-        ttl_ms: either_millis(obj, what, "ttl", "ttlMs")?,
-        poll_interval_ms: either_millis(obj, what, "pollInterval", "pollIntervalMs")?,
-    })
-}
-
-/// A millisecond field under its legacy name, else its 2026 name; absent or `null` under both is `None`.
-fn either_millis(
-    obj: &Object,
-    what: &'static str,
-    legacy: &'static str,
-    modern: &'static str,
-) -> Result<Option<u64>, DecodeError> {
-    match fields::optional_millis(obj, what, legacy)? {
-        Some(ms) => Ok(Some(ms)),
-        None => fields::optional_millis(obj, what, modern),
-    }
+    Task::read(obj, what, true)
 }
 
 /// Reads a Task from a JSON value (a `notifications/tasks/status` params object, a `tasks/list` item).

@@ -80,20 +80,19 @@ pub fn decode_tool_page(value: &Value) -> Result<LegacyToolPage, DecodeError> {
     const WHAT: &str = "tools/list result";
     let obj = fields::object(value, WHAT)?;
     expect_complete(obj, "tools/list")?;
-    let tools = match obj.get("tools") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| {
-                let definition = fields::object(item, "tool")?;
-                Ok(LegacyTool {
-                    name: fields::required_str(definition, "tool", "name")?.to_owned(),
-                    task_support: task_support(item)?,
-                    definition: definition.clone(),
-                })
-            })
-            .collect::<Result<_, DecodeError>>()?,
+    let items = match obj.get("tools") {
+        Some(Value::Array(items)) => items,
         Some(_) => return Err(fields::wrong_type(WHAT, "tools", "an array")),
         None => return Err(DecodeError::MissingField { what: WHAT, field: "tools" }),
     };
+    let mut tools = Vec::with_capacity(items.len());
+    for item in items {
+        let definition = fields::object(item, "tool")?;
+        tools.push(LegacyTool {
+            name: fields::required_str(definition, "tool", "name")?.to_owned(),
+            task_support: task_support(item)?,
+            definition: definition.clone(),
+        });
+    }
     Ok(LegacyToolPage { tools, next_cursor: fields::optional_str(obj, WHAT, "nextCursor")?.map(str::to_owned) })
 }

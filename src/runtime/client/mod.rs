@@ -198,7 +198,10 @@ impl ClientCore {
     ) -> Result<(), StoreError> {
         event(&mut self.state.borrow_mut());
         let effects = self.state.borrow_mut().drain_effects();
-        let mut keys: SortedSet<String> = also.into_iter().collect();
+        let mut keys = SortedSet::new();
+        for key in also {
+            keys.insert(key);
+        }
         keys.extend(self.perform(effects));
         let store = self.store();
         let mut outcome = Ok(());
@@ -341,8 +344,14 @@ impl ClientCore {
 
     /// Snapshots of every task and every call of unknown outcome.
     pub fn snapshots(&self) -> Vec<Value> {
-        let ids: Vec<String> = self.state.borrow().records().keys().cloned().collect();
-        let mut out: Vec<Value> = ids.iter().filter_map(|id| self.snapshot(id)).collect();
+        let mut ids = Vec::new();
+        for id in self.state.borrow().records().keys() {
+            ids.push(id.clone());
+        }
+        let mut out = Vec::with_capacity(ids.len());
+        for id in &ids {
+            out.extend(self.snapshot(id));
+        }
         out.extend(self.state.borrow().unknown_calls().map(|call| UnknownCallSnapshot::of_call(call).to_json()));
         out
     }

@@ -28,9 +28,7 @@ impl<T: Clone> Once<T> {
             }
             *slot = Some(value);
         }
-        for waker in self.wakers.take() {
-            waker.wake();
-        }
+        wake_all(&self.wakers);
     }
 
     /// Resolves with the value once it is set.
@@ -49,7 +47,19 @@ impl<T: Clone> Future for OnceFuture<T> {
         if let Some(value) = self.0.value.borrow().clone() {
             return Poll::Ready(value);
         }
-        self.0.wakers.borrow_mut().push(cx.waker().clone());
+        wait(&self.0.wakers, cx);
         Poll::Pending
     }
+}
+
+/// The waker half of [`Once`], not generic: one copy serves every value type.
+fn wake_all(wakers: &RefCell<Vec<Waker>>) {
+    for waker in wakers.take() {
+        waker.wake();
+    }
+}
+
+/// Registers the polling task to be woken by [`wake_all`].
+fn wait(wakers: &RefCell<Vec<Waker>>, cx: &Context<'_>) {
+    wakers.borrow_mut().push(cx.waker().clone());
 }

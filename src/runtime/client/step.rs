@@ -40,8 +40,12 @@ impl ClientCore {
             self.changed_with(&id, &|fresh| fresh.tick(now, &policy)).await;
         }
         // Claim the sends: only the step whose leased record reaches the store first sends them.
-        let senders: SortedSet<String> =
-            actions.iter().filter(|(_, a)| !matches!(a, Action::Poll)).map(|(id, _)| id.clone()).collect();
+        let mut senders = SortedSet::new();
+        for (id, action) in &actions {
+            if !matches!(action, Action::Poll) {
+                senders.insert(id.clone());
+            }
+        }
         for id in senders {
             self.state.borrow_mut().take_send_lease(&id, now + SEND_LEASE_MS);
             if self.persist_with(&id, &|_| Change::Nothing).await != Written::Ours {
