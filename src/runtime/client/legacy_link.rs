@@ -36,6 +36,13 @@ pub(super) struct Session {
     pub(super) tasks: Option<LegacyTaskCapabilities>,
 }
 
+/// What [`ClientCore::legacy_request`] sends: a request (given its id there) or a response.
+#[derive(Clone, Copy)]
+pub(super) enum Outgoing<'a> {
+    Request(&'a LegacyRequest),
+    Response(&'a Value),
+}
+
 type Connecting = Rc<Once<Result<Rc<Session>, TransportError>>>;
 
 /// What the client knows of its server's generation and its 2025-11-25 session.
@@ -271,47 +278,47 @@ impl ClientCore {
         }
     }
 
-    /// Sends `request` in the session and returns its result. `timeout_ms`: `None` for `tasks/result`,
-    /// which waits for the task's end; other messages on its stream go to `on_other`.
+    /// Sends a request in the session and returns its result, or POSTs a JSON-RPC response (an
+    /// answer to a server request; `null` once sent). `timeout_ms`: `None` for `tasks/result`, which
+    /// waits for the task's end; other messages on its stream go to `on_other`. A request (its id
+    /// taken once the session is open) is sent once more in a new session when the server forgot
+    /// ours; a response cannot be, and there is nothing left to send (`null`).
     pub(super) async fn legacy_request(
         &self,
-        request: &LegacyRequest,
+        message: Outgoing<'_>,
         timeout_ms: Option<u32>,
         on_other: &mut dyn FnMut(Value),
     ) -> Result<Value, TransportError> {
         let mut retried = false;
         loop {
             let session = self.legacy_session().await?;
-            let id = self.transport.next_id();
-            let body = request.envelope(&id).to_string();
+            let (id, body) = match message {
+                Outgoing::Request(request) => {
+                    let id = self.transport.next_id();
+                    let body = request.envelope(&id).to_string();
+                    (Some(id), body)
+                }
+                Outgoing::Response(message) => (None, message.to_string()),
+            };
             let headers = session_headers(session.id.as_deref());
-            let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: Some(&id), signal: None };
+            let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: id.as_ref(), signal: None };
             let answer = self.transport.post(exchange, timeout_ms, on_other).await?;
+            if id.is_none() && (200..300).contains(&answer.status) {
+                return Ok(Value::Null);
+            }
             if session.id.is_some() && !retried && session_lost(&answer) {
                 self.drop_session(&session);
+                if id.is_none() {
+                    return Ok(Value::Null);
+                }
                 retried = true;
                 continue;
             }
+            if id.is_none() {
+                return Err(TransportError::Http { status: answer.status, retry_after_ms: answer.retry_after_ms });
+            }
             return answer.into_result();
         }
-    }
-
-    /// POSTs a JSON-RPC response (an answer to a server request) in the session. A session the server
-    /// forgot cannot take it any more: that is reported as `Ok(false)` (nothing left to send).
-    pub(super) async fn legacy_respond(&self, message: &Value) -> Result<bool, TransportError> {
-        let session = self.legacy_session().await?;
-        let body = message.to_string();
-        let headers = session_headers(session.id.as_deref());
-        let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: None, signal: None };
-        let answer = self.transport.post(exchange, Some(self.transport.timeout_ms()), &mut |_| {}).await?;
-        if (200..300).contains(&answer.status) {
-            return Ok(true);
-        }
-        if session.id.is_some() && session_lost(&answer) {
-            self.drop_session(&session);
-            return Ok(false);
-        }
-        Err(TransportError::Http { status: answer.status, retry_after_ms: answer.retry_after_ms })
     }
 
     /// `execution.taskSupport` of `tool`, from `tools/list` (every page, once per session).
@@ -324,7 +331,7 @@ impl ClientCore {
         loop {
             let request = LegacyRequest::ListTools { cursor: cursor.take() };
             let page = self
-                .legacy_request(&request, Some(self.transport.timeout_ms()), &mut |_| {})
+                .legacy_request(Outgoing::Request(&request), Some(self.transport.timeout_ms()), &mut |_| {})
                 .await
                 .map_err(|e| ClientError::from(&e))?;
             let page = decode_tool_page(&page).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))?;

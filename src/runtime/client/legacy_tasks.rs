@@ -26,6 +26,7 @@ use crate::protocol::Object;
 use crate::transport::TransportError;
 
 use super::exchange::failure_outcome;
+use super::legacy_link::Outgoing;
 use super::ClientCore;
 
 /// One task's `tasks/result` stream: the input requests it delivered (keyed as the host sees them)
@@ -53,7 +54,8 @@ impl ClientCore {
     /// required, the requests the stream delivered (opening it if need be).
     async fn legacy_poll(&self, id: &str) -> Result<ExchangeOutcome, TransportError> {
         let request = LegacyRequest::GetTask { task_id: id.to_owned() };
-        let value = self.legacy_request(&request, Some(self.transport.timeout_ms()), &mut |_| {}).await?;
+        let value =
+            self.legacy_request(Outgoing::Request(&request), Some(self.transport.timeout_ms()), &mut |_| {}).await?;
         let task = decode_get_result(&value, id).map_err(TransportError::BadResponse)?;
         let observed = match task.status {
             TaskStatus::Completed | TaskStatus::Failed => {
@@ -82,7 +84,10 @@ impl ClientCore {
     async fn legacy_payload(&self, id: &str) -> Result<TaskPayload, TransportError> {
         let request = LegacyRequest::TaskResult { task_id: id.to_owned() };
         let timeout = Some(self.transport.timeout_ms());
-        let outcome = match self.legacy_request(&request, timeout, &mut |m| self.on_stream_message(id, m)).await {
+        let outcome = match self
+            .legacy_request(Outgoing::Request(&request), timeout, &mut |m| self.on_stream_message(id, m))
+            .await
+        {
             Ok(result) => Ok(result),
             Err(TransportError::Rpc(error)) => Err(error),
             Err(e) => return Err(e),
@@ -121,7 +126,10 @@ impl ClientCore {
         let id = id.to_owned();
         spawn(async move {
             let request = LegacyRequest::TaskResult { task_id: id.clone() };
-            let outcome = match core.legacy_request(&request, None, &mut |m| core.on_stream_message(&id, m)).await {
+            let outcome = match core
+                .legacy_request(Outgoing::Request(&request), None, &mut |m| core.on_stream_message(&id, m))
+                .await
+            {
                 Ok(result) => decode_task_payload(&Ok(result), &id).ok(),
                 Err(TransportError::Rpc(error)) => decode_task_payload(&Err(error), &id).ok(),
                 Err(_) => None,
@@ -189,7 +197,8 @@ impl ClientCore {
     fn respond_in_background(&self, message: Value) {
         let Some(core) = self.me.upgrade() else { return };
         spawn(async move {
-            let _ = core.legacy_respond(&message).await;
+            let _ =
+                core.legacy_request(Outgoing::Response(&message), Some(core.transport.timeout_ms()), &mut |_| {}).await;
         });
     }
 
@@ -197,7 +206,8 @@ impl ClientCore {
     async fn legacy_answer(&self, id: &str, responses: &InputResponses) -> Result<ExchangeOutcome, TransportError> {
         for (key, answer) in responses.iter() {
             let Some(request) = request_id_for_key(key) else { continue };
-            self.legacy_respond(&encode_input_answer(&request, Some(id), answer)).await?;
+            let message = encode_input_answer(&request, Some(id), answer);
+            self.legacy_request(Outgoing::Response(&message), Some(self.transport.timeout_ms()), &mut |_| {}).await?;
             if let Some(stream) = self.link.streams.borrow_mut().get_mut(id) {
                 stream.pending.remove(key);
             }
@@ -208,7 +218,7 @@ impl ClientCore {
     /// `tasks/cancel`; `-32602` (already ended, or unknown) counts as done: the next poll tells which.
     async fn legacy_cancel(&self, id: &str) -> Result<ExchangeOutcome, TransportError> {
         let request = LegacyRequest::CancelTask { task_id: id.to_owned() };
-        match self.legacy_request(&request, Some(self.transport.timeout_ms()), &mut |_| {}).await {
+        match self.legacy_request(Outgoing::Request(&request), Some(self.transport.timeout_ms()), &mut |_| {}).await {
             Ok(result) => {
                 decode_cancel_result(&result, id).map_err(TransportError::BadResponse)?;
                 Ok(ExchangeOutcome::Answered(None))
@@ -244,7 +254,10 @@ impl ClientCore {
         });
         let timeout = Some(self.transport.timeout_ms());
         let refuse = &mut |message: Value| self.refuse_server_request(message);
-        let value = self.legacy_request(&request, timeout, refuse).await.map_err(|e| ClientError::from(&e))?;
+        let value = self
+            .legacy_request(Outgoing::Request(&request), timeout, refuse)
+            .await
+            .map_err(|e| ClientError::from(&e))?;
         decode_call_result(&value).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))
     }
 
