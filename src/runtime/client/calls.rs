@@ -90,24 +90,26 @@ impl ClientCore {
     ) -> Result<(ToolCallOutcome, TaskProtocol), ClientError> {
         use crate::protocol::legacy::negotiate::Generation;
         let known = self.known_generation().await;
-        if let Some(generation @ (Generation::Legacy2025 | Generation::NoTasks)) = known {
-            return self.legacy_tool_call(name, arguments, generation).await;
-        }
-        let error = match self.run_call(name, arguments.clone(), on_input, signal, extra).await {
-            Ok(outcome) => {
-                self.link_confirmed(Generation::Extension2026);
-                return Ok((outcome, TaskProtocol::Extension));
+        // One `legacy_tool_call` await, so its future is in the .wasm once.
+        let generation = match known {
+            Some(generation @ (Generation::Legacy2025 | Generation::NoTasks)) => generation,
+            _ => {
+                let error = match self.run_call(name, arguments.clone(), on_input, signal, extra).await {
+                    Ok(outcome) => {
+                        self.link_confirmed(Generation::Extension2026);
+                        return Ok((outcome, TaskProtocol::Extension));
+                    }
+                    Err(CallError::Client(e)) => return Err(e),
+                    Err(CallError::Transport(e)) if known.is_none() && super::legacy_link::may_be_older_server(&e) => e,
+                    Err(CallError::Transport(e)) => return Err(ClientError::from(&e)),
+                };
+                match self.negotiate().await {
+                    Some(generation @ (Generation::Legacy2025 | Generation::NoTasks)) => generation,
+                    _ => return Err(ClientError::from(&error)),
+                }
             }
-            Err(CallError::Client(e)) => return Err(e),
-            Err(CallError::Transport(e)) if known.is_none() && super::legacy_link::may_be_older_server(&e) => e,
-            Err(CallError::Transport(e)) => return Err(ClientError::from(&e)),
         };
-        match self.negotiate().await {
-            Some(generation @ (Generation::Legacy2025 | Generation::NoTasks)) => {
-                self.legacy_tool_call(name, arguments, generation).await
-            }
-            _ => Err(ClientError::from(&error)),
-        }
+        self.legacy_tool_call(name, arguments, generation).await
     }
 
     /// The call in the 2026-07-28 flow (a build without the `legacy` feature speaks no other).
