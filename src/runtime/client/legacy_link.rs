@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
-use crate::json::{json, Value};
+use crate::json::{Map, Value};
 use crate::protocol::discover::DiscoverResult;
 use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::legacy::handshake::{
@@ -62,18 +62,24 @@ pub(super) struct ServerLink {
 /// `{"protocol": "2025-11-25", "session": id, "tasks": {"list", "cancel", "toolsCall"}}`.
 fn stored_link(generation: Generation, session: Option<&Session>) -> Option<Value> {
     let version = match generation {
-        Generation::Extension2026 => return Some(json!({ "protocol": crate::protocol::PROTOCOL_VERSION })),
+        Generation::Extension2026 => crate::protocol::PROTOCOL_VERSION,
         Generation::Legacy2025 => crate::protocol::legacy::LEGACY_PROTOCOL_VERSION,
         Generation::NoTasks => return None,
     };
-    let mut value = json!({ "protocol": version });
-    if let Some(session) = session {
-        value["session"] = session.id.as_deref().map_or(Value::Null, Value::from);
+    // Plain inserts, not `json!` and `value[…] =`: one short run of calls.
+    let mut value = Map::new();
+    value.insert("protocol".into(), Value::from(version));
+    if let (Generation::Legacy2025, Some(session)) = (generation, session) {
+        value.insert("session".into(), session.id.as_deref().map_or(Value::Null, Value::from));
         if let Some(t) = session.tasks {
-            value["tasks"] = json!({ "list": t.list, "cancel": t.cancel, "toolsCall": t.tools_call });
+            let mut tasks = Map::new();
+            tasks.insert("list".into(), Value::from(t.list));
+            tasks.insert("cancel".into(), Value::from(t.cancel));
+            tasks.insert("toolsCall".into(), Value::from(t.tools_call));
+            value.insert("tasks".into(), Value::Object(tasks));
         }
     }
-    Some(value)
+    Some(Value::Object(value))
 }
 
 /// Reads [`stored_link`]'s value; anything else reads as nothing remembered.
