@@ -21,16 +21,17 @@ pub fn encode_initialize(id: &RequestId, client_info: &Implementation, form: boo
     }
     let mut capabilities = Object::new();
     capabilities.insert("elicitation".into(), Value::Object(modes));
-    json!({
-        "jsonrpc": "2.0",
-        "id": id.to_json(),
-        "method": "initialize",
-        "params": {
-            "protocolVersion": LEGACY_PROTOCOL_VERSION,
-            "capabilities": Value::Object(capabilities),
-            "clientInfo": client_info.to_json(),
-        },
-    })
+    // Plain inserts, not `json!`: one short run of calls.
+    let mut params = Object::new();
+    params.insert("protocolVersion".into(), Value::from(LEGACY_PROTOCOL_VERSION));
+    params.insert("capabilities".into(), Value::Object(capabilities));
+    params.insert("clientInfo".into(), client_info.to_json());
+    let mut message = Object::new();
+    message.insert("jsonrpc".into(), Value::from("2.0"));
+    message.insert("id".into(), id.to_json());
+    message.insert("method".into(), Value::from("initialize"));
+    message.insert("params".into(), Value::Object(params));
+    Value::Object(message)
 }
 
 /// `notifications/initialized`, sent once the `initialize` answer is accepted.

@@ -111,6 +111,12 @@ impl LegacyRequest {
 
     /// The whole JSON-RPC request.
     pub fn envelope(&self, id: &RequestId) -> Value {
-        json!({ "jsonrpc": "2.0", "id": id.to_json(), "method": self.method(), "params": self.params() })
+        // Plain inserts, not `json!`, which would copy the params it borrows.
+        let mut message = Object::new();
+        message.insert("jsonrpc".into(), Value::from("2.0"));
+        message.insert("id".into(), id.to_json());
+        message.insert("method".into(), Value::from(self.method()));
+        message.insert("params".into(), self.params());
+        Value::Object(message)
     }
 }
