@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 envelopes: request ids, responses, errors, and the error codes a task client tells apart.
 use std::fmt;
 
-use crate::json::{json, Value};
+use crate::json::Value;
 
 use super::fields::{self, Object};
 use super::DecodeError;
@@ -228,11 +228,15 @@ impl Response {
 
     /// The response envelope as on the wire.
     pub fn to_json(&self) -> Value {
-        let id = self.id.as_ref().map_or(Value::Null, RequestId::to_json);
+        // Plain inserts, not `json!`, which would copy the id and error it borrows.
+        let mut message = crate::json::Map::new();
+        message.insert("jsonrpc".into(), Value::from("2.0"));
+        message.insert("id".into(), self.id.as_ref().map_or(Value::Null, RequestId::to_json));
         match &self.outcome {
-            Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-            Err(error) => json!({ "jsonrpc": "2.0", "id": id, "error": error.to_json() }),
-        }
+            Ok(result) => message.insert("result".into(), result.clone()),
+            Err(error) => message.insert("error".into(), error.to_json()),
+        };
+        Value::Object(message)
     }
 }
 
@@ -327,5 +331,10 @@ pub fn decode_response(text: &str) -> Result<Response, DecodeError> {
 
 /// A notification envelope as on the wire.
 pub(crate) fn notification(method: &str, params: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "method": method, "params": params })
+    // Plain inserts, not `json!`, which would copy the params it borrows.
+    let mut message = crate::json::Map::new();
+    message.insert("jsonrpc".into(), Value::from("2.0"));
+    message.insert("method".into(), Value::from(method));
+    message.insert("params".into(), params);
+    Value::Object(message)
 }
