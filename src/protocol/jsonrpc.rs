@@ -329,6 +329,17 @@ pub fn decode_response(text: &str) -> Result<Response, DecodeError> {
     }
 }
 
+/// A request envelope as on the wire (both generations' requests), built with plain inserts, not
+/// `json!`, which would copy the params it borrows.
+pub(crate) fn request(id: &RequestId, method: &str, params: Value) -> Value {
+    let mut message = crate::json::Map::new();
+    message.insert("jsonrpc".into(), Value::from("2.0"));
+    message.insert("id".into(), id.to_json());
+    message.insert("method".into(), Value::from(method));
+    message.insert("params".into(), params);
+    Value::Object(message)
+}
+
 /// A notification envelope as on the wire.
 pub(crate) fn notification(method: &str, params: Value) -> Value {
     // Plain inserts, not `json!`, which would copy the params it borrows.

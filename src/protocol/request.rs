@@ -132,7 +132,7 @@ impl ClientRequest {
 
     /// The whole JSON-RPC request.
     pub fn envelope(&self, id: &RequestId, meta: &RequestMeta) -> Value {
-        crate::json::json!({ "jsonrpc": "2.0", "id": id.to_json(), "method": self.method(), "params": self.params(meta) })
+        super::jsonrpc::request(id, self.method(), self.params(meta))
     }
 
     /// Reads a request's method and params (server side). `_meta` is read separately with
