@@ -1,36 +1,225 @@
-// <mcp-task> and <mcp-task-list>: thin custom-element classes around the Rust views in the wasm module.
-// wasm-bindgen cannot subclass HTMLElement, so these classes own the lifecycle callbacks and the shadow
-// root and hand everything else to McpTaskView / McpTaskListView. Importing this module registers
-// nothing: call defineMcpTask() after init().
-import { McpTaskListView, McpTaskView } from "./mcp_tasks_web.js";
+// <mcp-task> and <mcp-task-list>: the elements' DOM half. The decisions stay in Rust: the wasm module's
+// model (src/element/model/, tested natively) says what a card shows, in the user's words, and checks
+// a form's answers; these classes only create elements and set texts and attributes. Server text only
+// ever enters the DOM as textContent or attribute values, never as markup. Importing this module
+// registers nothing: call defineMcpTask() after init().
+//
+// Page code may call back at any time (a `focusin` or `mcp-task-*` listener that reads the element,
+// sets `labels` or a client, on this element or another): a card records what it draws before the
+// DOM work that runs page code, and a draw that a listener re-entered leaves the rest to the newer
+// draw (docs/element.md, "Page code may call back at any time").
+import { McpTaskListView, TaskClient, elementAnswer, elementCard, elementElapsed, elementWords } from "./mcp_tasks_web.js";
 
-/** Connected views, redrawn when a `lang` attribute changes anywhere in the document. */
+/**
+ * The stylesheet of both elements, adopted into each shadow root as one shared constructable sheet, so
+ * it works under `style-src 'self'` (no `<style>` element, no `style` attribute). Hosts restyle through
+ * `::part(...)` and these custom properties (light defaults; a dark set follows `prefers-color-scheme`):
+ * `--mcp-task-font`, `--mcp-task-radius`, `--mcp-task-bg`, `--mcp-task-fg`, `--mcp-task-muted`,
+ * `--mcp-task-border`, `--mcp-task-accent`, `--mcp-task-accent-fg`, `--mcp-task-danger`, and per state
+ * `--mcp-task-{working,input,success,danger,neutral}-{bg,fg}`.
+ */
+const CSS = `:host { display: block; font: 1rem/1.5 var(--mcp-task-font, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans Thai", "Noto Sans", sans-serif);
+  color: var(--mcp-task-fg, #111827); --_bg: var(--mcp-task-bg, #ffffff); --_muted: var(--mcp-task-muted, #4b5563);
+  --_border: var(--mcp-task-border, #d1d5db); --_accent: var(--mcp-task-accent, #1d4ed8); --_accent-fg: var(--mcp-task-accent-fg, #ffffff);
+  --_danger: var(--mcp-task-danger, #b91c1c); --_radius: var(--mcp-task-radius, 12px);
+  --_working-bg: var(--mcp-task-working-bg, #dbeafe); --_working-fg: var(--mcp-task-working-fg, #1e3a8a);
+  --_input-bg: var(--mcp-task-input-bg, #fef3c7); --_input-fg: var(--mcp-task-input-fg, #78350f);
+  --_success-bg: var(--mcp-task-success-bg, #dcfce7); --_success-fg: var(--mcp-task-success-fg, #14532d);
+  --_danger-bg: var(--mcp-task-danger-bg, #fee2e2); --_danger-fg: var(--mcp-task-danger-fg, #7f1d1d);
+  --_neutral-bg: var(--mcp-task-neutral-bg, #e5e7eb); --_neutral-fg: var(--mcp-task-neutral-fg, #1f2937); }
+@media (prefers-color-scheme: dark) {
+  :host { color: var(--mcp-task-fg, #f3f4f6); --_bg: var(--mcp-task-bg, #111827); --_muted: var(--mcp-task-muted, #d1d5db);
+    --_border: var(--mcp-task-border, #4b5563); --_accent: var(--mcp-task-accent, #93c5fd); --_accent-fg: var(--mcp-task-accent-fg, #0b1220);
+    --_danger: var(--mcp-task-danger, #fca5a5);
+    --_working-bg: var(--mcp-task-working-bg, #1e3a8a); --_working-fg: var(--mcp-task-working-fg, #dbeafe);
+    --_input-bg: var(--mcp-task-input-bg, #78350f); --_input-fg: var(--mcp-task-input-fg, #fef3c7);
+    --_success-bg: var(--mcp-task-success-bg, #14532d); --_success-fg: var(--mcp-task-success-fg, #dcfce7);
+    --_danger-bg: var(--mcp-task-danger-bg, #7f1d1d); --_danger-fg: var(--mcp-task-danger-fg, #fee2e2);
+    --_neutral-bg: var(--mcp-task-neutral-bg, #374151); --_neutral-fg: var(--mcp-task-neutral-fg, #f3f4f6); } }
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+[hidden] { display: none !important; }
+.sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.card { background: var(--_bg); border: 1px solid var(--_border); border-radius: var(--_radius); padding: 1rem; display: grid; gap: .75rem;
+  min-width: 0; overflow-wrap: anywhere; }
+.card[data-status="input_required"] { border-color: var(--_input-fg); }
+.header { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .75rem; }
+.title { font-weight: 600; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; margin: 0; }
+.status { display: inline-flex; align-items: center; gap: .375rem; padding: .125rem .625rem; border-radius: 999px; font-size: .875rem; font-weight: 600;
+  background: var(--_neutral-bg); color: var(--_neutral-fg); }
+.status::before { content: ""; width: .5rem; height: .5rem; border-radius: 50%; background: currentColor; }
+.card[data-status="working"] .status { background: var(--_working-bg); color: var(--_working-fg); }
+.card[data-status="input_required"] .status { background: var(--_input-bg); color: var(--_input-fg); }
+.card[data-status="completed"] .status { background: var(--_success-bg); color: var(--_success-fg); }
+.card[data-status="failed"] .status, .card[data-status="expired"] .status { background: var(--_danger-bg); color: var(--_danger-fg); }
+.elapsed, .connectivity, .hint, .askedby { color: var(--_muted); font-size: .875rem; }
+.elapsed { font-variant-numeric: tabular-nums; margin-inline-start: auto; }
+.connectivity:empty, .message:empty { display: none; }
+.message { margin: 0; white-space: pre-wrap; }
+.progress { height: .375rem; border-radius: 999px; background: var(--_working-bg); overflow: hidden; }
+.progress > span { display: block; height: 100%; width: 40%; border-radius: inherit; background: var(--_working-fg); animation: mcp-slide 1.4s ease-in-out infinite; }
+@keyframes mcp-slide { from { transform: translateX(-100%); } to { transform: translateX(250%); } }
+@media (prefers-reduced-motion: reduce) { .progress > span { animation: none; width: 100%; opacity: .45; } }
+.questions { display: grid; gap: .75rem; }
+form { display: grid; gap: .75rem; border: 1px solid var(--_border); border-radius: calc(var(--_radius) - 4px); padding: .75rem; margin: 0; }
+.prompt { margin: 0; font-weight: 600; white-space: pre-wrap; }
+.askedby { margin: 0; }
+.field { display: grid; gap: .25rem; min-width: 0; }
+fieldset.field { border: 0; padding: 0; margin: 0; }
+.field > label:not(.choice), legend { font-weight: 600; padding: 0; }
+.req { color: var(--_danger); }
+.hint { margin: 0; }
+input:not([type=checkbox]):not([type=radio]), select { font: inherit; font-size: 1rem; width: 100%; min-height: 44px; padding: .5rem .625rem;
+  color: inherit; background: var(--_bg); border: 1px solid var(--_muted); border-radius: 8px; }
+input[aria-invalid="true"], select[aria-invalid="true"] { border-color: var(--_danger); border-width: 2px; }
+.choice { display: flex; align-items: center; gap: .625rem; min-height: 44px; cursor: pointer; }
+.choice input { width: 1.25rem; height: 1.25rem; margin: 0; accent-color: var(--_accent); flex: none; }
+.field-error { color: var(--_danger); font-size: .875rem; margin: 0; font-weight: 600; }
+.field-error:empty { display: none; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+button { font: inherit; font-weight: 600; min-height: 44px; min-width: 44px; padding: .5rem 1rem; border-radius: 8px; cursor: pointer;
+  border: 1px solid var(--_muted); background: var(--_bg); color: inherit; }
+button.primary { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
+button:disabled { opacity: .6; cursor: default; }
+:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+.note { margin: 0; padding: .625rem .75rem; border-radius: 8px; background: var(--_neutral-bg); color: var(--_neutral-fg); }
+.warn { margin: 0; padding: .625rem .75rem; border-radius: 8px; background: var(--_input-bg); color: var(--_input-fg); }
+.url { display: block; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .875rem; padding: .5rem; border-radius: 8px;
+  background: var(--_neutral-bg); color: var(--_neutral-fg); word-break: break-all; }
+.domain { font-weight: 700; }
+.result { display: grid; gap: .5rem; }
+.result p { margin: 0; white-space: pre-wrap; }
+.result[data-error] { border-inline-start: 4px solid var(--_danger); padding-inline-start: .75rem; }
+dl { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: .25rem .75rem; margin: 0; }
+dt { font-weight: 600; color: var(--_muted); }
+dd { margin: 0; }
+details summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; color: var(--_accent); font-weight: 600; }
+pre { margin: 0; padding: .5rem; overflow: auto; max-height: 20rem; font-size: .8125rem; background: var(--_neutral-bg); color: var(--_neutral-fg); border-radius: 8px; }
+.error { margin: 0; padding: .625rem .75rem; border-radius: 8px; background: var(--_danger-bg); color: var(--_danger-fg); }
+.error:empty { display: none; }
+.card-actions .hint { flex: 1 1 12rem; }
+:host([compact]) .card { padding: .75rem; gap: .5rem; }
+:host([compact]) .card-actions .hint, :host([compact]) .result dl, :host([compact]) .result details { display: none; }
+.list { list-style: none; margin: 0; padding: 0; display: grid; gap: .75rem; }
+.list .unknown { display: grid; gap: .5rem; border: 1px dashed var(--_border); border-radius: var(--_radius); padding: .75rem; }
+.empty { color: var(--_muted); margin: 0; }`;
+
+let sheet = null;
+
+/** Styles `root` with the shared sheet (built on first use). */
+function adopt(root) {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  root.adoptedStyleSheets = [sheet];
+}
+
+/** `<tag>` with `attrs` set and `text` (set as text, never parsed) as its only content. */
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const name in attrs) e.setAttribute(name, attrs[name]);
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+/** Sets `text` unless it is already exactly that (a live region is not re-announced for nothing). */
+function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
+/** Sets attribute `name` to `value`, or removes it for `null`; untouched when unchanged. */
+function setAttr(e, name, value) {
+  if (value == null) {
+    if (e.hasAttribute(name)) e.removeAttribute(name);
+  } else if (e.getAttribute(name) !== value) e.setAttribute(name, value);
+}
+
+/** Shows or hides `e` with the `hidden` attribute. */
+function show(e, visible) {
+  if (e.hidden === visible) e.hidden = !visible;
+}
+
+/** `words`' word for `key` with its `{name}` placeholders filled from `values` (unknown ones stay). */
+function fill(template, values) {
+  return template.replace(/\{([^{}]*)\}/g, (hole, name) => (Object.hasOwn(values, name) ? values[name] : hole));
+}
+
+/** The text of a rejection (the client rejects with Error objects). */
+const errorText = (e) => e?.message ?? String(e);
+
+/** Labels the host passed to `defineMcpTask({ labels })`, under every element's own. */
+let shared = null;
+
+/**
+ * The language of `host`'s words: the nearest non-empty `lang` attribute, looking through shadow roots
+ * to their hosts, else `navigator.language`, else English.
+ */
+function hostLang(host) {
+  for (let node = host; node; node = node.getRootNode().host) {
+    for (let e = node.closest("[lang]"); e; e = e.parentElement?.closest("[lang]")) {
+      const lang = e.getAttribute("lang");
+      if (lang.trim()) return lang;
+    }
+  }
+  return globalThis.navigator?.language || "en";
+}
+
+/**
+ * The words of an element: `{ key: word }` for its language and labels. `memo` keeps the last table
+ * (`key`, `text`, `words`): the table is asked again only when the language or a layer changed, and
+ * `true` comes back only when the words themselves did.
+ */
+function wordsFor(host, own, memo) {
+  const lang = hostLang(host);
+  let key;
+  try {
+    key = lang + "\n" + JSON.stringify([shared, own]);
+  } catch {
+    key = {}; // labels JSON cannot hold: never equal, so asked each time (and read as none)
+  }
+  if (key === memo.key) return false;
+  memo.key = key;
+  const words = elementWords(lang, [shared, own]);
+  const text = JSON.stringify(words);
+  if (text === memo.text) return false;
+  Object.assign(memo, { text, words });
+  return true;
+}
+
+/** The focused element, looking into open shadow roots. */
+function deepActive() {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/** Focus moves to a new form unless the user is typing in another control on the page. */
+function mayTakeFocus(host) {
+  const active = deepActive();
+  if (!active || host.contains(active) || host.shadowRoot.contains(active)) return true;
+  return !/^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName) && !active.hasAttribute("contenteditable");
+}
+
+/** Dispatches a bubbling, composed `CustomEvent`; false when a listener called `preventDefault()`. */
+function tell(target, type, detail, cancelable = false) {
+  return target.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, cancelable, detail }));
+}
+
+/** Refreshers of the connected elements, called when a `lang` attribute changes anywhere. */
 const live = new Set();
 let langObserver = null;
 
 function watchLang() {
   if (langObserver || typeof MutationObserver === "undefined") return;
-  langObserver = new MutationObserver(() => live.forEach((view) => view.refresh()));
+  langObserver = new MutationObserver(() => live.forEach((refresh) => refresh()));
   langObserver.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"], subtree: true });
-}
-
-/** An element entered a document: its view listens, draws, and follows `lang` changes. */
-function connect(view) {
-  view.connected();
-  live.add(view);
-  watchLang();
-}
-
-/** An element left its document: its view stops listening and ticking. */
-function disconnect(view) {
-  live.delete(view);
-  view.disconnected();
 }
 
 /** Properties set on an element before its tag was defined shadow the class's setters; replay them. */
 function upgradeProperties(element, names) {
   for (const name of names) {
-    if (Object.prototype.hasOwnProperty.call(element, name)) {
+    if (Object.hasOwn(element, name)) {
       const value = element[name];
       delete element[name];
       element[name] = value;
@@ -38,25 +227,114 @@ function upgradeProperties(element, names) {
   }
 }
 
+/** The client or `null`; anything else is refused (the wasm module can only read its own clients). */
+function checkClient(client) {
+  if (client != null && !(client instanceof TaskClient)) throw new TypeError("client must be a TaskClient");
+  return client ?? null;
+}
+
+/** Shows `text` in a question's status line and enables or disables its buttons. */
+function setBusy(q, text, busy) {
+  if (q.status) setText(q.status, text);
+  for (const button of q.el.querySelectorAll("button")) setAttr(button, "disabled", busy ? "" : null);
+}
+
+/**
+ * What the user entered in a form, by property: text as typed (blank controls left out, and a number
+ * input's text it cannot read as `?`, which the model refuses), a checkbox's state, the values chosen.
+ * A prototype-less object, so a property named `__proto__` stays a property.
+ */
+function entered(q) {
+  const out = Object.create(null);
+  for (const { name, widget, controls } of q.fields) {
+    const [first] = controls;
+    let value;
+    if (widget === "checkbox") value = first.checked;
+    else if (widget === "radio") value = controls.find((c) => c.checked)?.value;
+    else if (widget === "checkboxes") {
+      const chosen = controls.filter((c) => c.checked).map((c) => c.value);
+      if (chosen.length) value = chosen;
+    } else value = first.value || (first.validity.badInput ? "?" : undefined);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+let cards = 0;
+
 function makeTaskElement() {
   return class McpTaskElement extends HTMLElement {
     static observedAttributes = ["task-id", "compact"];
-    #view;
-    #client = null;
-    #labels = null;
     #internals = null;
+    #client = null;
+    #taskId = null;
+    #labels = null;
+    /** The words in use (`wordsFor`'s memo). */
+    #words = {};
+    /** The parts every snapshot updates. */
+    #p;
+    #prefix;
+    #nextId = 0;
+    /** The snapshot shown (as the model read it) and its JSON, which tells a change. */
+    #snapshot = null;
+    #snapshotJson = "null";
+    /** The card view of the snapshot shown (`elementCard`). */
+    #view = null;
+    /** The questions drawn, by input key: built once, so what the user types survives every poll. */
+    #questions = new Map();
+    /** The JSON of the result drawn (`undefined`: draw it whatever it is). */
+    #resultJson;
+    #settledTold = false;
+    #connected = false;
+    #unsubscribe = null;
+    #ticker = 0;
+    #actionError = null;
+    /** Counts draws, so a draw that page code re-entered stops and leaves the rest to the newer one. */
+    #draws = 0;
+    #refresh = () => this.#render(this.#snapshot);
 
     constructor() {
       super();
       const root = this.attachShadow({ mode: "open", delegatesFocus: false });
-      this.#view = new McpTaskView(this, root);
+      adopt(root);
+      this.#prefix = `mcp-task-${++cards}`;
+      this.#skeleton(root);
       try {
         this.#internals = this.attachInternals();
       } catch {
         this.#internals = null; // ElementInternals is optional: only the :state() styling hooks need it.
       }
       this.addEventListener("mcp-task-change", (event) => this.#setState(event.detail?.status));
+      root.addEventListener("click", (event) => this.#onEvent(event));
+      root.addEventListener("submit", (event) => this.#onEvent(event));
       upgradeProperties(this, ["client", "taskId", "labels"]);
+    }
+
+    #skeleton(root) {
+      const part = (tag, name, attrs) => el(tag, { part: name, class: name, ...attrs });
+      const titleId = `${this.#prefix}-title`;
+      const p = {
+        card: part("article", "card", { "aria-labelledby": titleId, tabindex: "-1" }),
+        title: part("p", "title", { id: titleId }),
+        status: part("span", "status"),
+        elapsed: part("span", "elapsed"),
+        connectivity: part("span", "connectivity", { role: "status" }),
+        message: part("p", "message", { "aria-live": "polite" }),
+        progress: part("div", "progress", { role: "progressbar" }),
+        questions: el("div", { class: "questions" }),
+        result: part("div", "result", { hidden: "" }),
+        error: part("p", "error", { role: "alert" }),
+        actions: el("div", { part: "actions", class: "actions card-actions" }),
+        cancel: el("button", { type: "button", "data-action": "cancel-task" }),
+        cancelHint: el("span", { class: "hint" }),
+      };
+      const header = part("div", "header");
+      header.append(p.title, p.status, p.elapsed, p.connectivity);
+      p.progress.append(el("span"));
+      p.actions.append(p.cancel, p.cancelHint);
+      p.card.append(header, p.message, p.progress, p.questions, p.result, p.error, p.actions);
+      root.append(p.card);
+      this.#p = p;
     }
 
     #setState(status) {
@@ -71,16 +349,21 @@ function makeTaskElement() {
     }
 
     connectedCallback() {
-      connect(this.#view);
+      this.#connected = true;
+      this.#reset();
+      live.add(this.#refresh);
+      watchLang();
     }
 
     disconnectedCallback() {
-      disconnect(this.#view);
+      live.delete(this.#refresh);
+      this.#connected = false;
+      this.#stop();
     }
 
     attributeChangedCallback(name, _old, value) {
-      if (name === "task-id" && value !== this.#view.taskId) this.#view.taskId = value ?? undefined;
-      if (name === "compact") this.#view.refresh();
+      if (name === "task-id") this.#setTaskId(value);
+      if (name === "compact") this.#refresh();
     }
 
     /** The TaskClient whose task is shown. */
@@ -88,25 +371,24 @@ function makeTaskElement() {
       return this.#client;
     }
     set client(client) {
-      this.#client = client ?? null;
-      if (this.#client) this.#view.setClient(this.#client);
-      else this.#view.clearClient();
+      this.#client = checkClient(client);
+      this.#reset();
     }
 
     /** The id of the task shown (mirrors the `task-id` attribute). */
     get taskId() {
-      return this.#view.taskId ?? null;
+      return this.#taskId;
     }
     set taskId(id) {
       const value = id == null || id === "" ? null : String(id);
       if (value === null) this.removeAttribute("task-id");
       else this.setAttribute("task-id", value);
-      this.#view.taskId = value ?? undefined;
+      this.#setTaskId(value);
     }
 
-    /** The latest TaskSnapshot shown, or null. */
+    /** The latest TaskSnapshot shown, or null (a copy: changing it changes nothing here). */
     get snapshot() {
-      return this.#view.snapshot;
+      return JSON.parse(this.#snapshotJson);
     }
 
     /** Words for this element only: `{ key: word }` or `{ [lang]: { key: word } }`. */
@@ -115,7 +397,394 @@ function makeTaskElement() {
     }
     set labels(labels) {
       this.#labels = labels ?? null;
-      this.#view.setLabels(this.#labels);
+      this.#refresh();
+    }
+
+    #setTaskId(id) {
+      id ||= null;
+      if (id === this.#taskId) return;
+      this.#taskId = id;
+      this.#reset();
+    }
+
+    /** Stops listening and ticking. */
+    #stop() {
+      this.#unsubscribe?.();
+      this.#unsubscribe = null;
+      this.#stopTicking();
+    }
+
+    /** Starts over for a new client or task: resubscribe, forget drawn forms, draw the current state. */
+    #reset() {
+      this.#stop();
+      this.#snapshot = null;
+      this.#snapshotJson = "null";
+      this.#view = null;
+      this.#settledTold = false;
+      this.#resultJson = undefined;
+      this.#actionError = null;
+      const gone = [...this.#questions.values()];
+      this.#questions.clear();
+      const client = this.#client;
+      if (this.#connected && client) this.#subscribe(client);
+      // After the state: removing a focused control fires focus events a host may listen to.
+      for (const q of gone) q.el.remove();
+      this.#render(client && this.#taskId ? undefined : null);
+    }
+
+    #subscribe(client) {
+      // Every card hears every task's events: the id alone is read before anything else.
+      const on = (event) => {
+        const d = event.detail;
+        const id = d?.taskId ?? d?.id;
+        if (this.#taskId !== null && id === this.#taskId) this.#render(event.type === "task" ? d : null);
+      };
+      client.addEventListener("task", on);
+      client.addEventListener("forget", on);
+      this.#unsubscribe = () => {
+        client.removeEventListener("task", on);
+        client.removeEventListener("forget", on);
+      };
+    }
+
+    /**
+     * Draws `snapshot` (`undefined`: the client's own snapshot of the task; `null`: none) and then tells
+     * the host what changed.
+     */
+    #render(snapshot) {
+      for (const [type, detail] of this.#draw(snapshot)) tell(this, type, detail);
+    }
+
+    #draw(snapshot) {
+      const out = [];
+      const memo = this.#words;
+      if (wordsFor(this, this.#labels, memo)) {
+        // New words: the forms and the result are drawn again in them.
+        this.#resultJson = undefined;
+        const gone = [...this.#questions.values()];
+        this.#questions.clear();
+        for (const q of gone) q.el.remove();
+      }
+      const w = memo.words;
+      const p = this.#p;
+      const client = this.#client;
+      const id = this.#taskId;
+      const view = snapshot !== null && client && id ? elementCard(client, id, snapshot, w) : null;
+      if (!view) {
+        // `unknown` is the model's UNKNOWN_STATUS (src/element/model/card_model.rs).
+        setAttr(p.card, "data-status", "unknown");
+        setText(p.title, id ?? "");
+        setText(p.status, w["status.unknown"]);
+        setText(p.message, client && id ? fill(w["error.unknownTask"], { id }) : w["task.noClient"]);
+        for (const part of [p.progress, p.result, p.actions]) show(part, false);
+        this.#resultJson = undefined;
+        setText(p.error, "");
+        return out;
+      }
+      // What is drawn is recorded first: page code the drawing runs (a `focusin` listener, say) may
+      // call back and redraw, and must see this snapshot, not the one before it.
+      const json = JSON.stringify(view.snapshot);
+      const thisDraw = ++this.#draws;
+      if (json !== this.#snapshotJson) out.push(["mcp-task-change", JSON.parse(json)]);
+      if (view.settled && !this.#settledTold) {
+        this.#settledTold = true;
+        out.push(["mcp-task-settled", JSON.parse(json)]);
+      }
+      this.#snapshot = view.snapshot;
+      this.#snapshotJson = json;
+      if (view.settled) this.#stopTicking();
+      else if (this.#connected && !this.#ticker) this.#ticker = setInterval(() => this.#tick(), 1000);
+      setAttr(p.card, "data-status", view.status);
+      setText(p.title, view.title);
+      setText(p.status, view.statusText);
+      setText(p.connectivity, view.conn);
+      setText(p.message, view.message);
+      setAttr(p.progress, "aria-label", w["progress.label"]);
+      show(p.progress, view.working);
+      // A compact card (a list item) summarises: its questions are asked by the full card.
+      this.#drawQuestions(this.hasAttribute("compact") ? [] : view.questions, w);
+      if (this.#draws !== thisDraw) {
+        // A host listener redrew the card from inside (a `focusin` handler that set labels): that
+        // draw had the newest words and state, and finished the card.
+        return out;
+      }
+      this.#drawResult(view.result, w);
+      setText(p.error, this.#actionError ?? view.error ?? "");
+      show(p.actions, view.live);
+      setText(p.cancel, view.cancel);
+      setAttr(p.cancel, "disabled", view.cancelRequested ? "" : null);
+      setText(p.cancelHint, w["cancel.hint"]);
+      this.#view = view;
+      this.#tick();
+      return out;
+    }
+
+    #stopTicking() {
+      clearInterval(this.#ticker);
+      this.#ticker = 0;
+    }
+
+    /** Updates the elapsed time (each second while live; once when settled). */
+    #tick() {
+      const view = this.#view;
+      const w = this.#words.words;
+      if (!view || !w) return;
+      const start = view.created;
+      if (start == null) return setText(this.#p.elapsed, "");
+      const [key, end] = view.settled ? ["elapsed.took", view.updated ?? start] : ["elapsed.running", Date.now()];
+      setText(this.#p.elapsed, fill(w[key], { time: elementElapsed(end - start) }));
+    }
+
+    /**
+     * Keeps one question per unanswered key: drops the answered ones, adds the new ones, and moves focus
+     * to the first new form unless the user is busy elsewhere. The state is updated first; the DOM work
+     * that can run page code (removing a focused control fires focus events, `focus()` fires `focusin`,
+     * and a host listener may read or redraw this card) comes after.
+     */
+    #drawQuestions(wanted, w) {
+      const active = deepActive();
+      const removed = [];
+      for (const [key, q] of this.#questions) {
+        if (!wanted.some((v) => v.key === key)) {
+          this.#questions.delete(key);
+          removed.push(q.el);
+        }
+      }
+      const added = [];
+      let focus = null;
+      for (const v of wanted) {
+        if (this.#questions.has(v.key)) continue;
+        const q = this.#question(v, w);
+        if (!focus && q.status) focus = q.first;
+        added.push(q);
+        this.#questions.set(v.key, q);
+      }
+      const lostFocus = active && removed.some((e) => e.contains(active));
+      for (const e of removed) e.remove();
+      // The answered form held focus: keep keyboard and screen-reader users on this card.
+      if (lostFocus) this.#p.card.focus();
+      for (const q of added) {
+        // Unless page code run by the focus above redrew the card and dropped this question.
+        if (this.#questions.get(q.key) === q) this.#p.questions.append(q.el);
+      }
+      if (focus?.isConnected && mayTakeFocus(this)) focus.focus();
+    }
+
+    #id() {
+      return `${this.#prefix}-${++this.#nextId}`;
+    }
+
+    /**
+     * One question: a note, or a `<form>` (data-mode `form` or `url`) with the server's message and who
+     * asks. A form carries no accessible name on purpose: a named form is a landmark, and two cards
+     * asking the same question would be duplicate landmarks.
+     */
+    #question(v, w) {
+      const key = v.key;
+      if (v.note != null) return { key, el: el("p", { part: "note", class: "note", "data-key": key }, v.note) };
+      const form = el("form", { part: "form", "data-key": key, "data-mode": v.mode, novalidate: "" });
+      form.append(el("p", { part: "prompt", class: "prompt" }, v.message), el("p", { class: "askedby" }, v.asked));
+      const q = { key, el: form, fields: [], schema: v.schema, href: v.href };
+      let primary = null;
+      if (v.mode === "url") {
+        const site = el("p", {}, `${w["url.site"]}: `);
+        site.append(el("strong", { part: "domain", class: "domain" }, v.host));
+        form.append(el("p", { class: "hint" }, w["url.intro"]), el("code", { part: "url", class: "url" }, v.url), site);
+        for (const warning of v.warnings) form.append(el("p", { class: "warn", role: "note" }, warning));
+        if (v.open != null) primary = el("button", { type: "button", class: "primary", "data-action": "open" }, v.open);
+      } else {
+        if (v.invalid != null) form.append(el("p", { part: "error", class: "error" }, v.invalid));
+        for (const f of v.fields) form.append(this.#field(f, w, q));
+        if (v.accept) primary = el("button", { type: "submit", class: "primary", "data-action": "accept" }, w["action.accept"]);
+      }
+      const row = el("div", { part: "actions", class: "actions" });
+      if (primary) row.append(primary);
+      for (const action of ["decline", "cancel"]) row.append(el("button", { type: "button", "data-action": action }, w[`action.${action}`]));
+      q.status = el("p", { class: "field-error", role: "status" });
+      form.append(row, q.status);
+      q.first = q.fields[0]?.controls[0] ?? form.querySelector("button");
+      return q;
+    }
+
+    /**
+     * One field, as the model's `widget` says: an `<input>` or `<select>` with its `<label for>`, a
+     * checkbox inside its label, or a `<fieldset>` of radios or checkboxes with a `<legend>`. Every
+     * control has an id and `name`, `aria-describedby` names the description and the error line, and a
+     * required field shows a mark and says so where ARIA allows (not on a group of checkboxes: there
+     * in words for screen readers).
+     */
+    #field(f, w, q) {
+      const id = this.#id();
+      const errorId = `${id}-error`;
+      const describedby = f.hint != null ? `${id}-hint ${errorId}` : errorId;
+      const hint = f.hint != null ? el("p", { class: "hint", id: `${id}-hint` }, f.hint) : null;
+      const controls = [];
+      const mark = (parent) => f.required && parent.append(el("span", { class: "req", "aria-hidden": "true" }, " *"));
+      const control = (tag) => {
+        const c = el(tag, { id, name: f.name, "aria-describedby": describedby });
+        if (f.required && f.widget !== "checkbox") c.setAttribute("aria-required", "true");
+        controls.push(c);
+        return c;
+      };
+      let wrapper;
+      if (f.widget === "radio" || f.widget === "checkboxes") {
+        const radio = f.widget === "radio";
+        wrapper = el("fieldset", { part: "field", class: "field", "data-field": f.name, role: radio ? "radiogroup" : "group", "aria-describedby": describedby });
+        if (radio && f.required) wrapper.setAttribute("aria-required", "true");
+        const legend = el("legend", {}, f.label);
+        if (f.required && !radio) legend.append(el("span", { class: "sr-only" }, ` (${w["form.required"]})`));
+        mark(legend);
+        wrapper.append(legend);
+        if (hint) wrapper.append(hint);
+        for (const [value, text, checked] of f.options) {
+          const choiceId = this.#id();
+          const input = el("input", { type: radio ? "radio" : "checkbox", id: choiceId, name: f.name, value });
+          input.checked = checked;
+          const label = el("label", { class: "choice", for: choiceId });
+          label.append(input, text);
+          wrapper.append(label);
+          controls.push(input);
+        }
+      } else {
+        wrapper = el("div", { part: "field", class: "field", "data-field": f.name });
+        if (f.widget === "checkbox") {
+          const label = el("label", { class: "choice", for: id });
+          const c = control("input");
+          c.type = "checkbox";
+          c.checked = f.checked;
+          label.append(c, f.label);
+          mark(label);
+          wrapper.append(label);
+          if (hint) wrapper.append(hint);
+        } else {
+          const label = el("label", { for: id }, f.label);
+          mark(label);
+          wrapper.append(label);
+          if (hint) wrapper.append(hint);
+          const c = control(f.widget === "select" ? "select" : "input");
+          if (f.widget === "select") {
+            if (f.choose != null) c.append(el("option", { value: "" }, f.choose));
+            for (const [value, text, chosen] of f.options) c.append(el("option", chosen ? { value, selected: "" } : { value }, text));
+          } else {
+            for (const name in f.attrs) c.setAttribute(name, f.attrs[name]);
+            if (f.value != null) c.value = f.value;
+          }
+          wrapper.append(c);
+        }
+      }
+      const error = el("p", { part: "field-error", class: "field-error", id: errorId });
+      wrapper.append(error);
+      q.fields.push({ name: f.name, widget: f.widget, controls, error });
+      return wrapper;
+    }
+
+    /** Draws the result when it changed: paragraphs, structured rows, the whole JSON collapsed. */
+    #drawResult(result, w) {
+      const json = result ? result.json : null;
+      if (json === this.#resultJson) return;
+      this.#resultJson = json;
+      const section = this.#p.result;
+      section.textContent = "";
+      show(section, !!result);
+      if (!result) return;
+      setAttr(section, "data-error", result.error ? "" : null);
+      for (const text of result.texts) section.append(el("p", {}, text));
+      if (result.fields.length) {
+        const list = el("dl");
+        for (const [key, value] of result.fields) list.append(el("dt", {}, key), el("dd", {}, value));
+        section.append(list);
+      }
+      const details = el("details");
+      details.append(el("summary", {}, w["result.json"]), el("pre", {}, result.json));
+      section.append(details);
+    }
+
+    /**
+     * Reads the form and has the model check it: the `accept` answer, or `null` with the problems shown
+     * next to their fields and focus on the first wrong one.
+     */
+    #accept(q, w) {
+      if (!q.schema) return null;
+      for (const f of q.fields) {
+        setText(f.error, "");
+        for (const c of f.controls) c.removeAttribute("aria-invalid");
+      }
+      const answer = elementAnswer(q.schema, entered(q), w);
+      if (!answer?.errors) return answer;
+      let first = null;
+      for (const f of q.fields) {
+        if (!Object.hasOwn(answer.errors, f.name)) continue;
+        setText(f.error, answer.errors[f.name]);
+        for (const c of f.controls) c.setAttribute("aria-invalid", "true");
+        first ??= f.controls[0];
+      }
+      setText(q.status, w["form.fixErrors"]);
+      first?.focus();
+      return null;
+    }
+
+    #onEvent(event) {
+      const target = event.target;
+      let action;
+      if (event.type === "submit") {
+        event.preventDefault();
+        action = "accept";
+      } else {
+        action = target.closest?.("[data-action]")?.getAttribute("data-action");
+        // Accept is a submit button: its submit event answers (Enter in a field does the same).
+        if (!action || action === "accept") return;
+      }
+      if (action === "cancel-task") return this.#cancelTask();
+      const key = target.closest?.("form[data-key]")?.getAttribute("data-key");
+      const q = key == null ? null : this.#questions.get(key);
+      const w = this.#words.words;
+      if (!q || !w) return;
+      let answer;
+      if (action === "accept") {
+        answer = this.#accept(q, w);
+        if (!answer) return;
+      } else if (action === "open") {
+        if (!q.href) return;
+        try {
+          window.open(q.href, "_blank", "noopener,noreferrer");
+        } catch {
+          return;
+        }
+        setBusy(q, w["url.opened"], false);
+        answer = { action: "accept" };
+      } else if (action === "decline" || action === "cancel") answer = { action };
+      else return;
+      this.#send(key, answer);
+    }
+
+    /** Tells the host (`mcp-task-input`, cancelable) and, unless it took over, sends the answer. */
+    #send(key, answer) {
+      const client = this.#client;
+      const taskId = this.#taskId;
+      if (!client || !taskId) return;
+      const json = JSON.stringify({ [key]: answer });
+      // The host gets its own copy: what it does to the event's detail changes nothing sent.
+      const taken = !tell(this, "mcp-task-input", { taskId, responses: JSON.parse(json) }, true);
+      const busy = (text, on) => {
+        const q = this.#questions.get(key);
+        if (q) setBusy(q, text, on);
+      };
+      if (taken) return busy(this.#words.words["form.handled"], false);
+      busy(this.#words.words["form.sending"], true);
+      client.respond(taskId, JSON.parse(json)).catch((e) => busy(fill(this.#words.words["form.sendFailed"], { error: errorText(e) }), false));
+    }
+
+    #cancelTask() {
+      const client = this.#client;
+      const taskId = this.#taskId;
+      if (!client || !taskId) return;
+      const cancel = this.#p.cancel;
+      setAttr(cancel, "disabled", "");
+      client.cancel(taskId).catch((e) => {
+        this.#actionError = fill(this.#words.words["error.action"], { error: errorText(e) });
+        setAttr(cancel, "disabled", null);
+        this.#refresh();
+      });
     }
   };
 }
@@ -125,6 +794,7 @@ function makeListElement(taskTag) {
     #view;
     #client = null;
     #labels = null;
+    #refresh = () => this.#view.refresh();
 
     constructor() {
       super();
@@ -133,11 +803,14 @@ function makeListElement(taskTag) {
     }
 
     connectedCallback() {
-      connect(this.#view);
+      this.#view.connected();
+      live.add(this.#refresh);
+      watchLang();
     }
 
     disconnectedCallback() {
-      disconnect(this.#view);
+      live.delete(this.#refresh);
+      this.#view.disconnected();
     }
 
     /** The TaskClient whose tasks are listed. */
@@ -145,7 +818,7 @@ function makeListElement(taskTag) {
       return this.#client;
     }
     set client(client) {
-      this.#client = client ?? null;
+      this.#client = checkClient(client);
       if (this.#client) this.#view.setClient(this.#client, this.#client);
       else this.#view.clearClient();
     }
@@ -170,10 +843,11 @@ export function defineMcpTask(options = {}) {
   const tagName = options.tagName ?? "mcp-task";
   const listTagName = options.listTagName ?? `${tagName}-list`;
   try {
-    McpTaskView.setSharedLabels(options.labels ?? null);
+    McpTaskListView.setSharedLabels(options.labels ?? null);
   } catch (cause) {
     throw new TypeError("defineMcpTask: the wasm module is not initialised; await init() first", { cause });
   }
+  shared = options.labels ?? null;
   if (!customElements.get(tagName)) customElements.define(tagName, makeTaskElement());
   if (!customElements.get(listTagName)) customElements.define(listTagName, makeListElement(tagName));
 }

@@ -1,102 +1,93 @@
-//! The wasm side of `<mcp-task>` and `<mcp-task-list>` (cargo feature `element`): one view object per
-//! element, driven by the thin JS classes in `pkg/element.js`, which own the lifecycle callbacks and
-//! the shadow root.
+//! What `pkg/element.js` asks the Rust model (cargo feature `element`). The DOM half of `<mcp-task>` and
+//! `<mcp-task-list>` is JavaScript; the decisions stay here, in `element::model`, tested natively. A few
+//! plain functions in, plain JS objects out (through `host::js_json`), so the glue stays small: no
+//! classes, no callbacks, no DOM imports. Internal to the package: left out of the TypeScript types.
 use wasm_bindgen::prelude::*;
-use web_sys::{HtmlElement, ShadowRoot};
 
 use super::task_client::TaskClient;
-use crate::element::dom::card::{set_shared_labels, Card};
-use crate::element::dom::list::TaskList;
+use crate::element::model::card_model::CardModel;
+use crate::element::model::elapsed::format_elapsed;
+use crate::element::model::labels::Labels;
+use crate::element::model::{url_check, view};
 use crate::host::js_json::{from_js, to_js};
+use crate::json::Value;
 
-fn labels_value(labels: &JsValue) -> crate::json::Value {
-    from_js(labels).unwrap_or(crate::json::Value::Null)
+/// JSON of a JS value; what JSON cannot hold (a cycle, a BigInt) reads as `null`.
+fn value(js: &JsValue) -> Value {
+    from_js(js).unwrap_or(Value::Null)
 }
 
-/// The view of one `<mcp-task>`; created by the element's constructor.
-#[wasm_bindgen]
-pub struct McpTaskView {
-    card: Card,
+/// The labels of a words table from [`element_words`].
+fn labels(words: &JsValue) -> Labels {
+    Labels::resolve("", &[&value(words)])
 }
 
-#[wasm_bindgen]
-impl McpTaskView {
-    /// Draws into `root` for the element `host`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(host: HtmlElement, root: ShadowRoot) -> Result<McpTaskView, JsValue> {
-        Ok(McpTaskView { card: Card::new(host, root)? })
+/// Every word for language `lang` (a BCP 47 tag), with `layers` (`[shared, own]` label overrides, each
+/// `{ key: word }` or `{ [lang]: { key: word } }`) over the shipped ones: `{ key: word }`.
+#[wasm_bindgen(js_name = elementWords, skip_typescript)]
+pub fn element_words(lang: &str, layers: JsValue) -> JsValue {
+    let layers = value(&layers);
+    let mut refs = Vec::new();
+    for layer in layers.as_array().map(Vec::as_slice).unwrap_or_default() {
+        refs.push(layer);
     }
+    to_js(&Labels::resolve(lang, &refs).table())
+}
 
-    /// Labels every element starts from: `{ [lang]: { key: word } }` (from `defineMcpTask`).
-    #[wasm_bindgen(js_name = setSharedLabels)]
-    pub fn set_shared_labels(labels: JsValue) {
-        set_shared_labels(labels_value(&labels));
+/// What the card of task `task_id` shows (`element::model::view::card`), in the words of `words`, for
+/// `snapshot`, or when that is `undefined` for the client's own snapshot of the task; `null` when the
+/// client has none. The snapshot shown comes back as `snapshot`.
+#[wasm_bindgen(js_name = elementCard, skip_typescript)]
+pub fn element_card(client: &TaskClient, task_id: &str, snapshot: JsValue, words: JsValue) -> JsValue {
+    let core = client.core();
+    let snapshot = if snapshot.is_undefined() { core.snapshot(task_id) } else { Some(value(&snapshot)) };
+    let Some(snapshot) = snapshot else { return JsValue::NULL };
+    // The server that asks, named on every form: its host, else the endpoint as configured.
+    let url = core.server_url();
+    let check = url_check::check(url);
+    let server = if check.host.is_empty() { url } else { &check.host };
+    let mut card = view::card(&CardModel::from_json(&snapshot), &labels(&words), server);
+    if let Value::Object(members) = &mut card {
+        members.insert("snapshot".to_owned(), snapshot);
     }
+    to_js(&card)
+}
 
-    /// Shows tasks of `client`.
-    #[wasm_bindgen(js_name = setClient)]
-    pub fn set_client(&self, client: &TaskClient) {
-        self.card.set_client(Some(client.core()));
-    }
+/// Checks what the user `entered` in the form of `schema` (`element::model::view::answer`): the answer
+/// to send, `{ errors }` in the words of `words`, or `null`.
+#[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
+pub fn element_answer(schema: JsValue, entered: JsValue, words: JsValue) -> JsValue {
+    to_js(&view::answer(&value(&schema), &value(&entered), &labels(&words)))
+}
 
-    /// Shows no client's tasks.
-    #[wasm_bindgen(js_name = clearClient)]
-    pub fn clear_client(&self) {
-        self.card.set_client(None);
-    }
-
-    /// The task shown.
-    #[wasm_bindgen(getter, js_name = taskId)]
-    pub fn task_id(&self) -> Option<String> {
-        self.card.task_id()
-    }
-
-    /// Shows the task `id` (or none).
-    #[wasm_bindgen(setter, js_name = taskId)]
-    pub fn set_task_id(&self, id: Option<String>) {
-        self.card.set_task_id(id.filter(|s| !s.is_empty()));
-    }
-
-    /// Words for this element only: `{ key: word }` or `{ [lang]: { key: word } }`.
-    #[wasm_bindgen(js_name = setLabels)]
-    pub fn set_labels(&self, labels: JsValue) {
-        self.card.set_labels(labels_value(&labels));
-    }
-
-    /// The latest snapshot shown, or `null`.
-    #[wasm_bindgen(getter, unchecked_return_type = "TaskSnapshot | null")]
-    pub fn snapshot(&self) -> JsValue {
-        self.card.snapshot().map_or(JsValue::NULL, |s| to_js(&s))
-    }
-
-    /// `connectedCallback`.
-    pub fn connected(&self) {
-        self.card.connected();
-    }
-
-    /// `disconnectedCallback`.
-    pub fn disconnected(&self) {
-        self.card.disconnected();
-    }
-
-    /// Redraws (after a `lang` change).
-    pub fn refresh(&self) {
-        self.card.refresh();
-    }
+/// A duration in milliseconds as the card's clock shows it (`42s`, `3m 05s`, `2h 03m`).
+#[wasm_bindgen(js_name = elementElapsed, skip_typescript)]
+pub fn element_elapsed(ms: f64) -> String {
+    format_elapsed(ms as i64)
 }
 
 /// The view of one `<mcp-task-list>`.
 #[wasm_bindgen]
 pub struct McpTaskListView {
-    list: TaskList,
+    list: crate::element::dom::list::TaskList,
 }
 
 #[wasm_bindgen]
 impl McpTaskListView {
     /// Draws into `root`; items are `<task_tag>` elements.
     #[wasm_bindgen(constructor)]
-    pub fn new(host: HtmlElement, root: ShadowRoot, task_tag: String) -> Result<McpTaskListView, JsValue> {
-        Ok(McpTaskListView { list: TaskList::new(host, root, task_tag)? })
+    pub fn new(
+        host: web_sys::HtmlElement,
+        root: web_sys::ShadowRoot,
+        task_tag: String,
+    ) -> Result<McpTaskListView, JsValue> {
+        Ok(McpTaskListView { list: crate::element::dom::list::TaskList::new(host, root, task_tag)? })
+    }
+
+    /// Labels every list starts from: `{ [lang]: { key: word } }` (from `defineMcpTask`).
+    #[wasm_bindgen(js_name = setSharedLabels)]
+    pub fn set_shared_labels(labels: JsValue) {
+        crate::element::dom::set_shared_labels(value(&labels));
     }
 
     /// Lists the tasks of `client`; `handle` is the same `TaskClient`, handed on to each item.
@@ -114,7 +105,7 @@ impl McpTaskListView {
     /// Words for the list and its items.
     #[wasm_bindgen(js_name = setLabels)]
     pub fn set_labels(&self, labels: JsValue) {
-        self.list.set_labels(labels_value(&labels));
+        self.list.set_labels(value(&labels));
     }
 
     /// `connectedCallback`.

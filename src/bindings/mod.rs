@@ -12,7 +12,7 @@ mod errors;
 mod task_client;
 
 #[cfg(feature = "element")]
-pub use element::{McpTaskListView, McpTaskView};
+pub use element::McpTaskListView;
 pub use task_client::TaskClient;
 
 /// The MCP protocol version this client speaks (`"2026-07-28"`).

@@ -65,32 +65,6 @@ impl Drop for Timeout {
     }
 }
 
-/// A repeating `setInterval`; dropping it clears the timer.
-#[must_use = "dropping an Interval clears it"]
-#[cfg_attr(not(feature = "element"), allow(dead_code))] // the element's elapsed-time ticker only
-pub(crate) struct Interval {
-    handle: JsValue,
-    _callback: Closure<dyn FnMut()>,
-}
-
-#[cfg_attr(not(feature = "element"), allow(dead_code))]
-impl Interval {
-    /// Calls `callback` every `ms` milliseconds until dropped.
-    pub(crate) fn new(ms: u32, callback: impl FnMut() + 'static) -> Result<Self, JsValue> {
-        let closure = Closure::<dyn FnMut()>::new(callback);
-        let handle = global_function("setInterval")?.call2(&global(), closure.as_ref(), &JsValue::from(ms))?;
-        Ok(Self { handle, _callback: closure })
-    }
-}
-
-impl Drop for Interval {
-    fn drop(&mut self) {
-        if let Ok(clear) = global_function("clearInterval") {
-            let _ = clear.call1(&global(), &self.handle);
-        }
-    }
-}
-
 /// An event listener on a JS target; dropping it removes the listener.
 #[must_use = "dropping a Listener removes it"]
 pub(crate) struct Listener {

@@ -12,7 +12,7 @@ use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, Event, HtmlElement, ShadowRoot};
 
-use super::card::labels_for;
+use super::labels_for;
 use super::nodes::{append, closest_with, el, set_text, show};
 use super::style;
 use crate::element::model::card_model::{list_order, CardModel};

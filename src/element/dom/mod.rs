@@ -1,12 +1,8 @@
 //! The element's DOM half (cargo feature `element`): the views draw the [`super::model`] through web-sys.
 //!
-//! - [`card`]: `<mcp-task>`, one task kept live from the client's events.
 //! - [`list`]: `<mcp-task-list>`, every task of a client as compact cards.
-//! - `form_view`: one question of a card (a form, a URL consent, a note).
 //! - `nodes`: creating and updating elements, text only (never `innerHTML`).
 //! - `style`: the shadow root's stylesheet.
-pub mod card;
-mod form_view;
 pub mod list;
 mod nodes;
 mod style;
@@ -30,4 +26,20 @@ pub fn host_lang(host: &web_sys::Element) -> String {
         .and_then(|n| js_sys::Reflect::get(&n, &wasm_bindgen::JsValue::from_str("language")).ok())
         .and_then(|l| l.as_string())
         .unwrap_or_else(|| "en".to_owned())
+}
+
+thread_local! {
+    /// Labels the host passed to `defineMcpTask({ labels })`, under every element's own.
+    static SHARED_LABELS: std::cell::RefCell<crate::json::Value> = const { std::cell::RefCell::new(crate::json::Value::Null) };
+}
+
+/// Sets the labels every element starts from (`defineMcpTask({ labels })`).
+pub fn set_shared_labels(labels: crate::json::Value) {
+    SHARED_LABELS.with(|l| *l.borrow_mut() = labels);
+}
+
+/// The label set for `host`: the shipped language of its nearest `lang`, shared then own overrides.
+pub fn labels_for(host: &web_sys::Element, own: &crate::json::Value) -> crate::element::model::labels::Labels {
+    SHARED_LABELS
+        .with(|shared| crate::element::model::labels::Labels::resolve(&host_lang(host), &[&shared.borrow(), own]))
 }

@@ -12,13 +12,6 @@ pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)]) -> Result<Element, 
     Ok(element)
 }
 
-/// Creates `<tag>` with `attrs` and `text` as its only content (set as text, never parsed).
-pub fn text_el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Result<Element, JsValue> {
-    let element = el(doc, tag, attrs)?;
-    element.set_text_content(Some(text));
-    Ok(element)
-}
-
 /// Sets `text` as the only content of `element` unless it is already exactly that (keeps screen
 /// readers from re-announcing an unchanged live region).
 pub fn set_text(element: &Element, text: &str) {
@@ -31,19 +24,6 @@ pub fn set_text(element: &Element, text: &str) {
 pub fn show(element: &Element, visible: bool) {
     if element.has_attribute("hidden") == visible {
         let _ = element.toggle_attribute_with_force("hidden", !visible);
-    }
-}
-
-/// Sets `name` to `value`, or removes it for `None`; untouched when unchanged.
-pub fn set_attr(element: &Element, name: &str, value: Option<&str>) {
-    match value {
-        Some(v) if element.get_attribute(name).as_deref() != Some(v) => {
-            let _ = element.set_attribute(name, v);
-        }
-        None if element.has_attribute(name) => {
-            let _ = element.remove_attribute(name);
-        }
-        _ => {}
     }
 }
 

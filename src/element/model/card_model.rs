@@ -1,6 +1,6 @@
 //! What a task card shows, computed from a [`Snapshot`] with no DOM: the status and its label key,
-//! connectivity, times, the questions to ask, the result and the error. The DOM layer (`dom::card`)
-//! only draws this, so the decisions are tested natively.
+//! connectivity, times, the questions to ask, the result and the error. The DOM half (`pkg/element.js`)
+//! only draws this, as [`super::view`] writes it, so the decisions are tested natively.
 use crate::json::Value;
 
 use super::url_check::{self, UrlCheck};
@@ -20,6 +20,8 @@ pub enum Question {
         message: String,
         /// The fields, or the schema problem.
         form: Result<FormModel, SchemaError>,
+        /// The `requestedSchema` as sent: the DOM half hands it back with the answers to check.
+        schema: Value,
     },
     /// A URL-mode elicitation.
     Url {
@@ -250,9 +252,11 @@ pub fn list_order(snapshots: &mut Vec<Snapshot>) {
 
 fn question(request: &InputRequest) -> Question {
     match request {
-        InputRequest::Elicitation(ElicitRequest::Form { message, requested_schema }) => {
-            Question::Form { message: message.clone(), form: FormModel::from_schema(requested_schema) }
-        }
+        InputRequest::Elicitation(ElicitRequest::Form { message, requested_schema }) => Question::Form {
+            message: message.clone(),
+            form: FormModel::from_schema(requested_schema),
+            schema: requested_schema.clone(),
+        },
         InputRequest::Elicitation(ElicitRequest::Url { message, url }) => {
             Question::Url { message: message.clone(), url: url_check::check(url) }
         }

@@ -176,6 +176,17 @@ impl Labels {
     pub fn fill(&self, key: &str, values: &[(&str, &str)]) -> String {
         fill(self.get(key), values)
     }
+
+    /// Every built-in word by key, as one `{ key: word }` object: the words the DOM half
+    /// (`pkg/element.js`) shows, which it also hands back to the other exports as their labels
+    /// ([`Labels::resolve`] with this table as the only layer gives these same words).
+    pub fn table(&self) -> Value {
+        let mut words = crate::json::Map::new();
+        for (key, ..) in LABELS {
+            words.insert((*key).to_owned(), Value::String(self.get(key).to_owned()));
+        }
+        Value::Object(words)
+    }
 }
 
 /// Replaces each `{name}` in `template` with its value; unknown placeholders stay as written.
@@ -244,6 +255,20 @@ mod tests {
         assert_eq!(fr.get("action.cancel"), "Cancel");
         assert_eq!(Labels::resolve("th", &[&global]).get("action.accept"), "ตกลง");
         assert_eq!(Labels::resolve("en", &[&json!({ "x": 3 })]).get("x"), "x");
+    }
+
+    #[test]
+    fn the_table_holds_every_word_and_resolves_to_the_same_labels() {
+        let global = json!({ "th": { "action.accept": "ตกลง" } });
+        let th = Labels::resolve("th-TH", &[&global]);
+        let table = th.table();
+        assert_eq!(table.as_object().map(|o| o.len()), Some(LABELS.len()));
+        assert_eq!(table["action.accept"], "ตกลง");
+        assert_eq!(table["action.decline"], "ปฏิเสธ");
+        let again = Labels::resolve("", &[&table]);
+        for (key, ..) in LABELS {
+            assert_eq!(again.get(key), th.get(key), "{key}");
+        }
     }
 
     #[test]

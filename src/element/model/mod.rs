@@ -5,8 +5,10 @@
 //! - [`problem_text`]: a form problem or a task's bad end in the user's words.
 //! - [`url_check`]: what a URL-mode elicitation may open, and what to warn about.
 //! - [`elapsed`]: running and total times as short text.
+//! - [`view`]: the card, the list's rows and a form's answer as plain JSON for `pkg/element.js`.
 pub mod card_model;
 pub mod elapsed;
 pub mod labels;
 pub mod problem_text;
 pub mod url_check;
+pub mod view;

@@ -1,0 +1,522 @@
+//! The element's views as plain JSON for the DOM half (`pkg/element.js`): a card, the list's rows, a
+//! form's answer. Every word is already in the user's language and every decision made (which widget,
+//! which constraints, which warnings, what a result shows), so the JS only creates elements and sets
+//! texts and attributes. Pure, so built and tested natively; `bindings::element` moves the values
+//! across with `host::js_json`.
+//!
+//! Member names are the JS's: `pkg/element.js` reads them (and `tests::card_members` lists them).
+use crate::json::{display_f64, Map, Number, Value};
+
+use super::card_model::{list_order, CardModel, Piece, Question, ResultView};
+use super::labels::Labels;
+use super::problem_text::{problem_text, task_problem_text};
+use super::url_check::UrlCheck;
+use crate::protocol::form::{FieldKind, FormField, FormModel, TextFormat, WidgetHint};
+use crate::snapshot::Snapshot;
+
+/// Sets `key` in `map` (one non-generic helper: each `impl Into<Value>` would be its own copy).
+fn put(map: &mut Map, key: &str, value: Value) {
+    map.insert(key.to_owned(), value);
+}
+
+fn text(s: &str) -> Value {
+    Value::String(s.to_owned())
+}
+
+/// What a card shows of `model`, in `labels`' words; `server` names the server that asks.
+///
+/// `status` (the card's `data-status`), `statusText`, `title`, `conn`, `message`, `working`, `live`,
+/// `settled`, `created` / `updated` (Unix ms or `null`, for the elapsed clock), `cancel` (the Cancel
+/// task button's words), `cancelRequested`, `error` (why the task ended badly, or that the tool
+/// reported an error; `null` when neither), `result` ([`result`]) and `questions` ([`question`]).
+pub fn card(model: &CardModel, labels: &Labels, server: &str) -> Value {
+    let mut v = Map::new();
+    put(&mut v, "status", text(model.status_name()));
+    put(&mut v, "statusText", text(labels.get(&model.status_key())));
+    put(&mut v, "title", text(&model.tool));
+    put(&mut v, "conn", text(model.connectivity.map(|k| labels.get(k)).unwrap_or("")));
+    put(&mut v, "message", text(model.message.as_deref().unwrap_or("")));
+    put(&mut v, "working", Value::Bool(model.is_working()));
+    put(&mut v, "live", Value::Bool(model.is_live()));
+    put(&mut v, "settled", Value::Bool(model.is_settled()));
+    put(&mut v, "created", model.created_at.map_or(Value::Null, Value::from));
+    put(&mut v, "updated", model.updated_at.map_or(Value::Null, Value::from));
+    let cancel = if model.cancel_requested { "cancel.requested" } else { "action.cancelTask" };
+    put(&mut v, "cancel", text(labels.get(cancel)));
+    put(&mut v, "cancelRequested", Value::Bool(model.cancel_requested));
+    let is_error = model.result.as_ref().is_some_and(|r| r.is_error);
+    let error = match &model.problem {
+        Some(problem) => Value::String(task_problem_text(labels, problem)),
+        None if is_error => text(labels.get("result.isError")),
+        None => Value::Null,
+    };
+    put(&mut v, "error", error);
+    put(&mut v, "result", model.result.as_ref().map_or(Value::Null, |r| result(r, labels)));
+    let mut questions = Vec::with_capacity(model.questions.len());
+    for (key, q) in &model.questions {
+        questions.push(question(key, q, labels, server));
+    }
+    put(&mut v, "questions", Value::Array(questions));
+    Value::Object(v)
+}
+
+/// A result: `error` (`isError`), `texts` (one paragraph per content piece, or "No content"),
+/// `fields` (`structuredContent` as `[key, value]` rows) and `json` (the whole result, indented).
+fn result(r: &ResultView, labels: &Labels) -> Value {
+    let mut texts = Vec::with_capacity(r.pieces.len().max(1));
+    for piece in &r.pieces {
+        texts.push(Value::String(match piece {
+            Piece::Text(t) => t.clone(),
+            Piece::Named { key, slot, value } => labels.fill(key, &[(slot, value)]),
+        }));
+    }
+    if texts.is_empty() && r.fields.is_empty() {
+        texts.push(text(labels.get("result.empty")));
+    }
+    let mut fields = Vec::with_capacity(r.fields.len());
+    for (key, value) in &r.fields {
+        fields.push(Value::Array(vec![text(key), text(value)]));
+    }
+    let mut v = Map::new();
+    put(&mut v, "error", Value::Bool(r.is_error));
+    put(&mut v, "texts", Value::Array(texts));
+    put(&mut v, "fields", Value::Array(fields));
+    put(&mut v, "json", text(&r.json));
+    Value::Object(v)
+}
+
+/// One question, keyed by its input key (`key`). A note: `note` (its words). A form (`mode: "form"`):
+/// `message`, `asked` (who asks), `schema` (handed back to [`answer`]), `invalid` (why the schema cannot
+/// be shown, or `null`), `fields` ([`field`]) and `accept` (whether there is anything to accept). A URL
+/// (`mode: "url"`): `message`, `asked`, `url` (as sent), `host`, `warnings` (their words), `open` (the
+/// Open button's words) and `href` (what Open opens), both `null` when it may not be opened.
+fn question(key: &str, q: &Question, labels: &Labels, server: &str) -> Value {
+    let mut v = Map::new();
+    put(&mut v, "key", text(key));
+    let asked = Value::String(labels.fill("form.askedBy", &[("server", server)]));
+    match q {
+        Question::Unsupported { note, method } => {
+            put(&mut v, "note", Value::String(labels.fill(note, &[("method", method)])));
+        }
+        Question::Form { message, form, schema } => {
+            put(&mut v, "mode", text("form"));
+            put(&mut v, "message", text(message));
+            put(&mut v, "asked", asked);
+            put(&mut v, "schema", schema.clone());
+            let invalid = form.as_ref().err().map(|e| labels.fill("form.invalidSchema", &[("error", &e.to_string())]));
+            put(&mut v, "invalid", invalid.map_or(Value::Null, Value::String));
+            let mut fields = Vec::new();
+            for f in form.as_ref().map(FormModel::fields).unwrap_or_default() {
+                fields.push(field(f, labels));
+            }
+            put(&mut v, "fields", Value::Array(fields));
+            put(&mut v, "accept", Value::Bool(form.is_ok()));
+        }
+        Question::Url { message, url } => {
+            put(&mut v, "mode", text("url"));
+            put(&mut v, "message", text(message));
+            put(&mut v, "asked", asked);
+            url_question(&mut v, url, labels);
+        }
+    }
+    Value::Object(v)
+}
+
+fn url_question(v: &mut Map, url: &UrlCheck, labels: &Labels) {
+    put(v, "url", text(&url.full));
+    put(v, "host", text(&url.host));
+    let mut warnings = Vec::new();
+    for (flag, key) in [(url.punycode, "url.punycode"), (url.userinfo, "url.userinfo"), (!url.openable, "url.refused")]
+    {
+        if flag {
+            warnings.push(text(labels.get(key)));
+        }
+    }
+    put(v, "warnings", Value::Array(warnings));
+    let open = url.openable.then(|| labels.fill("action.open", &[("domain", &url.host)]));
+    put(v, "open", open.map_or(Value::Null, Value::String));
+    put(v, "href", if url.openable { text(&url.full) } else { Value::Null });
+}
+
+/// The widget a field is drawn as: `input` (text or number, its `attrs` set on the `<input>`),
+/// `checkbox`, `select` (a drop-down), `radio` or `checkboxes` (a group of choices).
+fn widget(field: &FormField) -> &'static str {
+    match field.kind.widget_hint() {
+        WidgetHint::TextInput | WidgetHint::NumberInput => "input",
+        WidgetHint::Checkbox => "checkbox",
+        WidgetHint::Select => "select",
+        WidgetHint::Radio => "radio",
+        WidgetHint::Checkboxes => "checkboxes",
+    }
+}
+
+/// One form field: `name` (the property), `label` (its title, else its name), `hint` (its
+/// description or `null`), `required`, `widget` ([`widget`]), and per widget: `attrs` and `value` for
+/// an input, `checked` for a checkbox, `options` (`[value, label, chosen]`) for the others, and for a
+/// drop-down `choose` (words of the empty first option, when no option is the default).
+fn field(f: &FormField, labels: &Labels) -> Value {
+    let mut v = Map::new();
+    put(&mut v, "name", text(&f.name));
+    put(&mut v, "label", text(f.title.as_deref().unwrap_or(&f.name)));
+    put(&mut v, "hint", f.description.as_deref().map_or(Value::Null, text));
+    put(&mut v, "required", Value::Bool(f.required));
+    put(&mut v, "widget", text(widget(f)));
+    let mut attrs = Map::new();
+    let mut value = None;
+    let mut options = Vec::new();
+    let mut chosen = |choices: &[crate::protocol::form::Choice], is: &dyn Fn(&str) -> bool| {
+        for c in choices {
+            options.push(Value::Array(vec![text(&c.value), text(c.label()), Value::Bool(is(&c.value))]));
+        }
+    };
+    match &f.kind {
+        FieldKind::Text { format, min_length, max_length, default } => {
+            put(&mut attrs, "type", text(input_type(*format)));
+            if matches!(format, Some(TextFormat::Email | TextFormat::Uri)) {
+                put(&mut attrs, "spellcheck", text("false"));
+                put(&mut attrs, "autocapitalize", text("off"));
+            }
+            if *format == Some(TextFormat::DateTime) {
+                put(&mut attrs, "placeholder", text("2026-02-28T13:45:00Z"));
+            }
+            if let Some(n) = min_length {
+                put(&mut attrs, "minlength", Value::String(n.to_string()));
+            }
+            if let Some(n) = max_length {
+                put(&mut attrs, "maxlength", Value::String(n.to_string()));
+            }
+            value = default.clone();
+        }
+        FieldKind::Number { integer, minimum, maximum, default } => {
+            put(&mut attrs, "type", text("number"));
+            put(&mut attrs, "inputmode", text(if *integer { "numeric" } else { "decimal" }));
+            put(&mut attrs, "step", text(if *integer { "1" } else { "any" }));
+            if let Some(n) = minimum {
+                put(&mut attrs, "min", Value::String(display_f64(*n)));
+            }
+            if let Some(n) = maximum {
+                put(&mut attrs, "max", Value::String(display_f64(*n)));
+            }
+            value = default.map(display_f64);
+        }
+        FieldKind::Boolean { default } => put(&mut v, "checked", Value::Bool(default.unwrap_or(false))),
+        FieldKind::SingleSelect { options: choices, default } => {
+            chosen(choices, &|value| default.as_deref() == Some(value));
+            if default.is_none() && f.kind.widget_hint() == WidgetHint::Select {
+                put(&mut v, "choose", text(labels.get("form.choose")));
+            }
+        }
+        FieldKind::MultiSelect { options: choices, default, .. } => {
+            chosen(choices, &|value| default.iter().any(|d| d == value));
+        }
+    }
+    if !attrs.is_empty() {
+        put(&mut v, "attrs", Value::Object(attrs));
+        put(&mut v, "value", value.map_or(Value::Null, Value::String));
+    }
+    if !options.is_empty() {
+        put(&mut v, "options", Value::Array(options));
+    }
+    Value::Object(v)
+}
+
+fn input_type(format: Option<TextFormat>) -> &'static str {
+    match format {
+        Some(TextFormat::Email) => "email",
+        Some(TextFormat::Uri) => "url",
+        Some(TextFormat::Date) => "date",
+        // datetime-local drops the zone the model requires, so date-time stays text with a sample.
+        Some(TextFormat::DateTime) | None => "text",
+    }
+}
+
+/// Checks what the user entered in the form of `schema`: the answer to send,
+/// `{ action: "accept", content }`, or `{ errors: { property: words } }` (each field's first problem).
+/// `null` for a schema that is no form (such a question has nothing to accept).
+///
+/// `entered` is the controls as read: text as typed (blank controls left out), a checkbox's `true` /
+/// `false`, a choice group's values. A number field's text becomes a JSON number when it reads as one
+/// and stays text otherwise, which the model refuses as not a number.
+pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Value {
+    let Ok(model) = FormModel::from_schema(schema) else { return Value::Null };
+    let mut answers = entered.as_object().cloned().unwrap_or_default();
+    for f in model.fields() {
+        if let (FieldKind::Number { .. }, Some(Value::String(raw))) = (&f.kind, answers.get(&f.name)) {
+            if let Some(n) = Number::parse_literal(raw) {
+                answers.insert(f.name.clone(), Value::Number(n));
+            }
+        }
+    }
+    let mut v = Map::new();
+    match model.validate(&answers) {
+        Ok(content) => {
+            put(&mut v, "action", text("accept"));
+            put(&mut v, "content", Value::Object(content));
+        }
+        Err(errors) => {
+            let mut by_field = Map::new();
+            for e in &errors {
+                if !by_field.contains_key(&e.field) {
+                    put(&mut by_field, &e.field, Value::String(problem_text(labels, &e.problem)));
+                }
+            }
+            put(&mut v, "errors", Value::Object(by_field));
+        }
+    }
+    Value::Object(v)
+}
+
+/// The list's rows for `snapshots` (as the client lists them; unreadable ones left out), tasks
+/// needing input first, then newest first: `{ id }` for a task (drawn by its own card), and for a call
+/// of unknown outcome also `title`, `status` and `message`.
+pub fn list(snapshots: &[Value], labels: &Labels) -> Value {
+    let mut read = Vec::with_capacity(snapshots.len());
+    for s in snapshots {
+        read.extend(Snapshot::from_json(s));
+    }
+    list_order(&mut read);
+    let mut rows = Vec::with_capacity(read.len());
+    for s in &read {
+        let mut row = Map::new();
+        put(&mut row, "id", text(s.id()));
+        if let Snapshot::UnknownCall(_) = s {
+            let model = CardModel::from_snapshot(s);
+            put(&mut row, "title", text(&model.tool));
+            put(&mut row, "status", text(labels.get(&model.status_key())));
+            put(&mut row, "message", text(model.message.as_deref().unwrap_or("")));
+        }
+        rows.push(Value::Object(row));
+    }
+    Value::Array(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::json;
+
+    fn en() -> Labels {
+        Labels::resolve("en", &[])
+    }
+
+    fn snapshot(status: &str) -> Value {
+        json!({
+            "taskId": "t1", "toolName": "deploy", "status": status, "statusMessage": "Deploying <b>api</b>",
+            "createdAt": "2026-12-02T10:00:00Z", "lastUpdatedAt": "2026-12-02T10:01:05Z",
+            "inputRequests": {}, "result": null, "error": null, "connectivity": "offline",
+            "cancelRequested": true, "expired": null, "restored": false
+        })
+    }
+
+    fn view(s: &Value) -> Value {
+        card(&CardModel::from_json(s), &en(), "tasks.example")
+    }
+
+    #[test]
+    fn card_members() {
+        let v = view(&snapshot("working"));
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "status",
+                "statusText",
+                "title",
+                "conn",
+                "message",
+                "working",
+                "live",
+                "settled",
+                "created",
+                "updated",
+                "cancel",
+                "cancelRequested",
+                "error",
+                "result",
+                "questions"
+            ]
+        );
+        assert_eq!(v["status"], "working");
+        assert_eq!(v["statusText"], "Working");
+        assert_eq!(v["title"], "deploy");
+        assert_eq!(v["conn"], "Offline — resumes when you are back online");
+        assert_eq!(v["message"], "Deploying <b>api</b>");
+        assert_eq!(
+            (v["working"].clone(), v["live"].clone(), v["settled"].clone()),
+            (json!(true), json!(true), json!(false))
+        );
+        assert_eq!(v["updated"].as_f64().unwrap() - v["created"].as_f64().unwrap(), 65_000.0);
+        assert_eq!(v["cancel"], "Cancel requested — waiting for the server");
+        assert_eq!((v["error"].clone(), v["result"].clone()), (Value::Null, Value::Null));
+    }
+
+    #[test]
+    fn an_unreadable_snapshot_is_an_unknown_state() {
+        let v = view(&json!({ "status": "weird" }));
+        assert_eq!((v["status"].as_str(), v["statusText"].as_str()), (Some("unknown"), Some("Unknown state")));
+        assert_eq!(v["live"], false);
+        assert_eq!(v["created"], Value::Null);
+    }
+
+    #[test]
+    fn errors_come_from_the_problem_or_an_is_error_result() {
+        let mut s = snapshot("failed");
+        s["error"] = json!({ "code": -32000, "message": "Deployment rejected" });
+        assert_eq!(view(&s)["error"], "The task failed: Deployment rejected (Error code -32000)");
+        let mut s = snapshot("completed");
+        s["result"] = json!({ "content": [], "isError": true });
+        let v = view(&s);
+        assert_eq!(v["error"], "The tool reported an error");
+        assert_eq!(v["result"]["error"], true);
+        assert_eq!(v["result"]["texts"], json!(["No content"]));
+        assert_eq!(v["cancel"], "Cancel task", "a settled task has no cancel pending");
+    }
+
+    #[test]
+    fn results_as_paragraphs_rows_and_json() {
+        let mut s = snapshot("completed");
+        s["result"] = json!({
+            "content": [ { "type": "text", "text": "<img src=x>" }, { "type": "image", "data": "AA==", "mimeType": "image/png" } ],
+            "structuredContent": { "replicas": 3, "service": "api" }
+        });
+        let r = view(&s)["result"].clone();
+        assert_eq!(r["error"], false);
+        assert_eq!(r["texts"], json!(["<img src=x>", "Image (image/png) — not shown"]));
+        assert_eq!(r["fields"], json!([["replicas", "3"], ["service", "api"]]));
+        assert!(r["json"].as_str().unwrap().contains("\"structuredContent\""));
+    }
+
+    #[test]
+    fn questions_of_each_kind() {
+        let mut s = snapshot("input_required");
+        s["inputRequests"] = json!({
+            "a": { "method": "elicitation/create", "params": { "message": "Approve?", "requestedSchema":
+                { "type": "object", "properties": { "ok": { "type": "boolean", "title": "OK?" } }, "required": ["ok"] } } },
+            "b": { "method": "elicitation/create", "params": { "mode": "url", "message": "Pay", "url": "https://xn--pple-43d.com/x" } },
+            "c": { "method": "elicitation/create", "params": { "mode": "url", "message": "Pay", "url": "http://pay.example/x" } },
+            "d": { "method": "sampling/createMessage", "params": { "messages": [], "maxTokens": 5 } },
+            "e": { "method": "elicitation/create", "params": { "message": "bad", "requestedSchema": { "type": "array" } } }
+        });
+        let q = view(&s)["questions"].clone();
+        assert_eq!(q[0]["key"], "a");
+        assert_eq!(q[0]["mode"], "form");
+        assert_eq!(q[0]["asked"], "Asked by tasks.example");
+        assert_eq!(q[0]["accept"], true);
+        assert_eq!(q[0]["invalid"], Value::Null);
+        assert_eq!(q[0]["schema"]["properties"]["ok"]["type"], "boolean");
+        assert_eq!(
+            q[0]["fields"],
+            json!([{ "name": "ok", "label": "OK?", "hint": null, "required": true, "widget": "checkbox", "checked": false }])
+        );
+        assert_eq!(q[1]["mode"], "url");
+        assert_eq!(
+            (q[1]["host"].as_str(), q[1]["href"].as_str()),
+            (Some("xn--pple-43d.com"), Some("https://xn--pple-43d.com/x"))
+        );
+        assert_eq!(q[1]["open"], "Open xn--pple-43d.com");
+        assert_eq!(q[1]["warnings"].as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            (q[2]["open"].clone(), q[2]["href"].clone()),
+            (Value::Null, Value::Null),
+            "remote http is not opened"
+        );
+        assert!(q[2]["warnings"][0].as_str().unwrap().starts_with("This address cannot be opened"));
+        assert!(q[3]["note"].as_str().unwrap().contains("(sampling)"));
+        assert_eq!(q[3]["mode"], Value::Null);
+        assert_eq!(q[4]["accept"], false);
+        assert!(q[4]["invalid"].as_str().unwrap().starts_with("This form cannot be shown: "));
+        assert_eq!(q[4]["fields"], json!([]));
+    }
+
+    fn survey() -> Value {
+        json!({ "type": "object", "required": ["email", "size"], "properties": {
+            "email": { "type": "string", "format": "email", "title": "Email", "description": "Where to write" },
+            "when": { "type": "string", "format": "date-time", "minLength": 1, "maxLength": 40 },
+            "rating": { "type": "number", "minimum": 0, "maximum": 5.5 },
+            "count": { "type": "integer", "default": 3 },
+            "size": { "type": "string", "enum": ["s", "m"], "default": "m" },
+            "country": { "type": "string", "enum": ["a", "b", "c", "d", "e", "f"] },
+            "topics": { "type": "array", "items": { "type": "string", "enum": ["x", "y"] }, "default": ["y"] }
+        }})
+    }
+
+    #[test]
+    fn fields_carry_their_widget_attributes_defaults_and_options() {
+        let mut s = snapshot("input_required");
+        s["inputRequests"] = json!({ "q": { "method": "elicitation/create", "params": { "message": "?", "requestedSchema": survey() } } });
+        let f = view(&s)["questions"][0]["fields"].clone();
+        assert_eq!(
+            f[0],
+            json!({ "name": "email", "label": "Email", "hint": "Where to write", "required": true, "widget": "input",
+                    "attrs": { "type": "email", "spellcheck": "false", "autocapitalize": "off" }, "value": null })
+        );
+        assert_eq!(
+            f[1]["attrs"],
+            json!({ "type": "text", "placeholder": "2026-02-28T13:45:00Z", "minlength": "1", "maxlength": "40" })
+        );
+        assert_eq!(
+            f[2]["attrs"],
+            json!({ "type": "number", "inputmode": "decimal", "step": "any", "min": "0", "max": "5.5" })
+        );
+        assert_eq!((f[3]["attrs"]["step"].as_str(), f[3]["value"].as_str()), (Some("1"), Some("3")));
+        assert_eq!(f[4]["widget"], "radio");
+        assert_eq!(f[4]["options"], json!([["s", "s", false], ["m", "m", true]]));
+        assert_eq!(f[4]["choose"], Value::Null, "radios need no empty choice");
+        assert_eq!(f[5]["widget"], "select");
+        assert_eq!(f[5]["choose"], "Choose…");
+        assert_eq!(f[6]["widget"], "checkboxes");
+        assert_eq!(f[6]["options"], json!([["x", "x", false], ["y", "y", true]]));
+    }
+
+    #[test]
+    fn answers_are_checked_with_numbers_read_from_their_text() {
+        let ok = answer(
+            &survey(),
+            &json!({ "email": "a@example.com", "rating": "4.5", "count": "7", "size": "s", "topics": ["x"] }),
+            &en(),
+        );
+        assert_eq!(
+            ok,
+            json!({ "action": "accept", "content":
+                { "email": "a@example.com", "rating": 4.5, "count": 7, "size": "s", "topics": ["x"] } })
+        );
+        let bad = answer(&survey(), &json!({ "email": "nope", "rating": "9", "count": "?" }), &en());
+        assert_eq!(
+            bad,
+            json!({ "errors": {
+                "email": "Enter an email address like name@example.com.",
+                "rating": "Enter 5.5 or less.",
+                "count": "Enter a number.",
+                "size": "This field is required."
+            } })
+        );
+        let th = Labels::resolve("th", &[]);
+        assert_eq!(answer(&survey(), &json!({}), &th)["errors"]["email"], "กรุณากรอกช่องนี้");
+        assert_eq!(answer(&json!({ "type": "array" }), &json!({}), &en()), Value::Null);
+    }
+
+    #[test]
+    fn list_rows_in_order_with_unknown_calls_worded() {
+        let at = |id: &str, status: &str, t: &str| {
+            let mut s = snapshot(status);
+            s["taskId"] = json!(id);
+            s["createdAt"] = json!(t);
+            s
+        };
+        let rows = list(
+            &[
+                at("old", "completed", "2026-12-02T09:00:00Z"),
+                json!({ "nonsense": true }),
+                at("ask", "input_required", "2026-12-02T08:00:00Z"),
+                json!({ "taskId": null, "callId": "call", "toolName": "build", "status": "outcome_unknown",
+                        "startedAt": 1_796_203_800_000u64, "statusMessage": "The page closed" }),
+            ],
+            &en(),
+        );
+        assert_eq!(
+            rows,
+            json!([{ "id": "ask" }, { "id": "call", "title": "build", "status": "Outcome unknown", "message": "The page closed" },
+                   { "id": "old" }])
+        );
+    }
+}
