@@ -8,7 +8,7 @@
 // sets `labels` or a client, on this element or another): a card records what it draws before the
 // DOM work that runs page code, and a draw that a listener re-entered leaves the rest to the newer
 // draw (docs/element.md, "Page code may call back at any time").
-import { McpTaskListView, TaskClient, elementAnswer, elementCard, elementElapsed, elementWords } from "./mcp_tasks_web.js";
+import { TaskClient, elementAnswer, elementCard, elementElapsed, elementList, elementWords } from "./mcp_tasks_web.js";
 
 /**
  * The stylesheet of both elements, adopted into each shadow root as one shared constructable sheet, so
@@ -789,28 +789,60 @@ function makeTaskElement() {
   };
 }
 
+/**
+ * `<mcp-task-list>`: every task of a client as compact cards, tasks needing input first, then newest
+ * first (the model's order); calls of unknown outcome as rows with a Forget button. Items are keyed by
+ * id and reordered by moving only the ones out of place, so a form being typed into keeps its focus
+ * when other tasks change.
+ */
 function makeListElement(taskTag) {
   return class McpTaskListElement extends HTMLElement {
-    #view;
     #client = null;
     #labels = null;
-    #refresh = () => this.#view.refresh();
+    #words = {};
+    #list;
+    #empty;
+    /** The items shown, by task or call id. */
+    #items = new Map();
+    #connected = false;
+    #unsubscribe = null;
+    /** A redraw already set for the task events of this turn. */
+    #redraw = 0;
+    /** A render is running (page code it runs may ask for another: that one runs after it). */
+    #rendering = false;
+    #again = false;
+    #refresh = () => this.#render();
 
     constructor() {
       super();
-      this.#view = new McpTaskListView(this, this.attachShadow({ mode: "open" }), taskTag);
+      const root = this.attachShadow({ mode: "open" });
+      adopt(root);
+      this.#list = el("ol", { part: "list", class: "list" });
+      this.#empty = el("p", { part: "empty", class: "empty" });
+      root.append(this.#list, this.#empty);
+      root.addEventListener("click", (event) => {
+        const button = event.target.closest?.("[data-action=forget]");
+        const id = button?.getAttribute("data-id");
+        const client = this.#client;
+        if (id == null || !client) return;
+        button.setAttribute("disabled", "");
+        client.forget(id).catch(() => {});
+      });
       upgradeProperties(this, ["client", "labels"]);
     }
 
     connectedCallback() {
-      this.#view.connected();
+      this.#connected = true;
+      this.#resubscribe();
       live.add(this.#refresh);
       watchLang();
     }
 
     disconnectedCallback() {
       live.delete(this.#refresh);
-      this.#view.disconnected();
+      this.#connected = false;
+      this.#unsubscribe?.();
+      this.#unsubscribe = null;
     }
 
     /** The TaskClient whose tasks are listed. */
@@ -819,8 +851,11 @@ function makeListElement(taskTag) {
     }
     set client(client) {
       this.#client = checkClient(client);
-      if (this.#client) this.#view.setClient(this.#client, this.#client);
-      else this.#view.clearClient();
+      const gone = [...this.#items.values()];
+      this.#items.clear();
+      // After the state: a removed `<mcp-task>` runs its callbacks, and a host listener may call back.
+      for (const item of gone) item.remove();
+      this.#resubscribe();
     }
 
     /** Words for the list and its items. */
@@ -829,7 +864,108 @@ function makeListElement(taskTag) {
     }
     set labels(labels) {
       this.#labels = labels ?? null;
-      this.#view.setLabels(this.#labels);
+      this.#render();
+    }
+
+    #resubscribe() {
+      this.#unsubscribe?.();
+      this.#unsubscribe = null;
+      const client = this.#client;
+      if (this.#connected && client) {
+        const on = () => this.#redrawSoon();
+        const types = ["task", "forget", "call"];
+        for (const type of types) client.addEventListener(type, on);
+        this.#unsubscribe = () => types.forEach((type) => client.removeEventListener(type, on));
+      }
+      this.#render();
+    }
+
+    /**
+     * One redraw for the events that arrive together (about one frame later): a reload with 1,000
+     * tasks sends 1,000 task events, and each redraw reads every snapshot.
+     */
+    #redrawSoon() {
+      this.#redraw ||= setTimeout(() => {
+        this.#redraw = 0;
+        this.#render();
+      }, 16);
+    }
+
+    /**
+     * Redraws the list. Creating, moving or removing an `<mcp-task>` runs page code (its constructor,
+     * property setters, `connectedCallback` and the composed events it dispatches), and a host listener
+     * may set `labels` or a client on this list then: a render asked for meanwhile runs once this one
+     * ends.
+     */
+    #render() {
+      if (this.#rendering) {
+        this.#again = true;
+        return;
+      }
+      this.#rendering = true;
+      try {
+        do {
+          this.#again = false;
+          this.#renderOnce();
+        } while (this.#again);
+      } finally {
+        this.#rendering = false;
+      }
+    }
+
+    #renderOnce() {
+      const memo = this.#words;
+      wordsFor(this, this.#labels, memo);
+      const w = memo.words;
+      const client = this.#client;
+      const rows = client ? elementList(client, w) : [];
+      const items = this.#items;
+      this.#items = new Map();
+      const wanted = new Set(rows.map((row) => row.id));
+      for (const [id, item] of items) {
+        if (!wanted.has(id)) {
+          items.delete(id);
+          item.remove();
+        }
+      }
+      rows.forEach((row, position) => {
+        let item = items.get(row.id);
+        if (!item) {
+          item = this.#item(row, client);
+          items.set(row.id, item);
+        }
+        if (row.title != null) {
+          const [title, status, message, forget] = item.children;
+          setText(title, row.title);
+          setText(status, row.status);
+          setText(message, row.message);
+          setText(forget, w["action.forget"]);
+        }
+        const here = this.#list.children[position] ?? null;
+        if (here !== item) this.#list.insertBefore(item, here);
+      });
+      // Items a host listener's client setter took meanwhile were removed by it; ours go back.
+      for (const [id, item] of this.#items) items.set(id, item);
+      this.#items = items;
+      setText(this.#empty, w["list.empty"]);
+      show(this.#empty, !wanted.size);
+      setAttr(this.#list, "aria-label", w["list.label"]);
+    }
+
+    /** A compact card for a task; for a call of unknown outcome (a row with a `title`), its row. */
+    #item(row, client) {
+      const item = el("li", { part: "item", "data-id": row.id });
+      if (row.title != null) {
+        item.className = "unknown";
+        for (const name of ["title", "status", "message"]) item.append(el("p", { class: name }));
+        item.append(el("button", { type: "button", "data-action": "forget", "data-id": row.id }));
+        return item;
+      }
+      const card = el(taskTag, { compact: "", "task-id": row.id });
+      card.client = client;
+      if (this.#labels != null) card.labels = this.#labels;
+      item.append(card);
+      return item;
     }
   };
 }
@@ -843,7 +979,7 @@ export function defineMcpTask(options = {}) {
   const tagName = options.tagName ?? "mcp-task";
   const listTagName = options.listTagName ?? `${tagName}-list`;
   try {
-    McpTaskListView.setSharedLabels(options.labels ?? null);
+    elementWords("en", null);
   } catch (cause) {
     throw new TypeError("defineMcpTask: the wasm module is not initialised; await init() first", { cause });
   }

@@ -66,60 +66,9 @@ pub fn element_elapsed(ms: f64) -> String {
     format_elapsed(ms as i64)
 }
 
-/// The view of one `<mcp-task-list>`.
-#[wasm_bindgen]
-pub struct McpTaskListView {
-    list: crate::element::dom::list::TaskList,
-}
-
-#[wasm_bindgen]
-impl McpTaskListView {
-    /// Draws into `root`; items are `<task_tag>` elements.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        host: web_sys::HtmlElement,
-        root: web_sys::ShadowRoot,
-        task_tag: String,
-    ) -> Result<McpTaskListView, JsValue> {
-        Ok(McpTaskListView { list: crate::element::dom::list::TaskList::new(host, root, task_tag)? })
-    }
-
-    /// Labels every list starts from: `{ [lang]: { key: word } }` (from `defineMcpTask`).
-    #[wasm_bindgen(js_name = setSharedLabels)]
-    pub fn set_shared_labels(labels: JsValue) {
-        crate::element::dom::set_shared_labels(value(&labels));
-    }
-
-    /// Lists the tasks of `client`; `handle` is the same `TaskClient`, handed on to each item.
-    #[wasm_bindgen(js_name = setClient)]
-    pub fn set_client(&self, client: &TaskClient, handle: JsValue) {
-        self.list.set_client(Some((client.core(), handle)));
-    }
-
-    /// Lists nothing.
-    #[wasm_bindgen(js_name = clearClient)]
-    pub fn clear_client(&self) {
-        self.list.set_client(None);
-    }
-
-    /// Words for the list and its items.
-    #[wasm_bindgen(js_name = setLabels)]
-    pub fn set_labels(&self, labels: JsValue) {
-        self.list.set_labels(value(&labels));
-    }
-
-    /// `connectedCallback`.
-    pub fn connected(&self) {
-        self.list.connected();
-    }
-
-    /// `disconnectedCallback`.
-    pub fn disconnected(&self) {
-        self.list.disconnected();
-    }
-
-    /// Redraws (after a `lang` change).
-    pub fn refresh(&self) {
-        self.list.refresh();
-    }
+/// The rows of a list of `client`'s tasks and calls of unknown outcome (`element::model::view::list`),
+/// in order, in the words of `words`.
+#[wasm_bindgen(js_name = elementList, skip_typescript)]
+pub fn element_list(client: &TaskClient, words: JsValue) -> JsValue {
+    to_js(&view::list(&client.core().snapshots(), &labels(&words)))
 }

@@ -11,8 +11,6 @@ mod element;
 mod errors;
 mod task_client;
 
-#[cfg(feature = "element")]
-pub use element::McpTaskListView;
 pub use task_client::TaskClient;
 
 /// The MCP protocol version this client speaks (`"2026-07-28"`).

@@ -17,7 +17,6 @@ impl Number {
     /// A number from text in the JSON grammar, or from an HTML "valid floating-point number" (which
     /// also allows leading zeros and a bare fraction such as `.5`), normalised to the JSON grammar.
     /// `None` for anything else.
-    #[cfg_attr(not(feature = "element"), allow(dead_code))] // the element's form view and tests only
     pub(crate) fn parse_literal(text: &str) -> Option<Number> {
         let (sign, unsigned) = match text.strip_prefix('-') {
             Some(rest) => ("-", rest),
