@@ -179,7 +179,8 @@ export type TaskClientErrorName =
   | "TaskStateError"      // the task's state does not allow this
   | "InputRequiredError"  // the tool asks for input first and no `onInputRequired` was given
   | "TaskForgottenError"  // the task was forgotten (here, in another tab, by clear or retention)
-  | "ClientClosedError";  // the client was closed first
+  | "ClientClosedError"   // the client was closed first
+  | "RedirectError";      // the server redirected to another origin (or a browser hid where); not followed
 
 /** Errors thrown by the client are `Error`s with these extra fields. */
 export interface TaskClientError extends Error {
