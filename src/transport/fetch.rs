@@ -144,7 +144,6 @@ impl FetchTransport {
     }
 
     /// The request timeout the host chose.
-    #[cfg(feature = "legacy")]
     pub(crate) fn timeout_ms(&self) -> u32 {
         self.timeout_ms
     }
