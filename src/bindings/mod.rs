@@ -45,7 +45,7 @@ export interface TaskStore {
 export interface TaskClientOptions {
   /** The MCP endpoint, e.g. "http://127.0.0.1:8787/mcp". */
   url: string;
-  /** Handles are scoped per server URL and namespace (e.g. a user id). Default "default". */
+  /** Handles are scoped per server URL (without its user-info, query and fragment) and namespace (e.g. a user id). Default "default". */
   namespace?: string;
   /** Called before every request; the result is never stored. */
   headers?: (() => Record<string, string> | Promise<Record<string, string>>) | Record<string, string>;
