@@ -406,7 +406,7 @@ fn tick(inner: &Inner) {
 /// under one borrow; the DOM work that can run page code (removing a focused control fires focus
 /// events, `focus()` fires `focusin`, and a host listener may read this card) runs after it ends.
 fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel, compact: bool) {
-    let server = server_host(inner);
+    let (server, server_loopback) = server_host(inner);
     let active = deep_active(&inner.doc);
     let mut added = Vec::new();
     let mut focus = None;
@@ -429,6 +429,7 @@ fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel, compact
                 doc: &inner.doc,
                 labels,
                 server: &server,
+                server_loopback,
                 id_prefix: &inner.id_prefix,
                 next_id: &mut state.next_id,
             };
@@ -468,14 +469,15 @@ fn draw_questions(inner: &Rc<Inner>, labels: &Labels, model: &CardModel, compact
     }
 }
 
-fn server_host(inner: &Inner) -> String {
-    let state = inner.state.borrow();
-    let url = state.client.as_ref().map(|c| c.server_url().to_owned()).unwrap_or_default();
-    let check = url_check::check(&url);
-    if check.host.is_empty() {
-        url
-    } else {
-        check.host
+/// The server that asks, as the card names it (its host, else the endpoint as configured), and
+/// whether it is on this machine. The endpoint may be relative (`/mcp`): `fetch` resolves it against
+/// the page, and so does this.
+fn server_host(inner: &Inner) -> (String, bool) {
+    let url = inner.state.borrow().client.as_ref().map(|c| c.server_url().to_owned()).unwrap_or_default();
+    let base = Reflect::get(&inner.doc, &JsValue::from_str("baseURI")).ok().and_then(|b| b.as_string());
+    match super::parse_url(&url, base.as_deref()) {
+        Some(parts) if !parts.host.is_empty() => (parts.host, url_check::is_loopback(&parts.hostname)),
+        _ => (url, false),
     }
 }
 
@@ -588,11 +590,10 @@ fn on_event(inner: &Rc<Inner>, event: &JsValue) {
             },
             "open" => {
                 let Some(url) = &question.url else { return };
-                let opened = inner
-                    .doc
-                    .default_view()
-                    .map(|w| w.open_with_url_and_target_and_features(url, "_blank", "noopener,noreferrer"));
-                if matches!(opened, Some(Err(_))) {
+                if !open_tab(&inner.doc, url) {
+                    // Nothing opened (a pop-up blocker): the question stays asked, so the user may allow
+                    // pop-ups and press Open again, or decline.
+                    question.set_busy(labels.get("url.blocked"), false);
                     return;
                 }
                 question.set_busy(labels.get("url.opened"), false);
@@ -603,6 +604,31 @@ fn on_event(inner: &Rc<Inner>, event: &JsValue) {
         }
     };
     send(inner, key, answer);
+}
+
+/// Opens `href` in a new tab that has no way back to this page; whether a tab opened. Accept is sent
+/// only after it did, so this cannot be `window.open(href, "_blank", "noopener,noreferrer")`: with those
+/// features the browser returns null whether or not it opened anything. Instead a blank tab is opened
+/// (its window, or null when blocked) and its `opener` cut; then a `rel="noreferrer"` link of the blank
+/// tab's own document is followed, so the tab, not this page, navigates, and `href` learns neither
+/// this page's window nor its address.
+fn open_tab(doc: &Document, href: &str) -> bool {
+    let Some(Ok(Some(tab))) = doc.default_view().map(|w| w.open_with_url_and_target("about:blank", "_blank")) else {
+        return false;
+    };
+    let cut = Reflect::set(tab.as_ref(), &JsValue::from_str("opener"), &JsValue::NULL).unwrap_or(false);
+    // Not `dyn_into`: the tab's objects come from another realm, where `instanceof` is false.
+    let link = tab.document().filter(|_| cut).and_then(|d| el(&d, "a", &[("href", href), ("rel", "noreferrer")]).ok());
+    match link {
+        Some(link) => {
+            link.unchecked_into::<HtmlElement>().click();
+            true
+        }
+        None => {
+            let _ = tab.close();
+            false
+        }
+    }
 }
 
 /// Tells the host (`mcp-task-input`, cancelable) and, unless it took over, sends the answer.

@@ -9,7 +9,7 @@ use super::nodes::{append, el, set_attr, set_text, text_el};
 use crate::element::model::card_model::Question;
 use crate::element::model::labels::Labels;
 use crate::element::model::problem_text::problem_text;
-use crate::element::model::url_check::UrlCheck;
+use crate::element::model::url_check;
 use crate::protocol::form::{FieldError, FieldKind, FormField, FormModel, TextFormat, WidgetHint};
 
 /// What the DOM needs to build a question: the document, words, the asking server, fresh ids.
@@ -20,6 +20,8 @@ pub struct Builder<'a> {
     pub labels: &'a Labels,
     /// The host of the server that asks (shown on every form: the spec requires naming the asker).
     pub server: &'a str,
+    /// The server is on this machine, so a URL-mode question may offer a loopback `http:` page.
+    pub server_loopback: bool,
     /// Prefix of element ids, unique per card.
     pub id_prefix: &'a str,
     /// The next id number.
@@ -51,7 +53,7 @@ pub struct QuestionView {
     fields: Vec<FieldView>,
     /// The form-wide status line (sending, refused, send errors); `None` for notes.
     status: Option<Element>,
-    /// The address to open (URL mode, when openable).
+    /// The address to open (URL mode, when openable): the parsed `href`, exactly what the card shows.
     pub url: Option<String>,
 }
 
@@ -244,31 +246,36 @@ fn build_form(
     })
 }
 
-fn build_url(b: &mut Builder<'_>, key: &str, message: &str, url: &UrlCheck) -> Result<QuestionView, JsValue> {
+fn build_url(b: &mut Builder<'_>, key: &str, message: &str, raw: &str) -> Result<QuestionView, JsValue> {
+    // Parsed without a base: a relative address names no site, and resolving it against this page
+    // would make the server's text point into the host app.
+    let url = url_check::check(raw, super::parse_url(raw, None).as_ref(), b.server_loopback);
     let form = form_shell(b, key, "url", message)?;
     let intro = text_el(b.doc, "p", &[("class", "hint")], b.labels.get("url.intro"))?;
     let full = text_el(b.doc, "code", &[("part", "url"), ("class", "url")], &url.full)?;
     let site = el(b.doc, "p", &[])?;
     site.set_text_content(Some(&format!("{}: ", b.labels.get("url.site"))));
     append(&site, &[&text_el(b.doc, "strong", &[("part", "domain"), ("class", "domain")], &url.host)?])?;
+    if let Some(unicode) = &url.unicode_host {
+        // <bdi>: a right-to-left name must not reorder the text around it.
+        site.append_with_str_1(" (")?;
+        append(&site, &[&text_el(b.doc, "bdi", &[("part", "domain-unicode")], unicode)?])?;
+        site.append_with_str_1(")")?;
+    }
     append(&form, &[&intro, &full, &site])?;
-    for (flag, key) in [(url.punycode, "url.punycode"), (url.userinfo, "url.userinfo"), (!url.openable, "url.refused")]
-    {
-        if flag {
-            append(&form, &[&text_el(b.doc, "p", &[("class", "warn"), ("role", "note")], b.labels.get(key))?])?;
-        }
+    for key in url.warnings() {
+        append(&form, &[&text_el(b.doc, "p", &[("class", "warn"), ("role", "note")], b.labels.get(key))?])?;
     }
     let open = url.openable.then(|| ("open", b.labels.fill("action.open", &[("domain", &url.host)])));
     let (row, status) = actions(b, open)?;
     append(&form, &[&row, &status])?;
-    let target = url.openable.then(|| url.full.clone());
     Ok(QuestionView {
         key: key.to_owned(),
         element: form,
         model: None,
         fields: Vec::new(),
         status: Some(status),
-        url: target,
+        url: url.openable.then_some(url.full),
     })
 }
 
