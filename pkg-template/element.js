@@ -233,6 +233,32 @@ function checkClient(client) {
   return client ?? null;
 }
 
+/**
+ * Opens `href` in a new tab that has no way back to this page; whether a tab opened. Accept is sent only
+ * after it did, so this cannot be `window.open(href, "_blank", "noopener,noreferrer")`: with those
+ * features the browser returns null whether or not it opened anything. Instead a blank tab is opened
+ * (its window, or null when blocked) and its `opener` cut; then a `rel="noreferrer"` link of the blank
+ * tab's own document is followed, so the tab, not this page, navigates, and `href` learns neither this
+ * page's window nor its address.
+ */
+function openTab(href) {
+  let tab = null;
+  try {
+    tab = window.open("about:blank", "_blank");
+    if (!tab) return false;
+    tab.opener = null;
+    // Created by the tab's own document (another realm): the tab, not this page, follows it.
+    const link = tab.document.createElement("a");
+    link.setAttribute("href", href);
+    link.setAttribute("rel", "noreferrer");
+    link.click();
+    return true;
+  } catch {
+    tab?.close();
+    return false;
+  }
+}
+
 /** Shows `text` in a question's status line and enables or disables its buttons. */
 function setBusy(q, text, busy) {
   if (q.status) setText(q.status, text);
@@ -589,6 +615,8 @@ function makeTaskElement() {
       if (v.mode === "url") {
         const site = el("p", {}, `${w["url.site"]}: `);
         site.append(el("strong", { part: "domain", class: "domain" }, v.host));
+        // <bdi>: a right-to-left name must not reorder the text around it.
+        if (v.unicode != null) site.append(" (", el("bdi", { part: "domain-unicode" }, v.unicode), ")");
         form.append(el("p", { class: "hint" }, w["url.intro"]), el("code", { part: "url", class: "url" }, v.url), site);
         for (const warning of v.warnings) form.append(el("p", { class: "warn", role: "note" }, warning));
         if (v.open != null) primary = el("button", { type: "button", class: "primary", "data-action": "open" }, v.open);
@@ -745,11 +773,9 @@ function makeTaskElement() {
         if (!answer) return;
       } else if (action === "open") {
         if (!q.href) return;
-        try {
-          window.open(q.href, "_blank", "noopener,noreferrer");
-        } catch {
-          return;
-        }
+        // Nothing opened (a pop-up blocker): the question stays asked, so the user may allow pop-ups
+        // and press Open again, or decline.
+        if (!openTab(q.href)) return setBusy(q, w["url.blocked"], false);
         setBusy(q, w["url.opened"], false);
         answer = { action: "accept" };
       } else if (action === "decline" || action === "cancel") answer = { action };

@@ -31,11 +31,13 @@ pub enum ErrorKind {
     Forgotten,
     /// The client was closed before the operation could finish.
     Closed,
+    /// The server redirected a request to another origin (or hid where); it was not followed.
+    Redirect,
 }
 
 impl ErrorKind {
     /// Every kind, for the bindings' name table and its tests.
-    pub(crate) const ALL: [ErrorKind; 13] = [
+    pub(crate) const ALL: [ErrorKind; 14] = [
         Self::Usage,
         Self::Rpc,
         Self::Http,
@@ -49,6 +51,7 @@ impl ErrorKind {
         Self::InputRequired,
         Self::Forgotten,
         Self::Closed,
+        Self::Redirect,
     ];
 
     /// A stable code for messages between tabs (not shown to people).
@@ -67,6 +70,7 @@ impl ErrorKind {
             Self::InputRequired => "input_required",
             Self::Forgotten => "forgotten",
             Self::Closed => "closed",
+            Self::Redirect => "redirect",
         }
     }
 

@@ -44,3 +44,9 @@ pub mod snapshot;
 pub mod store;
 pub mod text;
 pub mod transport;
+
+/// The heap of the .wasm (see `talc` in Cargo.toml for why not the default). Single-threaded builds
+/// only: the module never shares its memory between threads.
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -196,3 +196,18 @@ fn deeply_nested_json_is_refused_not_a_stack_overflow() {
     let deep = "[".repeat(100_000);
     assert!(decode_message(&deep).is_err());
 }
+
+/// 10,000 `inputRequests` are refused with a typed error naming the limit; `MAX_INPUT_REQUESTS` still
+/// decode.
+#[test]
+fn a_flood_of_input_requests_is_refused_with_the_limit_named() {
+    use mcp_tasks_web::protocol::input::MAX_INPUT_REQUESTS;
+    let flood = |n: usize| {
+        let request = r#"{"method":"elicitation/create","params":{"mode":"form","message":"?","requestedSchema":{"type":"object","properties":{}}}}"#;
+        let entries: Vec<String> = (0..n).rev().map(|i| format!(r#""ask-{i:05}":{request}"#)).collect();
+        mcp_tasks_web::json::from_str(&format!("{{{}}}", entries.join(","))).expect("valid JSON")
+    };
+    let err = decode_input_requests(&flood(10_000)).expect_err("10,000 requests are refused");
+    assert!(err.to_string().contains("10000 requests at once; this client takes at most 256"), "{err}");
+    assert_eq!(decode_input_requests(&flood(MAX_INPUT_REQUESTS)).map(|r| r.len()), Ok(MAX_INPUT_REQUESTS));
+}

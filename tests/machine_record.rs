@@ -621,3 +621,21 @@ fn scheduling_values_from_the_server_are_clamped_to_an_hour() {
     let _ = r.on_poll_failure(T0, Failure::Http { status: 503, retry_after_ms: Some(u64::MAX / 2) }, &p);
     assert_eq!(r.next_poll_at(), Some(T0 + MAX_RETRY_AFTER_MS), "Retry-After of centuries waits an hour");
 }
+
+#[test]
+fn a_task_that_churns_through_keys_keeps_a_bounded_ledger() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let mut now = T0;
+    // 2,000 rounds, each asking one new key and dropping the last: every old key ends withdrawn.
+    for round in 0..2_000u64 {
+        now += 1_000;
+        let _ = r.next_action(now);
+        let key = format!("ask-{round:05}");
+        let _ = r.on_poll_result(now, seen(TaskStatus::InputRequired, T0 + round + 1, form(&[key.as_str()])), &p);
+    }
+    assert_eq!(r.ledger().state("ask-00000"), None, "the oldest settled key is forgotten");
+    assert_eq!(r.ledger().state("ask-01998"), Some(&KeyState::Withdrawn), "recent settled keys are kept");
+    assert_eq!(r.ledger().state("ask-01999"), Some(&KeyState::Outstanding), "the key asked now is kept");
+    assert_eq!(r.unanswered_requests().keys().collect::<Vec<_>>(), ["ask-01999"]);
+}

@@ -36,8 +36,10 @@ async fn a_restart_keeps_tasks_and_resumes_their_work() {
 
 #[tokio::test]
 async fn tasks_are_bound_to_the_token_that_created_them() {
+    let dir = TempDir::new("owners");
     let mut config = support::config();
     config.auth_tokens = vec!["alice-token".into(), "bob-token".into()];
+    config.db = DbLocation::File(dir.0.join("tasks.sqlite"));
     let server = support::start(config).await;
     let anonymous = Client::new(&server);
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": { "_meta": anonymous.meta.to_json() } });
@@ -55,6 +57,15 @@ async fn tasks_are_bound_to_the_token_that_created_them() {
     assert_eq!(alice.get(&id).await.expect("Alice's").task.status, TaskStatus::Working);
     alice.cancel(&id).await.expect("Alice may cancel");
     server.stop().await;
+    // The store binds tasks to a hash of the token: its file holds no usable token.
+    let mut stored = Vec::new();
+    for entry in std::fs::read_dir(&dir.0).expect("db dir").flatten() {
+        stored.extend(std::fs::read(entry.path()).unwrap_or_default());
+    }
+    assert!(!stored.is_empty(), "the store wrote its file");
+    let holds = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
+    assert!(!holds("alice-token"), "the raw token is not stored");
+    assert!(holds("token-sha256:"), "tasks are bound to the token's hash");
 }
 
 #[tokio::test]
@@ -69,6 +80,17 @@ async fn injected_faults_behave_like_real_ones() {
     let mut c = Client::new(&server);
     let id = c.start_task("long_job", json!({})).await;
 
+    // A foreign page cannot change what every client sees.
+    let foreign = http
+        .post(admin("/admin/faults"))
+        .header("origin", "https://evil.example")
+        .body(r#"{"errorRate":1.0}"#)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(foreign.status(), 403, "/admin/* refuses a foreign origin");
+    let foreign = http.post(admin("/admin/expire?task=x")).header("origin", "https://evil.example").send().await;
+    assert_eq!(foreign.expect("sent").status(), 403);
     let set = |body: mcp_tasks_web::json::Value| http.post(admin("/admin/faults")).json(&body).send();
     set(json!({ "errorRate": 1.0, "errorStatus": 500 })).await.expect("set");
     let r = http.post(&c.url).body("{}").send().await.expect("sent");

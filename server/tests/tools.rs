@@ -211,6 +211,19 @@ async fn login_asks_for_a_url_and_completes_when_it_is_visited() {
 }
 
 #[tokio::test]
+async fn login_asks_for_the_url_argument_verbatim() {
+    let server = support::start(support::config()).await;
+    let mut c = Client::new(&server);
+    let hostile = "https://evil.example\\@bank.example/login";
+    let id = c.start_task("login", json!({ "url": hostile })).await;
+    let asked = c.wait_status(&id, TaskStatus::InputRequired, 5).await;
+    let StatusDetail::InputRequests(r) = &asked.detail else { panic!() };
+    let Some(InputRequest::Elicitation(ElicitRequest::Url { url, .. })) = r.get("login-1") else { panic!("{r:?}") };
+    assert_eq!(url, hostile);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn ask_first_uses_mrtr_before_creating_its_task() {
     let server = support::start(support::config()).await;
     let mut c = Client::new(&server);

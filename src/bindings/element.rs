@@ -8,7 +8,8 @@ use super::task_client::TaskClient;
 use crate::element::model::card_model::CardModel;
 use crate::element::model::elapsed::format_elapsed;
 use crate::element::model::labels::Labels;
-use crate::element::model::{url_check, view};
+use crate::element::model::url_check::{self, UrlParts};
+use crate::element::model::view;
 use crate::host::js_json::{from_js, to_js};
 use crate::json::Value;
 
@@ -34,6 +35,36 @@ pub fn element_words(lang: &str, layers: JsValue) -> JsValue {
     to_js(&Labels::resolve(lang, &refs).table())
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The platform's URL parser (JS `URL`): the one `window.open` and `fetch` use, so the card names
+    /// what the browser opens. Bound here rather than through web-sys's `Url`: the fields are read
+    /// with `Reflect::get`, which the package imports anyway, instead of one import per getter.
+    #[wasm_bindgen(js_name = URL)]
+    type JsUrl;
+    #[wasm_bindgen(constructor, js_class = "URL", catch)]
+    fn new(url: &str, base: Option<&str>) -> Result<JsUrl, JsValue>;
+}
+
+/// What the platform's parser reads of `url` (resolved against `base`, when given); `None` when it
+/// does not parse.
+fn parse_url(url: &str, base: Option<&str>) -> Option<UrlParts> {
+    let parsed: JsValue = JsUrl::new(url, base).ok()?.into();
+    // A parsed URL has every field as a string; reading one cannot fail short of page code replacing
+    // `URL`, and then empty fields make the URL unopenable (no host).
+    let field = |name: &str| {
+        js_sys::Reflect::get(&parsed, &JsValue::from_str(name)).ok().and_then(|v| v.as_string()).unwrap_or_default()
+    };
+    Some(UrlParts {
+        href: field("href"),
+        protocol: field("protocol"),
+        username: field("username"),
+        password: field("password"),
+        hostname: field("hostname"),
+        host: field("host"),
+    })
+}
+
 /// What the card of task `task_id` shows (`element::model::view::card`), in the words of `words`, for
 /// `snapshot`, or when that is `undefined` for the client's own snapshot of the task; `null` when the
 /// client has none. The snapshot shown comes back as `snapshot`.
@@ -42,11 +73,19 @@ pub fn element_card(client: &TaskClient, task_id: &str, snapshot: JsValue, words
     let core = client.core();
     let snapshot = if snapshot.is_undefined() { core.snapshot(task_id) } else { Some(value(&snapshot)) };
     let Some(snapshot) = snapshot else { return JsValue::NULL };
-    // The server that asks, named on every form: its host, else the endpoint as configured.
+    // The server that asks, named on every form: its host, else the endpoint as configured. The
+    // endpoint may be relative (`/mcp`): `fetch` resolves it against the page, and so does this.
     let url = core.server_url();
-    let check = url_check::check(url);
-    let server = if check.host.is_empty() { url } else { &check.host };
-    let mut card = view::card(&CardModel::from_json(&snapshot), &labels(&words), server);
+    let base = crate::host::globals::global_property("document")
+        .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("baseURI")).ok())
+        .and_then(|b| b.as_string());
+    let parts = parse_url(url, base.as_deref()).filter(|parts| !parts.host.is_empty());
+    let server = match &parts {
+        Some(parts) => view::Server { name: &parts.host, loopback: url_check::is_loopback(&parts.hostname) },
+        None => view::Server { name: url, loopback: false },
+    };
+    let parse = |raw: &str| parse_url(raw, None);
+    let mut card = view::card(&CardModel::from_json(&snapshot), &labels(&words), &server, &parse);
     if let Value::Object(members) = &mut card {
         members.insert("snapshot".to_owned(), snapshot);
     }

@@ -21,6 +21,7 @@ pub(crate) fn js_name(kind: ErrorKind) -> &'static str {
         ErrorKind::InputRequired => "InputRequiredError",
         ErrorKind::Forgotten => "TaskForgottenError",
         ErrorKind::Closed => "ClientClosedError",
+        ErrorKind::Redirect => "RedirectError",
     }
 }
 

@@ -43,7 +43,7 @@ export interface TaskStore {
 export interface TaskClientOptions {
   /** The MCP endpoint, e.g. "http://127.0.0.1:8787/mcp". */
   url: string;
-  /** Handles are scoped per server URL and namespace (e.g. a user id). Default "default". */
+  /** Handles are scoped per server URL (without its user-info, query and fragment) and namespace (e.g. a user id). Default "default". */
   namespace?: string;
   /** Called before every request; the result is never stored. */
   headers?: (() => Record<string, string> | Promise<Record<string, string>>) | Record<string, string>;
@@ -177,7 +177,8 @@ export type TaskClientErrorName =
   | "TaskStateError"      // the task's state does not allow this
   | "InputRequiredError"  // the tool asks for input first and no `onInputRequired` was given
   | "TaskForgottenError"  // the task was forgotten (here, in another tab, by clear or retention)
-  | "ClientClosedError";  // the client was closed first
+  | "ClientClosedError"   // the client was closed first
+  | "RedirectError";      // the server redirected to another origin (or a browser hid where); not followed
 
 /** Errors thrown by the client are `Error`s with these extra fields. */
 export interface TaskClientError extends Error {

@@ -21,6 +21,7 @@ mod pause;
 mod polling;
 mod removal;
 mod restore;
+mod step_plan;
 mod tab_message;
 mod tabs;
 mod waiters;
@@ -33,6 +34,7 @@ pub use pause::MAX_SERVER_PAUSE_MS;
 pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
 pub use removal::Removal;
 pub use restore::Restore;
+pub use step_plan::{plan_step, STEP_PARALLELISM};
 pub use tab_message::TabMessage;
 pub use waiters::Wait;
 

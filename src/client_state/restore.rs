@@ -43,24 +43,24 @@ impl ClientState {
             StoredKey::Task(id) => {
                 // Re-reading: a record whose stored text this client already holds is kept, not parsed
                 // again (1,000 handles: most of the time to the first poll).
-                if !restore.at_open && self.versions.get(id) == Some(&text) {
-                    if let Some(record) = self.records.remove(id) {
-                        restore.loaded.insert(id.to_owned(), record);
+                if !restore.at_open && self.versions.get(&id) == Some(&text) {
+                    if let Some(record) = self.records.remove(&id) {
+                        restore.loaded.insert(id, record);
                         return false;
                     }
                 }
                 match parse::<TaskRecord>(&text) {
                     Ok(mut record) => {
                         if restore.at_open {
-                            self.restored.insert(id.to_owned());
+                            self.restored.insert(id.clone());
                         }
                         if self.config.auto_poll {
                             // The page that stored it may have sent its queued answers already.
                             record.recheck_outbox_first();
                         }
-                        self.versions.insert(id.to_owned(), text);
-                        restore.loaded.insert(id.to_owned(), record);
-                        restore.read_anew.push(id.to_owned());
+                        self.versions.insert(id.clone(), text);
+                        restore.loaded.insert(id.clone(), record);
+                        restore.read_anew.push(id);
                         if restore.early_start && restore.loaded.len() >= self.config.max_in_flight {
                             restore.early_start = false;
                             return true;
@@ -72,12 +72,12 @@ impl ClientState {
             }
             StoredKey::Call(id) => {
                 // Our own calls in flight, and calls already reported, are not news.
-                if self.live_calls.contains(id) || self.unknown_calls.contains_key(id) {
+                if self.live_calls.contains(&id) || self.unknown_calls.contains_key(&id) {
                     return false;
                 }
                 if let Ok(call) = parse::<PendingCall>(&text) {
                     self.push(Effect::EmitCall(call.clone()));
-                    self.unknown_calls.insert(id.to_owned(), call);
+                    self.unknown_calls.insert(id, call);
                 }
             }
             StoredKey::Other => {}
@@ -110,14 +110,15 @@ impl ClientState {
         let mut seen = SortedSet::new();
         for (key, text) in entries {
             let StoredKey::Task(id) = self.keys.classify(&key) else { continue };
-            seen.insert(id.to_owned());
-            if self.versions.get(id) == Some(&text) {
+            if self.versions.get(&id) == Some(&text) {
+                seen.insert(id);
                 continue;
             }
             if let Ok(record) = parse::<TaskRecord>(&text) {
-                self.records.insert(id.to_owned(), record);
-                self.versions.insert(id.to_owned(), text);
+                self.records.insert(id.clone(), record);
+                self.versions.insert(id.clone(), text);
             }
+            seen.insert(id);
         }
         let mut gone = Vec::new();
         for id in self.versions.keys() {

@@ -24,6 +24,9 @@ pub enum KeyState {
     Withdrawn,
 }
 
+/// How many keys a ledger keeps before it forgets the settled ones the server no longer asks.
+const SETTLED_KEYS_KEPT: usize = 4 * crate::protocol::input::MAX_INPUT_REQUESTS;
+
 /// The ledger of one task.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputLedger {
@@ -78,6 +81,16 @@ impl InputLedger {
                 *state = KeyState::Withdrawn;
                 changed = true;
             }
+        }
+        if self.keys.len() > SETTLED_KEYS_KEPT {
+            // Settled keys the server no longer lists are only kept so a lagging server's echo is not
+            // asked twice; a task that churns through keys must not grow its record without end.
+            let before = self.keys.len();
+            self.keys.retain(|key, state| {
+                matches!(state, KeyState::Outstanding | KeyState::Queued { .. })
+                    || requests.is_some_and(|r| r.contains_key(key))
+            });
+            changed |= self.keys.len() != before;
         }
         changed
     }

@@ -28,6 +28,13 @@ pub(crate) enum TransportError {
     Rpc(RpcError),
     /// The host's `headers` callback failed; nothing was sent.
     Headers(String),
+    /// The server redirected the request somewhere this client does not follow (`redirect.rs`).
+    Redirect {
+        /// The redirect's status (0 when a browser hid it).
+        status: u16,
+        /// The target's origin, when it could be read.
+        to: Option<String>,
+    },
 }
 
 impl TransportError {
@@ -41,6 +48,7 @@ impl TransportError {
             Self::BadResponse(_) => ErrorKind::Protocol,
             Self::Rpc(_) => ErrorKind::Rpc,
             Self::Headers(_) => ErrorKind::Headers,
+            Self::Redirect { .. } => ErrorKind::Redirect,
         }
     }
 
@@ -50,7 +58,7 @@ impl TransportError {
             Self::Network(_) | Self::Timeout => true,
             Self::Http { status, .. } => *status == 429 || *status >= 500,
             Self::Rpc(e) => e.kind() == RpcErrorKind::Internal,
-            Self::Aborted | Self::BadResponse(_) | Self::Headers(_) => false,
+            Self::Aborted | Self::BadResponse(_) | Self::Headers(_) | Self::Redirect { .. } => false,
         }
     }
 
@@ -68,6 +76,7 @@ impl TransportError {
             Self::Network(_) | Self::Headers(_) | Self::Aborted => Failure::Network,
             Self::Timeout => Failure::Timeout,
             Self::Http { status, retry_after_ms } => Failure::Http { status: *status, retry_after_ms: *retry_after_ms },
+            Self::Redirect { status, .. } => Failure::Http { status: *status, retry_after_ms: None },
             Self::BadResponse(_) => Failure::BadResponse,
             Self::Rpc(e) => Failure::Rpc { code: e.code },
         }
@@ -89,6 +98,15 @@ impl fmt::Display for TransportError {
             Self::BadResponse(e) => write!(f, "the MCP server's answer could not be read: {e}"),
             Self::Rpc(e) => write!(f, "{} (JSON-RPC error {})", e.message, e.code),
             Self::Headers(detail) => write!(f, "the headers callback failed: {detail}"),
+            Self::Redirect { status, to } => {
+                f.write_str("the MCP server redirected the request")?;
+                match (status, to) {
+                    (0, _) => f.write_str(" (the browser hides where)")?,
+                    (status, Some(to)) => write!(f, " (HTTP {status}) to {to}")?,
+                    (status, None) => write!(f, " (HTTP {status})")?,
+                }
+                f.write_str(", which this client does not follow: it sends only to the server's own origin, keeping the method (307, 308); open the client with the server's final URL")
+            }
         }
     }
 }

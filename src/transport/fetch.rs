@@ -5,9 +5,10 @@ use std::cell::RefCell;
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal, Headers, Request, RequestInit, Response};
+use web_sys::{AbortController, AbortSignal, Headers, Request, RequestInit, RequestRedirect, Response};
 
 use super::error::{parse_retry_after, TransportError};
+use super::redirect::{self, Hop};
 use crate::host::globals::{self, Listener, Timeout};
 use crate::json::Value;
 use crate::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, RequestIds};
@@ -143,7 +144,6 @@ impl FetchTransport {
     }
 
     /// The request timeout the host chose.
-    #[cfg(feature = "legacy")]
     pub(crate) fn timeout_ms(&self) -> u32 {
         self.timeout_ms
     }
@@ -229,7 +229,6 @@ impl FetchTransport {
     ) -> Result<Answer, TransportError> {
         let Exchange { body, headers, extra, id, signal } = exchange;
         let controller = AbortController::new().map_err(|e| TransportError::Network(js_message(&e)))?;
-        let req = self.prepare(body, headers, extra, &controller.signal()).await?;
         let timed_out = std::rc::Rc::new(std::cell::Cell::new(false));
         let _timeout = timeout_ms.and_then(|ms| {
             let controller = controller.clone();
@@ -256,12 +255,7 @@ impl FetchTransport {
                 TransportError::Network(js_message(&e))
             }
         };
-        let promise = globals::fetch(&req).map_err(|e| TransportError::Network(js_message(&e)))?;
-        let response: Response = JsFuture::from(promise)
-            .await
-            .map_err(map_abort)?
-            .dyn_into()
-            .map_err(|e| TransportError::Network(js_message(&e)))?;
+        let response = self.fetch(body, headers, extra, &controller.signal(), &map_abort).await?;
         let status = response.status();
         let header = |name: &str| response.headers().get(name).ok().flatten();
         let retry_after_ms = header("retry-after").and_then(|v| parse_retry_after(&v));
@@ -294,9 +288,43 @@ impl FetchTransport {
         })
     }
 
-    /// The fetch `Request` for `body`: protocol headers, `extra`, the host's headers, `signal`.
+    /// POSTs `body` and returns the response, following a redirect only within the server's origin
+    /// ([`redirect::next_hop`]); `rejected` names why the fetch promise rejected (abort, timeout…).
+    async fn fetch(
+        &self,
+        body: &str,
+        headers: &[(&'static str, String)],
+        extra: &[(String, String)],
+        signal: &AbortSignal,
+        rejected: &dyn Fn(JsValue) -> TransportError,
+    ) -> Result<Response, TransportError> {
+        let mut url = self.url.clone();
+        let mut hops = 0;
+        loop {
+            let req = self.prepare(&url, body, headers, extra, signal).await?;
+            let promise = globals::fetch(&req).map_err(|e| TransportError::Network(js_message(&e)))?;
+            let response: Response = JsFuture::from(promise)
+                .await
+                .map_err(rejected)?
+                .dyn_into()
+                .map_err(|e| TransportError::Network(js_message(&e)))?;
+            match redirect::next_hop(&response, &url) {
+                Hop::Arrived => return Ok(response),
+                Hop::Follow(next) if hops < redirect::MAX_HOPS => {
+                    hops += 1;
+                    url = next;
+                }
+                Hop::Follow(_) => return Err(TransportError::Redirect { status: response.status(), to: None }),
+                Hop::Refuse(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The fetch `Request` for `body` to `url`: protocol headers, `extra`, the host's headers, `signal`,
+    /// and redirects left to [`Self::fetch`].
     async fn prepare(
         &self,
+        url: &str,
         body: &str,
         headers: &[(&'static str, String)],
         extra: &[(String, String)],
@@ -315,7 +343,8 @@ impl FetchTransport {
         init.set_headers(&all);
         init.set_body(&JsValue::from_str(body));
         init.set_signal(Some(signal));
-        Request::new_with_str_and_init(&self.url, &init).map_err(|e| TransportError::Network(js_message(&e)))
+        init.set_redirect(RequestRedirect::Manual);
+        Request::new_with_str_and_init(url, &init).map_err(|e| TransportError::Network(js_message(&e)))
     }
 
     /// Opens `subscriptions/listen` for `task_ids` and feeds what arrives to `on_event` until the stream
@@ -329,17 +358,10 @@ impl FetchTransport {
         let id = self.next_id();
         let request = ClientRequest::Listen(ListenFilter::tasks(task_ids));
         let body = request.envelope(&id, &self.meta).to_string();
-        let req = match self.prepare(&body, &request.http_headers(), &[], &abort.signal()).await {
-            Ok(req) => req,
-            Err(e) => return ListenEnd::Dropped(e),
-        };
-        let promise = match globals::fetch(&req) {
-            Ok(p) => p,
-            Err(e) => return ListenEnd::Dropped(TransportError::Network(js_message(&e))),
-        };
-        let response: Response = match JsFuture::from(promise).await.and_then(|r| r.dyn_into()) {
+        let network = |e: JsValue| TransportError::Network(js_message(&e));
+        let response = match self.fetch(&body, &request.http_headers(), &[], &abort.signal(), &network).await {
             Ok(r) => r,
-            Err(e) => return ListenEnd::Dropped(TransportError::Network(js_message(&e))),
+            Err(e) => return ListenEnd::Dropped(e),
         };
         let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
         if !is_event_stream(&content_type) {

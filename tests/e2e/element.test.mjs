@@ -393,15 +393,115 @@ test("URL mode: the full URL and its host are shown, nothing opens before Open, 
       await route.continue();
     });
     const [popup] = await Promise.all([s.page.waitForEvent("popup", { timeout: 5000 }), s.button(id, "open").click()]);
-    await popup.waitForLoadState();
+    await popup.waitForURL(url, { timeout: 5000 });
     assert.equal(popup.url(), url, "the new page is the URL");
     assert.equal(await popup.evaluate(() => window.opener), null, "opened without an opener (noopener)");
+    assert.equal(await popup.evaluate(() => document.referrer), "", "and without a referrer (noreferrer)");
     const done = await s.settled(id);
     assert.equal(done.status, "completed", JSON.stringify(done.error));
     assert.deepEqual(done.result.structuredContent, { user: "demo-user", provider: "example-idp" });
     assert.deepEqual((await s.events(id, "mcp-task-input")).map((e) => e.detail.responses), [{ "login-1": { action: "accept" } }], "Open sends {action: accept} without content");
     assert.equal(s.updates(id).length, 1);
     assert.equal(popups, 1, "one page opened");
+    await popup.close();
+  });
+});
+
+/**
+ * Keeps every request of `s.context` on this machine: pages on `fakes` (origin → HTML) are answered
+ * here, as if they existed; any other non-loopback request is aborted before it is sent (no DNS either).
+ */
+async function fakeSites(s, fakes) {
+  const reached = [];
+  await s.context.route((url) => !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname), async (route) => {
+    const url = new URL(route.request().url());
+    reached.push(route.request().headers().referer ? `${url.href} (referer ${route.request().headers().referer})` : url.href);
+    if (fakes[url.origin]) await route.fulfill({ contentType: "text/html", body: fakes[url.origin] });
+    else await route.abort();
+  });
+  return reached;
+}
+
+test("URL mode, hostile addresses: the card names and opens the host the browser parses, refuses user info, warns of look-alikes", { timeout: 40_000 }, async () => {
+  await withSession(suite, "url-spoof", {}, async (s) => {
+    const reached = await fakeSites(s, { "https://evil.example": "<!doctype html><title>evil</title>" });
+    let popups = 0;
+    s.page.on("popup", () => { popups += 1; });
+    await s.open();
+    const part = async (id, name) => (await s.task(id).locator(`[part~="${name}"]`).textContent()).trim();
+    const warnings = (id) => texts(s.task(id).locator(".warn"));
+
+    // The backslash ends the authority for the browser's parser: the page is evil.example's.
+    const spoof = await s.start("login", { url: "https://evil.example\\@bank.example/login" });
+    await s.form(spoof, "login-1").waitFor();
+    const href = "https://evil.example/@bank.example/login";
+    assert.equal(await part(spoof, "domain"), "evil.example", "the site is the host the browser will open");
+    assert.equal(await part(spoof, "url"), href, "the URL shown is the one opened");
+    assert.equal((await s.button(spoof, "open").textContent()).trim(), "Open evil.example");
+    const [popup] = await Promise.all([s.page.waitForEvent("popup", { timeout: 5000 }), s.button(spoof, "open").click()]);
+    await popup.waitForURL(href, { timeout: 5000 });
+    assert.equal(popup.url(), href, "the new page is the one named");
+    assert.equal(await popup.evaluate(() => window.opener), null, "the new page cannot reach this one");
+    assert.equal(await popup.evaluate(() => document.referrer), "", "nor learn its address");
+    await until(() => s.updates(spoof).length === 1, "the accept after the page opened");
+    assert.deepEqual(reached, [href], "the only page left loopback for is the one opened (answered here)");
+    await popup.close();
+
+    // User info before the host: refused, with a warning.
+    const userinfo = await s.start("login", { url: "https://bank.example@evil.example/login" });
+    await s.form(userinfo, "login-1").waitFor();
+    assert.equal(await part(userinfo, "domain"), "evil.example");
+    assert.equal(await s.button(userinfo, "open").count(), 0, "no Open button");
+    assert.match(await warnings(userinfo), /user name/);
+
+    // A Cyrillic look-alike: the punycode host beside the Unicode one, and a mixed-alphabet warning.
+    const lookalike = await s.start("login", { url: "https://\u0430pple.com/signin" });
+    await s.form(lookalike, "login-1").waitFor();
+    assert.equal(await part(lookalike, "domain"), "xn--pple-43d.com");
+    assert.equal(await part(lookalike, "domain-unicode"), "\u0430pple.com");
+    assert.equal(await part(lookalike, "url"), "https://xn--pple-43d.com/signin");
+    assert.equal((await s.button(lookalike, "open").textContent()).trim(), "Open xn--pple-43d.com");
+    const warned = await warnings(lookalike);
+    assert.match(warned, /mixes alphabets/);
+    assert.match(warned, /punycode/);
+
+    // A percent-encoded dot: the host as the parser decodes it.
+    const encoded = await s.start("login", { url: "https://bank.example%2eevil.com/" });
+    await s.form(encoded, "login-1").waitFor();
+    assert.equal(await part(encoded, "domain"), "bank.example.evil.com");
+
+    assert.equal(popups, 1, "one page opened");
+    for (const id of [userinfo, lookalike, encoded]) assert.equal(s.updates(id).length, 0, "nothing answered");
+  });
+});
+
+test("URL mode, pop-up blocked: no accept is sent, the card says so, Open works once allowed", { timeout: 30_000 }, async () => {
+  await withSession(suite, "url-blocked", {}, async (s) => {
+    await s.open();
+    const id = await s.start("login");
+    await s.form(id, "login-1").waitFor();
+    // As a pop-up blocker does: window.open returns null.
+    await s.page.evaluate(() => {
+      window.__open = window.open;
+      window.open = () => null;
+    });
+    await s.button(id, "open").click();
+    await sleep(600);
+    assert.equal(s.updates(id).length, 0, "no accept without an open page");
+    assert.deepEqual(await s.events(id, "mcp-task-input"), [], "not even offered to the host");
+    assert.match(await texts(s.form(id, "login-1")), /blocked the new tab/, "the card says the tab was blocked");
+    assert.equal(await s.button(id, "open").isEnabled(), true, "Open can be pressed again");
+
+    await s.page.evaluate(() => { window.open = window.__open; });
+    // As in the test above: the sign-in page completes the task, so it answers once the accept is in.
+    await s.context.route("**/fake-login*", async (route) => {
+      await until(() => s.updates(id).length > 0, "the accept to reach the server", 5000).catch(() => {});
+      await route.continue();
+    });
+    const [popup] = await Promise.all([s.page.waitForEvent("popup", { timeout: 5000 }), s.button(id, "open").click()]);
+    await until(() => s.updates(id).length === 1, "the accept once the page opened");
+    const done = await s.settled(id);
+    assert.equal(done.status, "completed", JSON.stringify(done.error));
     await popup.close();
   });
 });

@@ -126,3 +126,38 @@ test("a step cut off after leasing (its isolate died) loses nothing: a later ste
   assert.equal(snapshot.status, "completed");
   assert.equal(count("tasks/update", task.taskId), 1);
 });
+
+test("a send's lease outlasts the send: sends run first, and the lease covers their requests at the host's timeout", async () => {
+  const map = new Map();
+  const store = mapStore(map);
+  // A slow server may use the whole timeout on every request; 60 s is more than a fixed 30 s lease.
+  const timeoutMs = 60_000;
+  const starter = await open(store, { requestTimeoutMs: timeoutMs });
+  const { task } = await starter.callTool("deploy", { service: "queue", environment: "staging" });
+  // Twenty other live tasks, so the step has more than one batch of work.
+  for (let i = 0; i < 20; i++) await starter.callTool("long_job", { seconds: 60 });
+  await stepUntil(store, task.taskId, (s) => s.status === "input_required");
+  await starter.respond(task.taskId, { "approval-1": { action: "accept", content: { confirm: true, strategy: "rolling" } } });
+  const key = [...map.keys()].find((k) => k.endsWith(`/task/${task.taskId}`));
+  let leaseAtSend = null;
+  let sendStartedAt = null;
+  const watch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const body = await request.clone().json().catch(() => null);
+    if (body?.method === "tasks/update") {
+      sendStartedAt = Date.now();
+      leaseAtSend = JSON.parse(map.get(key)).sendLeaseUntil;
+    }
+    return watch(request);
+  };
+  try {
+    const result = await (await open(store, { requestTimeoutMs: timeoutMs })).step();
+    assert.equal(result.sent, 1);
+  } finally {
+    globalThis.fetch = watch;
+  }
+  assert.ok(sendStartedAt !== null, "the answer was sent");
+  assert.ok(leaseAtSend >= sendStartedAt + timeoutMs,
+    `the lease (${leaseAtSend - sendStartedAt} ms after the send started) covers the send's own timeout`);
+});

@@ -6,10 +6,11 @@ import assert from "node:assert/strict";
 import { TaskClient } from "./support.mjs";
 
 const url = "http://127.0.0.1:9/mcp"; // never contacted: open() reads the store only
+const key = "mcp-tasks/2/contract/http:%2F%2F127.0.0.1:9%2Fmcp/task/t1"; // the client's key of task t1
 
 /** A store over a Map holding one stored record under the client's prefix. */
 function storeWith(overrides = {}) {
-  const map = new Map([[`mcp-tasks/1/contract/${url}/task/t1`, "{}"]]);
+  const map = new Map([[key, "{}"]]);
   return {
     async get(key) { return map.get(key); },
     async put(key, value) { map.set(key, value); },
@@ -20,7 +21,7 @@ function storeWith(overrides = {}) {
 }
 
 test("a host store whose list() gives bare keys makes open() reject, naming list and the shape", async () => {
-  const store = storeWith({ async list(prefix) { return [`mcp-tasks/1/contract/${url}/task/t1`].filter((k) => k.startsWith(prefix)); } });
+  const store = storeWith({ async list(prefix) { return [key].filter((k) => k.startsWith(prefix)); } });
   await assert.rejects(TaskClient.open({ url, namespace: "contract", store }), (e) => {
     assert.equal(e.name, "StorageError", `${e.name}: ${e.message}`);
     assert.match(e.message, /list\(/);

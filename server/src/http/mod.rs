@@ -104,12 +104,29 @@ async fn login_page(State(state): State<AppState>, Query(q): Query<TaskQuery>) -
         .unwrap_or_default()
 }
 
-async fn admin_get_faults(State(state): State<AppState>) -> Response<Body> {
+/// `/admin/*` changes what every client of the server sees: only from loopback pages (or no page).
+fn admin_refused(state: &AppState, headers: &HeaderMap) -> Option<Response<Body>> {
+    origin::check(headers, state.loopback)
+        .err()
+        .map(|refusal| json_response(StatusCode::FORBIDDEN, &json!({ "error": refusal.message() })))
+}
+
+async fn admin_get_faults(State(state): State<AppState>, headers: HeaderMap) -> Response<Body> {
+    if let Some(refused) = admin_refused(&state, &headers) {
+        return refused;
+    }
     let faults = state.faults.read().map(|f| f.clone()).unwrap_or_default();
     json_response(StatusCode::OK, &serde_value(&faults))
 }
 
-async fn admin_set_faults(State(state): State<AppState>, body: axum::body::Bytes) -> Response<Body> {
+async fn admin_set_faults(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response<Body> {
+    if let Some(refused) = admin_refused(&state, &headers) {
+        return refused;
+    }
     match serde_json::from_slice::<FaultSettings>(&body) {
         Ok(settings) => {
             if let Ok(mut f) = state.faults.write() {
@@ -121,7 +138,10 @@ async fn admin_set_faults(State(state): State<AppState>, body: axum::body::Bytes
     }
 }
 
-async fn admin_expire(State(state): State<AppState>, Query(q): Query<TaskQuery>) -> Response<Body> {
+async fn admin_expire(State(state): State<AppState>, headers: HeaderMap, Query(q): Query<TaskQuery>) -> Response<Body> {
+    if let Some(refused) = admin_refused(&state, &headers) {
+        return refused;
+    }
     match q.task.as_deref().map(|id| state.engine.expire(id)) {
         Some(Ok(true)) => json_response(StatusCode::OK, &json!({ "expired": true })),
         Some(Ok(false)) => json_response(StatusCode::NOT_FOUND, &json!({ "expired": false })),
@@ -130,7 +150,10 @@ async fn admin_expire(State(state): State<AppState>, Query(q): Query<TaskQuery>)
     }
 }
 
-async fn admin_restart_store(State(state): State<AppState>) -> Response<Body> {
+async fn admin_restart_store(State(state): State<AppState>, headers: HeaderMap) -> Response<Body> {
+    if let Some(refused) = admin_refused(&state, &headers) {
+        return refused;
+    }
     match state.engine.store().reopen() {
         Ok(()) => json_response(StatusCode::OK, &json!({ "restarted": true })),
         Err(e) => json_response(StatusCode::INTERNAL_SERVER_ERROR, &json!({ "error": e.to_string() })),

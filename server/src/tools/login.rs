@@ -1,5 +1,7 @@
-//! `login {provider}`: URL-mode elicitation. The task asks the user to open the server's own sign-in
-//! page; visiting it completes the task. Declining fails it.
+//! `login {provider, url}`: URL-mode elicitation. The task asks the user to open the server's own
+//! sign-in page; visiting it completes the task. Declining fails it. `url` asks for another address
+//! instead, verbatim, so tests can see how a client shows and opens a hostile one (a task asking for
+//! it completes only when its own sign-in page is visited).
 use mcp_tasks_web::json::{json, Value};
 use mcp_tasks_web::protocol::input::{ElicitRequest, InputRequest};
 use mcp_tasks_web::protocol::jsonrpc::RpcError;
@@ -24,18 +26,26 @@ impl Tool for Login {
         "Signs in to a provider through a URL the user opens (URL-mode elicitation)."
     }
     fn input_schema(&self) -> Value {
-        object_schema(json!({ "provider": { "type": "string", "default": "example-idp" } }), &[])
+        object_schema(
+            json!({ "provider": { "type": "string", "default": "example-idp" }, "url": { "type": "string" } }),
+            &[],
+        )
     }
     fn task_support(&self) -> TaskSupport {
         TaskSupport::Required
     }
     fn begin(&self, ctx: &CallContext<'_>) -> Result<Begin, RpcError> {
         let provider = ctx.args.text("provider", "example-idp")?;
+        ctx.args.text("url", "")?; // A wrong type is refused now, not ignored later.
         Ok(Begin::Task { message: format!("Preparing sign-in with {provider}"), data: json!({ "visited": false }) })
     }
     fn advance(&self, row: &mut TaskRow, now: i64, env: &ToolEnv) {
-        let provider = row_args(row).text("provider", "example-idp").unwrap_or_else(|_| "example-idp".into());
-        let url = format!("{}{LOGIN_PATH}?task={}", env.base_url, row.id);
+        let args = row_args(row);
+        let provider = args.text("provider", "example-idp").unwrap_or_else(|_| "example-idp".into());
+        let url = match args.text("url", "") {
+            Ok(url) if !url.is_empty() => url,
+            _ => format!("{}{LOGIN_PATH}?task={}", env.base_url, row.id),
+        };
         if row.data.get("visited") == Some(&Value::Bool(true)) {
             let mut result = CallToolResult::text(format!("Signed in to {provider} as demo-user"));
             result.structured_content = Some(json!({ "user": "demo-user", "provider": provider }));

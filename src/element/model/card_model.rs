@@ -3,7 +3,6 @@
 //! only draws this, as [`super::view`] writes it, so the decisions are tested natively.
 use crate::json::Value;
 
-use super::url_check::{self, UrlCheck};
 use crate::machine::record::{LocalEnd, LocalStatus};
 use crate::protocol::form::{FormModel, SchemaError};
 use crate::protocol::input::{ElicitRequest, InputRequest};
@@ -27,8 +26,10 @@ pub enum Question {
     Url {
         /// The server's message.
         message: String,
-        /// The checked address.
-        url: UrlCheck,
+        /// The address as sent. Checked when drawn ([`super::view`] with [`super::url_check`]): the
+        /// check needs the platform's URL parser, the one that decides what `window.open` opens, which
+        /// only the browser has (`bindings::element` hands it over).
+        url: String,
     },
     /// A request the card does not answer (sampling, roots, an unknown method); the host may.
     Unsupported {
@@ -258,7 +259,7 @@ fn question(request: &InputRequest) -> Question {
             schema: requested_schema.clone(),
         },
         InputRequest::Elicitation(ElicitRequest::Url { message, url }) => {
-            Question::Url { message: message.clone(), url: url_check::check(url) }
+            Question::Url { message: message.clone(), url: url.clone() }
         }
         InputRequest::Sampling { .. } => {
             Question::Unsupported { note: "note.sampling", method: request.method().into() }
@@ -373,7 +374,7 @@ mod tests {
         let q = CardModel::from_json(&s).questions;
         assert_eq!(q.len(), 6);
         assert!(matches!(&q[0].1, Question::Form { form: Ok(f), .. } if f.fields().len() == 1));
-        assert!(matches!(&q[1].1, Question::Url { url, .. } if url.openable && url.host == "pay.example"));
+        assert!(matches!(&q[1].1, Question::Url { url, .. } if url == "https://pay.example/x"));
         assert!(matches!(&q[2].1, Question::Unsupported { note: "note.sampling", .. }));
         assert!(matches!(&q[3].1, Question::Unsupported { note: "note.roots", .. }));
         assert!(matches!(&q[4].1, Question::Form { form: Err(_), .. }));

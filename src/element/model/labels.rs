@@ -49,19 +49,29 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("url.intro", "The task asks you to open this page:", "งานนี้ขอให้คุณเปิดหน้านี้:"),
     ("url.site", "Site", "เว็บไซต์"),
     (
+        "url.mixedScripts",
+        "This site name mixes alphabets, as look-alike sites do.",
+        "ชื่อเว็บไซต์นี้ผสมตัวอักษรหลายภาษา แบบที่เว็บไซต์ปลอมใช้",
+    ),
+    (
         "url.punycode",
         "This address uses an encoded (punycode) domain that can imitate another site. Check it carefully.",
         "ที่อยู่นี้ใช้โดเมนแบบเข้ารหัส (punycode) ซึ่งอาจเลียนแบบเว็บไซต์อื่น โปรดตรวจสอบให้ดี",
     ),
     (
         "url.userinfo",
-        "This address contains a user name before the domain, a common trick. Check the site carefully.",
-        "ที่อยู่นี้มีชื่อผู้ใช้อยู่หน้าโดเมน ซึ่งเป็นกลลวงที่พบบ่อย โปรดตรวจสอบเว็บไซต์ให้ดี",
+        "This address hides a user name before the site, a common trick. It cannot be opened from here.",
+        "ที่อยู่นี้ซ่อนชื่อผู้ใช้ไว้หน้าชื่อเว็บไซต์ ซึ่งเป็นกลลวงที่พบบ่อย จึงเปิดจากที่นี่ไม่ได้",
     ),
     (
         "url.refused",
-        "This address cannot be opened from here: only https or a local address is allowed.",
-        "ไม่สามารถเปิดที่อยู่นี้จากที่นี่ได้ อนุญาตเฉพาะ https หรือที่อยู่ในเครื่อง",
+        "This address cannot be opened from here: only https, or http when both it and the server are on this computer.",
+        "ไม่สามารถเปิดที่อยู่นี้จากที่นี่ได้ อนุญาตเฉพาะ https หรือ http เมื่อทั้งที่อยู่นี้และเซิร์ฟเวอร์อยู่ในเครื่องนี้",
+    ),
+    (
+        "url.blocked",
+        "The browser blocked the new tab; nothing was sent. Allow pop-ups here and press Open again.",
+        "เบราว์เซอร์บล็อกแท็บใหม่ จึงยังไม่ได้ส่งคำตอบ โปรดอนุญาตป๊อปอัปแล้วกดเปิดอีกครั้ง",
     ),
     (
         "url.opened",

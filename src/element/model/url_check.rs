@@ -1,106 +1,432 @@
-//! What the element may do with a URL-mode elicitation's address: show it, highlight its host, warn
-//! about look-alike tricks, and offer to open it only for `https:` or a loopback `http:` address.
-//! Pure string work: the URL is never fetched (the spec forbids pre-fetching before consent).
+//! What the element may do with a URL-mode elicitation's address: which page it names, whether it may
+//! offer to open it, and what to warn about.
+//!
+//! The address is read by the platform's URL parser (WHATWG URL, `new URL()`), never split by hand:
+//! the browser opens what that parser reads, and a hand-written splitter disagrees with it on exactly
+//! the addresses made to deceive (`https://evil.example\@bank.example/` is `evil.example` to the
+//! parser, which ends the authority at `\`). So this module is pure and takes the parser's fields as
+//! [`UrlParts`]: `bindings::element` fills them from JS `new URL()`, native tests from the `url` crate, which
+//! implements the same standard. The URL is never fetched (the spec forbids pre-fetching before consent).
+
+/// The fields of one URL as the WHATWG URL parser reads them (the getters of JS `URL`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UrlParts {
+    /// The serialized URL: what the card shows and opens. All ASCII: the parser percent-encodes the
+    /// rest and writes the host in punycode, so no bidi or look-alike character survives in it.
+    pub href: String,
+    /// The scheme with its colon (`https:`).
+    pub protocol: String,
+    /// The user name before the host, or empty.
+    pub username: String,
+    /// The password before the host, or empty.
+    pub password: String,
+    /// The host name in ASCII (punycode labels, IPv4 in dotted decimal, IPv6 in brackets).
+    pub hostname: String,
+    /// The host name with a non-default port (`bank.example:8443`).
+    pub host: String,
+}
 
 /// The verdict on one URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlCheck {
-    /// The URL exactly as sent, for display.
+    /// What to show: the parsed `href`, or the text as sent when it does not parse.
     pub full: String,
-    /// The host (lower-cased, without port or user info), for highlighting; empty when none was found.
+    /// The parser's host (ASCII, with a non-default port), for highlighting; empty when none.
     pub host: String,
+    /// The host with its punycode labels decoded, when that differs from `host`: shown beside it, as
+    /// the ASCII form alone is unreadable for a real international domain.
+    pub unicode_host: Option<String>,
     /// Whether the element may offer to open it.
     pub openable: bool,
-    /// A host label in punycode (`xn--`), which can imitate another domain.
+    /// The host has an international (punycode) label, which can imitate another domain.
     pub punycode: bool,
-    /// User info before the host (`https://bank.example@evil.example/`), a classic disguise.
+    /// A host label mixes letters of different scripts (`аpple` with a Cyrillic `а`).
+    pub mixed_scripts: bool,
+    /// User info before the host (`https://bank.example@evil.example/`), a classic disguise; refused.
     pub userinfo: bool,
 }
 
-/// Checks `url`.
-pub fn check(url: &str) -> UrlCheck {
-    let full = url.to_owned();
-    let refused =
-        |host: String| UrlCheck { full: full.clone(), host, openable: false, punycode: false, userinfo: false };
-    if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        return refused(String::new());
+impl UrlCheck {
+    /// The label keys of the warnings to show, strongest first.
+    pub fn warnings(&self) -> impl Iterator<Item = &'static str> {
+        let refused = !self.openable && !self.userinfo;
+        [
+            (self.mixed_scripts, "url.mixedScripts"),
+            (self.punycode, "url.punycode"),
+            (self.userinfo, "url.userinfo"),
+            (refused, "url.refused"),
+        ]
+        .into_iter()
+        .filter_map(|(on, key)| on.then_some(key))
     }
-    // Not `split_once("://")`: a str pattern brings a str index panic path along (`text.rs`).
-    let Some(at) = crate::text::find(url, "://") else { return refused(String::new()) };
-    let (scheme, rest) = (url.get(..at).unwrap_or_default(), url.get(at + 3..).unwrap_or_default());
-    let scheme = scheme.to_ascii_lowercase();
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let (userinfo, host_port) = match authority.rsplit_once('@') {
-        Some((_, host_port)) => (true, host_port),
-        None => (false, authority),
+}
+
+/// Checks `raw`, the URL as the server sent it, given what the parser read of it (`None`: it does not
+/// parse). `server_loopback`: the MCP server itself is on this machine ([`is_loopback`] of its host),
+/// the one case where a plain `http:` page may be offered, and then only a loopback one: a remote
+/// server has no business sending the user to a page on the user's own machine, and a local one must
+/// not send them to an unencrypted remote page.
+pub fn check(raw: &str, parsed: Option<&UrlParts>, server_loopback: bool) -> UrlCheck {
+    let Some(url) = parsed else {
+        return UrlCheck {
+            full: raw.to_owned(),
+            host: String::new(),
+            unicode_host: None,
+            openable: false,
+            punycode: false,
+            mixed_scripts: false,
+            userinfo: false,
+        };
     };
-    let host = strip_port(host_port).to_ascii_lowercase();
-    let punycode = host.split('.').any(|label| label.starts_with("xn--"));
-    let openable = !host.is_empty()
-        && match scheme.as_str() {
-            "https" => true,
-            "http" => is_loopback(&host),
+    let userinfo = !url.username.is_empty() || !url.password.is_empty();
+    let mut unicode = String::new();
+    let mut punycode = false;
+    let mut mixed_scripts = false;
+    for (i, label) in url.hostname.split('.').enumerate() {
+        if i > 0 {
+            unicode.push('.');
+        }
+        let decoded = label.strip_prefix("xn--").and_then(decode_punycode);
+        punycode |= decoded.is_some();
+        let label = decoded.as_deref().unwrap_or(label);
+        mixed_scripts |= mixes_scripts(label);
+        unicode.push_str(label);
+    }
+    // The port, if any, follows the host name in `host`.
+    unicode.push_str(url.host.strip_prefix(url.hostname.as_str()).unwrap_or_default());
+    let openable = !url.hostname.is_empty()
+        && !userinfo
+        && match url.protocol.as_str() {
+            "https:" => true,
+            "http:" => server_loopback && is_loopback(&url.hostname),
             _ => false,
         };
-    UrlCheck { full, host, openable, punycode, userinfo }
-}
-
-fn strip_port(host_port: &str) -> &str {
-    if let Some(rest) = host_port.strip_prefix('[') {
-        // An IPv6 literal keeps its brackets: `[::1]:8080` → `[::1]`.
-        return rest.find(']').and_then(|end| host_port.get(..end + 2)).unwrap_or(host_port);
+    UrlCheck {
+        full: url.href.clone(),
+        unicode_host: (unicode != url.host).then_some(unicode),
+        host: url.host.clone(),
+        openable,
+        punycode,
+        mixed_scripts,
+        userinfo,
     }
-    host_port.split(':').next().unwrap_or("")
 }
 
-fn is_loopback(host: &str) -> bool {
-    host == "localhost" || host.ends_with(".localhost") || host == "[::1]" || is_ipv4_loopback(host)
+/// Whether `hostname`, as the parser writes it, names this machine: `localhost` and its subdomains,
+/// `127.0.0.0/8`, `[::1]`. Plain comparisons suffice because the parser has normalised the host: it
+/// writes `127.1` and `0x7f.1` as `127.0.0.1` and `LOCALHOST` as `localhost`, and a host of digits and
+/// dots is always an IPv4 address written in full (a name whose last label is a number is parsed as
+/// one or refused).
+pub fn is_loopback(hostname: &str) -> bool {
+    hostname == "localhost"
+        || hostname.ends_with(".localhost")
+        || hostname == "[::1]"
+        || (hostname.starts_with("127.") && hostname.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
 }
 
-fn is_ipv4_loopback(host: &str) -> bool {
-    let parts: Vec<&str> = host.split('.').collect();
-    parts.len() == 4 && parts[0] == "127" && parts.iter().all(|p| p.parse::<u8>().is_ok())
+/// A coarse script of one character: enough to see a label mixing alphabets. 0 is "no script"
+/// (digits, `-`, combining marks); 255 is any letter outside the table, which then counts as one
+/// script of its own.
+fn script(c: char) -> u8 {
+    // (first, last, script) in the Basic Multilingual Plane; Han, kana and Hangul are one class, as
+    // Japanese and Korean mix them. u16, not u32: half the table's bytes in the .wasm.
+    const RANGES: &[(u16, u16, u8)] = &[
+        (0x30, 0x39, 0),
+        (0x2d, 0x2d, 0),
+        (0x61, 0x7a, 1),
+        (0xc0, 0x24f, 1),
+        (0x300, 0x36f, 0),
+        (0x370, 0x3ff, 2),
+        (0x400, 0x52f, 3),
+        (0x530, 0x58f, 4),
+        (0x590, 0x5ff, 5),
+        (0x600, 0x6ff, 6),
+        (0x750, 0x77f, 6),
+        (0x8a0, 0x8ff, 6),
+        (0x900, 0x97f, 7),
+        (0xe00, 0xe7f, 8),
+        (0x10a0, 0x10ff, 9),
+        (0x1100, 0x11ff, 10),
+        (0x1c80, 0x1c8f, 3),
+        (0x1e00, 0x1eff, 1),
+        (0x1f00, 0x1fff, 2),
+        (0x2c60, 0x2c7f, 1),
+        (0x2de0, 0x2dff, 3),
+        (0x3040, 0x30ff, 10),
+        (0x3130, 0x318f, 10),
+        (0x3400, 0x4dbf, 10),
+        (0x4e00, 0x9fff, 10),
+        (0xa640, 0xa69f, 3),
+        (0xa720, 0xa7ff, 1),
+        (0xab30, 0xab6f, 1),
+        (0xac00, 0xd7af, 10),
+        (0xf900, 0xfaff, 10),
+    ];
+    let Ok(c) = u16::try_from(c as u32) else {
+        // Above the BMP: the CJK extensions, or another script.
+        return if (0x20000..=0x3134f).contains(&(c as u32)) { 10 } else { 255 };
+    };
+    for &(first, last, script) in RANGES {
+        if first <= c && c <= last {
+            return script;
+        }
+    }
+    255
 }
 
-#[cfg(test)]
+/// Whether `label` has letters of two or more scripts.
+fn mixes_scripts(label: &str) -> bool {
+    let mut seen = 0;
+    for s in label.chars().map(script).filter(|s| *s != 0) {
+        if seen != 0 && seen != s {
+            return true;
+        }
+        seen = s;
+    }
+    false
+}
+
+/// Decodes one punycode label (RFC 3492, the part after `xn--`); `None` when it is not valid
+/// punycode. The parser gives hosts only in ASCII, and the user must see the letters it stands for.
+fn decode_punycode(input: &str) -> Option<String> {
+    const BASE: u32 = 36;
+    const T_MIN: u32 = 1;
+    const T_MAX: u32 = 26;
+    let (basic, extended) = match input.rfind('-') {
+        Some(at) => (input.get(..at)?, input.get(at + 1..)?),
+        None => ("", input),
+    };
+    if !basic.is_ascii() || extended.is_empty() {
+        return None;
+    }
+    let mut out: Vec<char> = basic.chars().collect();
+    let (mut n, mut i, mut bias) = (0x80u32, 0u32, 72u32);
+    let mut digits = extended.bytes();
+    let mut first = true;
+    while digits.len() > 0 {
+        let old_i = i;
+        let (mut w, mut k) = (1u32, BASE);
+        loop {
+            let digit = match digits.next()? {
+                b @ b'a'..=b'z' => b - b'a',
+                b @ b'0'..=b'9' => b - b'0' + 26,
+                _ => return None,
+            } as u32;
+            i = i.checked_add(digit.checked_mul(w)?)?;
+            let t = k.saturating_sub(bias).clamp(T_MIN, T_MAX);
+            if digit < t {
+                break;
+            }
+            w = w.checked_mul(BASE - t)?;
+            k += BASE;
+        }
+        let len = out.len() as u32 + 1;
+        // Bias adaptation (RFC 3492 section 6.1).
+        let mut delta = (i - old_i) / if first { 700 } else { 2 };
+        first = false;
+        delta += delta / len;
+        let mut k = 0;
+        while delta > (BASE - T_MIN) * T_MAX / 2 {
+            delta /= BASE - T_MIN;
+            k += BASE;
+        }
+        bias = k + (BASE - T_MIN + 1) * delta / (delta + 38);
+        n = n.checked_add(i / len)?;
+        i %= len;
+        out.insert(i as usize, char::from_u32(n)?);
+        i += 1;
+    }
+    Some(out.into_iter().collect())
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::check;
+    use super::{check, decode_punycode, is_loopback, UrlCheck, UrlParts};
+    use url::quirks;
 
-    #[test]
-    fn https_and_loopback_http_are_openable() {
-        let c = check("https://Pay.Example.com:8443/checkout?x=1");
-        assert!(c.openable);
-        assert_eq!(c.host, "pay.example.com");
-        assert!(check("http://127.0.0.1:8787/fake-login?task=1").openable);
-        assert!(check("http://localhost/").openable);
-        assert!(check("http://[::1]:9000/x").openable);
-        assert_eq!(check("http://[::1]:9000/x").host, "[::1]");
+    /// What the platform's parser reads of `raw`, through the `url` crate (WHATWG URL, as `new URL()`).
+    fn parse(raw: &str) -> Option<UrlParts> {
+        let u = url::Url::parse(raw).ok()?;
+        Some(UrlParts {
+            href: quirks::href(&u).to_owned(),
+            protocol: quirks::protocol(&u).to_owned(),
+            username: quirks::username(&u).to_owned(),
+            password: quirks::password(&u).to_owned(),
+            hostname: quirks::hostname(&u).to_owned(),
+            host: quirks::host(&u).to_owned(),
+        })
+    }
+
+    /// `raw` checked as sent by a remote MCP server.
+    fn remote(raw: &str) -> UrlCheck {
+        check(raw, parse(raw).as_ref(), false)
+    }
+
+    /// `raw` checked as sent by an MCP server on this machine.
+    fn local(raw: &str) -> UrlCheck {
+        check(raw, parse(raw).as_ref(), true)
     }
 
     #[test]
-    fn other_schemes_remote_http_and_malformed_urls_are_refused() {
-        for url in [
-            "http://example.com/",
+    fn a_backslash_ends_the_authority_so_the_host_is_the_one_before_it() {
+        let c = remote("https://evil.example\\@bank.example/login");
+        assert_eq!(c.host, "evil.example");
+        assert_eq!(c.full, "https://evil.example/@bank.example/login", "shows and opens the parsed href");
+        assert!(!c.userinfo, "no user info: the @ is in the path");
+        assert!(c.openable, "an https page, named by its real host");
+        assert_eq!(c.unicode_host, None);
+    }
+
+    #[test]
+    fn the_shown_and_opened_url_is_the_parsed_href_with_its_real_host() {
+        let c = remote("https://Pay.Example.com:8443/checkout?x=1#top");
+        assert_eq!(c.full, "https://pay.example.com:8443/checkout?x=1#top");
+        assert_eq!(c.host, "pay.example.com:8443");
+        assert!(c.openable);
+        assert_eq!(remote("https://pay.example.com:443/a").host, "pay.example.com", "no default port");
+        // Tabs and newlines are dropped by the parser, as window.open drops them.
+        assert_eq!(remote("https://example.com/a\n\tb").full, "https://example.com/ab");
+        // Non-ASCII in the path is percent-encoded: nothing in the shown text can reorder it (bidi).
+        assert_eq!(remote("https://example.com/\u{202e}gpj.exe").full, "https://example.com/%E2%80%AEgpj.exe");
+    }
+
+    #[test]
+    fn percent_encoded_hosts_are_shown_as_the_parser_decodes_them() {
+        let c = remote("https://bank.example%2eevil.com/");
+        assert_eq!(c.host, "bank.example.evil.com");
+        assert_eq!(c.full, "https://bank.example.evil.com/");
+        assert_eq!(remote("https://%62ank.example/").host, "bank.example");
+    }
+
+    #[test]
+    fn user_info_is_refused_with_a_warning() {
+        for raw in [
+            "https://bank.example.com@evil.example/login",
+            "https://bank.example.com:pw@evil.example/",
+            "https://:pw@evil.example/",
+            "http://user@127.0.0.1:8080/",
+        ] {
+            let c = local(raw);
+            assert!(c.userinfo && !c.openable, "{raw}: {c:?}");
+            assert!(c.warnings().any(|w| w == "url.userinfo"), "{raw}");
+        }
+        assert_eq!(remote("https://bank.example.com@evil.example/").host, "evil.example");
+    }
+
+    #[test]
+    fn a_cyrillic_look_alike_shows_both_forms_and_warns_of_mixed_scripts() {
+        let c = remote("https://\u{430}pple.com/"); // Cyrillic а, then Latin "pple"
+        assert_eq!(c.host, "xn--pple-43d.com");
+        assert_eq!(c.full, "https://xn--pple-43d.com/");
+        assert_eq!(c.unicode_host.as_deref(), Some("\u{430}pple.com"));
+        assert!(c.punycode && c.mixed_scripts);
+        assert_eq!(c.warnings().collect::<Vec<_>>(), ["url.mixedScripts", "url.punycode"]);
+        assert_eq!(remote("https://xn--pple-43d.com/"), c, "sent already in punycode: the same");
+    }
+
+    #[test]
+    fn scripts_are_compared_within_each_label() {
+        // One script per label, or one script plus digits and hyphens: shown in both forms, warned as
+        // international only.
+        for raw in ["https://münchen.de/", "https://пример.рф/", "https://例え.テスト/", "https://ไทย-2.example/"]
+        {
+            let c = remote(raw);
+            assert!(c.punycode && !c.mixed_scripts, "{raw}: {c:?}");
+            assert!(c.unicode_host.is_some(), "{raw}");
+        }
+        assert_eq!(remote("https://münchen.de:8443/").unicode_host.as_deref(), Some("münchen.de:8443"));
+        assert!(!remote("https://\u{20000}\u{4e00}.example/").mixed_scripts, "Han beyond the BMP is Han");
+        // Mixed inside one label: Greek omicron in Latin, Latin in Cyrillic, Armenian in Latin, Han.
+        for raw in [
+            "https://g\u{3bf}\u{3bf}gle.com/",
+            "https://\u{43f}aypal.com/",
+            "https://\u{585}pple.com/",
+            "https://a\u{20000}.example/",
+        ] {
+            assert!(remote(raw).mixed_scripts, "{raw}");
+        }
+        let plain = remote("https://apple.com/");
+        assert!(!plain.punycode && !plain.mixed_scripts && plain.unicode_host.is_none());
+        assert_eq!(plain.warnings().count(), 0);
+    }
+
+    #[test]
+    fn http_only_when_the_page_and_the_server_are_both_loopback() {
+        for raw in
+            ["http://127.0.0.1:8787/fake-login?task=1", "http://localhost/", "http://[::1]:9000/x", "http://127.1/"]
+        {
+            assert!(local(raw).openable, "{raw}");
+            assert!(!remote(raw).openable, "{raw}: a remote server may not send the user to this machine");
+        }
+        assert_eq!(local("http://[::1]:9000/x").host, "[::1]:9000");
+        assert_eq!(local("http://127.1/").host, "127.0.0.1");
+        for raw in ["http://example.com/", "http://127.0.0.1.evil.example/", "http://[::2]/", "http://128.0.0.1/"] {
+            let c = local(raw);
+            assert!(!c.openable, "{raw}");
+            assert_eq!(c.warnings().collect::<Vec<_>>(), ["url.refused"], "{raw}");
+        }
+        assert!(remote("https://127.0.0.1/").openable, "https is fine anywhere");
+    }
+
+    #[test]
+    fn other_schemes_and_unparsable_urls_are_refused() {
+        for raw in [
             "javascript:alert(1)",
             "data:text/html,<script>alert(1)</script>",
             "file:///etc/passwd",
-            "https:///nohost",
+            "blob:https://example.com/1",
+            "ftp://example.com/file",
+            "wss://example.com/",
             "https://exa mple.com/",
-            "https://example.com/\nSet-Cookie",
             "not a url",
+            "/relative",
             "",
-            "http://127.0.0.1.evil.example/",
         ] {
-            assert!(!check(url).openable, "{url:?}");
+            let c = local(raw);
+            assert!(!c.openable, "{raw}");
+            assert!(c.warnings().any(|w| w == "url.refused"), "{raw}");
+        }
+        assert_eq!(local("not a url").full, "not a url", "unparsable text is shown as sent");
+    }
+
+    #[test]
+    fn loopback_hosts_are_matched_as_the_parser_writes_them() {
+        let hostname = |host: &str| parse(&format!("http://{host}/")).map(|p| p.hostname).unwrap_or_default();
+        for host in ["localhost", "LocalHost", "app.localhost", "127.0.0.1", "127.255.0.9", "127.1", "0x7f.1", "[::1]"]
+        {
+            assert!(is_loopback(&hostname(host)), "{host}");
+        }
+        for host in [
+            "localhost.example",
+            "127.0.0.1.example",
+            "127.evil.1a2",
+            "1127.0.0.1",
+            "126.0.0.1",
+            "[::2]",
+            "[::ffff:7f00:1]",
+        ] {
+            assert!(!is_loopback(&hostname(host)), "{host}");
         }
     }
 
     #[test]
-    fn look_alike_tricks_are_flagged() {
-        let c = check("https://bank.example.com@evil.example/login");
-        assert!(c.userinfo);
-        assert_eq!(c.host, "evil.example");
-        assert!(check("https://xn--pple-43d.com/").punycode);
-        assert!(!check("https://apple.com/").punycode);
+    fn punycode_decodes_as_rfc_3492_says_and_as_the_url_crate_encodes() {
+        // RFC 3492 section 7.1 samples, lower-cased as the parser writes hosts.
+        for (encoded, expected) in [
+            ("egbpdaj6bu4bxfgehfvwxn", "ليهمابتكلموشعربي؟"),
+            ("ihqwcrb4cv8a8dqg056pqjye", "他们为什么不说中文"),
+            ("b1abfaaepdrnnbgefbadotcwatmq2g4l", "почемужеонинеговорятпорусски"),
+            ("3b-ww4c5e180e575a65lsy2b", "3年b組金八先生"),
+        ] {
+            assert_eq!(decode_punycode(encoded).as_deref(), Some(expected), "{encoded}");
+        }
+        for unicode in ["\u{430}pple", "münchen", "例え", "ไทย-2", "ελληνικά"] {
+            let u = url::Url::parse(&format!("https://{unicode}.example/")).expect("a valid host");
+            let label = u.host_str().and_then(|h| h.strip_suffix(".example")).and_then(|l| l.strip_prefix("xn--"));
+            assert_eq!(label.and_then(decode_punycode).as_deref(), Some(unicode), "{:?}", u.host_str());
+        }
+        for bad in ["", "abc-", "ab!c", "99999999999", "zzzzzzzzzzzzzzzzzzzz"] {
+            assert_eq!(decode_punycode(bad), None, "{bad:?}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use crate::json::{display_f64, Map, Number, Value};
 use super::card_model::{list_order, CardModel, Piece, Question, ResultView};
 use super::labels::Labels;
 use super::problem_text::{problem_text, task_problem_text};
-use super::url_check::UrlCheck;
+use super::url_check::{self, UrlParts};
 use crate::protocol::form::{FieldKind, FormField, FormModel, TextFormat, WidgetHint};
 use crate::snapshot::Snapshot;
 
@@ -23,13 +23,25 @@ fn text(s: &str) -> Value {
     Value::String(s.to_owned())
 }
 
-/// What a card shows of `model`, in `labels`' words; `server` names the server that asks.
+/// The platform's URL parser (JS `new URL()`, the one `window.open` uses; the `url` crate in native
+/// tests): what it reads of an address, or `None` when it does not parse.
+pub type ParseUrl<'a> = &'a dyn Fn(&str) -> Option<UrlParts>;
+
+/// The server that asks, as a card names it, and whether it is on this machine.
+pub struct Server<'a> {
+    /// Its host (with a non-default port), else the endpoint as configured.
+    pub name: &'a str,
+    /// It is loopback: the one case where a URL-mode question may offer a loopback `http:` page.
+    pub loopback: bool,
+}
+
+/// What a card shows of `model`, in `labels`' words; `server` asks, `parse` reads URL-mode addresses.
 ///
 /// `status` (the card's `data-status`), `statusText`, `title`, `conn`, `message`, `working`, `live`,
 /// `settled`, `created` / `updated` (Unix ms or `null`, for the elapsed clock), `cancel` (the Cancel
 /// task button's words), `cancelRequested`, `error` (why the task ended badly, or that the tool
 /// reported an error; `null` when neither), `result` ([`result`]) and `questions` ([`question`]).
-pub fn card(model: &CardModel, labels: &Labels, server: &str) -> Value {
+pub fn card(model: &CardModel, labels: &Labels, server: &Server<'_>, parse: ParseUrl<'_>) -> Value {
     let mut v = Map::new();
     put(&mut v, "status", text(model.status_name()));
     put(&mut v, "statusText", text(labels.get(&model.status_key())));
@@ -54,7 +66,7 @@ pub fn card(model: &CardModel, labels: &Labels, server: &str) -> Value {
     put(&mut v, "result", model.result.as_ref().map_or(Value::Null, |r| result(r, labels)));
     let mut questions = Vec::with_capacity(model.questions.len());
     for (key, q) in &model.questions {
-        questions.push(question(key, q, labels, server));
+        questions.push(question(key, q, labels, server, parse));
     }
     put(&mut v, "questions", Value::Array(questions));
     Value::Object(v)
@@ -88,12 +100,12 @@ fn result(r: &ResultView, labels: &Labels) -> Value {
 /// One question, keyed by its input key (`key`). A note: `note` (its words). A form (`mode: "form"`):
 /// `message`, `asked` (who asks), `schema` (handed back to [`answer`]), `invalid` (why the schema cannot
 /// be shown, or `null`), `fields` ([`field`]) and `accept` (whether there is anything to accept). A URL
-/// (`mode: "url"`): `message`, `asked`, `url` (as sent), `host`, `warnings` (their words), `open` (the
-/// Open button's words) and `href` (what Open opens), both `null` when it may not be opened.
-fn question(key: &str, q: &Question, labels: &Labels, server: &str) -> Value {
+/// (`mode: "url"`, [`url_question`]): `message`, `asked`, `url`, `host`, `unicode`, `warnings`, `open`,
+/// `href`.
+fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse: ParseUrl<'_>) -> Value {
     let mut v = Map::new();
     put(&mut v, "key", text(key));
-    let asked = Value::String(labels.fill("form.askedBy", &[("server", server)]));
+    let asked = Value::String(labels.fill("form.askedBy", &[("server", server.name)]));
     match q {
         Question::Unsupported { note, method } => {
             put(&mut v, "note", Value::String(labels.fill(note, &[("method", method)])));
@@ -116,26 +128,31 @@ fn question(key: &str, q: &Question, labels: &Labels, server: &str) -> Value {
             put(&mut v, "mode", text("url"));
             put(&mut v, "message", text(message));
             put(&mut v, "asked", asked);
-            url_question(&mut v, url, labels);
+            url_question(&mut v, url, labels, server.loopback, parse);
         }
     }
     Value::Object(v)
 }
 
-fn url_question(v: &mut Map, url: &UrlCheck, labels: &Labels) {
+/// A URL-mode address, checked ([`url_check::check`]) as the parser reads it: `url` (the parsed
+/// `href`, exactly what Open opens, or the text as sent when it does not parse), `host` (the parser's,
+/// ASCII), `unicode` (the host's international form, or `null`), `warnings` (their words, strongest
+/// first), `open` (the Open button's words) and `href` (what it opens), both `null` when it may not be
+/// opened. Parsed without a base: a relative address names no site, and resolving it against the page
+/// would make the server's text point into the host app.
+fn url_question(v: &mut Map, raw: &str, labels: &Labels, server_loopback: bool, parse: ParseUrl<'_>) {
+    let url = url_check::check(raw, parse(raw).as_ref(), server_loopback);
     put(v, "url", text(&url.full));
     put(v, "host", text(&url.host));
+    put(v, "unicode", url.unicode_host.as_deref().map_or(Value::Null, text));
     let mut warnings = Vec::new();
-    for (flag, key) in [(url.punycode, "url.punycode"), (url.userinfo, "url.userinfo"), (!url.openable, "url.refused")]
-    {
-        if flag {
-            warnings.push(text(labels.get(key)));
-        }
+    for key in url.warnings() {
+        warnings.push(text(labels.get(key)));
     }
     put(v, "warnings", Value::Array(warnings));
     let open = url.openable.then(|| labels.fill("action.open", &[("domain", &url.host)]));
     put(v, "open", open.map_or(Value::Null, Value::String));
-    put(v, "href", if url.openable { text(&url.full) } else { Value::Null });
+    put(v, "href", if url.openable { Value::String(url.full) } else { Value::Null });
 }
 
 /// The widget a field is drawn as: `input` (text or number, its `attrs` set on the `<input>`),
@@ -308,8 +325,22 @@ mod tests {
         })
     }
 
+    /// What the platform's parser reads of `raw`, through the `url` crate (WHATWG URL, as `new URL()`).
+    fn parse(raw: &str) -> Option<UrlParts> {
+        use url::quirks;
+        let u = url::Url::parse(raw).ok()?;
+        Some(UrlParts {
+            href: quirks::href(&u).to_owned(),
+            protocol: quirks::protocol(&u).to_owned(),
+            username: quirks::username(&u).to_owned(),
+            password: quirks::password(&u).to_owned(),
+            hostname: quirks::hostname(&u).to_owned(),
+            host: quirks::host(&u).to_owned(),
+        })
+    }
+
     fn view(s: &Value) -> Value {
-        card(&CardModel::from_json(s), &en(), "tasks.example")
+        card(&CardModel::from_json(s), &en(), &Server { name: "tasks.example", loopback: false }, &parse)
     }
 
     #[test]
@@ -413,19 +444,38 @@ mod tests {
             (q[1]["host"].as_str(), q[1]["href"].as_str()),
             (Some("xn--pple-43d.com"), Some("https://xn--pple-43d.com/x"))
         );
+        assert_eq!(q[1]["unicode"], "\u{0430}pple.com");
         assert_eq!(q[1]["open"], "Open xn--pple-43d.com");
-        assert_eq!(q[1]["warnings"].as_array().map(Vec::len), Some(1));
+        assert_eq!(q[1]["warnings"].as_array().map(Vec::len), Some(2), "mixed scripts, punycode");
         assert_eq!(
             (q[2]["open"].clone(), q[2]["href"].clone()),
             (Value::Null, Value::Null),
             "remote http is not opened"
         );
+        assert_eq!(q[2]["unicode"], Value::Null);
         assert!(q[2]["warnings"][0].as_str().unwrap().starts_with("This address cannot be opened"));
         assert!(q[3]["note"].as_str().unwrap().contains("(sampling)"));
         assert_eq!(q[3]["mode"], Value::Null);
         assert_eq!(q[4]["accept"], false);
         assert!(q[4]["invalid"].as_str().unwrap().starts_with("This form cannot be shown: "));
         assert_eq!(q[4]["fields"], json!([]));
+    }
+
+    #[test]
+    fn a_url_is_shown_and_opened_as_the_parser_reads_it_and_http_only_from_a_loopback_server() {
+        let mut s = snapshot("input_required");
+        s["inputRequests"] = json!({
+            "a": { "method": "elicitation/create", "params": { "mode": "url", "message": "Sign in", "url": "https://evil.example\\@bank.example/login" } },
+            "b": { "method": "elicitation/create", "params": { "mode": "url", "message": "Sign in", "url": "http://127.0.0.1:8787/login" } }
+        });
+        let model = CardModel::from_json(&s);
+        let local = card(&model, &en(), &Server { name: "127.0.0.1:9", loopback: true }, &parse)["questions"].clone();
+        assert_eq!(local[0]["host"], "evil.example", "the backslash ends the authority");
+        assert_eq!(local[0]["href"], "https://evil.example/@bank.example/login");
+        assert_eq!(local[0]["asked"], "Asked by 127.0.0.1:9");
+        assert_eq!(local[1]["href"], "http://127.0.0.1:8787/login");
+        let remote = view(&s)["questions"].clone();
+        assert_eq!(remote[1]["href"], Value::Null, "a remote server may not send the user to a local page");
     }
 
     fn survey() -> Value {

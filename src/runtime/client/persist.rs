@@ -1,11 +1,11 @@
 //! Reading and writing records. A polling client's writes go out in groups (the state says which
 //! records; this waits for the store); step mode compares each write against the version it last saw
 //! and, when another isolate wrote first, takes that record and re-applies its own event to it.
-use crate::client_state::ClientState;
+use crate::client_state::{ClientState, Keys};
 use crate::error::ClientError;
 use crate::host::spawn::spawn;
 use crate::machine::record::{Change, TaskRecord};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 use super::once::Once;
 use super::ClientCore;
@@ -24,6 +24,20 @@ pub(super) enum Written {
     Gone,
     /// The store failed (reported as a `storage` event).
     Failed,
+}
+
+/// Moves the records the previous release stored under its bare keys to this release's keys
+/// ([`Keys::migrated`]). Each is written under its new key before its old key is deleted, and never
+/// over a record already there (a run that stopped midway wrote it, or this release has changed it
+/// since): a crash or a failed store call loses nothing, and the next open carries on.
+async fn migrate(store: &Store, keys: &Keys) -> Result<(), StoreError> {
+    for (old, text) in store.list(keys.previous_prefix()).await? {
+        if let Some(new) = keys.migrated(&old) {
+            store.put_if(&new, None, &text).await?;
+            store.delete(&old).await?;
+        }
+    }
+    Ok(())
 }
 
 impl ClientCore {
@@ -128,12 +142,17 @@ impl ClientCore {
         self.restore_entries(entries, at_open).await
     }
 
-    /// [`Self::restore`] at open: a host store that cannot list (it breaks its contract: `list` gives
-    /// bare keys, say) makes `open()` reject, naming the method and the shape it must give, instead
-    /// of a client that says it is durable while its stored tasks are not loaded.
+    /// [`Self::restore`] at open, after [`migrate`]: a host store that cannot list (it breaks its
+    /// contract: `list` gives bare keys, say) or cannot finish the move makes `open()` reject, naming
+    /// the method and the shape it must give, instead of a client that says it is durable while its
+    /// stored tasks are not loaded.
     pub(super) async fn restore_at_open(&self) -> Result<Vec<String>, ClientError> {
-        let prefix = self.state.borrow().keys().prefix().to_owned();
-        let entries = match self.store().list(&prefix).await {
+        let keys = self.state.borrow().keys().clone();
+        let listed = match migrate(&self.store(), &keys).await {
+            Ok(()) => self.store().list(keys.prefix()).await,
+            Err(e) => Err(e),
+        };
+        let entries = match listed {
             Ok(entries) => entries,
             Err(e) if matches!(*self.store(), Store::Js(_)) => return Err(ClientError::storage(e.to_string())),
             Err(e) => {
@@ -172,5 +191,129 @@ impl ClientCore {
         if newer {
             self.reread(id).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client_state::{ClientConfig, StoredKey};
+    use crate::machine::backoff::PollPolicy;
+    use crate::store::MemoryStore;
+
+    /// Runs a future of the memory store, which never waits.
+    fn run<T>(future: impl std::future::Future<Output = T>) -> T {
+        let mut future = std::pin::pin!(future);
+        match future.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
+            std::task::Poll::Ready(out) => out,
+            std::task::Poll::Pending => panic!("the memory store never waits"),
+        }
+    }
+
+    /// The key the previous release gave an entry: every part bare (its whole key format).
+    fn previous(ns: &str, url: &str, rest: &str) -> String {
+        format!("mcp-tasks/1/{ns}/{url}/{rest}")
+    }
+
+    fn store_of(entries: &[(String, String)]) -> Store {
+        let store = Store::Memory(MemoryStore::new());
+        for (key, value) in entries {
+            run(store.put(key, value)).unwrap();
+        }
+        store
+    }
+
+    fn everything(store: &Store) -> Vec<(String, String)> {
+        run(store.list("")).unwrap()
+    }
+
+    /// Clients whose bare prefixes nest, or carry credentials, and what they stored: (old key, new
+    /// key, text).
+    fn previous_release() -> (Vec<Keys>, Vec<(String, String, String)>) {
+        let clients = [("ns", "https://h"), ("ns", "https://h/task"), ("ns", "https://u:p@h/mcp?k=1#f")];
+        let keys: Vec<Keys> = clients.iter().map(|(ns, url)| Keys::new(ns, url)).collect();
+        let mut entries = Vec::new();
+        let stored: [&[&str]; 3] =
+            [&["task/t1", "task/t2", "call/call-1"], &["task/t1", "call/call-1", "server"], &["task/t4"]];
+        for (c, rests) in stored.iter().enumerate() {
+            for rest in rests.iter() {
+                let (ns, url) = clients[c];
+                let new = match rest.split_once('/') {
+                    Some(("task", id)) => keys[c].task(id),
+                    Some((_, id)) => keys[c].call(id),
+                    None => keys[c].server(),
+                };
+                entries.push((previous(ns, url, rest), new, format!("{url} {rest}")));
+            }
+        }
+        (keys, entries)
+    }
+
+    #[test]
+    fn previous_records_move_whichever_client_opens_first_and_wherever_a_run_stopped() {
+        let (keys, entries) = previous_release();
+        let other = (previous("other", "https://h", "task/t9"), "another namespace".to_owned());
+        let expected = {
+            let mut all: Vec<(String, String)> =
+                entries.iter().map(|(_, new, text)| (new.clone(), text.clone())).collect();
+            all.push(other.clone());
+            all.sort();
+            all
+        };
+        // Each entry as the previous release left it (0), written anew but not yet deleted (1: a run
+        // stopped between the two), or moved (2); every mix of them.
+        for mix in 0..3usize.pow(entries.len() as u32) {
+            let mut stored = vec![other.clone()];
+            let mut state = mix;
+            for (old, new, text) in &entries {
+                if state % 3 < 2 {
+                    stored.push((old.clone(), text.clone()));
+                }
+                if state % 3 > 0 {
+                    stored.push((new.clone(), text.clone()));
+                }
+                state /= 3;
+            }
+            for order in [[0, 1, 2], [2, 1, 0]] {
+                let store = store_of(&stored);
+                for c in order {
+                    run(migrate(&store, &keys[c])).unwrap();
+                }
+                assert_eq!(everything(&store), expected, "mix {mix}, order {order:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_this_release_wrote_is_never_replaced_by_a_previous_one() {
+        let keys = Keys::new("ns", "https://h");
+        let store =
+            store_of(&[(previous("ns", "https://h", "task/t1"), "old".into()), (keys.task("t1"), "newer".into())]);
+        run(migrate(&store, &keys)).unwrap();
+        assert_eq!(everything(&store), [(keys.task("t1"), "newer".to_owned())]);
+    }
+
+    #[test]
+    fn moved_records_load_and_another_clients_do_not() {
+        let text = include_str!("../../../tests/fixtures/task-record-v1.json").to_owned();
+        let store = store_of(&[
+            (previous("ns", "https://h", "task/t1"), text.clone()),
+            (previous("ns", "https://h/task", "task/t2"), text),
+        ]);
+        let loaded = |keys: &Keys| {
+            run(migrate(&store, keys)).unwrap();
+            let config =
+                ClientConfig { policy: PollPolicy::default(), retention: 100, auto_poll: false, max_in_flight: 16 };
+            let mut state = ClientState::new(config, keys.clone(), false, true, 1);
+            let mut restore = state.begin_restore(true);
+            for (key, text) in run(store.list(keys.prefix())).unwrap() {
+                assert!(matches!(keys.classify(&key), StoredKey::Task(_)), "{key}");
+                state.restore_entry(&mut restore, &key, text);
+            }
+            state.finish_restore(restore, 0);
+            state.records().keys().cloned().collect::<Vec<_>>()
+        };
+        assert_eq!(loaded(&Keys::new("ns", "https://h")), ["t1"]);
+        assert_eq!(loaded(&Keys::new("ns", "https://h/task")), ["t2"]);
     }
 }

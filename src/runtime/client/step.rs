@@ -5,7 +5,7 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::client_state::StepReport;
+use crate::client_state::{plan_step, StepReport, STEP_PARALLELISM};
 use crate::collections::SortedSet;
 use crate::error::ClientError;
 use crate::host::globals;
@@ -13,13 +13,6 @@ use crate::machine::record::{Action, Change};
 
 use super::persist::Written;
 use super::ClientCore;
-
-/// Requests one step runs at once.
-const STEP_PARALLELISM: usize = 8;
-
-/// How long a step's claim on sending a record's answers and cancel lasts. Longer than any request
-/// (the transport times out before), short enough that a dead isolate's claim soon runs out.
-const SEND_LEASE_MS: u64 = 30_000;
 
 impl ClientCore {
     /// `step()`: re-read the store, poll what is due and send what is queued, write back, report.
@@ -39,7 +32,9 @@ impl ClientCore {
         for id in expired {
             self.changed_with(&id, &|fresh| fresh.tick(now, &policy)).await;
         }
-        // Claim the sends: only the step whose leased record reaches the store first sends them.
+        // Claim the sends: only the step whose leased record reaches the store first sends them, and
+        // the claim lasts until the last send is done (`plan_step`), however slow the server.
+        let lease_until = plan_step(&mut actions, now, u64::from(self.transport.timeout_ms()));
         let mut senders = SortedSet::new();
         for (id, action) in &actions {
             if !matches!(action, Action::Poll) {
@@ -47,7 +42,7 @@ impl ClientCore {
             }
         }
         for id in senders {
-            self.state.borrow_mut().take_send_lease(&id, now + SEND_LEASE_MS);
+            self.state.borrow_mut().take_send_lease(&id, lease_until);
             if self.persist_with(&id, &|_| Change::Nothing).await != Written::Ours {
                 // Not sent this step: another isolate's record replaced ours, or the store failed —
                 // then put back what was handed out, so the schedule still says "due now".

@@ -44,7 +44,7 @@ impl ClientCore {
     }
 
     fn lock_name(&self) -> String {
-        format!("mcp-tasks-web|{}", self.state.borrow().keys().prefix())
+        self.state.borrow().keys().tabs()
     }
 
     /// Waits in line for the lock; [`Self::became_leader`] runs once this client holds it.

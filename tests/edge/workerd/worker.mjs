@@ -18,7 +18,7 @@
 import { TaskClient } from "./workerd.mjs";
 import { durableObjectStore } from "./stores.js";
 
-const LOG_KEY = "edge-test/log"; // outside the client's `mcp-tasks/1/…` keys
+const LOG_KEY = "edge-test/log"; // outside the client's `mcp-tasks/2/…` keys
 const LOG_MAX = 200;
 
 /** `inner` with every call run one at a time through `lock.chain` (an atomic compareAndPut within this isolate). */
