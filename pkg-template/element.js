@@ -140,7 +140,7 @@ function show(e, visible) {
   if (e.hidden === visible) e.hidden = !visible;
 }
 
-/** `words`' word for `key` with its `{name}` placeholders filled from `values` (unknown ones stay). */
+/** `template` (a word) with its `{name}` placeholders filled from `values`; unknown ones stay as written. */
 function fill(template, values) {
   return template.replace(/\{([^{}]*)\}/g, (hole, name) => (Object.hasOwn(values, name) ? values[name] : hole));
 }
