@@ -37,6 +37,7 @@ mod legacy_tasks;
 mod listen;
 mod once;
 mod persist;
+use persist::Written;
 mod step;
 mod tabs;
 
@@ -411,10 +412,13 @@ impl ClientCore {
     ) -> Result<(), ClientError> {
         self.refresh_for_step_mode(task_id).await;
         let change = self.run(event)?;
-        if change == Change::State {
-            self.changed_with(task_id, replay).await;
-        }
+        let written = if change == Change::State { self.changed_with(task_id, replay).await } else { Written::Ours };
         self.pump();
+        if written == Written::Failed {
+            return Err(ClientError::storage(format!(
+                "task {task_id}: the store did not take the change; it is queued in memory and this client sends it, but a reload before then loses it"
+            )));
+        }
         Ok(())
     }
 
