@@ -77,3 +77,16 @@ test("respond whose outbox write is refused rejects with StorageError, and the a
     client.close();
   }
 });
+
+test("in step mode, callTool whose handle the store refuses rejects instead of resolving with nothing stored", async () => {
+  const store = flakyStore();
+  const client = await TaskClient.open({ url: server.url, store, namespace: "flaky-step", autoPoll: false });
+  try {
+    store.refuse = 1;
+    await assert.rejects(client.callTool("long_job", { seconds: 60 }), (e) => e.name === "StorageError" && /started as task/.test(e.message));
+    const next = await client.callTool("long_job", { seconds: 60 });
+    assert.ok(taskKey(store, next.task.taskId), "the next handle is stored");
+  } finally {
+    client.close();
+  }
+});
