@@ -73,7 +73,13 @@ const RUNTIMES: [Runtime; 6] = [
         in_browser: true,
         needs_servers: false,
     },
-    Runtime { check: "wasm tests: Node", test_targets: &["wasm_store_node"], in_browser: false, needs_servers: false },
+    Runtime {
+        check: "wasm tests: Node",
+        // wasm_numbers_node: numbers through every path against JavaScript's Number() (issue 15).
+        test_targets: &["wasm_store_node", "wasm_numbers_node"],
+        in_browser: false,
+        needs_servers: false,
+    },
     Runtime {
         check: "wasm client tests: Chromium page",
         test_targets: &["wasm_client_page"],

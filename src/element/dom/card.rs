@@ -219,6 +219,7 @@ fn subscribe(inner: &Rc<Inner>, client: &Rc<ClientCore>) -> Vec<Listener> {
     let mut listeners = Vec::new();
     for kind in ["task", "forget"] {
         let weak: Weak<Inner> = Rc::downgrade(inner);
+        let core: Weak<ClientCore> = Rc::downgrade(client);
         let listener = Listener::new(client.event_target(), kind, move |event| {
             let Some(inner) = weak.upgrade() else { return };
             let detail = Reflect::get(&event, &JsValue::from_str("detail")).unwrap_or(JsValue::NULL);
@@ -229,8 +230,15 @@ fn subscribe(inner: &Rc<Inner>, client: &Rc<ClientCore>) -> Vec<Listener> {
             if ours.is_none() || id != ours {
                 return;
             }
-            let Ok(detail) = from_js(&detail) else { return };
-            render(&inner, if kind == "task" { Some(detail) } else { None });
+            if kind != "task" {
+                return render(&inner, None);
+            }
+            // The client's own snapshot rather than the event's: the detail went through JSON.parse,
+            // which reads every number as a double (`1.50` would come back `1.5`, `9007199254740993`
+            // as `…992`, `1e400` as null), and a form shows and sends numbers as the server wrote them.
+            let snapshot = core.upgrade().and_then(|core| id.as_deref().and_then(|id| core.snapshot(id)));
+            let Some(snapshot) = snapshot.or_else(|| from_js(&detail).ok()) else { return };
+            render(&inner, Some(snapshot));
         });
         listeners.extend(listener);
     }
@@ -656,7 +664,8 @@ fn send(inner: &Rc<Inner>, key: String, answer: Value) {
     busy("form.sending", true, None);
     let weak = Rc::downgrade(inner);
     spawn(async move {
-        let outcome = client.respond(&task_id, &to_js(&responses)).await;
+        // As a value, not through JS (as `client.respond` from page code goes): numbers keep their text.
+        let outcome = client.respond_value(&task_id, responses).await;
         let Some(inner) = weak.upgrade() else { return };
         if let Err(e) = outcome {
             let state = inner.state.borrow();

@@ -1,7 +1,7 @@
 //! One question of a card in the DOM: an elicitation form built from the `protocol::form` model, a
 //! URL-mode consent form, or a note for a request the element does not answer. Reads what the user
 //! entered back into answers and shows the model's validation problems next to their fields.
-use crate::json::{display_f64, json, Map, Number, Value};
+use crate::json::{json, Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
@@ -369,14 +369,22 @@ fn build_field(b: &mut Builder<'_>, field: &FormField) -> Result<(Element, Field
             control.set_attribute("type", "number")?;
             control.set_attribute("inputmode", if *integer { "numeric" } else { "decimal" })?;
             control.set_attribute("step", if *integer { "1" } else { "any" })?;
+            // The schema's own text: a JSON number is always a valid HTML floating-point number, and
+            // writing it through a double could change it (the default would then go back changed).
             if let Some(n) = minimum {
-                control.set_attribute("min", &display_f64(*n))?;
+                control.set_attribute("min", n.as_str())?;
             }
             if let Some(n) = maximum {
-                control.set_attribute("max", &display_f64(*n))?;
+                control.set_attribute("max", n.as_str())?;
             }
             if let (Some(d), Some(i)) = (default, input(&control)) {
-                i.set_value(&display_f64(*d));
+                i.set_value(d.as_str());
+                // A number input empties a value that reads as ±infinity (`1e400`); a text input keeps
+                // the default as the server wrote it (the model checks whatever is sent).
+                if i.value() != d.as_str() {
+                    i.set_type("text");
+                    i.set_value(d.as_str());
+                }
             }
             append(&wrapper, &[&control])?;
             controls.push(control);

@@ -370,6 +370,12 @@ impl ClientCore {
     /// polls, else by the tab that does (which also refuses a key another tab already answered).
     pub async fn respond(&self, task_id: &str, responses: &JsValue) -> Result<(), ClientError> {
         let value = from_js(responses).map_err(ClientError::usage)?;
+        self.respond_value(task_id, value).await
+    }
+
+    /// [`Self::respond`] with the answers as a JSON value: what the element sends, so numbers go to the
+    /// server as the form holds their text (through JS they would be read as doubles and written anew).
+    pub async fn respond_value(&self, task_id: &str, value: Value) -> Result<(), ClientError> {
         if self.polls_for(task_id)? {
             self.respond_here(task_id, &value).await
         } else {
