@@ -8,7 +8,7 @@
 // sets `labels` or a client, on this element or another): a card records what it draws before the
 // DOM work that runs page code, and a draw that a listener re-entered leaves the rest to the newer
 // draw (docs/element.md, "Page code may call back at any time").
-import { TaskClient, elementAnswer, elementCard, elementElapsed, elementList, elementWords } from "./mcp_tasks_web.js";
+import { TaskClient, elementAnswer, elementCard, elementElapsed, elementList, elementRespond, elementWords } from "./mcp_tasks_web.js";
 
 /**
  * The stylesheet of both elements, adopted into each shadow root as one shared constructable sheet, so
@@ -474,8 +474,9 @@ function makeTaskElement() {
     }
 
     /**
-     * Draws `snapshot` (`undefined`: the client's own snapshot of the task; `null`: none) and then tells
-     * the host what changed.
+     * Draws the task (`null`: none) and then tells the host what changed. The model draws the client's
+     * own snapshot of the task, which keeps numbers as the server wrote them; `snapshot` (the one drawn
+     * last, or an event's) only when the client no longer has the task.
      */
     #render(snapshot) {
       for (const [type, detail] of this.#draw(snapshot)) tell(this, type, detail);
@@ -695,7 +696,15 @@ function makeTaskElement() {
             for (const [value, text, chosen] of f.options) c.append(el("option", chosen ? { value, selected: "" } : { value }, text));
           } else {
             for (const name in f.attrs) c.setAttribute(name, f.attrs[name]);
-            if (f.value != null) c.value = f.value;
+            if (f.value != null) {
+              c.value = f.value;
+              // A number input empties a value that reads as ±infinity (`1e400`); a text input keeps
+              // the default as the server wrote it (the model checks whatever is sent).
+              if (c.value !== f.value) {
+                c.type = "text";
+                c.value = f.value;
+              }
+            }
           }
           wrapper.append(c);
         }
@@ -728,8 +737,8 @@ function makeTaskElement() {
     }
 
     /**
-     * Reads the form and has the model check it: the `accept` answer, or `null` with the problems shown
-     * next to their fields and focus on the first wrong one.
+     * Reads the form and has the model check it: the `accept` answer as JSON text (numbers as typed),
+     * or `null` with the problems shown next to their fields and focus on the first wrong one.
      */
     #accept(q, w) {
       if (!q.schema) return null;
@@ -737,12 +746,12 @@ function makeTaskElement() {
         setText(f.error, "");
         for (const c of f.controls) c.removeAttribute("aria-invalid");
       }
-      const answer = elementAnswer(q.schema, entered(q), w);
-      if (!answer?.errors) return answer;
+      const checked = elementAnswer(q.schema, entered(q), w);
+      if (!checked?.errors) return checked?.answer ?? null;
       let first = null;
       for (const f of q.fields) {
-        if (!Object.hasOwn(answer.errors, f.name)) continue;
-        setText(f.error, answer.errors[f.name]);
+        if (!Object.hasOwn(checked.errors, f.name)) continue;
+        setText(f.error, checked.errors[f.name]);
         for (const c of f.controls) c.setAttribute("aria-invalid", "true");
         first ??= f.controls[0];
       }
@@ -777,27 +786,30 @@ function makeTaskElement() {
         // and press Open again, or decline.
         if (!openTab(q.href)) return setBusy(q, w["url.blocked"], false);
         setBusy(q, w["url.opened"], false);
-        answer = { action: "accept" };
-      } else if (action === "decline" || action === "cancel") answer = { action };
+        answer = JSON.stringify({ action: "accept" });
+      } else if (action === "decline" || action === "cancel") answer = JSON.stringify({ action });
       else return;
       this.#send(key, answer);
     }
 
-    /** Tells the host (`mcp-task-input`, cancelable) and, unless it took over, sends the answer. */
+    /**
+     * Tells the host (`mcp-task-input`, cancelable) and, unless it took over, sends the answer, JSON
+     * text, as that text: through a JS value a number such as `4.50` would go out as `4.5`.
+     */
     #send(key, answer) {
       const client = this.#client;
       const taskId = this.#taskId;
       if (!client || !taskId) return;
-      const json = JSON.stringify({ [key]: answer });
-      // The host gets its own copy: what it does to the event's detail changes nothing sent.
-      const taken = !tell(this, "mcp-task-input", { taskId, responses: JSON.parse(json) }, true);
+      const responses = `{${JSON.stringify(key)}:${answer}}`;
+      // The host gets a copy as a JS value (the page-facing API): what it does to it changes nothing sent.
+      const taken = !tell(this, "mcp-task-input", { taskId, responses: JSON.parse(responses) }, true);
       const busy = (text, on) => {
         const q = this.#questions.get(key);
         if (q) setBusy(q, text, on);
       };
       if (taken) return busy(this.#words.words["form.handled"], false);
       busy(this.#words.words["form.sending"], true);
-      client.respond(taskId, JSON.parse(json)).catch((e) => busy(fill(this.#words.words["form.sendFailed"], { error: errorText(e) }), false));
+      elementRespond(client, taskId, responses).catch((e) => busy(fill(this.#words.words["form.sendFailed"], { error: errorText(e) }), false));
     }
 
     #cancelTask() {

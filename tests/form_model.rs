@@ -1,7 +1,7 @@
 //! Tests for the elicitation form model: schema parsing, defaults, answer validation,
 //! messages, widget hints, and property tests that nothing panics.
 
-use mcp_tasks_web::json::{json, Map, Value};
+use mcp_tasks_web::json::{json, Map, Number, Value};
 use mcp_tasks_web::protocol::form::{
     Choice, FieldError, FieldKind, FormField, FormModel, Problem, SchemaError, TextFormat, WidgetHint,
     RADIO_MAX_OPTIONS,
@@ -9,6 +9,11 @@ use mcp_tasks_web::protocol::form::{
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------- helpers
+
+/// A number from its JSON text, kept as written.
+fn num(text: &str) -> Number {
+    text.parse().unwrap()
+}
 
 fn model(schema: Value) -> FormModel {
     match FormModel::from_schema(&schema) {
@@ -120,7 +125,12 @@ fn example_a_every_field() {
             title: Some("Replicas".into()),
             description: None,
             required: false,
-            kind: FieldKind::Number { integer: true, minimum: Some(1.0), maximum: Some(5.0), default: Some(2.0) },
+            kind: FieldKind::Number {
+                integer: true,
+                minimum: Some(num("1")),
+                maximum: Some(num("5")),
+                default: Some(num("2")),
+            },
         })
     );
     assert_eq!(
@@ -223,7 +233,12 @@ fn example_d_number() {
     assert_eq!(f.title, None);
     assert_eq!(
         f.kind,
-        FieldKind::Number { integer: false, minimum: Some(0.0), maximum: Some(100.0), default: Some(50.0) }
+        FieldKind::Number {
+            integer: false,
+            minimum: Some(num("0")),
+            maximum: Some(num("100")),
+            default: Some(num("50")),
+        }
     );
 }
 
@@ -500,6 +515,148 @@ fn emails_and_uris() {
     }
 }
 
+// ---------------------------------------------------------------- numbers keep their text
+
+/// Numbers at the edges of `f64` and beyond it: zeros of both signs, subnormals, the ends of the normal
+/// range, past the range both ways (`1e400`, `1e-400`), integers past 2^53, doubles whose shortest text
+/// has 17 digits, spellings JavaScript would not write, and digit strings longer than a double holds.
+const EDGE_NUMBERS: &[&str] = &[
+    "0",
+    "-0",
+    "0.0",
+    "-0.0",
+    "0e-7",
+    "5e-324",
+    "-5e-324",
+    "4.9406564584124654e-324",
+    "2.225073858507201e-308",
+    "2.2250738585072014e-308",
+    "2.2250738585072011e-308",
+    "1.7976931348623157e308",
+    "-1.7976931348623157E+308",
+    "1.7976931348623159e308",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "1e999999999999999999999",
+    "9007199254740991",
+    "9007199254740992",
+    "9007199254740993",
+    "-9007199254740993",
+    "18446744073709551616",
+    "203.02700000000002",
+    "0.30000000000000004",
+    "0.1",
+    "1.50",
+    "1E+2",
+    "123456789012345678901234567890123456789012345678901234567890",
+    "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706",
+    "0.000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+];
+
+/// A model with one field `f` of type `ty`, its other keywords given as raw JSON text (starting with
+/// a comma), so every number is exactly the text written here.
+fn number_field(ty: &str, keywords: &str) -> FormModel {
+    let text = format!(r#"{{"type":"object","properties":{{"f":{{"type":"{ty}"{keywords}}}}}}}"#);
+    model(json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}")))
+}
+
+/// What validating the answer `answer` (raw JSON text) for `f` sends, as text; or the problems' codes.
+fn sent(m: &FormModel, answer: &str) -> Result<String, Vec<&'static str>> {
+    let answers = obj(json::from_str(&format!(r#"{{"f":{answer}}}"#)).unwrap());
+    match m.validate(&answers) {
+        Ok(content) => Ok(json::to_string(&content["f"])),
+        Err(errors) => Err(errors.iter().map(|e| e.problem.code()).collect()),
+    }
+}
+
+/// The same value spelled otherwise: one more zero in the fraction (`1.5` → `1.50`, `5e-324` → `5.0e-324`).
+fn respelled(text: &str) -> String {
+    let (mantissa, exponent) = text.split_at(text.find(['e', 'E']).unwrap_or(text.len()));
+    let zero = if mantissa.contains('.') { "0" } else { ".0" };
+    format!("{mantissa}{zero}{exponent}")
+}
+
+#[test]
+fn number_defaults_bounds_and_answers_keep_the_servers_text() {
+    for &text in EDGE_NUMBERS {
+        let other = respelled(text);
+        // Bounds equal to the default in value but not in text: compared by value, sent as written.
+        let m = number_field("number", &format!(r#","minimum":{other},"maximum":{other},"default":{text}"#));
+        assert_eq!(json::to_string(&m.defaults()["f"]), text, "the default {text}");
+        assert_eq!(m.validate(&m.defaults()).map(|c| json::to_string(&c["f"])), Ok(text.to_owned()), "{text}");
+        assert_eq!(sent(&m, text), Ok(text.to_owned()), "the answer {text}");
+        assert_eq!(sent(&m, &other), Ok(other.clone()), "the answer {other}");
+    }
+}
+
+#[test]
+fn bounds_are_compared_exactly_and_named_as_written() {
+    let m = number_field("number", r#","maximum":0.1"#);
+    assert_eq!(sent(&m, "0.1"), Ok("0.1".into()));
+    // The same double as 0.1, but a larger number: a server comparing exactly refuses it.
+    assert_eq!(sent(&m, "0.10000000000000000001"), Err(vec!["max"]));
+    assert_eq!(sent(&m, "0.09999999999999999999"), Ok("0.09999999999999999999".into()));
+
+    let m = number_field("number", r#","minimum":9007199254740993"#);
+    assert_eq!(sent(&m, "9007199254740992"), Err(vec!["min"]), "one double with the minimum, but below it");
+    assert_eq!(sent(&m, "9007199254740993.0"), Ok("9007199254740993.0".into()));
+
+    let m = number_field("number", r#","minimum":5e-324,"maximum":1e400"#);
+    for below in ["1e-400", "0", "-0", "-1e400"] {
+        assert_eq!(sent(&m, below), Err(vec!["min"]), "{below}");
+    }
+    for within in ["5e-324", "1.7976931348623157e308", "1e399", "1e400", "1.0e400"] {
+        assert_eq!(sent(&m, within), Ok(within.to_owned()), "{within}");
+    }
+    assert_eq!(sent(&m, "1.0000000000000000000001e400"), Err(vec!["max"]));
+
+    let m = number_field("number", r#","minimum":-0,"maximum":0"#);
+    for zero in ["0", "-0", "-0.0", "0e5"] {
+        assert_eq!(sent(&m, zero), Ok(zero.to_owned()), "{zero}");
+    }
+    assert_eq!(sent(&m, "5e-324"), Err(vec!["max"]));
+    assert_eq!(sent(&m, "-5e-324"), Err(vec!["min"]));
+
+    // The message names the bound as the schema wrote it.
+    let m = number_field("number", r#","maximum":203.02700000000002"#);
+    let errors = m.validate(&obj(json!({ "f": 204 }))).unwrap_err();
+    assert_eq!(errors[0].problem.params(), vec![("max", "203.02700000000002".to_owned())]);
+    let m = number_field("number", r#","minimum":1e400"#);
+    let errors = m.validate(&obj(json!({ "f": 1 }))).unwrap_err();
+    assert_eq!(errors[0].problem.params(), vec![("min", "1e400".to_owned())]);
+}
+
+#[test]
+fn integer_answers_are_whole_exactly_and_sent_as_plain_integers() {
+    let m = number_field("integer", "");
+    for (answer, expected) in [
+        ("3", "3"),
+        ("3.0", "3"),
+        ("1e2", "100"),
+        ("1.5E+2", "150"),
+        ("12300e-2", "123"),
+        ("-0", "-0"),
+        ("-0.0", "-0"),
+        ("9007199254740993", "9007199254740993"),
+        ("9007199254740993.0", "9007199254740993"),
+        ("-9007199254740993.000", "-9007199254740993"),
+        ("18446744073709551616.0", "18446744073709551616"),
+        ("123456789012345678901234567890", "123456789012345678901234567890"),
+        // Whole, but 401 digits as a plain integer: sent as written.
+        ("1e400", "1e400"),
+        ("-1E+400", "-1E+400"),
+    ] {
+        assert_eq!(sent(&m, answer), Ok(expected.to_owned()), "{answer}");
+    }
+    for fraction in ["2.5", "3.0000000000000001", "9007199254740993.5", "5e-324", "1e-400", "-2.2250738585072014e-308"]
+    {
+        assert_eq!(sent(&m, fraction), Err(vec!["integer"]), "{fraction}");
+    }
+    let m = number_field("integer", r#","minimum":9007199254740993,"default":9007199254740993.0"#);
+    assert_eq!(json::to_string(&m.defaults()["f"]), "9007199254740993");
+}
+
 // ---------------------------------------------------------------- validate: every Problem
 
 #[test]
@@ -519,8 +676,8 @@ fn every_problem_variant_is_reported() {
     assert_eq!(problems_for(int.clone(), true, json!("3")), vec![Problem::NotANumber]);
     assert_eq!(problems_for(int.clone(), true, json!(true)), vec![Problem::NotANumber]);
     assert_eq!(problems_for(int.clone(), true, json!(2.5)), vec![Problem::NotAnInteger]);
-    assert_eq!(problems_for(int.clone(), true, json!(0)), vec![Problem::BelowMinimum { min: 1.0 }]);
-    assert_eq!(problems_for(int, true, json!(6)), vec![Problem::AboveMaximum { max: 5.0 }]);
+    assert_eq!(problems_for(int.clone(), true, json!(0)), vec![Problem::BelowMinimum { min: num("1") }]);
+    assert_eq!(problems_for(int, true, json!(6)), vec![Problem::AboveMaximum { max: num("5") }]);
     assert_eq!(problems_for(json!({"type":"boolean"}), true, json!("true")), vec![Problem::NotABoolean]);
     assert_eq!(problems_for(json!({"type":"boolean"}), false, json!(1)), vec![Problem::NotABoolean]);
     let single = json!({"type":"string","oneOf":[{"const":"a","title":"A"}]});
@@ -571,7 +728,7 @@ fn all_problems_are_reported_together_in_field_order() {
             "region" => expected.push(fe("region", Problem::NotAnOption { value: "mars-1".into() })),
             "replicas" => {
                 expected.push(fe("replicas", Problem::NotAnInteger));
-                expected.push(fe("replicas", Problem::AboveMaximum { max: 5.0 }));
+                expected.push(fe("replicas", Problem::AboveMaximum { max: num("5") }));
             }
             "tags" => {
                 expected.push(fe("tags", Problem::DuplicateItem { value: "blue".into() }));
@@ -607,8 +764,8 @@ fn problems_carry_a_stable_code_and_their_values_not_words() {
         (Problem::InvalidDateTime, "dateTime", vec![]),
         (Problem::NotANumber, "number", vec![]),
         (Problem::NotAnInteger, "integer", vec![]),
-        (Problem::BelowMinimum { min: 0.5 }, "min", vec![("min", "0.5")]),
-        (Problem::AboveMaximum { max: 2.0 }, "max", vec![("max", "2")]),
+        (Problem::BelowMinimum { min: num("0.5") }, "min", vec![("min", "0.5")]),
+        (Problem::AboveMaximum { max: num("2") }, "max", vec![("max", "2")]),
         (Problem::NotABoolean, "boolean", vec![]),
         (Problem::NotAnOption { value: "v".into() }, "option", vec![("value", "v")]),
         (Problem::TooFewItems { min: 1 }, "tooFew", vec![("min", "1")]),
@@ -750,7 +907,7 @@ fn every_schema_error_variant() {
     );
     assert_eq!(
         prop_err(json!({"type": "number", "maximum": 10, "default": 11})),
-        InvalidDefault { property: p(), problem: Problem::AboveMaximum { max: 10.0 } }
+        InvalidDefault { property: p(), problem: Problem::AboveMaximum { max: num("10") } }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a"], "default": "b"})),
@@ -1139,4 +1296,94 @@ fn plausible_schema_generator_produces_valid_models() {
     assert!(answered >= 100, "only {answered} plausible answer maps were accepted with content");
     assert!(valid * 5 >= total, "only {valid}/{total} generated schemas were valid");
     assert!(with_fields >= 10, "only {with_fields} valid models had fields with defaults");
+}
+
+/// A finite double from any bit pattern (NaN and the infinities have no JSON text).
+fn finite_double() -> impl Strategy<Value = f64> {
+    any::<u64>().prop_map(f64::from_bits).prop_filter("finite", |x| x.is_finite())
+}
+
+/// `m × 10^e` spelled one of several ways: the decimal point anywhere in the digits (or none), extra
+/// zeros in front and at the end of the fraction, `e` or `E`, with or without `+`.
+fn spell(negative: bool, m: u64, e: i32, point: usize, zeros: usize, upper: bool) -> String {
+    let digits = m.to_string();
+    let point = point % (digits.len() + 1);
+    let (int, frac) = digits.split_at(point);
+    let shift = e + (digits.len() - point) as i32;
+    let mut out = String::from(if negative { "-" } else { "" });
+    out.push_str(if int.is_empty() { "0" } else { int });
+    if !frac.is_empty() || zeros > 0 {
+        out.push('.');
+        out.push_str(frac);
+        out.extend(std::iter::repeat_n('0', zeros));
+    }
+    out.push(if upper { 'E' } else { 'e' });
+    if shift >= 0 && upper {
+        out.push('+');
+    }
+    out.push_str(&shift.to_string());
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Any double, as its shortest text (`{:e}`) or written out in full (`{}`), is a default and an
+    /// answer that goes back byte for byte, and against a bound it compares as the doubles do.
+    #[test]
+    fn any_double_keeps_its_text_and_compares_like_the_double(x in finite_double(), y in finite_double(), plain in any::<bool>()) {
+        let text = |v: f64| if plain { format!("{v}") } else { format!("{v:e}") };
+        let (tx, ty) = (text(x), text(y));
+        let m = number_field("number", &format!(r#","default":{tx}"#));
+        prop_assert_eq!(json::to_string(&m.defaults()["f"]), tx.clone());
+        let m = number_field("number", &format!(r#","maximum":{ty}"#));
+        let expected = if x <= y { Ok(tx.clone()) } else { Err(vec!["max"]) };
+        prop_assert_eq!(sent(&m, &tx), expected, "{} ≤ {}", tx, ty);
+        let m = number_field("number", &format!(r#","minimum":{ty}"#));
+        let expected = if x >= y { Ok(tx.clone()) } else { Err(vec!["min"]) };
+        prop_assert_eq!(sent(&m, &tx), expected, "{} ≥ {}", tx, ty);
+        // An integer field takes exactly the whole doubles, and sends the same double back.
+        match sent(&number_field("integer", ""), &tx) {
+            Ok(out) => {
+                prop_assert!(x.fract() == 0.0, "{} accepted as an integer", tx);
+                prop_assert_eq!(out.parse::<f64>().map(f64::to_bits), Ok(x.to_bits()), "{} sent as {}", tx, out);
+            }
+            Err(codes) => {
+                prop_assert!(x.fract() != 0.0, "{} refused as an integer", tx);
+                prop_assert_eq!(codes, vec!["integer"]);
+            }
+        }
+    }
+
+    /// Decimals no double holds, spelled many ways, against a bound: compared exactly (the reference
+    /// scales both to one exponent in `u128`).
+    #[test]
+    fn decimal_bounds_compare_exactly(
+        (n1, m1, e1) in (any::<bool>(), 0u64..1_000_000_000_000_000_000, -40i32..40),
+        (n2, m2, d) in (any::<bool>(), 0u64..1_000_000_000_000_000_000, -20i32..=20),
+        near in 0u8..5,
+        spelling in (0usize..20, 0usize..3, any::<bool>(), 0usize..20, 0usize..3, any::<bool>()),
+    ) {
+        // Mostly numbers close to each other, where doubles would round both to one value: the same
+        // value rescaled, one unit in the 18th digit above or below; sometimes an unrelated one.
+        let (n2, m2, e2) = match near {
+            0 => (n1, m1 * 10, e1 - 1),
+            1 => (n1, m1 + 1, e1),
+            2 => (n1, m1.saturating_sub(1), e1),
+            3 => (!n1, m1, e1),
+            _ => (n2, m2, e1 + d),
+        };
+        let low = e1.min(e2);
+        let value = |negative: bool, m: u64, e: i32| {
+            let magnitude = u128::from(m) * 10u128.pow((e - low) as u32);
+            (if m == 0 { 0 } else if negative { -1 } else { 1 }, magnitude)
+        };
+        let ((s1, a), (s2, b)) = (value(n1, m1, e1), value(n2, m2, e2));
+        let order = s1.cmp(&s2).then_with(|| if s1 < 0 { b.cmp(&a) } else { a.cmp(&b) });
+        let (p1, z1, u1, p2, z2, u2) = spelling;
+        let (t1, t2) = (spell(n1, m1, e1, p1, z1, u1), spell(n2, m2, e2, p2, z2, u2));
+        let m = number_field("number", &format!(r#","maximum":{t2}"#));
+        let expected = if order.is_le() { Ok(t1.clone()) } else { Err(vec!["max"]) };
+        prop_assert_eq!(sent(&m, &t1), expected, "{} ≤ {}", t1, t2);
+    }
 }

@@ -50,6 +50,52 @@ fn json_text() -> impl Strategy<Value = String> {
     })
 }
 
+/// A number's text as sign, significant digits and the exponent of its first digit (`-1.50e3` →
+/// (true, "15", 3); `0.07` → (false, "7", -2)), so two spellings of one value compare equal.
+fn significand(text: &str) -> (bool, String, i64) {
+    let (negative, text) = text.strip_prefix('-').map_or((false, text), |rest| (true, rest));
+    let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
+    let exponent: i64 = exponent.parse().expect("an exponent");
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{int}{frac}");
+    let lead = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_matches('0').to_owned();
+    let first = int.len() as i64 - 1 - lead as i64 + exponent;
+    (negative, digits.clone(), if digits.is_empty() { 0 } else { first })
+}
+
+/// Halfway cases: `n + 0.25` and `n + 0.75` just above 1e15 lie exactly between two shortest texts
+/// (`…0.2` and `…0.3`); ECMAScript's Number::toString and Ryu take the even one.
+#[test]
+fn doubles_halfway_between_two_shortest_texts_take_the_even_one() {
+    for n in (1_000_000_000_000_000u64..).step_by(7919).take(2000) {
+        for x in [n as f64 + 0.25, n as f64 + 0.75, -(n as f64) - 0.25] {
+            let ours = json::to_string(&Value::from(x));
+            let ryu = serde_json::to_string(&x).expect("a finite double");
+            assert_eq!(ours, ryu, "{x:e}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+
+    /// Any double becomes the text with the fewest digits that reads back as it (serde_json's writer,
+    /// Ryu, is the reference for the digits), and NaN and the infinities `null`.
+    #[test]
+    fn doubles_are_written_in_their_shortest_round_trip_digits(bits in any::<u64>()) {
+        let x = f64::from_bits(bits);
+        let ours = json::to_string(&Value::from(x));
+        if x.is_finite() {
+            prop_assert_eq!(ours.parse::<f64>().map(f64::to_bits), Ok(x.to_bits()), "{}", ours);
+            let ryu = serde_json::to_string(&x).expect("a finite double");
+            prop_assert_eq!(significand(&ours), significand(&ryu), "ours {}, Ryu {}", ours, ryu);
+        } else {
+            prop_assert_eq!(ours, "null");
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn valid_json_reads_as_serde_json_reads_it_and_round_trips(text in json_text()) {

@@ -24,6 +24,9 @@ pub struct ServerConfig {
     pub ttl_ms: u64,
     /// Enables `/admin/*` fault injection.
     pub faults_enabled: bool,
+    /// The token `/admin/*` requires (`--admin-token`); with `--faults` and no flag, `start` generates
+    /// one, so the admin endpoints are never open to whoever can reach the port.
+    pub admin_token: Option<String>,
     /// Faults active from the start.
     pub faults: FaultSettings,
     /// One log line per request on stderr.
@@ -44,6 +47,7 @@ impl Default for ServerConfig {
             poll_interval_ms: 500,
             ttl_ms: 3_600_000,
             faults_enabled: false,
+            admin_token: None,
             faults: FaultSettings::default(),
             log: true,
             light: false,
@@ -71,7 +75,10 @@ pub const USAGE: &str = "mcp-tasks-server: reference MCP Tasks server (protocol 
   --auth TOKEN              require `Authorization: Bearer TOKEN` (repeatable; tasks are per token)
   --poll-interval-ms N      pollIntervalMs suggested on tasks (default 500)
   --ttl-ms N                ttlMs of new tasks (default 3600000; 0 = unlimited)
-  --faults                  enable the /admin fault-injection endpoints
+  --faults                  enable the /admin fault-injection endpoints; they require
+                            `Authorization: Bearer <admin token>`, a token generated at start and
+                            printed on the first stdout line (`admin token: ...`)
+  --admin-token TOKEN       use TOKEN as the admin token instead (needs --faults; visible in `ps`)
   --fault-latency-ms N      add N ms to every /mcp request
   --fault-error-rate R      fail a share R (0..1) of /mcp requests with --fault-error-status
   --fault-error-status S    500 or 503 (default 503)
@@ -121,6 +128,13 @@ pub fn parse_args(args: &[String]) -> Result<Option<ServerConfig>, String> {
             "--poll-interval-ms" => config.poll_interval_ms = number(value(&mut it, flag)?, flag)?,
             "--ttl-ms" => config.ttl_ms = number(value(&mut it, flag)?, flag)?,
             "--faults" => config.faults_enabled = true,
+            "--admin-token" => {
+                let token = value(&mut it, flag)?.trim();
+                if token.is_empty() {
+                    return Err(format!("{flag}: the token is empty"));
+                }
+                config.admin_token = Some(token.to_owned());
+            }
             "--fault-latency-ms" => config.faults.latency_ms = number(value(&mut it, flag)?, flag)?,
             "--fault-error-rate" => config.faults.error_rate = share(value(&mut it, flag)?, flag)?,
             "--fault-error-status" => {
@@ -137,6 +151,9 @@ pub fn parse_args(args: &[String]) -> Result<Option<ServerConfig>, String> {
             "--light" => config.light = true,
             other => return Err(format!("unknown option `{other}`")),
         }
+    }
+    if config.admin_token.is_some() && !config.faults_enabled {
+        return Err("--admin-token: there are no admin endpoints without --faults".into());
     }
     Ok(Some(config))
 }
@@ -164,6 +181,8 @@ mod tests {
             "--ttl-ms",
             "0",
             "--faults",
+            "--admin-token",
+            "adm1n",
             "--fault-error-rate",
             "0.5",
             "--fault-error-status",
@@ -179,6 +198,8 @@ mod tests {
         assert_eq!(c.auth_tokens, ["a", "b"]);
         assert_eq!((c.poll_interval_ms, c.ttl_ms), (250, 0));
         assert!(c.faults_enabled);
+        assert_eq!(c.admin_token.as_deref(), Some("adm1n"));
+        assert_eq!(ServerConfig::default().admin_token, None);
         assert!(c.light);
         assert!(!ServerConfig::default().light);
         assert_eq!((c.faults.error_rate, c.faults.error_status, c.faults.drop_rate), (0.5, 500, 1.0));
@@ -191,6 +212,8 @@ mod tests {
         assert!(parse_args(&args(&["--fault-error-status", "418"])).is_err());
         assert!(parse_args(&args(&["--poll-interval-ms"])).is_err());
         assert!(parse_args(&args(&["--bogus"])).is_err());
+        assert!(parse_args(&args(&["--faults", "--admin-token", " "])).is_err());
+        assert!(parse_args(&args(&["--admin-token", "t"])).is_err(), "no admin endpoints without --faults");
         assert!(matches!(parse_args(&args(&["--help"])), Ok(None)));
     }
 }

@@ -33,6 +33,8 @@ const TICK: Duration = Duration::from_millis(100);
 pub struct RunningServer {
     /// The bound address (useful with port 0).
     pub addr: SocketAddr,
+    /// The token `/admin/*` requires (with `--faults`): `--admin-token`'s, or the one generated at start.
+    pub admin_token: Option<String>,
     shutdown: Option<oneshot::Sender<()>>,
     serve: JoinHandle<()>,
     ticker: JoinHandle<()>,
@@ -67,7 +69,11 @@ impl RunningServer {
 }
 
 /// Opens the store, binds, and starts serving and ticking.
-pub async fn start(config: ServerConfig) -> Result<RunningServer, String> {
+pub async fn start(mut config: ServerConfig) -> Result<RunningServer, String> {
+    if config.faults_enabled && config.admin_token.is_none() {
+        config.admin_token = Some(http::admin::generate_token()?);
+    }
+    let admin_token = config.admin_token.clone();
     let store = TaskStore::open(config.db.clone()).map_err(|e| e.to_string())?;
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.map_err(|e| format!("binding {}: {e}", config.listen))?;
@@ -106,5 +112,5 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, String> {
             eprintln!("server: {e}");
         }
     });
-    Ok(RunningServer { addr, shutdown: Some(tx), serve, ticker })
+    Ok(RunningServer { addr, admin_token, shutdown: Some(tx), serve, ticker })
 }

@@ -19,6 +19,8 @@ async fn main() {
         mcp_tasks_server::store::DbLocation::Memory => "memory".to_owned(),
         mcp_tasks_server::store::DbLocation::File(p) => p.display().to_string(),
     };
+    // A token given with --admin-token is not echoed; one generated at start is, for whoever started us.
+    let generated_admin_token = config.faults_enabled && config.admin_token.is_none();
     let server = match mcp_tasks_server::start(config).await {
         Ok(server) => server,
         Err(e) => {
@@ -26,7 +28,12 @@ async fn main() {
             std::process::exit(1);
         }
     };
-    println!("mcp-tasks-server listening on {} (tasks in {db})", server.url());
+    // The first line: harnesses read the URL and, with --faults, the admin token from it.
+    let admin = match &server.admin_token {
+        Some(token) if generated_admin_token => format!("; admin token: {token}"),
+        _ => String::new(),
+    };
+    println!("mcp-tasks-server listening on {} (tasks in {db}){admin}", server.url());
     println!("demo: {}/", server.base_url());
     tokio::select! {
         () = server_wait(server) => {}

@@ -1,15 +1,19 @@
 //! What `pkg/element.js` asks the Rust model (cargo feature `element`). The DOM half of `<mcp-task>` and
 //! `<mcp-task-list>` is JavaScript; the decisions stay here, in `element::model`, tested natively. A few
-//! plain functions in, plain JS objects out (through `host::js_json`), so the glue stays small: no
-//! classes, no callbacks, no DOM imports. Internal to the package: left out of the TypeScript types.
+//! plain functions, plain JS objects in and out (through `host::js_json`), so the glue stays small: no
+//! classes, no callbacks, no DOM imports. What must keep its numbers exactly as written (a form's
+//! schema, an answer) crosses as JSON text, since a JS object reads every number as a double. Internal
+//! to the package: left out of the TypeScript types.
 use wasm_bindgen::prelude::*;
 
+use super::errors::to_js_error;
 use super::task_client::TaskClient;
 use crate::element::model::card_model::CardModel;
 use crate::element::model::elapsed::format_elapsed;
 use crate::element::model::labels::Labels;
 use crate::element::model::url_check::{self, UrlParts};
 use crate::element::model::view;
+use crate::error::ClientError;
 use crate::host::js_json::{from_js, to_js};
 use crate::json::Value;
 
@@ -65,14 +69,17 @@ fn parse_url(url: &str, base: Option<&str>) -> Option<UrlParts> {
     })
 }
 
-/// What the card of task `task_id` shows (`element::model::view::card`), in the words of `words`, for
-/// `snapshot`, or when that is `undefined` for the client's own snapshot of the task; `null` when the
-/// client has none. The snapshot shown comes back as `snapshot`.
+/// What the card of task `task_id` shows (`element::model::view::card`), in the words of `words`: of
+/// the client's own snapshot of the task, else (a task the client no longer has) of `snapshot`, the one
+/// drawn last or an event's; `null` when there is neither. The snapshot shown comes back as `snapshot`.
+/// The client's own comes first because a snapshot that went through JS has every number read as a
+/// double (`1.50` would come back `1.5`, `1e400` as `null`), and a form shows numbers as the server
+/// wrote them.
 #[wasm_bindgen(js_name = elementCard, skip_typescript)]
 pub fn element_card(client: &TaskClient, task_id: &str, snapshot: JsValue, words: JsValue) -> JsValue {
     let core = client.core();
-    let snapshot = if snapshot.is_undefined() { core.snapshot(task_id) } else { Some(value(&snapshot)) };
-    let Some(snapshot) = snapshot else { return JsValue::NULL };
+    let given = || (!snapshot.is_undefined() && !snapshot.is_null()).then(|| value(&snapshot));
+    let Some(snapshot) = core.snapshot(task_id).or_else(given) else { return JsValue::NULL };
     // The server that asks, named on every form: its host, else the endpoint as configured. The
     // endpoint may be relative (`/mcp`): `fetch` resolves it against the page, and so does this.
     let url = core.server_url();
@@ -92,11 +99,33 @@ pub fn element_card(client: &TaskClient, task_id: &str, snapshot: JsValue, words
     to_js(&card)
 }
 
-/// Checks what the user `entered` in the form of `schema` (`element::model::view::answer`): the answer
-/// to send, `{ errors }` in the words of `words`, or `null`.
+/// Checks what the user `entered` in the form of `schema` (JSON text, as the card view carries it;
+/// `element::model::view::answer`): `{ answer }`, the answer to send as JSON text (numbers as typed),
+/// `{ errors }`, each wrong field's problem in the words of `words`, or `null`.
 #[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
-pub fn element_answer(schema: JsValue, entered: JsValue, words: JsValue) -> JsValue {
-    to_js(&view::answer(&value(&schema), &value(&entered), &labels(&words)))
+pub fn element_answer(schema: &str, entered: JsValue, words: JsValue) -> JsValue {
+    let schema = crate::json::from_str(schema).unwrap_or(Value::Null);
+    let (member, v) = match view::answer(&schema, &value(&entered), &labels(&words)) {
+        None => return JsValue::NULL,
+        Some(Ok(answer)) => ("answer", Value::String(answer.to_string())),
+        Some(Err(errors)) => ("errors", errors),
+    };
+    let mut out = crate::json::Map::new();
+    out.insert(member.to_owned(), v);
+    to_js(&Value::Object(out))
+}
+
+/// Sends `responses` (JSON text, `{ key: answer }`) for task `task_id`, as `TaskClient.respond` does
+/// but without reading them as a JS value: numbers go to the server as the form holds their text.
+#[wasm_bindgen(js_name = elementRespond, skip_typescript)]
+pub fn element_respond(client: &TaskClient, task_id: String, responses: &str) -> js_sys::Promise {
+    let core = client.core();
+    let responses = crate::json::from_str(responses);
+    crate::host::spawn::promise(async move {
+        let responses = responses.map_err(|e| to_js_error(&ClientError::usage(e.to_string())))?;
+        core.respond_value(&task_id, responses).await.map_err(|e| to_js_error(&e))?;
+        Ok(JsValue::UNDEFINED)
+    })
 }
 
 /// A duration in milliseconds as the card's clock shows it (`42s`, `3m 05s`, `2h 03m`).

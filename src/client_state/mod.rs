@@ -42,6 +42,7 @@ use listen::Listen;
 use pause::Pause;
 use polling::Slots;
 use waiters::Waiters;
+pub use writes::WriteGroup;
 use writes::WriteQueue;
 
 /// Requests one polling client has in flight at most. A reload with 10,000 handles due would otherwise

@@ -8,16 +8,19 @@ use crate::machine::stored::to_stored;
 
 use super::{ClientState, Effect};
 
-/// Ids whose records the next group writes, and whether a group is being written.
+/// Ids whose records the next group writes, whether a group is being written, and the ids whose
+/// latest write the store refused.
 #[derive(Debug, Default)]
 pub(super) struct WriteQueue {
     dirty: SortedSet<String>,
     running: bool,
+    unstored: SortedSet<String>,
 }
 
 impl WriteQueue {
     pub(super) fn forget(&mut self, gone: &SortedSet<String>) {
         self.dirty.retain(|id| !gone.contains(id));
+        self.unstored.retain(|id| !gone.contains(id));
     }
 }
 
@@ -60,12 +63,24 @@ impl ClientState {
     /// the group was being written is deleted again after it.
     pub fn group_written(&mut self, group: WriteGroup) {
         for (id, (key, text)) in group.ids.into_iter().zip(group.entries) {
+            self.writes.unstored.remove(&id);
             if self.records.contains_key(&id) {
                 self.versions.insert(id, text);
             } else {
                 self.push(Effect::Delete(key));
             }
         }
+    }
+
+    /// The store refused the latest write of task `id` (the record stays in memory, and the next
+    /// write of it tries again).
+    pub fn write_refused(&mut self, id: String) {
+        self.writes.unstored.insert(id);
+    }
+
+    /// Whether the store refused the latest write of task `id`.
+    pub fn is_unstored(&self, id: &str) -> bool {
+        self.writes.unstored.contains(id)
     }
 
     /// The stored text of task `id`'s record as it is now.

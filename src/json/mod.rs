@@ -4,11 +4,13 @@
 //! value tree with a hand-written parser and writer is a fraction of serde's size (issue 7's size
 //! budget). Objects keep the order the server wrote (forms show fields in that order) in a `Vec`,
 //! and numbers keep their literal text, so a number is written back exactly as it was read and no
-//! float formatting code is needed on the wire path.
+//! float formatting or parsing code is needed on the wire path: numbers are compared exactly on their
+//! digits (`decimal`), and only locally computed ones are formatted from `f64` (`float`, native tools).
 //!
 //! With the `serde` feature (native tools such as the reference server) [`Value`] also implements
 //! `serde::Serialize`/`Deserialize`.
 
+mod decimal;
 mod float;
 mod index;
 mod macros;
@@ -20,9 +22,8 @@ mod serde_impl;
 mod value;
 mod write;
 
-pub(crate) use float::display_f64;
 pub use map::Map;
-pub use number::Number;
+pub use number::{NotANumber, Number};
 pub use parse::{from_str, ParseError};
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};

@@ -1,5 +1,8 @@
 //! JSON numbers kept as their literal text.
+use std::cmp::Ordering;
 use std::fmt;
+
+use super::decimal::Decimal;
 
 /// A JSON number. Holds the literal text (valid JSON number grammar), so what was read is written back
 /// byte for byte and integers beyond `f64` precision survive a round trip.
@@ -52,6 +55,8 @@ impl Number {
 
     /// A finite `f64` as a number; `None` for NaN and infinities, which JSON cannot hold.
     /// Written as its shortest round-trip text (`3`, `0.1`, `1.5e-7`), as JavaScript writes numbers.
+    /// For numbers computed locally (native tools): the client itself never builds one, since a
+    /// number that came as text goes back as that text.
     pub(crate) fn from_f64(value: f64) -> Option<Number> {
         value.is_finite().then(|| Number { text: super::float::format_f64(value) })
     }
@@ -65,10 +70,43 @@ impl Number {
         !self.text.contains(['.', 'e', 'E'])
     }
 
-    /// The value as `f64`: exact for the numbers forms and progress use (see `float`), as JavaScript
-    /// reads them.
+    /// The value as the nearest `f64` (correctly rounded, so exactly what JavaScript's `Number()`
+    /// reads; `1e400` is infinity). The client compares and sends numbers as text and never calls
+    /// this: the standard library's parser it uses is 10 KB of `.wasm`.
     pub fn as_f64(&self) -> Option<f64> {
-        super::float::parse_f64(&self.text)
+        self.text.parse().ok()
+    }
+
+    /// The exact value, for comparisons.
+    fn decimal(&self) -> Decimal<'_> {
+        Decimal::read(&self.text)
+    }
+
+    /// Whether the value is a whole number, exactly (`3.0` and `1e3` are; `3.0000000000000001` is not,
+    /// though it reads as the double `3`).
+    pub(crate) fn is_whole(&self) -> bool {
+        self.decimal().is_whole()
+    }
+
+    /// The same value written as a plain integer (`3.0` → `3`, `1.5e2` → `150`), for receivers that
+    /// want integers without a fraction or exponent. `None` when the value is not whole, or when the
+    /// integer would be longer than both the text and 20 digits (`1e400`: better sent as written than
+    /// as 401 digits).
+    pub(crate) fn to_integer(&self) -> Option<Number> {
+        if self.is_integer_text() {
+            return Some(self.clone());
+        }
+        self.decimal().integer_text(self.text.len().max(20)).map(|text| Number { text })
+    }
+
+    /// The value as `u64` when it is exactly a whole number in range, however written (`3`, `3.0`,
+    /// `3e0`, `-0`), for counts and durations JSON Schema calls `integer`.
+    pub(crate) fn as_whole_u64(&self) -> Option<u64> {
+        let whole = self.to_integer()?;
+        if whole.text == "-0" {
+            return Some(0);
+        }
+        whole.as_u64()
     }
 
     /// The value as `i64` when it is written as an integer in range (`1.0` is not).
@@ -81,37 +119,59 @@ impl Number {
         self.is_integer_text().then(|| self.text.parse().ok()).flatten()
     }
 
-    /// Whether [`Number::as_i64`] succeeds.
-    pub(crate) fn is_i64(&self) -> bool {
-        self.as_i64().is_some()
-    }
-
-    /// Whether [`Number::as_u64`] succeeds.
-    pub(crate) fn is_u64(&self) -> bool {
-        self.as_u64().is_some()
-    }
-
     /// Whether the number is written with a fraction or exponent.
     pub(crate) fn is_f64(&self) -> bool {
         !self.is_integer_text()
     }
 }
 
-/// Numbers are equal when they denote the same value: integers by their digits, others as `f64`.
+/// Numbers are equal when they denote exactly the same value (`1.0` = `1e0`, `0` = `-0`), whatever their
+/// text; `9007199254740993` and `9007199254740992`, one double apart, are not.
 impl PartialEq for Number {
     fn eq(&self, other: &Number) -> bool {
-        if self.is_integer_text() && other.is_integer_text() {
-            let ((a_neg, a), (b_neg, b)) = (split_sign(&self.text), split_sign(&other.text));
-            return a == b && (a_neg == b_neg || a == "0");
-        }
-        self.as_f64() == other.as_f64()
+        self.cmp(other) == Ordering::Equal
     }
 }
 
-/// Whether the text is negative, and its digits.
-fn split_sign(text: &str) -> (bool, &str) {
-    text.strip_prefix('-').map_or((false, text), |digits| (true, digits))
+impl Eq for Number {}
+
+/// Numbers in the order of their exact values: what a form's `minimum` and `maximum` are checked with.
+impl Ord for Number {
+    fn cmp(&self, other: &Number) -> Ordering {
+        if self.text == other.text {
+            return Ordering::Equal;
+        }
+        self.decimal().cmp(&other.decimal())
+    }
 }
+
+impl PartialOrd for Number {
+    fn partial_cmp(&self, other: &Number) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A number from its text in the JSON number grammar (`"1e400".parse::<Number>()`), kept as written;
+/// an error for anything else, including text a browser would accept but JSON does not (`007`, `.5`).
+impl std::str::FromStr for Number {
+    type Err = NotANumber;
+
+    fn from_str(text: &str) -> Result<Number, NotANumber> {
+        Number::parse_literal(text).filter(|n| n.text == text).ok_or(NotANumber)
+    }
+}
+
+/// Text that is not a JSON number, from `Number`'s `FromStr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotANumber;
+
+impl fmt::Display for NotANumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a JSON number")
+    }
+}
+
+impl std::error::Error for NotANumber {}
 
 impl fmt::Display for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -146,6 +206,16 @@ mod tests {
     }
 
     #[test]
+    fn from_str_takes_the_json_grammar_only_and_keeps_the_text() {
+        for text in ["0", "-0", "1e400", "5e-324", "9007199254740993", "1.50", "-2.5E+3"] {
+            assert_eq!(text.parse::<Number>().map(|n| n.as_str().to_owned()), Ok(text.to_owned()));
+        }
+        for bad in ["007", ".5", "+1", "1.", "", "NaN", " 1"] {
+            assert_eq!(bad.parse::<Number>().map(|n| n.as_str().to_owned()), Err(NotANumber), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn integers_and_floats_read_like_serde_json() {
         let n = Number::parse_literal("42").unwrap();
         assert_eq!((n.as_i64(), n.as_u64(), n.as_f64()), (Some(42), Some(42), Some(42.0)));
@@ -165,12 +235,62 @@ mod tests {
     }
 
     #[test]
-    fn equality_is_by_value() {
+    fn equality_and_order_are_by_exact_value() {
         let n = |s| Number::parse_literal(s).unwrap();
         assert_eq!(n("1"), n("1"));
         assert_eq!(n("1.0"), n("1e0"));
         assert_ne!(n("1"), n("-1"));
         assert_eq!(n("0"), n("-0"));
         assert_ne!(n("2"), n("3"));
+        // One double apart, or the same double: still different numbers.
+        assert_ne!(n("9007199254740993"), n("9007199254740992"));
+        assert_ne!(n("0.1"), n("0.10000000000000000001"));
+        assert!(n("0.1") < n("0.10000000000000000001"));
+        assert!(n("-1e400") < n("-1.7976931348623157e308"));
+        assert!(n("5e-324") > n("-0"));
+    }
+
+    #[test]
+    fn to_integer_writes_whole_values_plainly() {
+        let int = |s| Number::parse_literal(s).unwrap().to_integer().map(|n| n.as_str().to_owned());
+        assert_eq!(int("3.0").as_deref(), Some("3"));
+        assert_eq!(int("-0.0").as_deref(), Some("-0"));
+        assert_eq!(int("1.5e2").as_deref(), Some("150"));
+        assert_eq!(int("9007199254740993.0").as_deref(), Some("9007199254740993"));
+        assert_eq!(int("123456789012345678901234567890").as_deref(), Some("123456789012345678901234567890"));
+        assert_eq!(int("3.0000000000000001"), None);
+        assert_eq!(int("0.5"), None);
+        // Whole, but 401 digits plainly: None (the caller sends it as written).
+        assert_eq!(int("1e400"), None);
+        assert!(Number::parse_literal("1e400").unwrap().is_whole());
+    }
+
+    #[test]
+    fn whole_u64_reads_any_spelling_of_a_count() {
+        let whole = |s| Number::parse_literal(s).unwrap().as_whole_u64();
+        for (text, n) in [("3", Some(3)), ("3.0", Some(3)), ("3e0", Some(3)), ("-0", Some(0)), ("-0.0", Some(0))] {
+            assert_eq!(whole(text), n, "{text}");
+        }
+        assert_eq!(whole("18446744073709551615.0"), Some(u64::MAX));
+        for text in ["-1", "3.5", "2000.0000000000001", "18446744073709551616", "1e400"] {
+            assert_eq!(whole(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn as_f64_is_correctly_rounded() {
+        for (text, x) in [
+            ("0.1", 0.1),
+            ("203.02700000000002", 203.02700000000002),
+            ("5e-324", 5e-324),
+            ("2.4703282292062328e-324", 5e-324),
+            ("2.2250738585072011e-308", 2.225073858507201e-308),
+            ("9007199254740993", 9007199254740992.0),
+            ("1e400", f64::INFINITY),
+            ("-0", -0.0),
+        ] {
+            let ours = Number::parse_literal(text).unwrap().as_f64().unwrap();
+            assert_eq!(ours.to_bits(), x.to_bits(), "{text}");
+        }
     }
 }

@@ -100,11 +100,8 @@ pub(crate) fn millis(value: &Value, what: &'static str, field: &'static str) -> 
     let Value::Number(n) = value else {
         return Err(wrong_type(what, field, "an integer"));
     };
-    let whole = match n.as_u64() {
-        Some(u) => Some(u),
-        None => n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= MAX_SAFE_INTEGER as f64).map(|f| f as u64),
-    };
-    match whole {
+    // Exactly whole on the digits (`2000.0`, `2e3`), not as a double (`2000.0000000000001` is not).
+    match n.as_whole_u64() {
         Some(u) if u <= MAX_SAFE_INTEGER => Ok(u),
         _ => Err(DecodeError::NotAnInteger { field, found: n.to_string() }),
     }

@@ -74,6 +74,29 @@ const deepCount = (page, tag) =>
     return n;
   }, tag);
 
+test("survey: numbers reach the server as typed, not rewritten the way JavaScript reads them", { timeout: 60_000 }, async () => {
+  await withSession(suite, "survey-numbers", {}, async (s) => {
+    await s.open();
+    const updates = [];
+    s.page.on("request", (request) => {
+      const body = request.method() === "POST" && request.url().endsWith("/mcp") ? request.postData() ?? "" : "";
+      if (body.includes('"tasks/update"')) updates.push(body);
+    });
+    const id = await s.start("survey");
+    await s.form(id, SURVEY).waitFor();
+    const f = (name) => s.field(id, name);
+    await f("email").locator("input").fill("ada@example.com");
+    await f("rating").locator("input").fill("4.50"); // JSON.parse + JSON.stringify would send 4.5
+    await f("count").locator("input").fill("7.0"); // an integer field: sent as the plain integer 7
+    await f("topics").getByRole("checkbox", { name: "Rust" }).check();
+    await s.button(id, "accept").click();
+    assert.equal((await s.settled(id)).status, "completed");
+    assert.equal(updates.length, 1, "one tasks/update");
+    assert.match(updates[0], /"rating":4\.50[,}]/, `the rating as typed: ${updates[0]}`);
+    assert.match(updates[0], /"count":7[,}]/, `the count as a plain integer: ${updates[0]}`);
+  });
+});
+
 test("survey: every field type renders, client-side validation blocks sending, Accept sends exactly what was typed", { timeout: 60_000 }, async (t) => {
   await withSession(suite, "survey", {}, async (s) => {
     await s.open();

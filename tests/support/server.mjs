@@ -3,9 +3,12 @@
 // Chromium. Not a test file itself: `node --test` and xtask pick `*.test.mjs`.
 //
 // The server listens on a free loopback port (`--listen 127.0.0.1:0`, memory store) and prints its
-// `http://127.0.0.1:PORT/mcp` URL as the first stdout line. Unless `--quiet`, its stderr carries one
-// request log line per answered request, `<method> <taskId|tool> <status> <code|ok> <ms>ms`; these are
-// parsed into `log` with the time each line arrived, so tests can count what actually reached the server.
+// `http://127.0.0.1:PORT/mcp` URL as the first stdout line; with `--faults` that line also ends in
+// `; admin token: TOKEN`, the token its `/admin/*` endpoints require (generated at start, so it never
+// appears in the process list the way an `--admin-token` flag would). Unless `--quiet`, its stderr
+// carries one request log line per answered request, `<method> <taskId|tool> <status> <code|ok> <ms>ms`;
+// these are parsed into `log` with the time each line arrived, so tests can count what actually reached
+// the server.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -39,7 +42,7 @@ const LOG_LINE = /^(\S+) (\S+) (\d{3}) (\S+) (\d+)ms$/;
  * parsed into `log` or kept in `other`; "inherit": the server writes to this process's stderr),
  * `verbose` (echo each captured line), `bin` (default SERVER_BIN).
  *
- * Resolves with `{ url, base, log, other, lines, admin, faults, stop }`. A `log` entry is
+ * Resolves with `{ url, base, adminToken, log, other, lines, admin, faults, stop }`. A `log` entry is
  * `{ at, start, method, name, status, code, ms, text }`: `at` when the line arrived, `start` when the
  * request did (the line is written when it is answered).
  */
@@ -76,9 +79,14 @@ export async function startServer({ www, pkg, pollMs, faults = false, quiet = fa
   const url = first.split(/\s+/).find((w) => w.startsWith("http://"));
   assert.ok(url?.startsWith("http://127.0.0.1:") && url.endsWith("/mcp"), `server URL from "${first}"`);
   const base = url.replace(/\/mcp$/, "");
+  // Only with --faults: the generated token from the first line, or the one `args` gave with
+  // --admin-token (not echoed); undefined without --faults (and then there is no /admin to call).
+  const given = argv.indexOf("--admin-token");
+  const adminToken = /; admin token: (\S+)/.exec(first)?.[1] ?? (given >= 0 ? argv[given + 1] : undefined);
   return {
     url,
     base,
+    adminToken,
     log,
     other,
     /**
@@ -88,10 +96,14 @@ export async function startServer({ www, pkg, pollMs, faults = false, quiet = fa
     lines(method, name, { from = 0, since = 0 } = {}) {
       return log.slice(from).filter((l) => l.at >= since && (method == null || l.method === method) && (name == null || l.name === name));
     },
-    /** POSTs `body` (JSON, if given) to the admin endpoint `path`; its JSON answer. */
+    /** POSTs `body` (JSON, if given) to the admin endpoint `path` with the admin token; its JSON answer. */
     async admin(path, body) {
-      const response = await fetch(`${base}${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      const response = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: adminToken === undefined ? {} : { authorization: `Bearer ${adminToken}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
       return response.json();
     },
     /** Sets the fault injection (needs `faults: true`). */

@@ -13,18 +13,17 @@
 //! `cargo xtask test` (xtask/src/wasm_tests.rs) starts two reference servers on free loopback ports
 //! before compiling these binaries, and passes their addresses in as compile-time variables:
 //!
-//! - `MCP_TEST_SERVER`: `--memory --quiet --faults --poll-interval-ms 100`, for everything but auth;
-//!   its `/admin/faults` and `/admin/expire` endpoints are driven from the tests;
+//! - `MCP_TEST_SERVER` and `MCP_TEST_ADMIN_TOKEN`: `--memory --quiet --faults --poll-interval-ms 100`,
+//!   for everything but auth; its `/admin/faults` and `/admin/expire` endpoints are driven from the
+//!   tests, with the admin token it printed at start;
 //! - `MCP_TEST_AUTH_SERVER` and `MCP_TEST_AUTH_TOKEN`: `--memory --quiet --auth <token>`.
 //!
 //! A binary compiled without them fails every test that needs a server, saying so.
 //!
 //! In the browsers the tests run on the test runner's own origin (another loopback port), so every
-//! request is cross-origin: the server allows CORS from loopback origins on `/mcp`. Its `/admin/*`
-//! endpoints send no CORS headers, so the browsers post to them in `no-cors` mode: the server acts on
-//! the request, but Chromium withholds the JSON answer (Opaque Response Blocking) and rejects the
-//! `fetch` with "Failed to fetch" once it arrives. That rejection is ignored there; whether a fault
-//! or an expiry took effect is checked through what the client then sees, in every test.
+//! request is cross-origin: the server allows CORS from loopback origins on `/mcp` and on `/admin/*`
+//! (whose `Authorization: Bearer <admin token>` needs a preflight, and which `no-cors` could not
+//! carry), so every runtime reads and checks the admin answers.
 //!
 //! Every test opens its own client in a namespace of its own and closes it at the end, and leaves
 //! the fault settings cleared; tests run one at a time (wasm-bindgen-test runs them sequentially).
@@ -56,6 +55,8 @@ use support::{js, settle, unique_name};
 
 /// The `--faults` server's MCP endpoint, e.g. `http://127.0.0.1:40123/mcp`.
 const FAULT_SERVER: Option<&str> = option_env!("MCP_TEST_SERVER");
+/// The token the `--faults` server's `/admin/*` endpoints require (it printed it at start).
+const ADMIN_TOKEN: Option<&str> = option_env!("MCP_TEST_ADMIN_TOKEN");
 /// The `--auth` server's MCP endpoint.
 const AUTH_SERVER: Option<&str> = option_env!("MCP_TEST_AUTH_SERVER");
 /// The token the `--auth` server accepts.
@@ -65,14 +66,18 @@ fn compiled_in(value: Option<&'static str>, name: &str) -> &'static str {
     value.unwrap_or_else(|| {
         panic!(
             "{name} was not set when this test binary was compiled: run `cargo xtask test`, or start the \
-             reference servers and set MCP_TEST_SERVER, MCP_TEST_AUTH_SERVER and MCP_TEST_AUTH_TOKEN on \
-             the `cargo test` command (see xtask/src/wasm_tests.rs)"
+             reference servers and set MCP_TEST_SERVER, MCP_TEST_ADMIN_TOKEN, MCP_TEST_AUTH_SERVER and \
+             MCP_TEST_AUTH_TOKEN on the `cargo test` command (see xtask/src/wasm_tests.rs)"
         )
     })
 }
 
 fn fault_server() -> &'static str {
     compiled_in(FAULT_SERVER, "MCP_TEST_SERVER")
+}
+
+fn admin_token() -> &'static str {
+    compiled_in(ADMIN_TOKEN, "MCP_TEST_ADMIN_TOKEN")
 }
 
 fn auth_server() -> &'static str {
@@ -103,21 +108,19 @@ fn base_of(mcp_url: &str) -> &str {
     mcp_url.strip_suffix("/mcp").expect("the server URL ends in /mcp")
 }
 
-/// `POST {fault server}{path}` with an optional JSON body: `/admin/faults`, `/admin/expire?task=…`.
-/// In Node the answer is checked; in the browsers it cannot be read (see the module docs).
+/// `POST {fault server}{path}` with an optional JSON body and the admin token: `/admin/faults`,
+/// `/admin/expire?task=…`. The answer must be a 2xx, in every runtime (see the module docs).
 async fn admin(path: &str, body: Option<Value>) {
     let url = format!("{}{path}", base_of(fault_server()));
     let body = body.map_or(JsValue::UNDEFINED, |b| JsValue::from_str(&b.to_string()));
-    let opaque = JsValue::from_bool(RUNTIME.is_browser());
     let request = js(
-        "url, body, opaque",
-        "return fetch(url, { method: 'POST', body, mode: opaque ? 'no-cors' : 'cors' }).then(
+        "url, body, token",
+        "return fetch(url, { method: 'POST', body, headers: { authorization: `Bearer ${token}` } }).then(
            async (response) => {
-             if (!opaque && !response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
+             if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
            },
-           (error) => { if (!opaque) throw error; },
          );",
-        &[JsValue::from_str(&url), body, opaque],
+        &[JsValue::from_str(&url), body, JsValue::from_str(admin_token())],
     );
     if let Err(e) = settle(request).await {
         panic!("admin request {url} failed: {e:?}");

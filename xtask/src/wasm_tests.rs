@@ -19,18 +19,23 @@
 //!
 //! The client tests (`wasm_client_*`) talk to two reference servers that this module starts on free
 //! loopback ports before building them (see [`TestServers`]): one with `--faults`, one with
-//! `--auth`. Their addresses reach the tests as compile-time variables (`option_env!` in
-//! tests/wasm_common/client.rs), set on the build and on every run so cargo never rebuilds between
-//! the two; they change every run, so the client binaries are recompiled each time (a few seconds).
+//! `--auth`. Their addresses (and the fault server's admin token) reach the tests as compile-time
+//! variables (`option_env!` in tests/wasm_common/client.rs), set on the build and on every run so
+//! cargo never rebuilds between the two; they change every run, so the client binaries are
+//! recompiled each time (a few seconds).
 //! By hand, start the servers and add the variables to the command above:
 //!
 //! ```text
 //! target/debug/mcp-tasks-server --listen 127.0.0.1:8801 --memory --quiet --faults --poll-interval-ms 100 &
 //! target/debug/mcp-tasks-server --listen 127.0.0.1:8802 --memory --quiet --auth wasm-test-token &
-//! MCP_TEST_SERVER=http://127.0.0.1:8801/mcp MCP_TEST_AUTH_SERVER=http://127.0.0.1:8802/mcp \
+//! MCP_TEST_SERVER=http://127.0.0.1:8801/mcp MCP_TEST_ADMIN_TOKEN=<token> \
+//! MCP_TEST_AUTH_SERVER=http://127.0.0.1:8802/mcp \
 //! MCP_TEST_AUTH_TOKEN=wasm-test-token CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=… \
 //!   cargo test -p mcp-tasks-web --target wasm32-unknown-unknown --test wasm_client_node
 //! ```
+//!
+//! where `<token>` is the admin token the first server printed at the end of its first line
+//! (`; admin token: …`).
 //!
 //! Never with `cargo test -q`: the runner's output parsing breaks under it.
 
@@ -73,7 +78,13 @@ const RUNTIMES: [Runtime; 6] = [
         in_browser: true,
         needs_servers: false,
     },
-    Runtime { check: "wasm tests: Node", test_targets: &["wasm_store_node"], in_browser: false, needs_servers: false },
+    Runtime {
+        check: "wasm tests: Node",
+        // wasm_numbers_node: numbers through every path against JavaScript's Number() (issue 15).
+        test_targets: &["wasm_store_node", "wasm_numbers_node"],
+        in_browser: false,
+        needs_servers: false,
+    },
     Runtime {
         check: "wasm client tests: Chromium page",
         test_targets: &["wasm_client_page"],
@@ -106,7 +117,8 @@ const AUTH_TOKEN: &str = "wasm-test-token";
 /// this value is dropped (after the last check):
 ///
 /// - `faults`: `--memory --quiet --faults --poll-interval-ms 100`: every status path, the restore
-///   tests and the fault tests (which drive its `/admin/faults` and `/admin/expire`);
+///   tests and the fault tests (which drive its `/admin/faults` and `/admin/expire`, with the admin
+///   token it printed);
 /// - `auth`: `--memory --quiet --auth wasm-test-token`: the `headers` option.
 struct TestServers {
     faults: ServerProcess,
@@ -118,6 +130,9 @@ impl TestServers {
     fn start(root: &Path) -> Result<Self> {
         let exe = reference_server::build(root)?;
         let faults = ServerProcess::start(&exe, &["--memory", "--quiet", "--faults", "--poll-interval-ms", "100"])?;
+        if faults.admin_token.is_none() {
+            return Err(Error::msg(format!("the --faults server at {} printed no admin token", faults.url)));
+        }
         let auth = ServerProcess::start(&exe, &["--memory", "--quiet", "--auth", AUTH_TOKEN])?;
         eprintln!(
             "xtask: reference servers for the wasm client tests: {} (--faults), {} (--auth)",
@@ -130,6 +145,7 @@ impl TestServers {
     fn env(&self) -> Vec<(&'static str, String)> {
         vec![
             ("MCP_TEST_SERVER", self.faults.url.clone()),
+            ("MCP_TEST_ADMIN_TOKEN", self.faults.admin_token.clone().unwrap_or_default()),
             ("MCP_TEST_AUTH_SERVER", self.auth.url.clone()),
             ("MCP_TEST_AUTH_TOKEN", AUTH_TOKEN.to_owned()),
         ]

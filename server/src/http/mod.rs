@@ -1,5 +1,6 @@
 //! The HTTP surface: `/mcp` (POST; OPTIONS preflight; 405 otherwise), the login page a URL-mode
-//! elicitation points at, static files for the demo, and the admin fault endpoints behind `--faults`.
+//! elicitation points at, static files for the demo, and the admin fault endpoints behind `--faults`
+//! (loopback and the admin token only: see `admin`).
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
@@ -15,6 +16,7 @@ use crate::engine::Engine;
 use crate::faults::{FaultDice, FaultSettings};
 use crate::tools::login::LOGIN_PATH;
 
+pub mod admin;
 mod cors;
 mod mcp;
 mod origin;
@@ -104,29 +106,12 @@ async fn login_page(State(state): State<AppState>, Query(q): Query<TaskQuery>) -
         .unwrap_or_default()
 }
 
-/// `/admin/*` changes what every client of the server sees: only from loopback pages (or no page).
-fn admin_refused(state: &AppState, headers: &HeaderMap) -> Option<Response<Body>> {
-    origin::check(headers, state.loopback)
-        .err()
-        .map(|refusal| json_response(StatusCode::FORBIDDEN, &json!({ "error": refusal.message() })))
-}
-
-async fn admin_get_faults(State(state): State<AppState>, headers: HeaderMap) -> Response<Body> {
-    if let Some(refused) = admin_refused(&state, &headers) {
-        return refused;
-    }
+async fn admin_get_faults(State(state): State<AppState>) -> Response<Body> {
     let faults = state.faults.read().map(|f| f.clone()).unwrap_or_default();
     json_response(StatusCode::OK, &serde_value(&faults))
 }
 
-async fn admin_set_faults(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
-) -> Response<Body> {
-    if let Some(refused) = admin_refused(&state, &headers) {
-        return refused;
-    }
+async fn admin_set_faults(State(state): State<AppState>, body: axum::body::Bytes) -> Response<Body> {
     match serde_json::from_slice::<FaultSettings>(&body) {
         Ok(settings) => {
             if let Ok(mut f) = state.faults.write() {
@@ -138,10 +123,7 @@ async fn admin_set_faults(
     }
 }
 
-async fn admin_expire(State(state): State<AppState>, headers: HeaderMap, Query(q): Query<TaskQuery>) -> Response<Body> {
-    if let Some(refused) = admin_refused(&state, &headers) {
-        return refused;
-    }
+async fn admin_expire(State(state): State<AppState>, Query(q): Query<TaskQuery>) -> Response<Body> {
     match q.task.as_deref().map(|id| state.engine.expire(id)) {
         Some(Ok(true)) => json_response(StatusCode::OK, &json!({ "expired": true })),
         Some(Ok(false)) => json_response(StatusCode::NOT_FOUND, &json!({ "expired": false })),
@@ -150,10 +132,7 @@ async fn admin_expire(State(state): State<AppState>, headers: HeaderMap, Query(q
     }
 }
 
-async fn admin_restart_store(State(state): State<AppState>, headers: HeaderMap) -> Response<Body> {
-    if let Some(refused) = admin_refused(&state, &headers) {
-        return refused;
-    }
+async fn admin_restart_store(State(state): State<AppState>) -> Response<Body> {
     match state.engine.store().reopen() {
         Ok(()) => json_response(StatusCode::OK, &json!({ "restarted": true })),
         Err(e) => json_response(StatusCode::INTERNAL_SERVER_ERROR, &json!({ "error": e.to_string() })),
@@ -178,10 +157,13 @@ pub fn router(state: AppState) -> Router {
         .route("/mcp", post(mcp::post).options(options).fallback(mcp_other))
         .route(LOGIN_PATH, get(login_page));
     if state.config.faults_enabled {
-        router = router
+        let gate = admin::AdminGate { token: state.config.admin_token.clone(), loopback: state.loopback };
+        let admin = Router::new()
             .route("/admin/faults", get(admin_get_faults).post(admin_set_faults))
             .route("/admin/expire", post(admin_expire))
-            .route("/admin/restart-store", post(admin_restart_store));
+            .route("/admin/restart-store", post(admin_restart_store))
+            .layer(axum::middleware::from_fn_with_state(gate, admin::gate));
+        router = router.merge(admin);
     }
     router.fallback(any(static_file)).with_state(state)
 }

@@ -33,6 +33,11 @@ pub fn task_problem_text(labels: &Labels, problem: &TaskProblem) -> String {
 mod tests {
     use super::*;
     use crate::element::model::labels::{LABELS, SHIPPED};
+    use crate::json::Number;
+
+    fn num(text: &str) -> Number {
+        text.parse().unwrap()
+    }
 
     /// One of each problem.
     fn every_problem() -> [Problem; 18] {
@@ -46,8 +51,8 @@ mod tests {
             Problem::InvalidDateTime,
             Problem::NotANumber,
             Problem::NotAnInteger,
-            Problem::BelowMinimum { min: 0.5 },
-            Problem::AboveMaximum { max: 0.5 },
+            Problem::BelowMinimum { min: num("0.5") },
+            Problem::AboveMaximum { max: num("0.5") },
             Problem::NotABoolean,
             Problem::NotAnOption { value: "v".into() },
             Problem::TooFewItems { min: 2 },
@@ -62,8 +67,14 @@ mod tests {
     fn problems_read_in_each_language_with_their_bounds() {
         let en = Labels::resolve("en", &[]);
         let th = Labels::resolve("th", &[]);
-        assert_eq!(problem_text(&en, &Problem::AboveMaximum { max: 5.0 }), "Enter 5 or less.");
-        assert_eq!(problem_text(&en, &Problem::BelowMinimum { min: 0.5 }), "Enter 0.5 or more.");
+        assert_eq!(problem_text(&en, &Problem::AboveMaximum { max: num("5") }), "Enter 5 or less.");
+        assert_eq!(problem_text(&en, &Problem::BelowMinimum { min: num("0.5") }), "Enter 0.5 or more.");
+        // Bounds read as the schema wrote them, never through a double.
+        assert_eq!(
+            problem_text(&en, &Problem::AboveMaximum { max: num("203.02700000000002") }),
+            "Enter 203.02700000000002 or less."
+        );
+        assert_eq!(problem_text(&en, &Problem::AboveMaximum { max: num("1e400") }), "Enter 1e400 or less.");
         assert_eq!(problem_text(&en, &Problem::TooFewItems { min: 1 }), "Choose at least 1.");
         assert_eq!(problem_text(&en, &Problem::TooShort { min: 3 }), "Enter at least 3 characters.");
         assert_eq!(problem_text(&th, &Problem::Required), "กรุณากรอกช่องนี้");

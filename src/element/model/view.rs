@@ -5,7 +5,7 @@
 //! across with `host::js_json`.
 //!
 //! Member names are the JS's: `pkg/element.js` reads them (and `tests::card_members` lists them).
-use crate::json::{display_f64, Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 use super::card_model::{list_order, CardModel, Piece, Question, ResultView};
 use super::labels::Labels;
@@ -98,7 +98,7 @@ fn result(r: &ResultView, labels: &Labels) -> Value {
 }
 
 /// One question, keyed by its input key (`key`). A note: `note` (its words). A form (`mode: "form"`):
-/// `message`, `asked` (who asks), `schema` (handed back to [`answer`]), `invalid` (why the schema cannot
+/// `message`, `asked` (who asks), `schema` (as JSON text, handed back to [`answer`]), `invalid` (why the schema cannot
 /// be shown, or `null`), `fields` ([`field`]) and `accept` (whether there is anything to accept). A URL
 /// (`mode: "url"`, [`url_question`]): `message`, `asked`, `url`, `host`, `unicode`, `warnings`, `open`,
 /// `href`.
@@ -114,7 +114,9 @@ fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse
             put(&mut v, "mode", text("form"));
             put(&mut v, "message", text(message));
             put(&mut v, "asked", asked);
-            put(&mut v, "schema", schema.clone());
+            // As JSON text: through a JS object every number would be read as a double, and the bounds
+            // checked would no longer be the ones the server wrote.
+            put(&mut v, "schema", Value::String(schema.to_string()));
             let invalid = form.as_ref().err().map(|e| labels.fill("form.invalidSchema", &[("error", &e.to_string())]));
             put(&mut v, "invalid", invalid.map_or(Value::Null, Value::String));
             let mut fields = Vec::new();
@@ -208,13 +210,15 @@ fn field(f: &FormField, labels: &Labels) -> Value {
             put(&mut attrs, "type", text("number"));
             put(&mut attrs, "inputmode", text(if *integer { "numeric" } else { "decimal" }));
             put(&mut attrs, "step", text(if *integer { "1" } else { "any" }));
+            // The schema's own text: a JSON number is always a valid HTML floating-point number, and
+            // writing it through a double could change it (the default would then go back changed).
             if let Some(n) = minimum {
-                put(&mut attrs, "min", Value::String(display_f64(*n)));
+                put(&mut attrs, "min", text(n.as_str()));
             }
             if let Some(n) = maximum {
-                put(&mut attrs, "max", Value::String(display_f64(*n)));
+                put(&mut attrs, "max", text(n.as_str()));
             }
-            value = default.map(display_f64);
+            value = default.as_ref().map(|d| d.as_str().to_owned());
         }
         FieldKind::Boolean { default } => put(&mut v, "checked", Value::Bool(default.unwrap_or(false))),
         FieldKind::SingleSelect { options: choices, default } => {
@@ -248,14 +252,15 @@ fn input_type(format: Option<TextFormat>) -> &'static str {
 }
 
 /// Checks what the user entered in the form of `schema`: the answer to send,
-/// `{ action: "accept", content }`, or `{ errors: { property: words } }` (each field's first problem).
-/// `null` for a schema that is no form (such a question has nothing to accept).
+/// `{ action: "accept", content }`, or the problems, `{ property: words }` (each field's first problem).
+/// `None` for a schema that is no form (such a question has nothing to accept).
 ///
 /// `entered` is the controls as read: text as typed (blank controls left out), a checkbox's `true` /
-/// `false`, a choice group's values. A number field's text becomes a JSON number when it reads as one
-/// and stays text otherwise, which the model refuses as not a number.
-pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Value {
-    let Ok(model) = FormModel::from_schema(schema) else { return Value::Null };
+/// `false`, a choice group's values. A number field's text becomes a JSON number with that text when
+/// it reads as one (so `4.50` is sent as `4.50`) and stays text otherwise, which the model refuses as
+/// not a number.
+pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result<Value, Value>> {
+    let model = FormModel::from_schema(schema).ok()?;
     let mut answers = entered.as_object().cloned().unwrap_or_default();
     for f in model.fields() {
         if let (FieldKind::Number { .. }, Some(Value::String(raw))) = (&f.kind, answers.get(&f.name)) {
@@ -264,11 +269,12 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Value {
             }
         }
     }
-    let mut v = Map::new();
-    match model.validate(&answers) {
+    Some(match model.validate(&answers) {
         Ok(content) => {
+            let mut v = Map::new();
             put(&mut v, "action", text("accept"));
             put(&mut v, "content", Value::Object(content));
+            Ok(Value::Object(v))
         }
         Err(errors) => {
             let mut by_field = Map::new();
@@ -277,10 +283,9 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Value {
                     put(&mut by_field, &e.field, Value::String(problem_text(labels, &e.problem)));
                 }
             }
-            put(&mut v, "errors", Value::Object(by_field));
+            Err(Value::Object(by_field))
         }
-    }
-    Value::Object(v)
+    })
 }
 
 /// The list's rows for `snapshots` (as the client lists them; unreadable ones left out), tasks
@@ -434,7 +439,8 @@ mod tests {
         assert_eq!(q[0]["asked"], "Asked by tasks.example");
         assert_eq!(q[0]["accept"], true);
         assert_eq!(q[0]["invalid"], Value::Null);
-        assert_eq!(q[0]["schema"]["properties"]["ok"]["type"], "boolean");
+        let schema = crate::json::from_str(q[0]["schema"].as_str().unwrap()).unwrap();
+        assert_eq!(schema["properties"]["ok"]["type"], "boolean");
         assert_eq!(
             q[0]["fields"],
             json!([{ "name": "ok", "label": "OK?", "hint": null, "required": true, "widget": "checkbox", "checked": false }])
@@ -519,30 +525,46 @@ mod tests {
     }
 
     #[test]
-    fn answers_are_checked_with_numbers_read_from_their_text() {
+    fn number_bounds_and_defaults_keep_the_schema_text() {
+        let schema = crate::json::from_str(
+            r#"{ "type": "object", "properties": { "n": { "type": "number", "minimum": -0.50, "maximum": 1e400, "default": 1.50 } } }"#,
+        )
+        .unwrap();
+        let mut s = snapshot("input_required");
+        s["inputRequests"] =
+            json!({ "q": { "method": "elicitation/create", "params": { "message": "?", "requestedSchema": schema } } });
+        let q = view(&s)["questions"][0].clone();
+        assert_eq!(q["fields"][0]["attrs"]["min"], "-0.50");
+        assert_eq!(q["fields"][0]["attrs"]["max"], "1e400");
+        assert_eq!(q["fields"][0]["value"], "1.50");
+        assert!(q["schema"].as_str().unwrap().contains(r#""maximum":1e400"#), "the schema's text as written");
+    }
+
+    #[test]
+    fn answers_are_checked_with_numbers_kept_as_typed() {
         let ok = answer(
             &survey(),
-            &json!({ "email": "a@example.com", "rating": "4.5", "count": "7", "size": "s", "topics": ["x"] }),
+            &json!({ "email": "a@example.com", "rating": "4.50", "count": "7.0", "size": "s", "topics": ["x"] }),
             &en(),
         );
+        let ok = ok.unwrap().unwrap();
         assert_eq!(
-            ok,
-            json!({ "action": "accept", "content":
-                { "email": "a@example.com", "rating": 4.5, "count": 7, "size": "s", "topics": ["x"] } })
+            ok.to_string(),
+            r#"{"action":"accept","content":{"email":"a@example.com","rating":4.50,"count":7,"size":"s","topics":["x"]}}"#
         );
         let bad = answer(&survey(), &json!({ "email": "nope", "rating": "9", "count": "?" }), &en());
         assert_eq!(
             bad,
-            json!({ "errors": {
+            Some(Err(json!({
                 "email": "Enter an email address like name@example.com.",
                 "rating": "Enter 5.5 or less.",
                 "count": "Enter a number.",
                 "size": "This field is required."
-            } })
+            })))
         );
         let th = Labels::resolve("th", &[]);
-        assert_eq!(answer(&survey(), &json!({}), &th)["errors"]["email"], "กรุณากรอกช่องนี้");
-        assert_eq!(answer(&json!({ "type": "array" }), &json!({}), &en()), Value::Null);
+        assert_eq!(answer(&survey(), &json!({}), &th).unwrap().unwrap_err()["email"], "กรุณากรอกช่องนี้");
+        assert_eq!(answer(&json!({ "type": "array" }), &json!({}), &en()), None);
     }
 
     #[test]

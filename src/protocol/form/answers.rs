@@ -17,19 +17,11 @@ fn len_u64(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
 
-/// Emits a whole-number f64 as a JSON integer when it fits i64/u64, else as the original number.
-pub(super) fn integer_value(n: &Number) -> Value {
-    if n.is_i64() || n.is_u64() {
-        return Value::Number(n.clone());
-    }
-    let x = n.as_f64().unwrap_or(f64::NAN);
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
-        Value::from(x as i64)
-    } else if (0.0..18_446_744_073_709_551_616.0).contains(&x) {
-        Value::from(x as u64)
-    } else {
-        Value::Number(n.clone())
-    }
+/// A whole number as it is sent for an integer field: plain integer text (`3.0` → `3`, `1e3` →
+/// `1000`), which receivers that parse integers strictly accept; as written when that text would be
+/// unreasonably long (`1e400`). Exact on the digits: `9007199254740993.0` stays `9007199254740993`.
+fn integer_value(n: &Number) -> Value {
+    Value::Number(n.to_integer().unwrap_or_else(|| n.clone()))
 }
 
 pub(super) fn check_value(kind: &FieldKind, v: &Value) -> Result<Checked, Vec<Problem>> {
@@ -69,21 +61,15 @@ pub(super) fn check_value(kind: &FieldKind, v: &Value) -> Result<Checked, Vec<Pr
             let Value::Number(n) = v else {
                 return Err(vec![Problem::NotANumber]);
             };
-            let Some(x) = n.as_f64() else {
-                return Err(vec![Problem::NotANumber]);
-            };
-            if *integer && x.fract() != 0.0 {
+            if *integer && !n.is_whole() {
                 problems.push(Problem::NotAnInteger);
             }
-            if let Some(min) = *minimum {
-                if x < min {
-                    problems.push(Problem::BelowMinimum { min });
-                }
+            // Exact comparisons on the digits (json::Number's order), never through a double.
+            if let Some(min) = minimum.as_ref().filter(|min| n < *min) {
+                problems.push(Problem::BelowMinimum { min: min.clone() });
             }
-            if let Some(max) = *maximum {
-                if x > max {
-                    problems.push(Problem::AboveMaximum { max });
-                }
+            if let Some(max) = maximum.as_ref().filter(|max| n > *max) {
+                problems.push(Problem::AboveMaximum { max: max.clone() });
             }
             if *integer {
                 integer_value(n)

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::json::display_f64;
+use crate::json::Number;
 
 /// Why a `requestedSchema` can't be shown as a form; names the offending property where there is one.
 #[derive(Debug, Clone, PartialEq)]
@@ -253,13 +253,13 @@ pub enum Problem {
     NotAnInteger,
     /// Below `minimum`.
     BelowMinimum {
-        /// The minimum.
-        min: f64,
+        /// The minimum, as the schema wrote it.
+        min: Number,
     },
     /// Above `maximum`.
     AboveMaximum {
-        /// The maximum.
-        max: f64,
+        /// The maximum, as the schema wrote it.
+        max: Number,
     },
     /// A boolean field got something other than `true`/`false`.
     NotABoolean,
@@ -319,15 +319,15 @@ impl Problem {
         }
     }
 
-    /// The values a message may name, by placeholder: the bound (`min`, `max`; numbers as JSON writes
-    /// them), the offending `value`, or the `expected` JSON type. Empty for the others.
+    /// The values a message may name, by placeholder: the bound (`min`, `max`; a number as the schema
+    /// wrote it), the offending `value`, or the `expected` JSON type. Empty for the others.
     pub fn params(&self) -> Vec<(&'static str, String)> {
         use Problem::*;
         match self {
             TooShort { min } | TooFewItems { min } => vec![("min", min.to_string())],
             TooLong { max } | TooManyItems { max } => vec![("max", max.to_string())],
-            BelowMinimum { min } => vec![("min", display_f64(*min))],
-            AboveMaximum { max } => vec![("max", display_f64(*max))],
+            BelowMinimum { min } => vec![("min", min.to_string())],
+            AboveMaximum { max } => vec![("max", max.to_string())],
             NotAnOption { value } | DuplicateItem { value } => vec![("value", value.clone())],
             WrongType { expected } => vec![("expected", (*expected).to_owned())],
             Required | InvalidEmail | InvalidUri | InvalidDate | InvalidDateTime | NotANumber | NotAnInteger

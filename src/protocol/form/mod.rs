@@ -30,7 +30,7 @@ mod schema;
 pub use errors::{FieldError, Problem, SchemaError};
 
 use crate::json::{Map, Number, Value};
-use answers::{check_value, integer_value, Checked};
+use answers::{check_value, Checked};
 use schema::{get_opt, parse_field};
 
 /// The string `format`s the spec allows; each is checked by [`FormModel::validate`].
@@ -88,16 +88,18 @@ pub enum FieldKind {
         /// Declared default text.
         default: Option<String>,
     },
-    /// A number (`type: "number"`) or whole number (`type: "integer"`).
+    /// A number (`type: "number"`) or whole number (`type: "integer"`). Bounds and default are kept as
+    /// the server wrote them (a [`Number`] holds its text), so the default goes back byte for byte and
+    /// a UI can show them as written; they are compared exactly, never as doubles.
     Number {
-        /// True for `type: "integer"`: answers must have no fractional part and are sent as integers.
+        /// True for `type: "integer"`: answers must be whole numbers and are sent as plain integers.
         integer: bool,
         /// `minimum` (inclusive).
-        minimum: Option<f64>,
+        minimum: Option<Number>,
         /// `maximum` (inclusive).
-        maximum: Option<f64>,
-        /// Declared default; for integer fields it is a whole number.
-        default: Option<f64>,
+        maximum: Option<Number>,
+        /// Declared default; for integer fields a whole number, written as a plain integer (`3.0` → `3`).
+        default: Option<Number>,
     },
     /// A yes/no answer (`type: "boolean"`).
     Boolean {
@@ -234,32 +236,25 @@ impl FormModel {
     }
 
     /// The initial answers: each declared default, typed as it would be sent
-    /// (integers as JSON integers). Fields without a default are absent.
+    /// (integers as JSON integers; numbers as the server wrote them). Fields without a default are absent.
     pub fn defaults(&self) -> Map {
         let mut out = Map::new();
         for field in &self.fields {
-            let value =
-                match &field.kind {
-                    FieldKind::Text { default, .. } | FieldKind::SingleSelect { default, .. } => {
-                        default.clone().map(Value::String)
+            let value = match &field.kind {
+                FieldKind::Text { default, .. } | FieldKind::SingleSelect { default, .. } => {
+                    default.clone().map(Value::String)
+                }
+                FieldKind::Number { default, .. } => default.clone().map(Value::Number),
+                FieldKind::Boolean { default } => default.map(Value::Bool),
+                FieldKind::MultiSelect { default, .. } if !default.is_empty() => {
+                    let mut items = Vec::with_capacity(default.len());
+                    for s in default {
+                        items.push(Value::String(s.clone()));
                     }
-                    FieldKind::Number { integer, default, .. } => default.and_then(Number::from_f64).map(|n| {
-                        if *integer {
-                            integer_value(&n)
-                        } else {
-                            Value::Number(n)
-                        }
-                    }),
-                    FieldKind::Boolean { default } => default.map(Value::Bool),
-                    FieldKind::MultiSelect { default, .. } if !default.is_empty() => {
-                        let mut items = Vec::with_capacity(default.len());
-                        for s in default {
-                            items.push(Value::String(s.clone()));
-                        }
-                        Some(Value::Array(items))
-                    }
-                    FieldKind::MultiSelect { .. } => None,
-                };
+                    Some(Value::Array(items))
+                }
+                FieldKind::MultiSelect { .. } => None,
+            };
             if let Some(v) = value {
                 out.insert(field.name.clone(), v);
             }
@@ -270,7 +265,7 @@ impl FormModel {
     /// Checks the user's answers and returns the `ElicitResult.content` to send.
     ///
     /// The content holds only schema properties with values of their declared type
-    /// (integer answers such as `3.0` become `3`); blank optional answers are left out
+    /// (integer answers such as `3.0` become `3`; other numbers keep their text); blank optional answers are left out
     /// (see the module docs). On failure returns every problem, in field order,
     /// followed by [`Problem::UnknownField`] for answer keys the schema doesn't define.
     pub fn validate(&self, answers: &Map) -> Result<Map, Vec<FieldError>> {

@@ -3,7 +3,7 @@
 use super::answers::{check_value, Checked};
 use super::{Choice, FieldKind, FormField, Problem, SchemaError, TextFormat};
 use crate::collections::SortedSet;
-use crate::json::{Map, Value};
+use crate::json::{Map, Number, Value};
 
 /// Optional keyword lookup: a JSON `null` counts as absent.
 pub(super) fn get_opt<'a>(obj: &'a Map, key: &str) -> Option<&'a Value> {
@@ -30,17 +30,9 @@ fn describe(v: &Value) -> String {
     }
 }
 
-/// A JSON number that is a non-negative whole number (`3` or `3.0`).
+/// A JSON number that is a non-negative whole number (`3`, `3.0` or `3e0`), exactly.
 fn as_count(v: &Value) -> Option<u64> {
-    if let Some(n) = v.as_u64() {
-        return Some(n);
-    }
-    let x = v.as_f64()?;
-    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 18_446_744_073_709_551_616.0 {
-        Some(x as u64)
-    } else {
-        None
-    }
+    v.as_number()?.as_whole_u64()
 }
 
 fn count_bound(name: &str, def: &Map, keyword: &'static str) -> Result<Option<u64>, SchemaError> {
@@ -52,14 +44,13 @@ fn count_bound(name: &str, def: &Map, keyword: &'static str) -> Result<Option<u6
     }
 }
 
-fn number_bound(name: &str, def: &Map, keyword: &'static str) -> Result<Option<f64>, SchemaError> {
+/// A `minimum`/`maximum`, kept as written: any JSON number, even one past the range of `f64` (`1e400`),
+/// since bounds are compared exactly on their digits.
+fn number_bound(name: &str, def: &Map, keyword: &'static str) -> Result<Option<Number>, SchemaError> {
     match get_opt(def, keyword) {
         None => Ok(None),
-        Some(v) => v
-            .as_f64()
-            .filter(|x| x.is_finite())
-            .map(Some)
-            .ok_or_else(|| SchemaError::BoundNotANumber { property: name.to_owned(), keyword }),
+        Some(Value::Number(n)) => Ok(Some(n.clone())),
+        Some(_) => Err(SchemaError::BoundNotANumber { property: name.to_owned(), keyword }),
     }
 }
 
@@ -178,7 +169,7 @@ fn parse_number_kind(name: &str, def: &Map, integer: bool) -> Result<FieldKind, 
     reject_option_keywords(name, def)?;
     let minimum = number_bound(name, def, "minimum")?;
     let maximum = number_bound(name, def, "maximum")?;
-    check_order(name, minimum, maximum, "minimum", "maximum")?;
+    check_order(name, minimum.as_ref(), maximum.as_ref(), "minimum", "maximum")?;
     Ok(FieldKind::Number { integer, minimum, maximum, default: None })
 }
 
@@ -235,7 +226,7 @@ fn with_default(name: &str, mut kind: FieldKind, default: Option<&Value>) -> Res
     match (&mut kind, value) {
         (FieldKind::Text { default, .. }, Value::String(s))
         | (FieldKind::SingleSelect { default, .. }, Value::String(s)) => *default = Some(s),
-        (FieldKind::Number { default, .. }, Value::Number(n)) => *default = n.as_f64(),
+        (FieldKind::Number { default, .. }, Value::Number(n)) => *default = Some(n),
         (FieldKind::Boolean { default }, Value::Bool(b)) => *default = Some(b),
         (FieldKind::MultiSelect { default, .. }, Value::Array(items)) => {
             default.clear();

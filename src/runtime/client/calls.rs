@@ -54,15 +54,22 @@ impl ClientCore {
         let result = match outcome {
             Ok((ToolCallOutcome::Task(handle), protocol)) => {
                 let now = globals::now_ms();
-                let id = self.state.borrow_mut().add_task_of(now, name, handle, protocol);
-                self.persist(&id).await;
+                let id = self.state.borrow_mut().add_task_of(now, name.clone(), handle, protocol);
+                let written = self.persist(&id).await;
                 self.emit_task(&id);
                 let stored = self.state.borrow().record(&id).map(to_stored);
                 if let Some(stored) = stored {
                     self.post(TabMessage::Adopt { id: id.clone(), stored });
                 }
                 self.pump();
-                Ok(CallOutcome::Task(self.snapshot(&id).unwrap_or(Value::Null)))
+                if written == super::Written::Failed {
+                    // The tool runs on the server: the host must hear that its handle is not stored.
+                    Err(ClientError::storage(format!(
+                        "the tool {name} started as task {id}, but the store did not take its record; the task is polled in memory and is lost if this page closes first"
+                    )))
+                } else {
+                    Ok(CallOutcome::Task(self.snapshot(&id).unwrap_or(Value::Null)))
+                }
             }
             Ok((ToolCallOutcome::Complete(result), _)) => Ok(CallOutcome::Result(result)),
             Ok((ToolCallOutcome::InputRequired(_), _)) => {

@@ -9,6 +9,7 @@ use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::transport::TransportError;
 
+use super::persist::Written;
 use super::ClientCore;
 
 /// The longest single timer; the schedule is recomputed from the clock at least this often.
@@ -98,8 +99,9 @@ impl ClientCore {
     }
 
     /// [`Self::changed`], re-applying the event with `replay` if another isolate wrote the record first.
-    pub(super) async fn changed_with(&self, id: &str, replay: &dyn Fn(&mut TaskRecord) -> Change) {
-        self.persist_with(id, replay).await;
+    pub(super) async fn changed_with(&self, id: &str, replay: &dyn Fn(&mut TaskRecord) -> Change) -> Written {
+        let written = self.persist_with(id, replay).await;
         self.run(|state| state.announce(id));
+        written
     }
 }

@@ -37,6 +37,7 @@ mod legacy_tasks;
 mod listen;
 mod once;
 mod persist;
+use persist::Written;
 mod step;
 mod tabs;
 
@@ -369,6 +370,12 @@ impl ClientCore {
     /// polls, else by the tab that does (which also refuses a key another tab already answered).
     pub async fn respond(&self, task_id: &str, responses: &JsValue) -> Result<(), ClientError> {
         let value = from_js(responses).map_err(ClientError::usage)?;
+        self.respond_value(task_id, value).await
+    }
+
+    /// [`Self::respond`] with the answers as a JSON value: what the element sends, so numbers go to the
+    /// server as the form holds their text (through JS they would be read as doubles and written anew).
+    pub async fn respond_value(&self, task_id: &str, value: Value) -> Result<(), ClientError> {
         if self.polls_for(task_id)? {
             self.respond_here(task_id, &value).await
         } else {
@@ -411,10 +418,13 @@ impl ClientCore {
     ) -> Result<(), ClientError> {
         self.refresh_for_step_mode(task_id).await;
         let change = self.run(event)?;
-        if change == Change::State {
-            self.changed_with(task_id, replay).await;
-        }
+        let written = if change == Change::State { self.changed_with(task_id, replay).await } else { Written::Ours };
         self.pump();
+        if written == Written::Failed {
+            return Err(ClientError::storage(format!(
+                "task {task_id}: the store did not take the change; it is queued in memory and this client sends it, but a reload before then loses it"
+            )));
+        }
         Ok(())
     }
 

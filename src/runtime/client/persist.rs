@@ -1,9 +1,11 @@
 //! Reading and writing records. A polling client's writes go out in groups (the state says which
 //! records; this waits for the store); step mode compares each write against the version it last saw
 //! and, when another isolate wrote first, takes that record and re-applies its own event to it.
-use crate::client_state::{ClientState, Keys};
+use crate::client_state::{ClientState, Keys, WriteGroup};
 use crate::error::ClientError;
+use crate::host::js_json::to_js;
 use crate::host::spawn::spawn;
+use crate::json::json;
 use crate::machine::record::{Change, TaskRecord};
 use crate::store::{Store, StoreError};
 
@@ -42,8 +44,8 @@ async fn migrate(store: &Store, keys: &Keys) -> Result<(), StoreError> {
 
 impl ClientCore {
     /// Writes record `id` as it is now.
-    pub(super) async fn persist(&self, id: &str) {
-        self.persist_with(id, &|_| Change::Nothing).await;
+    pub(super) async fn persist(&self, id: &str) -> Written {
+        self.persist_with(id, &|_| Change::Nothing).await
     }
 
     /// Writes record `id`: with the next group (polling client), or compared against the version this
@@ -104,7 +106,7 @@ impl ClientCore {
                 spawn(async move { core.write_groups().await });
             }
         }
-        if group.get().await {
+        if group.get().await && !self.state.borrow().is_unstored(id) {
             Written::Ours
         } else {
             Written::Failed
@@ -120,11 +122,55 @@ impl ClientCore {
                     self.run(|state| state.group_written(group));
                     done.set(true);
                 }
-                Err(e) => {
+                Err(e) if group.ids.len() > 1 => done.set(self.write_one_by_one(group, e).await),
+                // A store that is gone or blocked takes nothing more: memory from now on.
+                Err(e @ (StoreError::Unavailable(_) | StoreError::Blocked)) => {
                     self.storage_failed(&e);
                     done.set(false);
                 }
+                Err(e) => {
+                    self.refused(group.ids, &e);
+                    done.set(true);
+                }
             }
+        }
+    }
+
+    /// A group the store refused, written record by record: one record the store will not take (too
+    /// large, say) must not keep the others out. Only when every record fails is the store itself
+    /// taken as broken. `false` then.
+    async fn write_one_by_one(&self, group: WriteGroup, group_error: StoreError) -> bool {
+        let mut written = WriteGroup { ids: Vec::new(), entries: Vec::new() };
+        let mut failed = Vec::new();
+        let mut last_error = group_error;
+        for (id, (key, text)) in group.ids.into_iter().zip(group.entries) {
+            match self.store().put(&key, &text).await {
+                Ok(()) => {
+                    written.ids.push(id);
+                    written.entries.push((key, text));
+                }
+                Err(e) => {
+                    failed.push(id);
+                    last_error = e;
+                }
+            }
+        }
+        if written.ids.is_empty() {
+            self.storage_failed(&last_error);
+            return false;
+        }
+        self.run(|state| state.group_written(written));
+        self.refused(failed, &last_error);
+        true
+    }
+
+    /// The store refused these records (it took others): each stays in memory, its writer hears of
+    /// it, and the host gets a `storage` event that keeps `durable: true`.
+    fn refused(&self, ids: Vec<String>, error: &StoreError) {
+        for id in ids {
+            let reason = format!("the store refused the record of task {id} ({error}); it is kept in memory");
+            self.events.emit("storage", to_js(&json!({ "durable": true, "reason": reason })));
+            self.run(|state| state.write_refused(id));
         }
     }
 
