@@ -19,6 +19,16 @@ fn put(map: &mut Map, key: &str, value: Value) {
     map.insert(key.to_owned(), value);
 }
 
+/// Sets `key` to the text `s`.
+fn put_str(map: &mut Map, key: &str, s: &str) {
+    put(map, key, text(s));
+}
+
+/// Sets `key` to `b`.
+fn put_bool(map: &mut Map, key: &str, b: bool) {
+    put(map, key, Value::Bool(b));
+}
+
 fn text(s: &str) -> Value {
     Value::String(s.to_owned())
 }
@@ -43,19 +53,19 @@ pub struct Server<'a> {
 /// reported an error; `null` when neither), `result` ([`result`]) and `questions` ([`question`]).
 pub fn card(model: &CardModel, labels: &Labels, server: &Server<'_>, parse: ParseUrl<'_>) -> Value {
     let mut v = Map::new();
-    put(&mut v, "status", text(model.status_name()));
-    put(&mut v, "statusText", text(labels.get(&model.status_key())));
-    put(&mut v, "title", text(&model.tool));
-    put(&mut v, "conn", text(model.connectivity.map(|k| labels.get(k)).unwrap_or("")));
-    put(&mut v, "message", text(model.message.as_deref().unwrap_or("")));
-    put(&mut v, "working", Value::Bool(model.is_working()));
-    put(&mut v, "live", Value::Bool(model.is_live()));
-    put(&mut v, "settled", Value::Bool(model.is_settled()));
+    put_str(&mut v, "status", model.status_name());
+    put_str(&mut v, "statusText", labels.get(&model.status_key()));
+    put_str(&mut v, "title", &model.tool);
+    put_str(&mut v, "conn", model.connectivity.map(|k| labels.get(k)).unwrap_or(""));
+    put_str(&mut v, "message", model.message.as_deref().unwrap_or(""));
+    put_bool(&mut v, "working", model.is_working());
+    put_bool(&mut v, "live", model.is_live());
+    put_bool(&mut v, "settled", model.is_settled());
     put(&mut v, "created", model.created_at.map_or(Value::Null, Value::from));
     put(&mut v, "updated", model.updated_at.map_or(Value::Null, Value::from));
     let cancel = if model.cancel_requested { "cancel.requested" } else { "action.cancelTask" };
-    put(&mut v, "cancel", text(labels.get(cancel)));
-    put(&mut v, "cancelRequested", Value::Bool(model.cancel_requested));
+    put_str(&mut v, "cancel", labels.get(cancel));
+    put_bool(&mut v, "cancelRequested", model.cancel_requested);
     let is_error = model.result.as_ref().is_some_and(|r| r.is_error);
     let error = match &model.problem {
         Some(problem) => Value::String(task_problem_text(labels, problem)),
@@ -90,10 +100,10 @@ fn result(r: &ResultView, labels: &Labels) -> Value {
         fields.push(Value::Array(vec![text(key), text(value)]));
     }
     let mut v = Map::new();
-    put(&mut v, "error", Value::Bool(r.is_error));
+    put_bool(&mut v, "error", r.is_error);
     put(&mut v, "texts", Value::Array(texts));
     put(&mut v, "fields", Value::Array(fields));
-    put(&mut v, "json", text(&r.json));
+    put_str(&mut v, "json", &r.json);
     Value::Object(v)
 }
 
@@ -104,15 +114,15 @@ fn result(r: &ResultView, labels: &Labels) -> Value {
 /// `href`.
 fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse: ParseUrl<'_>) -> Value {
     let mut v = Map::new();
-    put(&mut v, "key", text(key));
+    put_str(&mut v, "key", key);
     let asked = Value::String(labels.fill("form.askedBy", &[("server", server.name)]));
     match q {
         Question::Unsupported { note, method } => {
             put(&mut v, "note", Value::String(labels.fill(note, &[("method", method)])));
         }
         Question::Form { message, form, schema } => {
-            put(&mut v, "mode", text("form"));
-            put(&mut v, "message", text(message));
+            put_str(&mut v, "mode", "form");
+            put_str(&mut v, "message", message);
             put(&mut v, "asked", asked);
             // As JSON text: through a JS object every number would be read as a double, and the bounds
             // checked would no longer be the ones the server wrote.
@@ -124,11 +134,11 @@ fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse
                 fields.push(field(f, labels));
             }
             put(&mut v, "fields", Value::Array(fields));
-            put(&mut v, "accept", Value::Bool(form.is_ok()));
+            put_bool(&mut v, "accept", form.is_ok());
         }
         Question::Url { message, url } => {
-            put(&mut v, "mode", text("url"));
-            put(&mut v, "message", text(message));
+            put_str(&mut v, "mode", "url");
+            put_str(&mut v, "message", message);
             put(&mut v, "asked", asked);
             url_question(&mut v, url, labels, server.loopback, parse);
         }
@@ -144,8 +154,8 @@ fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse
 /// would make the server's text point into the host app.
 fn url_question(v: &mut Map, raw: &str, labels: &Labels, server_loopback: bool, parse: ParseUrl<'_>) {
     let url = url_check::check(raw, parse(raw).as_ref(), server_loopback);
-    put(v, "url", text(&url.full));
-    put(v, "host", text(&url.host));
+    put_str(v, "url", &url.full);
+    put_str(v, "host", &url.host);
     put(v, "unicode", url.unicode_host.as_deref().map_or(Value::Null, text));
     let mut warnings = Vec::new();
     for key in url.warnings() {
@@ -175,11 +185,11 @@ fn widget(field: &FormField) -> &'static str {
 /// drop-down `choose` (words of the empty first option, when no option is the default).
 fn field(f: &FormField, labels: &Labels) -> Value {
     let mut v = Map::new();
-    put(&mut v, "name", text(&f.name));
-    put(&mut v, "label", text(f.title.as_deref().unwrap_or(&f.name)));
+    put_str(&mut v, "name", &f.name);
+    put_str(&mut v, "label", f.title.as_deref().unwrap_or(&f.name));
     put(&mut v, "hint", f.description.as_deref().map_or(Value::Null, text));
-    put(&mut v, "required", Value::Bool(f.required));
-    put(&mut v, "widget", text(widget(f)));
+    put_bool(&mut v, "required", f.required);
+    put_str(&mut v, "widget", widget(f));
     let mut attrs = Map::new();
     let mut value = None;
     let mut options = Vec::new();
@@ -190,13 +200,13 @@ fn field(f: &FormField, labels: &Labels) -> Value {
     };
     match &f.kind {
         FieldKind::Text { format, min_length, max_length, default } => {
-            put(&mut attrs, "type", text(input_type(*format)));
+            put_str(&mut attrs, "type", input_type(*format));
             if matches!(format, Some(TextFormat::Email | TextFormat::Uri)) {
-                put(&mut attrs, "spellcheck", text("false"));
-                put(&mut attrs, "autocapitalize", text("off"));
+                put_str(&mut attrs, "spellcheck", "false");
+                put_str(&mut attrs, "autocapitalize", "off");
             }
             if *format == Some(TextFormat::DateTime) {
-                put(&mut attrs, "placeholder", text("2026-02-28T13:45:00Z"));
+                put_str(&mut attrs, "placeholder", "2026-02-28T13:45:00Z");
             }
             if let Some(n) = min_length {
                 put(&mut attrs, "minlength", Value::String(n.to_string()));
@@ -207,16 +217,16 @@ fn field(f: &FormField, labels: &Labels) -> Value {
             value = default.clone();
         }
         FieldKind::Number { integer, minimum, maximum, default } => {
-            put(&mut attrs, "type", text("number"));
-            put(&mut attrs, "inputmode", text(if *integer { "numeric" } else { "decimal" }));
-            put(&mut attrs, "step", text(if *integer { "1" } else { "any" }));
+            put_str(&mut attrs, "type", "number");
+            put_str(&mut attrs, "inputmode", if *integer { "numeric" } else { "decimal" });
+            put_str(&mut attrs, "step", if *integer { "1" } else { "any" });
             // The schema's own text: a JSON number is always a valid HTML floating-point number, and
             // writing it through a double could change it (the default would then go back changed).
             if let Some(n) = minimum {
-                put(&mut attrs, "min", text(n.as_str()));
+                put_str(&mut attrs, "min", n.as_str());
             }
             if let Some(n) = maximum {
-                put(&mut attrs, "max", text(n.as_str()));
+                put_str(&mut attrs, "max", n.as_str());
             }
             value = default.as_ref().map(|d| d.as_str().to_owned());
         }
@@ -224,7 +234,7 @@ fn field(f: &FormField, labels: &Labels) -> Value {
         FieldKind::SingleSelect { options: choices, default } => {
             chosen(choices, &|value| default.as_deref() == Some(value));
             if default.is_none() && f.kind.widget_hint() == WidgetHint::Select {
-                put(&mut v, "choose", text(labels.get("form.choose")));
+                put_str(&mut v, "choose", labels.get("form.choose"));
             }
         }
         FieldKind::MultiSelect { options: choices, default, .. } => {
@@ -272,7 +282,7 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result
     Some(match model.validate(&answers) {
         Ok(content) => {
             let mut v = Map::new();
-            put(&mut v, "action", text("accept"));
+            put_str(&mut v, "action", "accept");
             put(&mut v, "content", Value::Object(content));
             Ok(Value::Object(v))
         }
@@ -300,12 +310,12 @@ pub fn list(snapshots: &[Value], labels: &Labels) -> Value {
     let mut rows = Vec::with_capacity(read.len());
     for s in &read {
         let mut row = Map::new();
-        put(&mut row, "id", text(s.id()));
+        put_str(&mut row, "id", s.id());
         if let Snapshot::UnknownCall(_) = s {
             let model = CardModel::from_snapshot(s);
-            put(&mut row, "title", text(&model.tool));
-            put(&mut row, "status", text(labels.get(&model.status_key())));
-            put(&mut row, "message", text(model.message.as_deref().unwrap_or("")));
+            put_str(&mut row, "title", &model.tool);
+            put_str(&mut row, "status", labels.get(&model.status_key()));
+            put_str(&mut row, "message", model.message.as_deref().unwrap_or(""));
         }
         rows.push(Value::Object(row));
     }
