@@ -9,7 +9,7 @@ use crate::host::globals;
 use crate::host::spawn::spawn;
 use crate::json::{json, Value};
 use crate::machine::record::Action;
-use crate::protocol::input::{InputRequests, InputResponses};
+use crate::protocol::input::{InputRequests, InputResponses, MAX_INPUT_REQUESTS};
 use crate::protocol::legacy::negotiate::Generation;
 use crate::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
 use crate::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
@@ -22,7 +22,7 @@ use crate::protocol::legacy::task::{
 };
 use crate::protocol::legacy::tools::attach_task;
 use crate::protocol::task::{StatusDetail, Task, TaskStatus};
-use crate::protocol::Object;
+use crate::protocol::{DecodeError, Object};
 use crate::transport::TransportError;
 
 use super::exchange::failure_outcome;
@@ -154,15 +154,33 @@ impl ClientCore {
     fn on_stream_message(&self, id: &str, message: Value) {
         match decode_stream_value(message) {
             Ok(LegacyServerMessage::Elicitation(elicitation)) => {
+                let request_id = elicitation.id.clone();
                 let (key, request) = elicitation.input_entry();
                 let pending = {
                     let mut streams = self.link.streams.borrow_mut();
                     let stream = streams.get_or_insert_with(id.to_owned(), ResultStream::default);
                     stream.delivered = true;
-                    stream.pending.insert(key, request);
-                    stream.pending.clone()
+                    // As many open questions as a 2026-07-28 answer may carry; past that, the server
+                    // hears a refusal instead of every later one costing more.
+                    if stream.pending.len() >= MAX_INPUT_REQUESTS && !stream.pending.contains_key(&key) {
+                        None
+                    } else {
+                        stream.pending.insert(key, request);
+                        Some(stream.pending.clone())
+                    }
                 };
-                self.observe_input(id, &pending);
+                match pending {
+                    Some(pending) => self.observe_input(id, &pending),
+                    None => {
+                        let why = DecodeError::Invalid {
+                            what: "elicitation/create",
+                            detail: format!(
+                                "task {id} already has {MAX_INPUT_REQUESTS} open questions, the most this client takes"
+                            ),
+                        };
+                        self.respond_in_background(encode_invalid_params(&request_id, &why));
+                    }
+                }
             }
             Ok(LegacyServerMessage::TaskStatus(task)) if task.task_id == id => {
                 if let Some(observed) = live_observation(task, &self.pending_input(id)) {
