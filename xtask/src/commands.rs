@@ -23,28 +23,6 @@ pub fn build(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask build-legacy`: the package with 2025-11-25 support into target/pkg-legacy/, with its
-/// sizes printed beside pkg/'s budget (informative: it does not fit yet, and nothing ships it).
-pub fn build_legacy(root: &Path) -> Result<Pkg> {
-    build_legacy_with(root, &toolchain::ensure_build_tools(root)?)
-}
-
-/// The check that builds target/pkg-legacy, which the interop matrix's 2025-11-25 peer loads.
-const LEGACY_BUILD: &str = "wasm build with 2025-11-25 support into target/pkg-legacy (cargo xtask build-legacy)";
-
-fn build_legacy_with(root: &Path, tools: &toolchain::BuildTools) -> Result<Pkg> {
-    let pkg = wasm_build::build_legacy(root, tools)?;
-    let rows = [sizes::measure(&pkg.wasm)?, sizes::measure(&pkg.js)?, sizes::measure(&pkg.dir.join("element.js"))?];
-    println!("\n{}", sizes::table(&rows));
-    let total: usize = rows.iter().map(|r| r.gzip).sum();
-    eprintln!(
-        "xtask: target/pkg-legacy: {total} B gzip -9 (pkg/'s budget is {} B; 2025-11-25 support ships in pkg/ once it fits)",
-        sizes::PACKAGE_GZIP_BUDGET
-    );
-    check_env_imports(&pkg)?;
-    Ok(pkg)
-}
-
 /// `cargo xtask test`: every test there is — formatting and clippy, the workspace's Rust tests (in the
 /// checkout, then in a copy of only the tracked files), the wasm tests in each runtime (Chromium page,
 /// Chromium dedicated worker, Node.js), then the wasm package build and its checks — ending with a
@@ -87,7 +65,7 @@ pub fn test(root: &Path) -> Result<()> {
         }
     }
     let pkg_built = pkg_ok;
-    peer_checks(root, &tools, &mut checks, pkg_built);
+    peer_checks(root, &mut checks, pkg_built);
     println!("{}", checks.summary());
     if checks.all_passed() {
         Ok(())
@@ -96,19 +74,17 @@ pub fn test(root: &Path) -> Result<()> {
     }
 }
 
-/// `cargo xtask demo`: builds pkg/, the package with 2025-11-25 support (which the demo loads, so
-/// `?server=` may name a server of either generation) and the reference server, then serves the demo
-/// page (one process).
+/// `cargo xtask demo`: builds pkg/ (both task generations, so `?server=` may name a server of either)
+/// and the reference server, then serves the demo page (one process).
 pub fn demo(root: &Path) -> Result<()> {
     build(root)?;
-    let legacy = build_legacy(root)?;
     let exe = reference_server::build(root)?;
-    reference_server::run_demo(root, &exe, &legacy.dir)
+    reference_server::run_demo(root, &exe, &root.join("pkg"))
 }
 
 /// The checks that need the reference server running: the official conformance suite and the
 /// interop check with the official TypeScript requester.
-fn peer_checks(root: &Path, tools: &toolchain::BuildTools, checks: &mut Checks, pkg_built: bool) {
+fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool) {
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
@@ -122,7 +98,6 @@ fn peer_checks(root: &Path, tools: &toolchain::BuildTools, checks: &mut Checks, 
         return;
     };
     if pkg_built {
-        checks.run(LEGACY_BUILD, || build_legacy_with(root, tools).map(|_| ()));
         matrix::run(root, &exe, checks, false);
     } else {
         checks.skip(MATRIX, "an earlier check failed, so pkg/ may be stale");
@@ -175,9 +150,8 @@ pub fn interop(root: &Path) -> Result<()> {
     toolchain::ensure_browser()?;
     let mut checks = Checks::default();
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
-    let legacy = checks.run(LEGACY_BUILD, || build_legacy_with(root, &tools));
     let exe = checks.run("reference server builds", || reference_server::build(root));
-    if let (Some(_), Some(_), Some(exe)) = (pkg, legacy, exe) {
+    if let (Some(_), Some(exe)) = (pkg, exe) {
         matrix::run(root, &exe, &mut checks, true);
     }
     println!("{}", checks.summary());

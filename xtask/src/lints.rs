@@ -58,8 +58,8 @@ pub fn run(root: &Path, checks: &mut Checks) {
         cmd::run(&mut clippy).map_err(clippy_failed)
     });
 
-    // The `legacy` feature's code (2025-11-25 servers) is in no default build: lint it as
-    // `cargo xtask build-legacy` compiles it.
+    // The `legacy` feature's code (2025-11-25 servers) is in no default cargo build: lint it as
+    // `cargo xtask build` compiles it for pkg/.
     checks.run(CLIPPY_LEGACY, || {
         available()?;
         let mut clippy = cmd::cargo();

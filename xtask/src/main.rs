@@ -42,8 +42,6 @@ commands:
                     peers from their lockfiles, runs every cell per server and prints the table;
                     MATRIX_SERVERS=a,b and MATRIX_CELLS=x,y narrow it
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
-  build-legacy      build the package with 2025-11-25 support (the `legacy` feature) into
-                    target/pkg-legacy/ and print its sizes (not yet within pkg/'s budget)
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
@@ -56,7 +54,6 @@ Missing tools are installed on demand by demo, test and build as well.";
 /// A parsed command line.
 enum Command {
     Build,
-    BuildLegacy,
     Test,
     Interop,
     Demo,
@@ -77,7 +74,6 @@ fn parse(args: &[String]) -> Result<Command, String> {
     };
     match name {
         "build" => no_args(Command::Build),
-        "build-legacy" => no_args(Command::BuildLegacy),
         "test" => no_args(Command::Test),
         "interop" => no_args(Command::Interop),
         "demo" => no_args(Command::Demo),
@@ -106,7 +102,6 @@ fn main() -> ExitCode {
     };
     let result = workspace::root().and_then(|root| match command {
         Command::Build => commands::build(&root),
-        Command::BuildLegacy => commands::build_legacy(&root).map(|_| ()),
         Command::Test => commands::test(&root),
         Command::Interop => commands::interop(&root),
         Command::Demo => commands::demo(&root),

@@ -56,16 +56,6 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
     Ok(pkg)
 }
 
-/// The package with the `legacy` feature too (2025-11-25 servers), into target/pkg-legacy/: what the
-/// interop tests against 2025-11-25 servers load until it fits pkg/'s budget.
-pub fn build_legacy(root: &Path, tools: &BuildTools) -> Result<Pkg> {
-    let raw_wasm = compile(root, &[FEATURES, "legacy"])?;
-    let pkg = assemble(root, tools, raw_wasm, &root.join("target").join("pkg-legacy"))?;
-    template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
-    minify(tools, &pkg.dir.join("element.js"), Names::Shorten)?;
-    Ok(pkg)
-}
-
 /// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
 /// `features` (none: the client alone) and into `out_dir`, without the package template;
 /// `cargo xtask bench` measures other builds than pkg/'s this way.
@@ -125,8 +115,9 @@ fn minify(tools: &BuildTools, js: &Path, names: Names) -> Result<()> {
     std::fs::remove_file(&tmp).context(format!("removing {}", tmp.display()))
 }
 
-/// Cargo features of the shipped package: the client plus the `<mcp-task>` views (pkg/element.js needs them).
-const FEATURES: &str = "element";
+/// Cargo features of the shipped package: the client with both task generations (`legacy`: servers of
+/// the 2025-11-25 generation) plus the `<mcp-task>` views (pkg/element.js needs them).
+const FEATURES: &str = "element,legacy";
 
 /// `cargo build --release` for wasm32 with `features` (no `--features` flag when empty);
 /// returns the raw .wasm path.

@@ -5,8 +5,8 @@
 //
 //   { name, sdk, version, protocol, enabled, reason?, pkg?, prepare?, installed(), start(), quirks }
 //
-// `pkg` is the package directory the client is loaded from (default `pkg`; the 2025-11-25 peer needs
-// the build with the `legacy` feature, `target/pkg-legacy`).
+// `pkg` is the package directory the client is loaded from (default `pkg`, which speaks both task
+// generations).
 //
 // `start()` resolves with `{ url, stop(), lines? }`; `lines(method, name)` exists only for the
 // reference server, whose stderr request log tells what reached the server (the others are counted
@@ -178,8 +178,6 @@ export const SERVERS = [
     version: "1.32.2",
     protocol: "2025-11-25",
     enabled: true,
-    // The 2025-11-25 flow is the `legacy` build (cargo xtask build-legacy) until it fits pkg/'s budget.
-    pkg: "target/pkg-legacy",
     prepare: { kind: "npm", dir: TS_V1_DIR, lock: join(TS_V1_DIR, "package-lock.json") },
     installed: () => npmVersion(TS_V1_DIR, "@modelcontextprotocol/sdk"),
     start: startNodePeer("ts-sdk-v1", TS_V1_DIR),
