@@ -153,12 +153,15 @@ impl ClientCore {
         if options.auto_poll {
             core.join_tabs().await;
         }
+        // Before the restore: events the restore queues (calls of unknown outcome) are dispatched on
+        // the next macrotask, which must come after `open()` resolves and the host listens; an await
+        // of the store after the restore would let them go by first.
+        #[cfg(feature = "legacy")]
+        core.load_link().await;
         if let Err(e) = core.restore_at_open().await {
             core.close();
             return Err(e);
         }
-        #[cfg(feature = "legacy")]
-        core.load_link().await;
         if options.auto_poll {
             core.listen_to_host();
             // The first requests go out before `open()` resolves (at most the in-flight cap, so 1,000 due
