@@ -16,6 +16,7 @@ use crate::faults::{FaultDice, FaultSettings};
 use crate::tools::login::LOGIN_PATH;
 
 mod cors;
+mod hostile;
 mod mcp;
 mod origin;
 mod statics;
@@ -174,9 +175,10 @@ async fn static_file(State(state): State<AppState>, uri: Uri) -> Response<Body> 
 
 /// The router.
 pub fn router(state: AppState) -> Router {
-    let mut router = Router::new()
-        .route("/mcp", post(mcp::post).options(options).fallback(mcp_other))
-        .route(LOGIN_PATH, get(login_page));
+    // In hostile mode `/mcp` POSTs pass through `hostile.rs` first, which answers its own tools' calls.
+    let mcp_post = if state.config.hostile { hostile::route() } else { post(mcp::post) };
+    let mut router =
+        Router::new().route("/mcp", mcp_post.options(options).fallback(mcp_other)).route(LOGIN_PATH, get(login_page));
     if state.config.faults_enabled {
         router = router
             .route("/admin/faults", get(admin_get_faults).post(admin_set_faults))
