@@ -97,3 +97,19 @@ fn a_line_or_event_over_the_limit_is_an_error() {
     let message = DecodeError::TooLarge { what: "event", limit: 1_000 }.to_string();
     assert!(message.contains("1000 bytes"), "{message}");
 }
+
+/// Comments and blank lines with no data pending are skipped without being read as text (a flood of
+/// them stays cheap); they still end an event that has data, and a BOM before the first line is still
+/// dropped, whatever that line is.
+#[test]
+fn comments_and_blank_lines_change_nothing_but_still_end_events() {
+    let mut p = SseParser::new();
+    let events = p
+        .push("\u{feff}: hello\n\n\n:\r\ndata: a\n\n\n\n: keep-alive\r\n\r\ndata: b\n: inside\ndata: c\n\n".as_bytes())
+        .unwrap();
+    assert_eq!(events, vec![ev("a"), ev("b\nc")]);
+    let mut p = SseParser::new();
+    assert_eq!(p.push("\u{feff}\ndata: d\n\n".as_bytes()).unwrap(), vec![ev("d")]);
+    let mut p = SseParser::new();
+    assert_eq!(p.push("\u{feff}data: e\n\n".as_bytes()).unwrap(), vec![ev("e")], "a BOM before a field line");
+}
