@@ -139,6 +139,13 @@ async fn hostile_tasks_are_the_callers_misbehave_when_polled_and_end_on_cancel()
     let polled = post(&mut alice, &ClientRequest::GetTask { task_id: deep.clone() }).await.text().await.expect("body");
     assert!(polled.contains(&format!("{}{}", "[".repeat(300), "]".repeat(300))), "the poll answers the deep result");
     assert!(mcp_tasks_web::json::from_str(&polled).is_err(), "past the parser's depth limit");
+    let flood_args = json!({ "at": "poll", "chunkBytes": 100, "totalBytes": 1000, "then": "answer" });
+    let flood = alice.start_task("hostile_newline_flood", flood_args).await;
+    let polled = post(&mut alice, &ClientRequest::GetTask { task_id: flood.clone() }).await.text().await.expect("body");
+    let answer = polled.strip_prefix(&"\n".repeat(1000)).and_then(|a| a.strip_prefix("event: message\ndata: "));
+    let task = answer.and_then(|a| mcp_tasks_web::json::from_str(a.trim_end()).ok());
+    let status = task.as_ref().and_then(|t| t.pointer("/result/status")).and_then(Value::as_str);
+    assert_eq!(status, Some("completed"), "after the flood, the poll's answer is the completed task: {answer:?}");
     let foreign = bob.get(&deep).await.expect_err("not bob's task");
     assert!(foreign.message.starts_with("Task not found"), "{}", foreign.message);
 

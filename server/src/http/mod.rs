@@ -175,7 +175,7 @@ async fn static_file(State(state): State<AppState>, uri: Uri) -> Response<Body> 
 
 /// The router.
 pub fn router(state: AppState) -> Router {
-    // In hostile mode `/mcp` POSTs pass through `hostile.rs` first, which answers its own tools' calls.
+    // In hostile mode `/mcp` POSTs pass through `hostile/` first, which answers its own tools' calls.
     let mcp_post = if state.config.hostile { hostile::route() } else { post(mcp::post) };
     let mut router =
         Router::new().route("/mcp", mcp_post.options(options).fallback(mcp_other)).route(LOGIN_PATH, get(login_page));

@@ -277,7 +277,14 @@ impl Hostile {
             Case::GzipBomb => cases::gzip_bomb().await,
             Case::EndlessEvent => cases::endless_event(id),
             Case::NewlineFlood { chunk, total, answer } => {
-                let answer = answer.then(|| cases::rpc_text(id, &cases::text_result("after the flood")));
+                let result = cases::text_result("after the flood");
+                let answer = answer.then(|| match task {
+                    None => cases::rpc_text(id, &result),
+                    Some((task_id, created)) => cases::rpc_text(
+                        id,
+                        &cases::task(task_id, "completed", created, poll_ms, &format!(r#","result":{result}"#)),
+                    ),
+                });
                 cases::newline_flood(*chunk, *total, answer)
             }
             Case::Numbers => result(cases::numbers_result()),
