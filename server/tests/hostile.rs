@@ -162,6 +162,11 @@ async fn hostile_tasks_are_the_callers_misbehave_when_polled_and_end_on_cancel()
     let next = tokio::time::timeout(Duration::from_millis(1500), stream.next()).await;
     assert!(next.is_err(), "then nothing, not even a keep-alive: {next:?}");
     drop(stream);
+    let stats = alice.call_tool("hostile_stats", json!({})).await.expect("stats");
+    let ToolCallOutcome::Complete(stats) = stats else { panic!("a result: {stats:?}") };
+    let acks =
+        stats.structured_content.as_ref().and_then(|s| s.get("stallAcks")).and_then(Value::as_array).map(Vec::len);
+    assert_eq!(acks, Some(1), "the stalled listen's acknowledgement time is reported");
     // A listen for normal tasks only is the normal listen.
     let normal = post(&mut alice, &ClientRequest::Listen(ListenFilter::tasks(vec![build.clone()]))).await;
     let mut normal = normal.bytes_stream();

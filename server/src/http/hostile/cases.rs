@@ -388,7 +388,11 @@ pub(super) fn tool_list() -> Vec<Value> {
         tool("hostile_number_form", "A task asking a form whose number fields have defaults and bounds at and past the edges of f64; completes echoing the answer verbatim.", json!({})),
         tool("hostile_deep_nesting", "A result nested depth arrays deep.", json!({ "at": at.clone(), "depth": positive("array nesting depth", 10_000, 1_000_000) })),
         tool("hostile_redirect", "Answers 307 to this server under its other loopback name (localhost / 127.0.0.1): another origin; arrivals there are counted.", json!({ "at": at })),
-        tool("hostile_stats", "What hostile mode counted: requests that arrived through its redirect, hostile tasks held.", json!({})),
+        tool(
+            "hostile_stats",
+            "What hostile mode counted: requests that arrived through its redirect, hostile tasks held, when the latest stalled listens were acknowledged (Unix ms).",
+            json!({}),
+        ),
     ]
 }
 

@@ -87,7 +87,13 @@ struct Hostile {
     tasks: Mutex<HashMap<String, HostileTask>>,
     /// Requests that arrived through a hostile redirect (a client that followed it cross-origin).
     redirected: AtomicU64,
+    /// When the latest stalled listens were acknowledged (Unix ms, the last [`MAX_STALL_ACKS`]): the
+    /// silence a client must outlast starts there.
+    stall_acks: Mutex<std::collections::VecDeque<i64>>,
 }
+
+/// How many stalled-listen acknowledgement times `hostile_stats` reports.
+const MAX_STALL_ACKS: usize = 20;
 
 /// The `/mcp` POST route of hostile mode, with its own (per-server) state.
 pub(super) fn route() -> MethodRouter<AppState> {
@@ -195,6 +201,12 @@ impl Hostile {
                 } else {
                     // Only the stalling tasks are acknowledged: any other task asked is polled by a
                     // client that reads the acknowledgement, so only the stall's own coverage is lost.
+                    if let Ok(mut acks) = self.stall_acks.lock() {
+                        if acks.len() == MAX_STALL_ACKS {
+                            acks.pop_front();
+                        }
+                        acks.push_back(now_ms());
+                    }
                     answer("-", cases::stalled_listen(id, stalled))
                 }
             }
@@ -348,7 +360,9 @@ impl Hostile {
     fn stats(&self) -> String {
         let redirected = self.redirected.load(Ordering::Relaxed);
         let live = self.tasks.lock().map_or(0, |t| t.len());
-        let structured = json!({ "redirectedArrivals": redirected, "hostileTasks": live });
+        let acks: Vec<Value> =
+            self.stall_acks.lock().map(|a| a.iter().map(|ms| Value::from(*ms)).collect()).unwrap_or_default();
+        let structured = json!({ "redirectedArrivals": redirected, "hostileTasks": live, "stallAcks": acks });
         format!(
             r#"{{"resultType":"complete","content":[{{"type":"text","text":{}}}],"structuredContent":{structured}}}"#,
             Value::from(format!("{redirected} request(s) arrived through a hostile redirect"))
