@@ -34,6 +34,10 @@ pub struct ServerConfig {
     /// Light mode (`--light`): offers the scale tools (`idle_job`, `idle_seed`, `idle_set`) for
     /// benchmarks that carry thousands of live tasks.
     pub light: bool,
+    /// Hostile mode (`--hostile`): also offer the `hostile_*` tools, which misbehave on purpose (a gzip
+    /// bomb, an endless SSE event, newline floods, a stalled listen, 10,000 input requests, edge-case
+    /// numbers, deep nesting, a cross-origin redirect) so clients can be tested against them.
+    pub hostile: bool,
 }
 
 impl Default for ServerConfig {
@@ -51,6 +55,7 @@ impl Default for ServerConfig {
             faults: FaultSettings::default(),
             log: true,
             light: false,
+            hostile: false,
         }
     }
 }
@@ -90,6 +95,9 @@ pub const USAGE: &str = "mcp-tasks-server: reference MCP Tasks server (protocol 
                             at no cost: no per-task timer, skipped by the engine tick), idle_seed
                             {count} (creates that many idle_job tasks in one call) and idle_set
                             {status, message} (changes every live idle_job task at once)
+  --hostile                 hostile mode: also offer the hostile_* tools, which misbehave on purpose to
+                            test clients (gzip bomb, endless SSE event, newline floods, stalled listen,
+                            10,000 inputRequests, edge-case numbers, deep nesting, cross-origin redirect)
 ";
 
 fn value<'a>(args: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a String, String> {
@@ -149,6 +157,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<ServerConfig>, String> {
             "--fault-drop-rate" => config.faults.drop_rate = share(value(&mut it, flag)?, flag)?,
             "--quiet" => config.log = false,
             "--light" => config.light = true,
+            "--hostile" => config.hostile = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -190,6 +199,7 @@ mod tests {
             "--fault-drop-rate",
             "1",
             "--light",
+            "--hostile",
         ]))
         .expect("valid")
         .expect("not help");
@@ -202,6 +212,8 @@ mod tests {
         assert_eq!(ServerConfig::default().admin_token, None);
         assert!(c.light);
         assert!(!ServerConfig::default().light);
+        assert!(c.hostile);
+        assert!(!ServerConfig::default().hostile);
         assert_eq!((c.faults.error_rate, c.faults.error_status, c.faults.drop_rate), (0.5, 500, 1.0));
     }
 

@@ -216,7 +216,7 @@ async fn handle(state: &AppState, owner: &str, headers: &HeaderMap, body: &Bytes
 
 /// The owner of a request: the bearer token it carries, when tokens are configured; `None` when it
 /// carries no known token.
-fn authenticate(state: &AppState, headers: &HeaderMap) -> Option<String> {
+pub(super) fn authenticate(state: &AppState, headers: &HeaderMap) -> Option<String> {
     if state.config.auth_tokens.is_empty() {
         return Some("anonymous".into());
     }

@@ -18,6 +18,7 @@ use crate::tools::login::LOGIN_PATH;
 
 pub mod admin;
 mod cors;
+mod hostile;
 mod mcp;
 mod origin;
 mod statics;
@@ -153,9 +154,10 @@ async fn static_file(State(state): State<AppState>, uri: Uri) -> Response<Body> 
 
 /// The router.
 pub fn router(state: AppState) -> Router {
-    let mut router = Router::new()
-        .route("/mcp", post(mcp::post).options(options).fallback(mcp_other))
-        .route(LOGIN_PATH, get(login_page));
+    // In hostile mode `/mcp` POSTs pass through `hostile/` first, which answers its own tools' calls.
+    let mcp_post = if state.config.hostile { hostile::route() } else { post(mcp::post) };
+    let mut router =
+        Router::new().route("/mcp", mcp_post.options(options).fallback(mcp_other)).route(LOGIN_PATH, get(login_page));
     if state.config.faults_enabled {
         let gate = admin::AdminGate { token: state.config.admin_token.clone(), loopback: state.loopback };
         let admin = Router::new()
