@@ -240,12 +240,13 @@ fn decode_punycode(input: &str) -> Option<String> {
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
+pub(crate) mod tests {
     use super::{check, decode_punycode, is_loopback, UrlCheck, UrlParts};
     use url::quirks;
 
-    /// What the platform's parser reads of `raw`, through the `url` crate (WHATWG URL, as `new URL()`).
-    fn parse(raw: &str) -> Option<UrlParts> {
+    /// What the platform's parser reads of `raw`, through the `url` crate (WHATWG URL, as `new URL()`);
+    /// the view's tests read URLs through it too.
+    pub(crate) fn parse(raw: &str) -> Option<UrlParts> {
         let u = url::Url::parse(raw).ok()?;
         Some(UrlParts {
             href: quirks::href(&u).to_owned(),

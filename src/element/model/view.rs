@@ -340,19 +340,7 @@ mod tests {
         })
     }
 
-    /// What the platform's parser reads of `raw`, through the `url` crate (WHATWG URL, as `new URL()`).
-    fn parse(raw: &str) -> Option<UrlParts> {
-        use url::quirks;
-        let u = url::Url::parse(raw).ok()?;
-        Some(UrlParts {
-            href: quirks::href(&u).to_owned(),
-            protocol: quirks::protocol(&u).to_owned(),
-            username: quirks::username(&u).to_owned(),
-            password: quirks::password(&u).to_owned(),
-            hostname: quirks::hostname(&u).to_owned(),
-            host: quirks::host(&u).to_owned(),
-        })
-    }
+    use crate::element::model::url_check::tests::parse;
 
     fn view(s: &Value) -> Value {
         card(&CardModel::from_json(s), &en(), &Server { name: "tasks.example", loopback: false }, &parse)
