@@ -339,6 +339,21 @@ fn terminal_states_are_immutable_and_stale_observations_ignored() {
 }
 
 #[test]
+fn an_end_is_taken_even_when_its_timestamp_is_older_than_the_handle() {
+    // Seen in CI: a server stamped its handle one millisecond after the task's own createdAt, so
+    // every `tasks/get` looked older than the handle and the finished task was polled for ever.
+    let p = policy();
+    let mut r = new_record(T0);
+    let _ = r.next_action(T0 + 500);
+    let _ = r.on_poll_result(T0 + 500, seen(TaskStatus::Working, T0 + 300, StatusDetail::None), &p);
+    let _ = r.next_action(T0 + 1_000);
+    let done = seen(TaskStatus::Completed, T0 + 299, StatusDetail::Result(CallToolResult::text("ok")));
+    assert_eq!(r.on_poll_result(T0 + 1_000, done, &p), Ok(Change::State));
+    assert_eq!(r.status(), LocalStatus::Completed);
+    assert_eq!(r.next_action(T0 + 60_000), None, "nothing more to poll");
+}
+
+#[test]
 fn an_observation_for_another_task_is_refused() {
     let p = policy();
     let mut r = new_record(T0);

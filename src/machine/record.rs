@@ -502,8 +502,15 @@ impl TaskRecord {
     }
 
     /// Whether an observation is older than what we hold, or would move a finished task back to live.
+    /// Whether `observed` is older than what the record holds (an answer and a notification that
+    /// crossed). An end is never stale: terminal states are final, so a task that ended cannot have
+    /// been overtaken, and ignoring one for its timestamp (a server whose handle and `tasks/get`
+    /// disagree by a millisecond, a clock that stepped back) would poll a finished task forever.
     fn is_stale(&self, observed: &DetailedTask) -> bool {
-        if self.last.task.status.is_terminal() && !observed.task.status.is_terminal() {
+        if observed.task.status.is_terminal() {
+            return false;
+        }
+        if self.last.task.status.is_terminal() {
             return true;
         }
         let current = timestamp::parse_millis(&self.last.task.last_updated_at);

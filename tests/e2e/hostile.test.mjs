@@ -257,14 +257,7 @@ describe("the element and TaskClient in Chromium against the reference server's 
         assert.match(shown, /numbers at the edges of f64: 1e400 -1e400 -0/, "the card shows the result");
       }));
 
-    // A known bug, left failing as a TODO: the element writes the form's numbers with json/float.rs
-    // `format_f64`, which gives 2.2250738585072014e-308 as "2e-308" and 5e-324 as "0" (10^k
-    // overflows for k > 308), and reads 1.7976931348623157e308 a few units low (shown as
-    // 1.7976931348623152e+308). So the card shows defaults other than the server's, refuses its own
-    // defaults ("smallest: Enter 0 or more.") and would send changed numbers. Drop `todo` once fixed.
-    await t.test("a form whose defaults and bounds are edge numbers: read as JavaScript reads them, shown as it writes them, accepted as given", {
-      todo: "json/float.rs format_f64 loses numbers below ~1e-292 (2.2250738585072014e-308 -> 2e-308, 5e-324 -> 0)",
-    }, () =>
+    await t.test("a form whose defaults and bounds are edge numbers: read as JavaScript reads them, shown and sent back as the server wrote them", () =>
       withBuildAlongside("hostile-number-form", "an edge-number form", async (s) => {
         const id = await s.start("hostile_number_form");
         await s.form(id, "edges").waitFor();
@@ -281,7 +274,9 @@ describe("the element and TaskClient in Chromium against the reference server's 
         assert.equal(read.length, 19);
         assert.deepEqual(read.filter((k) => !k.same), [], "every default and bound reads as JavaScript reads its text");
         assert.equal(await s.form(id, "edges").locator('[part~="field"]').count(), 7, "one field per property");
-        // The inputs show each finite default and bound as JavaScript writes the number it reads.
+        // The inputs show each finite default and bound in the server's own text (a valid HTML
+        // floating-point number as sent: `-0`, `1.7976931348623157e308` and `9007199254740993` stay
+        // as they are, so accepting them unchanged sends the same numbers back).
         const shown = await s.form(id, "edges").locator("input").evaluateAll((els) =>
           els.map((e) => ({ name: e.name, value: e.value, min: e.getAttribute("min"), max: e.getAttribute("max") })));
         const wrong = [];
@@ -290,8 +285,7 @@ describe("the element and TaskClient in Chromium against the reference server's 
             const attribute = { default: "value", minimum: "min", maximum: "max" }[keyword];
             const n = Number(text);
             if (!attribute || !Number.isFinite(n)) continue;
-            const expected = String(Object.is(n, -0) ? 0 : n);
-            if (input[attribute] !== expected) wrong.push(`${input.name} ${attribute}="${input[attribute]}", the server sent ${text}: ${expected}`);
+            if (input[attribute] !== text) wrong.push(`${input.name} ${attribute}="${input[attribute]}", the server sent ${text}`);
           }
         }
         assert.deepEqual(wrong, [], "the form shows the server's numbers");
@@ -299,14 +293,20 @@ describe("the element and TaskClient in Chromium against the reference server's 
         await s.button(id, "accept").click();
         const outcome = await until(async () => {
           const snap = await s.snapshot(id);
-          if (snap?.status === "completed") return { echoed: snap.result.structuredContent.inputResponses.edges.content };
+          if (snap?.status === "completed") {
+            return { echoed: snap.result.structuredContent.inputResponses.edges.content, wire: snap.result.content[0].text };
+          }
           const problems = await s.task(id).locator('[part~="field-error"]').evaluateAll((els) =>
             els.map((e) => `${e.closest("[data-field]")?.dataset.field}: ${e.textContent.trim()}`).filter((t) => !t.endsWith(": ")));
           return problems.length ? { problems } : null;
         }, "the form to be answered or refused", 10_000);
         assert.deepEqual(outcome.problems, undefined, `the form refused its own defaults: ${JSON.stringify(outcome.problems)}`);
-        const expected = { largest: 1.7976931348623157e308, negativeZero: 0, smallest: 5e-324, minNormal: 2.2250738585072014e-308, beyondSafe: 9007199254740992, tenth: 0.1 };
+        const expected = { huge: Infinity, largest: 1.7976931348623157e308, negativeZero: -0, smallest: 5e-324, minNormal: 2.2250738585072014e-308, beyondSafe: 9007199254740992, tenth: 0.1 };
         assert.deepEqual(outcome.echoed, expected, "the defaults went back as the server gave them");
+        // The server echoes the bytes it received: the texts themselves, not a double's spelling.
+        for (const text of ['"huge":1e400', '"largest":1.7976931348623157e308', '"negativeZero":-0', '"smallest":5e-324', '"minNormal":2.2250738585072014e-308', '"beyondSafe":9007199254740993']) {
+          assert.ok(outcome.wire.includes(text), `the answer carried ${text}: ${outcome.wire}`);
+        }
       }));
   });
 });

@@ -172,10 +172,10 @@ impl Hostile {
                     Some(Err(message)) => answer(name, cases::rpc_error(id, -32602, &message)),
                     Some(Ok((case, At::Call))) => answer(name, self.misbehave(state, headers, id, &case, None).await),
                     Some(Ok((case, At::Poll))) => {
-                        let task_id = self.create(owner, case);
+                        let (task_id, created_ms) = self.create(owner, case);
                         answer(
                             name,
-                            cases::rpc_result(id, &cases::handle(&task_id, now_ms(), state.config.poll_interval_ms)),
+                            cases::rpc_result(id, &cases::handle(&task_id, created_ms, state.config.poll_interval_ms)),
                         )
                     }
                 }
@@ -331,20 +331,21 @@ impl Hostile {
         }
     }
 
-    /// Registers a hostile task and returns its id.
-    fn create(&self, owner: &str, case: Case) -> String {
+    /// Registers a hostile task and returns its id and creation time (the handle's `createdAt` must
+    /// be the one `tasks/get` reports: a later one makes every answer look older than the handle).
+    fn create(&self, owner: &str, case: Case) -> (String, i64) {
         let task_id = random_id("hostile-");
+        let created_ms = now_ms();
         if let Ok(mut tasks) = self.tasks.lock() {
             if tasks.len() >= MAX_TASKS {
                 if let Some(oldest) = tasks.iter().min_by_key(|(_, t)| t.created_ms).map(|(id, _)| id.clone()) {
                     tasks.remove(&oldest);
                 }
             }
-            let task =
-                HostileTask { owner: owner.to_owned(), case, created_ms: now_ms(), answers: None, cancelled: false };
+            let task = HostileTask { owner: owner.to_owned(), case, created_ms, answers: None, cancelled: false };
             tasks.insert(task_id.clone(), task);
         }
-        task_id
+        (task_id, created_ms)
     }
 
     /// Whether `task_id` is a live stalling task of `owner`.
