@@ -197,17 +197,35 @@ fn deeply_nested_json_is_refused_not_a_stack_overflow() {
     assert!(decode_message(&deep).is_err());
 }
 
-/// 10,000 `inputRequests` are refused with a typed error naming the limit; `MAX_INPUT_REQUESTS` still
-/// decode.
+/// 10,000 `inputRequests` decode (the body is already bounded by `maxResponseBytes`) and are then
+/// refused by the host's limit with a typed error naming it; an answer at the limit is taken. A
+/// `tasks/get` answer and an MRTR round both show their questions to that check.
 #[test]
 fn a_flood_of_input_requests_is_refused_with_the_limit_named() {
-    use mcp_tasks_web::protocol::input::MAX_INPUT_REQUESTS;
+    use mcp_tasks_web::json::Value;
+    use mcp_tasks_web::protocol::input::{within_limit, DEFAULT_MAX_INPUT_REQUESTS};
+    use mcp_tasks_web::protocol::request::ClientRequest;
     let flood = |n: usize| {
         let request = r#"{"method":"elicitation/create","params":{"mode":"form","message":"?","requestedSchema":{"type":"object","properties":{}}}}"#;
         let entries: Vec<String> = (0..n).rev().map(|i| format!(r#""ask-{i:05}":{request}"#)).collect();
         mcp_tasks_web::json::from_str(&format!("{{{}}}", entries.join(","))).expect("valid JSON")
     };
-    let err = decode_input_requests(&flood(10_000)).expect_err("10,000 requests are refused");
+    let many = decode_input_requests(&flood(10_000)).expect("decodes");
+    let err = within_limit(&many, DEFAULT_MAX_INPUT_REQUESTS).expect_err("10,000 requests are refused");
     assert!(err.to_string().contains("10000 requests at once; this client takes at most 256"), "{err}");
-    assert_eq!(decode_input_requests(&flood(MAX_INPUT_REQUESTS)).map(|r| r.len()), Ok(MAX_INPUT_REQUESTS));
+    assert!(within_limit(&many, 10_000).is_ok(), "a host that allows 10,000 takes them");
+    let at_limit = decode_input_requests(&flood(DEFAULT_MAX_INPUT_REQUESTS)).expect("decodes");
+    assert_eq!(within_limit(&at_limit, DEFAULT_MAX_INPUT_REQUESTS), Ok(()));
+
+    let task = mcp_tasks_web::json::json!({
+        "resultType": "complete", "taskId": "t1", "status": "input_required", "createdAt": "2026-01-01T00:00:00Z",
+        "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttlMs": 60000, "inputRequests": flood(300),
+    });
+    let get = ClientRequest::GetTask { task_id: "t1".into() }.decode_result(&task).expect("decodes");
+    assert_eq!(get.input_requests().map(|r| r.len()), Some(300), "a task's questions are seen");
+    let round: Value = mcp_tasks_web::json::json!({ "resultType": "input_required", "inputRequests": flood(3) });
+    let call = ClientRequest::CallTool(mcp_tasks_web::protocol::request::CallToolParams::new("ask", None))
+        .decode_result(&round)
+        .expect("decodes");
+    assert_eq!(call.input_requests().map(|r| r.len()), Some(3), "an MRTR round's questions are seen");
 }

@@ -57,6 +57,8 @@ export interface TaskClientOptions {
   requestTimeoutMs?: number;
   /** The largest answer (a JSON body, or one event of a stream) the client reads, in bytes after content decoding (default 8 MiB, at least 1024). A larger one fails that request with a ProtocolError and backoff. */
   maxResponseBytes?: number;
+  /** The most inputRequests one answer (an MRTR round, a task's state, a notification) may ask (default 256, 1 to 4096). More fails that request with a ProtocolError and backoff; on a 2025-11-25 stream, the server's question past the limit is answered with an error. */
+  maxInputRequests?: number;
   /** Settled tasks kept for tasks() (oldest dropped first). Default 500. */
   retention?: number;
   /**

@@ -24,8 +24,9 @@ pub enum KeyState {
     Withdrawn,
 }
 
-/// How many keys a ledger keeps before it forgets the settled ones the server no longer asks.
-const SETTLED_KEYS_KEPT: usize = 4 * crate::protocol::input::MAX_INPUT_REQUESTS;
+/// How many keys a ledger keeps before it forgets the settled ones the server no longer asks (four
+/// times the default `maxInputRequests`; keys still open or listed are kept whatever the count).
+const SETTLED_KEYS_KEPT: usize = 4 * crate::protocol::input::DEFAULT_MAX_INPUT_REQUESTS;
 
 /// The ledger of one task.
 #[derive(Debug, Clone, PartialEq, Default)]

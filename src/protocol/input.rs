@@ -10,10 +10,13 @@ use super::DecodeError;
 /// Server-chosen key → embedded request. Keys are unique for the life of a task.
 pub type InputRequests = SortedMap<String, InputRequest>;
 
-/// The most `inputRequests` one answer may carry. Each is a question a person answers, so real servers
-/// ask a handful; a hostile one asking 10,000 would make every poll, write and draw of the task slow.
-/// More is refused like any unreadable answer (a `ProtocolError`, then backoff).
-pub const MAX_INPUT_REQUESTS: usize = 256;
+/// The most `inputRequests` one answer may carry unless the host says otherwise (`maxInputRequests`).
+/// Each is a question a person answers, so real servers ask a handful; a hostile one asking 10,000
+/// would make every poll, write and draw of the task slow. More is refused like any unreadable answer
+/// (a `ProtocolError`, then backoff).
+pub const DEFAULT_MAX_INPUT_REQUESTS: usize = 256;
+/// The range a host may set `maxInputRequests` in.
+pub const MAX_INPUT_REQUESTS_RANGE: (usize, usize) = (1, 4_096);
 /// Key → the client's answer, with the same keys as the requests they answer.
 pub type InputResponses = SortedMap<String, InputResponse>;
 
@@ -138,17 +141,23 @@ impl ElicitRequest {
 /// Reads an `inputRequests` map.
 pub fn decode_input_requests(value: &Value) -> Result<InputRequests, DecodeError> {
     let obj = fields::object(value, "inputRequests")?;
-    if obj.len() > MAX_INPUT_REQUESTS {
-        return Err(DecodeError::Invalid {
-            what: "inputRequests",
-            detail: format!("{} requests at once; this client takes at most {MAX_INPUT_REQUESTS}", obj.len()),
-        });
-    }
     let mut requests = InputRequests::new();
     for (k, v) in obj.iter() {
         requests.insert(k.clone(), InputRequest::from_json(v)?);
     }
     Ok(requests)
+}
+
+/// Refuses more than `max` requests at once: decoding reads any number (the body is already held to
+/// `maxResponseBytes`), and the client holds each answer to its host's limit before taking it.
+pub fn within_limit(requests: &InputRequests, max: usize) -> Result<(), DecodeError> {
+    if requests.len() > max {
+        return Err(DecodeError::Invalid {
+            what: "inputRequests",
+            detail: format!("{} requests at once; this client takes at most {max}", requests.len()),
+        });
+    }
+    Ok(())
 }
 
 /// The `inputRequests` map as on the wire.

@@ -202,6 +202,17 @@ pub enum RequestResult {
     ToolList(Object),
 }
 
+impl RequestResult {
+    /// The questions this answer asks, if any: an MRTR round's, or an `input_required` task's.
+    pub fn input_requests(&self) -> Option<&super::input::InputRequests> {
+        match self {
+            Self::ToolCall(super::tool_call::ToolCallOutcome::InputRequired(round)) => round.input_requests.as_ref(),
+            Self::Task(task) => task.input_requests(),
+            _ => None,
+        }
+    }
+}
+
 impl ClientRequest {
     /// Decodes the `result` of a response to this request. A `task` result for anything but
     /// `tools/call` is an error, and a `tasks/get` answer for a different taskId is refused so a

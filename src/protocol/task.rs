@@ -228,6 +228,14 @@ impl DetailedTask {
         Ok(Self { task, detail })
     }
 
+    /// The questions of an `input_required` task.
+    pub fn input_requests(&self) -> Option<&InputRequests> {
+        match &self.detail {
+            StatusDetail::InputRequests(requests) => Some(requests),
+            _ => None,
+        }
+    }
+
     /// Writes the Task fields and detail into `obj`.
     pub(crate) fn write_into(&self, obj: &mut Object) {
         self.task.write_into(obj);

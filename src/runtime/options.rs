@@ -33,6 +33,8 @@ pub struct ClientOptions {
     pub request_timeout_ms: u32,
     /// The largest JSON answer, and the largest SSE event, the client reads (`maxResponseBytes`).
     pub max_response_bytes: usize,
+    /// The most `inputRequests` one answer may carry (`maxInputRequests`).
+    pub max_input_requests: usize,
     /// Settled tasks kept for `tasks()` after they end (oldest dropped first).
     pub retention: usize,
     /// Whether the client runs its own timers (edge workers drive it step by step instead).
@@ -50,7 +52,7 @@ fn number(options: &JsValue, key: &str, default: u64) -> Result<u64, String> {
             .as_f64()
             .filter(|n| n.is_finite() && *n >= 0.0)
             .map(|n| n as u64)
-            .ok_or_else(|| format!("options.{key} must be a non-negative number of milliseconds")),
+            .ok_or_else(|| format!("options.{key} must be a non-negative number")),
     }
 }
 
@@ -107,6 +109,10 @@ impl ClientOptions {
         let max_response_bytes =
             number(options, "maxResponseBytes", crate::protocol::sse::DEFAULT_MAX_EVENT_BYTES as u64)?.max(1_024)
                 as usize;
+        let (fewest, most) = crate::protocol::input::MAX_INPUT_REQUESTS_RANGE;
+        let default_inputs = crate::protocol::input::DEFAULT_MAX_INPUT_REQUESTS;
+        let max_input_requests =
+            (number(options, "maxInputRequests", default_inputs as u64)? as usize).clamp(fewest, most);
         let retention = number(options, "retention", 500)? as usize;
         let auto_poll = get(options, "autoPoll").map(|v| v.as_bool().unwrap_or(true)).unwrap_or(true);
         Ok(Self {
@@ -118,6 +124,7 @@ impl ClientOptions {
             policy,
             request_timeout_ms,
             max_response_bytes,
+            max_input_requests,
             retention,
             auto_poll,
         })

@@ -11,6 +11,7 @@ use super::error::{parse_retry_after, TransportError};
 use super::redirect::{self, Hop};
 use crate::host::globals::{self, Listener, Timeout};
 use crate::json::Value;
+use crate::protocol::input::within_limit;
 use crate::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::request::{ClientRequest, RequestResult};
@@ -96,6 +97,8 @@ pub(crate) struct FetchTransport {
     timeout_ms: u32,
     /// The largest JSON answer, and the largest SSE event, this client reads (`maxResponseBytes`).
     max_response_bytes: usize,
+    /// The most `inputRequests` one answer may carry (`maxInputRequests`).
+    max_input_requests: usize,
     ids: RefCell<RequestIds>,
 }
 
@@ -133,6 +136,7 @@ impl FetchTransport {
             host_headers,
             timeout_ms,
             max_response_bytes: crate::protocol::sse::DEFAULT_MAX_EVENT_BYTES,
+            max_input_requests: crate::protocol::input::DEFAULT_MAX_INPUT_REQUESTS,
             ids: RefCell::new(RequestIds::starting_at(first_id)),
         }
     }
@@ -154,10 +158,25 @@ impl FetchTransport {
         request.envelope(id, &self.meta).to_string()
     }
 
-    /// This transport with another limit on answers and stream events (`maxResponseBytes`).
-    pub(crate) fn with_max_response_bytes(mut self, bytes: usize) -> Self {
-        self.max_response_bytes = bytes;
+    /// This transport with the host's limits: on answers and stream events (`maxResponseBytes`),
+    /// and on the questions one answer may ask (`maxInputRequests`).
+    pub(crate) fn with_limits(mut self, max_response_bytes: usize, max_input_requests: usize) -> Self {
+        self.max_response_bytes = max_response_bytes;
+        self.max_input_requests = max_input_requests;
         self
+    }
+
+    /// The most `inputRequests` one answer may carry.
+    pub(crate) fn max_input_requests(&self) -> usize {
+        self.max_input_requests
+    }
+
+    /// `result` unless it asks more questions than the host's limit.
+    fn within_limits(&self, result: RequestResult) -> Result<RequestResult, DecodeError> {
+        match result.input_requests() {
+            Some(requests) => within_limit(requests, self.max_input_requests).map(|()| result),
+            None => Ok(result),
+        }
     }
 
     /// A fresh request id.
@@ -215,7 +234,8 @@ impl FetchTransport {
         let body = request.envelope(id, &self.meta).to_string();
         let exchange = Exchange { body: &body, headers: &request.http_headers(), extra, id: Some(id), signal };
         let answer = self.post(exchange, Some(self.timeout_ms), &mut |_| {}).await?;
-        request.decode_result(&answer.into_result()?).map_err(TransportError::BadResponse)
+        let result = request.decode_result(&answer.into_result()?).and_then(|r| self.within_limits(r));
+        result.map_err(TransportError::BadResponse)
     }
 
     /// One POST of `exchange` with the host's headers added, ended by `timeout_ms` (none: a request
@@ -368,9 +388,10 @@ impl FetchTransport {
             let status = response.status();
             let retry_after_ms =
                 response.headers().get("retry-after").ok().flatten().and_then(|v| parse_retry_after(&v));
-            let text = match response.text() {
-                Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
-                Err(_) => String::new(),
+            let text = match read_text(&response, self.max_response_bytes).await {
+                Ok(text) => text,
+                Err(Some(too_large)) => return ListenEnd::Dropped(too_large),
+                Err(None) => String::new(),
             };
             let outcome = crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(v) {
                 Ok(Incoming::Response(r)) if r.id.as_ref() == Some(&id) || r.outcome.is_err() => Some(r.outcome),
@@ -400,12 +421,7 @@ impl FetchTransport {
             };
             let events = match events {
                 Ok(events) => events,
-                Err(e) => {
-                    if !abort.signal().aborted() {
-                        let _ = reader.cancel();
-                    }
-                    return ListenEnd::Dropped(TransportError::BadResponse(e));
-                }
+                Err(e) => return end_stream(&reader, abort, ListenEnd::Dropped(TransportError::BadResponse(e))),
             };
             for event in events {
                 let Ok(message) = crate::json::from_str(&event.data) else { continue };
@@ -415,14 +431,22 @@ impl FetchTransport {
                         Ok(ServerNotification::SubscriptionAcknowledged { accepted, .. }) => {
                             on_event(ListenEvent::Acknowledged(accepted.task_ids.unwrap_or_default()))
                         }
-                        Ok(ServerNotification::TaskStatus { task, .. }) => on_event(ListenEvent::Task(Box::new(task))),
+                        Ok(ServerNotification::TaskStatus { task, .. }) => {
+                            let asked = task.input_requests().map(|r| within_limit(r, self.max_input_requests));
+                            if let Some(Err(e)) = asked {
+                                return end_stream(&reader, abort, ListenEnd::Dropped(TransportError::BadResponse(e)));
+                            }
+                            on_event(ListenEvent::Task(Box::new(task)))
+                        }
+                        // A task's state the client cannot read ends the stream (its tasks are polled,
+                        // where the failure shows on each) rather than passing unseen.
+                        Err(e) if method == "notifications/tasks" => {
+                            return end_stream(&reader, abort, ListenEnd::Dropped(TransportError::BadResponse(e)))
+                        }
                         _ => {}
                     },
                     Ok(Incoming::Response(r)) if r.id.as_ref() == Some(&id) => {
-                        if !abort.signal().aborted() {
-                            let _ = reader.cancel();
-                        }
-                        return ListenEnd::Closed;
+                        return end_stream(&reader, abort, ListenEnd::Closed)
                     }
                     _ => {}
                 }
@@ -506,6 +530,14 @@ async fn read_sse(
             return Err(None);
         }
     }
+}
+
+/// Stops reading a listen stream (unless its own abort already closed it) and returns `end`.
+fn end_stream(reader: &web_sys::ReadableStreamDefaultReader, abort: &AbortController, end: ListenEnd) -> ListenEnd {
+    if !abort.signal().aborted() {
+        let _ = reader.cancel();
+    }
+    end
 }
 
 /// Reads a whole body as text, refusing one over `limit` bytes. Counted as the bytes arrive, after

@@ -173,6 +173,28 @@ describe("TaskClient against the reference server's hostile mode", { concurrency
         assert.deepEqual(Object.keys(failed.inputRequests), []);
       }));
 
+    await t.test("maxInputRequests: a host that allows 300 questions gets a task's 300; the default client refuses them", async () => {
+      await withBuildAlongside("300 questions within maxInputRequests", async (client) => {
+        const out = await client.callTool("hostile_input_flood", { at: "poll", count: 300 });
+        const asking = await whenTask(client, (s) => s.taskId === out.task.taskId && s.status === "input_required", 20_000);
+        assert.equal(Object.keys(asking.inputRequests).length, 300);
+        assert.equal(asking.lastError, null);
+      }, { maxInputRequests: 300 });
+      await withBuildAlongside("300 questions past the default", async (client) => {
+        const failed = await failingPoll(client, "hostile_input_flood", { count: 300 });
+        assert.equal(failed.lastError.failure.kind, "badResponse", JSON.stringify(failed.lastError));
+        await rejectsNamed(client.callTool("hostile_input_flood", { count: 300 }, { onInputRequired: () => assert.fail("no question may be asked") }),
+          "ProtocolError", /300 requests at once; this client takes at most 256/);
+      });
+      // Out of range is clamped (1 … 4096), not refused: 0 takes one question, and not two.
+      await withBuildAlongside("maxInputRequests clamped to 1", async (client) => {
+        const out = await client.callTool("hostile_input_flood", { at: "poll", count: 1 });
+        await whenTask(client, (s) => s.taskId === out.task.taskId && s.status === "input_required", 20_000);
+        await rejectsNamed(client.callTool("hostile_input_flood", { count: 2 }, { onInputRequired: () => assert.fail("no question may be asked") }),
+          "ProtocolError", /2 requests at once; this client takes at most 1\b/);
+      }, { maxInputRequests: 0 });
+    });
+
     await t.test("10,000 nested arrays in a result fail the call with ProtocolError", () =>
       withBuildAlongside("deep nesting", async (client) => {
         await rejectsNamed(client.callTool("hostile_deep_nesting", {}), "ProtocolError", /JSON nested too deeply/);

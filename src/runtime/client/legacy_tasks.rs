@@ -9,7 +9,7 @@ use crate::host::globals;
 use crate::host::spawn::spawn;
 use crate::json::{json, Value};
 use crate::machine::record::Action;
-use crate::protocol::input::{InputRequests, InputResponses, MAX_INPUT_REQUESTS};
+use crate::protocol::input::{InputRequests, InputResponses};
 use crate::protocol::legacy::negotiate::Generation;
 use crate::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
 use crate::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
@@ -156,13 +156,14 @@ impl ClientCore {
             Ok(LegacyServerMessage::Elicitation(elicitation)) => {
                 let request_id = elicitation.id.clone();
                 let (key, request) = elicitation.input_entry();
+                let limit = self.transport.max_input_requests();
                 let pending = {
                     let mut streams = self.link.streams.borrow_mut();
                     let stream = streams.get_or_insert_with(id.to_owned(), ResultStream::default);
                     stream.delivered = true;
                     // As many open questions as a 2026-07-28 answer may carry; past that, the server
                     // hears a refusal instead of every later one costing more.
-                    if stream.pending.len() >= MAX_INPUT_REQUESTS && !stream.pending.contains_key(&key) {
+                    if stream.pending.len() >= limit && !stream.pending.contains_key(&key) {
                         None
                     } else {
                         stream.pending.insert(key, request);
@@ -174,9 +175,7 @@ impl ClientCore {
                     None => {
                         let why = DecodeError::Invalid {
                             what: "elicitation/create",
-                            detail: format!(
-                                "task {id} already has {MAX_INPUT_REQUESTS} open questions, the most this client takes"
-                            ),
+                            detail: format!("task {id} already has {limit} open questions, the most this client takes"),
                         };
                         self.respond_in_background(encode_invalid_params(&request_id, &why));
                     }

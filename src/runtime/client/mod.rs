@@ -121,7 +121,7 @@ impl ClientCore {
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
         let transport =
             FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id)
-                .with_max_response_bytes(options.max_response_bytes);
+                .with_limits(options.max_response_bytes, options.max_input_requests);
         let config = ClientConfig {
             policy: options.policy,
             retention: options.retention,
