@@ -166,7 +166,8 @@ impl FetchTransport {
         self
     }
 
-    /// The most `inputRequests` one answer may carry.
+    /// The most `inputRequests` one answer may carry (the 2025-11-25 stream counts its own).
+    #[cfg(feature = "legacy")]
     pub(crate) fn max_input_requests(&self) -> usize {
         self.max_input_requests
     }
