@@ -1,4 +1,5 @@
-//! Checks that pkg/package.json points only at files that exist in pkg/.
+//! Checks that pkg/package.json points only at files that exist in pkg/ (its `exports`, entry
+//! fields and `files`, so `npm pack` leaves nothing out).
 //!
 //! The template's `exports`/`types`/`main`/`module` name wasm-bindgen's output files; if
 //! wasm-bindgen renames one, or someone edits the template, `import "mcp-tasks-web"` breaks for
@@ -29,6 +30,10 @@ pub fn check(pkg_dir: &Path) -> Result<Vec<String>> {
         if let Some(Value::String(path)) = manifest.get(field) {
             referenced.push(path.clone());
         }
+    }
+    // `files` decides what `npm pack` ships: a name there that pkg/ lacks is silently left out.
+    if let Some(Value::Array(files)) = manifest.get("files") {
+        referenced.extend(files.iter().filter_map(Value::as_str).map(|name| format!("./{name}")));
     }
     referenced.sort();
     referenced.dedup();
@@ -89,8 +94,18 @@ mod tests {
         assert!(err.contains("x.js: package paths must start"), "{err}");
 
         std::fs::write(dir.join("a.d.ts"), "").expect("write a.d.ts");
-        std::fs::write(dir.join("package.json"), r#"{"types":"./a.d.ts","exports":{".":"./a.js"}}"#).expect("rewrite");
-        assert_eq!(check(&dir).expect("all present"), vec!["./a.d.ts".to_owned(), "./a.js".to_owned()]);
+        std::fs::write(
+            dir.join("package.json"),
+            r#"{"types":"./a.d.ts","exports":{".":"./a.js"},"files":["LICENSE"]}"#,
+        )
+        .expect("rewrite");
+        let err = check(&dir).expect_err("LICENSE is in `files` but missing").to_string();
+        assert!(err.contains("./LICENSE: no such file"), "{err}");
+        std::fs::write(dir.join("LICENSE"), "").expect("write LICENSE");
+        assert_eq!(
+            check(&dir).expect("all present"),
+            vec!["./LICENSE".to_owned(), "./a.d.ts".to_owned(), "./a.js".to_owned()]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

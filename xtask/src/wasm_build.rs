@@ -52,6 +52,7 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
     let raw_wasm = compile(root, &[FEATURES])?;
     let pkg = assemble(root, tools, raw_wasm, &root.join("pkg"))?;
     template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
+    template::install_licences(root, &pkg.dir)?;
     minify(tools, &pkg.dir.join("element.js"), Names::Shorten)?;
     Ok(pkg)
 }
