@@ -8,11 +8,13 @@
 // Needs the tarball, the server binary ($MCP_TASKS_SERVER or target/debug) and /usr/bin/chromium; the
 // installs reach the npm registry, everything else stays on 127.0.0.1.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { lstat, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";
 import { after, before, test } from "node:test";
+import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 import { ROOT, SERVER_BUILT, requireFiles, startServer } from "../support/server.mjs";
 
@@ -108,75 +110,137 @@ async function untilStatus(page, taskId, status, timeout = 15_000) {
   }
 }
 
+/** `npm ci` in `dir`, then checks that what it installed is the tarball, unpacked (not a link to pkg/). */
+async function installTarball(dir) {
+  npm(dir, ["ci", "--no-audit", "--no-fund"]);
+  const lock = JSON.parse(await readFile(join(dir, "package-lock.json"), "utf8"));
+  assert.equal(lock.packages["node_modules/mcp-tasks-web"]?.resolved, "file:../../../target/pack/mcp-tasks-web.tgz", "the lockfile names the tarball");
+  const installed = join(dir, "node_modules/mcp-tasks-web");
+  assert.ok(!(await lstat(installed)).isSymbolicLink(), "the package is unpacked, not linked");
+  const packedWasm = execFileSync("tar", ["-xOzf", TARBALL, "package/mcp_tasks_web_bg.wasm"], { maxBuffer: 64 << 20 });
+  assert.ok(packedWasm.equals(await readFile(join(installed, "mcp_tasks_web_bg.wasm"))), "the installed .wasm is the tarball's");
+}
+
+/**
+ * Uses the app at `origin` in a fresh browser context like a person would (see the top of the file);
+ * with `measure`, records the JS and .wasm its first load fetched in `sizes`; with `react`, checks the
+ * page title that its `onmcp-task-settled` prop sets.
+ */
+async function drive(name, origin, { measure = false, react = false } = {}) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    const loaded = [];
+    // The browser asks for /favicon.ico on its own; these apps have none, and that is not their error.
+    page.on("console", (m) => {
+      const where = m.location()?.url ?? "";
+      if (m.type() === "error" && new URL(where || "about:blank").pathname !== "/favicon.ico") errors.push(`console.error: ${m.text()} (${where})`);
+    });
+    page.on("pageerror", (e) => errors.push(`pageerror: ${e?.stack ?? e}`));
+    page.on("response", async (r) => {
+      const url = new URL(r.url());
+      if (url.origin !== origin || !/\.(m?js|wasm)$/.test(url.pathname)) return;
+      loaded.push({ path: url.pathname, status: r.status(), body: await r.body().catch(() => Buffer.alloc(0)) });
+    });
+    await page.goto(`${origin}/index.html?mcp=${encodeURIComponent(reference.url)}`);
+    await page.getByRole("button", { name: DEPLOY }).click({ timeout: 20_000 }); // enabled once the client opened
+    await page.locator("mcp-task").first().waitFor({ timeout: 10_000 });
+    const taskId = await page.evaluate(() => document.querySelector("mcp-task").taskId);
+    assert.match(taskId ?? "", /\S/, "the card names the task the tool call started");
+    await untilStatus(page, taskId, "input_required");
+    await page.locator("mcp-task form[data-key='approval-1']").waitFor({ timeout: 5_000 });
+
+    // The .wasm came from the app's own origin, where its bundler (or npm) put it: no host configuration.
+    const wasm = loaded.filter((l) => l.path.endsWith(".wasm"));
+    assert.equal(wasm.length, 1, `one .wasm loaded from the app: ${loaded.map((l) => l.path).join(", ")}`);
+    assert.equal(wasm[0].status, 200);
+    assert.deepEqual([...wasm[0].body.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d], "the .wasm is a WebAssembly module");
+    if (measure) {
+      const js = loaded.filter((l) => !l.path.endsWith(".wasm"));
+      const total = (list) => ({ raw: list.reduce((n, l) => n + l.body.length, 0), gzip: list.reduce((n, l) => n + gzipSync(l.body, { level: 9 }).length, 0) });
+      sizes.push({ name, js: total(js), wasm: total(wasm) });
+    }
+
+    // Reload while the server waits for the answer: the card comes back from the store, form and all.
+    await page.reload();
+    await untilStatus(page, taskId, "input_required");
+    await page.locator("mcp-task input[name='confirm']").check({ timeout: 10_000 });
+    await page.locator("mcp-task button[data-action='accept']").click();
+    await untilStatus(page, taskId, "working");
+
+    // Reload while it deploys (1.5 s on the server), then see it complete.
+    assert.equal(await cardStatus(page, taskId), "working", "reloading mid-task");
+    await page.reload();
+    await untilStatus(page, taskId, "completed");
+    const result = page.locator("mcp-task [part~='result']");
+    await result.filter({ hasText: "Deployed api to staging with 2 replicas using rolling." }).waitFor({ timeout: 5_000 });
+    assert.equal(await page.locator("mcp-task").count(), 1, "one card: the restored task, not a copy");
+    if (react) {
+      // React 19 passed onmcp-task-settled to the element as a listener for "mcp-task-settled".
+      await page.waitForFunction(() => document.title === "deploy: completed", null, { timeout: 5_000 });
+    }
+    assert.equal(reference.lines("tasks/update", taskId).length, 1, "the answer reached the server once");
+    assert.deepEqual(errors, [], `no console or page errors in ${name}`);
+  } finally {
+    await context.close();
+  }
+}
+
 for (const app of APPS) {
   test(`${app.name}: installs the tarball, builds, and drives a task to completion across reloads`, { timeout: 300_000 }, async () => {
     const dir = join(ROOT, "tests/hosts", app.name);
-    npm(dir, ["ci", "--no-audit", "--no-fund"]);
-    const installed = JSON.parse(await readFile(join(dir, "node_modules/mcp-tasks-web/package.json"), "utf8"));
-    const packed = JSON.parse(execFileSync("tar", ["-xOzf", TARBALL, "package/package.json"], { encoding: "utf8" }));
-    assert.equal(installed.version, packed.version, "the app installed the tarball's package");
-    assert.deepEqual(installed.exports, packed.exports, "the app installed the tarball's package (exports map)");
+    await installTarball(dir);
     if (app.build) npm(dir, ["run", app.build]);
-
     const site = await serveApp(dir, app.serve);
-    const context = await browser.newContext();
     try {
-      const page = await context.newPage();
-      const errors = [];
-      const loaded = [];
-      // The browser asks for /favicon.ico on its own; these apps have none, and that is not their error.
-      page.on("console", (m) => {
-        const where = m.location()?.url ?? "";
-        if (m.type() === "error" && new URL(where || "about:blank").pathname !== "/favicon.ico") errors.push(`console.error: ${m.text()} (${where})`);
-      });
-      page.on("pageerror", (e) => errors.push(`pageerror: ${e?.stack ?? e}`));
-      page.on("response", async (r) => {
-        const url = new URL(r.url());
-        if (url.origin !== site.origin || !/\.(m?js|wasm)$/.test(url.pathname)) return;
-        loaded.push({ path: url.pathname, status: r.status(), body: await r.body().catch(() => Buffer.alloc(0)) });
-      });
-      const home = `${site.origin}/index.html?mcp=${encodeURIComponent(reference.url)}`;
-      await page.goto(home);
-      const deploy = page.getByRole("button", { name: DEPLOY });
-      await deploy.click({ timeout: 20_000 }); // enabled once the client opened
-      await page.locator("mcp-task").first().waitFor({ timeout: 10_000 });
-      const taskId = await page.evaluate(() => document.querySelector("mcp-task").taskId);
-      assert.match(taskId ?? "", /\S/, "the card names the task the tool call started");
-      await untilStatus(page, taskId, "input_required");
-      await page.locator("mcp-task form[data-key='approval-1']").waitFor({ timeout: 5_000 });
-
-      // The .wasm came from the app's own origin, where its bundler (or npm) put it: no host configuration.
-      const wasm = loaded.filter((l) => l.path.endsWith(".wasm"));
-      assert.equal(wasm.length, 1, `one .wasm loaded from the app: ${loaded.map((l) => l.path).join(", ")}`);
-      assert.equal(wasm[0].status, 200);
-      assert.deepEqual([...wasm[0].body.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d], "the .wasm is a WebAssembly module");
-      const js = loaded.filter((l) => !l.path.endsWith(".wasm"));
-      const measure = (list) => ({ raw: list.reduce((n, l) => n + l.body.length, 0), gzip: list.reduce((n, l) => n + gzipSync(l.body, { level: 9 }).length, 0) });
-      sizes.push({ name: app.name, js: measure(js), wasm: measure(wasm) });
-
-      // Reload while the server waits for the answer: the card comes back from the store, form and all.
-      await page.reload();
-      await untilStatus(page, taskId, "input_required");
-      await page.locator("mcp-task input[name='confirm']").check({ timeout: 10_000 });
-      await page.locator("mcp-task button[data-action='accept']").click();
-      await untilStatus(page, taskId, "working");
-
-      // Reload while it deploys (1.5 s on the server), then see it complete.
-      assert.equal(await cardStatus(page, taskId), "working", "reloading mid-task");
-      await page.reload();
-      await untilStatus(page, taskId, "completed");
-      const result = page.locator("mcp-task [part~='result']");
-      await result.filter({ hasText: "Deployed api to staging with 2 replicas using rolling." }).waitFor({ timeout: 5_000 });
-      assert.equal(await page.locator("mcp-task").count(), 1, "one card: the restored task, not a copy");
-      if (app.react) {
-        // React 19 passed onmcp-task-change to the element as a listener for "mcp-task-change".
-        await page.locator("output").filter({ hasText: /^completed$/ }).waitFor({ timeout: 5_000 });
-      }
-      assert.equal(reference.lines("tasks/update", taskId).length, 1, "the answer reached the server once");
-      assert.deepEqual(errors, [], `no console or page errors in ${app.name}`);
+      await drive(app.name, site.origin, { measure: true, react: app.react });
     } finally {
-      await context.close();
       await site.close();
     }
   });
 }
+
+// The README's Quick start runs the Vite + React app with `npm run dev`: Vite's dev server pre-bundles
+// dependencies into node_modules/.vite/deps/, so the glue's relative .wasm URL must survive that too.
+test("vite-react: the same under the Vite dev server (the README's Quick start)", { timeout: 120_000 }, async () => {
+  const dir = join(ROOT, "tests/hosts/vite-react");
+  if (!existsSync(join(dir, "node_modules/.bin/vite"))) await installTarball(dir);
+  const port = await freePort();
+  const vite = spawn(join(dir, "node_modules/.bin/vite"), ["--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => vite.once("exit", resolve));
+  try {
+    createInterface({ input: vite.stdout }).on("line", (line) => console.log(`[vite] ${line}`));
+    await Promise.race([untilAnswers(`http://127.0.0.1:${port}/`), exited.then((code) => { throw new Error(`vite exited with ${code}`); })]);
+    await drive("vite-react (dev)", `http://127.0.0.1:${port}`, { react: true });
+  } finally {
+    vite.kill("SIGTERM"); // the dev server this test started, by its PID
+    await exited;
+  }
+});
+
+/** Resolves once `url` answers at all (20 s at most). */
+async function untilAnswers(url) {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    if (await fetch(url).then(() => true, () => false)) return;
+  }
+  throw new Error(`${url} did not answer within 20 s`);
+}
+
+/** A loopback port nothing listens on right now. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+test("the README's Quick start is the Vite + React host's src/main.tsx, verbatim", async () => {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const main = await readFile(join(ROOT, "tests/hosts/vite-react/src/main.tsx"), "utf8");
+  assert.ok(readme.includes("```tsx\n" + main + "```\n"), "README.md has tests/hosts/vite-react/src/main.tsx as a ```tsx block; copy it again");
+});

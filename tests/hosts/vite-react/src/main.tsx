@@ -16,7 +16,6 @@ const client = await TaskClient.open({ url, namespace: "quickstart" }); // tasks
 function App() {
   // Tasks started before a reload come back from the client's store.
   const [taskIds, setTaskIds] = useState(() => client.tasks().flatMap((t) => (t.taskId === null ? [] : [t.taskId])));
-  const [status, setStatus] = useState("");
   async function deploy() {
     const out = await client.callTool("deploy", { service: "api", environment: "staging" });
     if (out.kind === "task") setTaskIds((ids) => [...ids, out.task.taskId]);
@@ -24,9 +23,8 @@ function App() {
   return (
     <main>
       <button onClick={deploy}>Deploy api to staging</button>
-      <output>{status}</output>
       {taskIds.map((id) => (
-        <mcp-task key={id} client={client} taskId={id} onmcp-task-change={(e) => setStatus(e.detail.status)} />
+        <mcp-task key={id} client={client} taskId={id} onmcp-task-settled={(e) => (document.title = `${e.detail.toolName}: ${e.detail.status}`)} />
       ))}
     </main>
   );
