@@ -15,6 +15,7 @@ use crate::{
     wasm_imports, wasm_tests,
 };
 
+const PKG_REFS: &str = "pkg/package.json references only files in pkg/ and types every JS export";
 const PACK: &str = "npm pack of pkg/ (target/pack/mcp-tasks-web.tgz)";
 const PACKAGE_LINT: &str = "publint and attw report nothing on the tarball";
 const HOSTS: &str = "host apps built from the tarball in Chromium: Vite + React, webpack, import map (tests/hosts)";
@@ -28,13 +29,15 @@ pub fn build(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask pack`: pkg/ (built first when missing or older than its sources), its tarball, and
-/// publint + attw on it (seconds, and the tarball is only worth having if they find nothing).
+/// `cargo xtask pack`: pkg/ (built first when missing or older than its sources) checked as
+/// `cargo xtask test` does, its tarball, and publint + attw on it (seconds, and the tarball is only
+/// worth having if they find nothing).
 pub fn pack(root: &Path) -> Result<PathBuf> {
     if let Some(why) = pack::pkg_is_stale(root) {
         eprintln!("xtask: {why}; building pkg/ first");
         build(root)?;
     }
+    pkg_check::check(&root.join("pkg"))?;
     let tarball = pack::pack(root, &root.join("pkg"))?;
     package_lint::run(root, &tarball)?;
     eprintln!("xtask: publint and attw found nothing in {}", tarball.display());
@@ -67,7 +70,7 @@ pub fn test(root: &Path) -> Result<()> {
     match pkg {
         Some(pkg) => {
             checks.run("final .wasm imports nothing from `env`", || check_env_imports(&pkg));
-            checks.run("pkg/package.json references only files in pkg/", || {
+            checks.run(PKG_REFS, || {
                 pkg_check::check(&pkg.dir)
                     .map(|refs| eprintln!("xtask: package.json references present: {}", refs.join(", ")))
             });
@@ -86,7 +89,7 @@ pub fn test(root: &Path) -> Result<()> {
         }
         None => {
             checks.skip("final .wasm imports nothing from `env`", "no package was built");
-            checks.skip("pkg/package.json references only files in pkg/", "no package was built");
+            checks.skip(PKG_REFS, "no package was built");
             checks.skip("a TypeScript host type-checks against pkg/*.d.ts (tests/ts)", "no package was built");
             checks.skip(PACK, "no package was built");
             checks.skip(PACKAGE_LINT, "no package was built");
