@@ -7,6 +7,10 @@
 // defined gets `client="[object Object]"` as an attribute instead. A prop that starts with `on` and
 // holds a function becomes an event listener for the event named by the rest, exactly as written:
 // `onmcp-task-change` listens to "mcp-task-change" (`onMcpTaskChange` would listen to "McpTaskChange").
+// A card tells its first snapshot as it is connected, which React does while it commits: a handler that
+// sets state of a component mounting in that same commit (cards restored into a parent's first render)
+// makes React warn in development ("Can't perform a React state update on a component that hasn't
+// mounted yet").
 import type { DetailedHTMLProps, HTMLAttributes } from "react";
 import type { TaskClient, TaskSnapshot } from "./mcp_tasks_web.js";
 import type { Labels, McpTaskElement, McpTaskInputDetail, McpTaskListElement } from "./element.js";
