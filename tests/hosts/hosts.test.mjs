@@ -129,6 +129,12 @@ async function installTarball(dir) {
 async function drive(name, origin, { measure = false, react = false } = {}) {
   const context = await browser.newContext();
   try {
+    // Every status a card told, per page load: what a reloaded page showed first is its restored task.
+    await context.addInitScript(() => {
+      window.__statuses = [];
+      document.addEventListener("mcp-task-change", (e) => window.__statuses.push(e.detail?.status), true);
+    });
+    const statuses = () => page.evaluate(() => window.__statuses);
     const page = await context.newPage();
     const errors = [];
     const loaded = [];
@@ -165,6 +171,7 @@ async function drive(name, origin, { measure = false, react = false } = {}) {
     // Reload while the server waits for the answer: the card comes back from the store, form and all.
     await page.reload();
     await untilStatus(page, taskId, "input_required");
+    assert.equal((await statuses())[0], "input_required", "the reloaded page's card came back asking");
     await page.locator("mcp-task input[name='confirm']").check({ timeout: 10_000 });
     await page.locator("mcp-task button[data-action='accept']").click();
     await untilStatus(page, taskId, "working");
@@ -173,6 +180,8 @@ async function drive(name, origin, { measure = false, react = false } = {}) {
     assert.equal(await cardStatus(page, taskId), "working", "reloading mid-task");
     await page.reload();
     await untilStatus(page, taskId, "completed");
+    const after = await statuses();
+    assert.equal(after[0], "working", `the reloaded page's card came back working, then completed: ${after.join(" → ")}`);
     const result = page.locator("mcp-task [part~='result']");
     await result.filter({ hasText: "Deployed api to staging with 2 replicas using rolling." }).waitFor({ timeout: 5_000 });
     assert.equal(await page.locator("mcp-task").count(), 1, "one card: the restored task, not a copy");
