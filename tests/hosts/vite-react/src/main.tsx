@@ -1,5 +1,5 @@
-// The Quick start of the repository's README: a React 19 host that calls a tool and shows its task as
-// a live <mcp-task> card, typed through mcp-tasks-web/react.
+// A React 19 host: calls a tool and shows its task as a live <mcp-task> card, which asks for input,
+// survives a reload and completes (the repository README's Quick start).
 import init, { TaskClient } from "mcp-tasks-web";
 import { defineMcpTask } from "mcp-tasks-web/element";
 import type {} from "mcp-tasks-web/react"; // <mcp-task> in JSX: typed props and events
