@@ -248,6 +248,35 @@ async function freePort() {
   return port;
 }
 
+// TypeScript resolves "." by the same conditions a runtime or bundler does: each must land on the
+// types of its own entry file (node.mjs, deno.mjs, workerd.mjs, or the browser glue).
+test("typescript: every exports condition resolves to its own types", { timeout: 120_000 }, async () => {
+  const dir = join(ROOT, "tests/hosts/typescript");
+  await installTarball(dir);
+  const bundler = ["--module", "esnext", "--moduleResolution", "bundler"];
+  const cases = [
+    { name: "browser (bundler)", args: bundler, entry: "mcp_tasks_web.d.ts" },
+    { name: "Node (nodenext)", args: ["--module", "nodenext", "--moduleResolution", "nodenext"], entry: "node.d.ts" },
+    { name: "node", args: [...bundler, "--customConditions", "node"], entry: "node.d.ts" },
+    { name: "deno", args: [...bundler, "--customConditions", "deno"], entry: "deno.d.ts" },
+    { name: "workerd", args: [...bundler, "--customConditions", "workerd"], entry: "workerd.d.ts" },
+  ];
+  const entries = ["node.d.ts", "deno.d.ts", "workerd.d.ts"];
+  for (const c of cases) {
+    let out;
+    try {
+      out = execFileSync(join(dir, "node_modules/.bin/tsc"), [...c.args, "--noEmit", "--strict", "--target", "es2022", "--lib", "esnext,dom", "--listFiles", "probe.ts"], { cwd: dir, encoding: "utf8" });
+    } catch (e) {
+      throw new Error(`${c.name}: probe.ts does not type-check:\n${e.stdout}${e.stderr}`);
+    }
+    const files = out.split("\n").filter((line) => line.includes("/node_modules/mcp-tasks-web/")).map((line) => line.split("/").pop());
+    for (const types of ["mcp_tasks_web.d.ts", "element.d.ts", "stores.d.ts", "mcp_tasks_web_bg.wasm.d.ts"]) {
+      assert.ok(files.includes(types), `${c.name}: ${types} is among ${files.join(", ")}`);
+    }
+    assert.deepEqual(files.filter((f) => entries.includes(f)), entries.includes(c.entry) ? [c.entry] : [], `${c.name}: "." resolves to ${c.entry}`);
+  }
+});
+
 test("the README's Quick start is the Vite + React host's src/main.tsx, verbatim", async () => {
   const readme = await readFile(join(ROOT, "README.md"), "utf8");
   const main = await readFile(join(ROOT, "tests/hosts/vite-react/src/main.tsx"), "utf8");
