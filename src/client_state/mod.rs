@@ -14,6 +14,7 @@ use crate::protocol::param_headers::ParamBinding;
 use crate::protocol::task::Task;
 use crate::protocol::task_protocol::TaskProtocol;
 
+mod attention;
 mod effect;
 mod keys;
 mod listen;
@@ -38,6 +39,7 @@ pub use step_plan::{plan_step, STEP_PARALLELISM};
 pub use tab_message::TabMessage;
 pub use waiters::Wait;
 
+use attention::Attention;
 use listen::Listen;
 use pause::Pause;
 use polling::Slots;
@@ -90,6 +92,8 @@ pub struct ClientState {
     closed: bool,
     /// Whether this client polls (it holds the namespace's lock, or there is no lock to hold).
     leader: bool,
+    /// Whom to notify of what (opt-in).
+    attention: Attention,
     seed: u64,
     effects: Vec<Effect>,
 }
@@ -114,6 +118,7 @@ impl ClientState {
             offline,
             closed: false,
             leader,
+            attention: Attention::default(),
             seed,
             effects: Vec::new(),
         }
@@ -204,8 +209,31 @@ impl ClientState {
         let id = handle.task_id.clone();
         let record =
             TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
-        self.records.insert(id.clone(), record);
+        self.insert_record(id.clone(), record);
         id
+    }
+
+    /// Holds `record` as task `id`: the one way a record comes in (a call's handle, a restore, another
+    /// tab's or isolate's copy), so its status at arrival is known and not taken for news.
+    fn insert_record(&mut self, id: String, record: TaskRecord) {
+        self.attention.saw(&id, record.status());
+        self.records.insert(id, record);
+    }
+
+    /// Whether to show a system notification when a task needs input or ends while the page is
+    /// hidden (`notify`); only the polling tab shows one.
+    pub fn set_notify(&mut self, notify: bool) {
+        self.attention.set_wanted(notify);
+    }
+
+    /// Whether notifications are on.
+    pub fn notifies(&self) -> bool {
+        self.attention.wanted()
+    }
+
+    /// The page was hidden or shown (a client without a page stays visible: it notifies no one).
+    pub fn set_hidden(&mut self, hidden: bool) {
+        self.attention.set_hidden(hidden);
     }
 
     /// A call this client started and is waiting for (its pending record is not an orphan).
@@ -260,7 +288,11 @@ impl ClientState {
         let Some(record) = self.records.get(id) else { return };
         let stored = crate::machine::stored::to_stored(record);
         let settled = record.is_settled();
+        let notify = self.leader && self.attention.changed(id, record.status());
         self.push(Effect::EmitTask(id.to_owned()));
+        if notify {
+            self.push(Effect::Notify(id.to_owned()));
+        }
         self.push(Effect::Post(TabMessage::Record { id: id.to_owned(), stored }));
         if settled {
             self.settle_waiters(id);
