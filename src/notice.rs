@@ -1,4 +1,4 @@
-//! The words of a system notification (opt-in `notify`): the tool's name, and its status as a person
+//! The words of a system notification (opt-in `notify`): under the tool's name, its status as a person
 //! reads it in the page's language. The status words are the element's own (`status.*` in
 //! `element::model::labels` reads them from here), so a card and a notification never disagree.
 use crate::machine::record::LocalStatus;
@@ -19,22 +19,23 @@ pub mod status_words {
     pub const EXPIRED: (&str, &str) = ("Expired", "หมดอายุ");
 }
 
-/// What a notification says.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a notification says under the tool's name (its title): the status in the page's language,
+/// and that language (`en` or `th`) for the notification's `lang`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Notice {
-    /// The tool's name.
-    pub title: String,
     /// The status, in the page's language.
-    pub body: String,
-    /// The language the words are in (`en` or `th`), for the notification's `lang`.
+    pub body: &'static str,
+    /// The language the words are in.
     pub lang: &'static str,
 }
 
-/// The notice for `tool`'s task now at `status`, in `lang` (a BCP 47 tag: Thai for `th…`, else
-/// English, as the element picks).
-pub fn notice(lang: &str, tool: &str, status: LocalStatus) -> Notice {
-    let thai = lang.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("th"))
-        && lang.as_bytes().get(2).is_none_or(|b| matches!(b, b'-' | b'_'));
+/// The notice of a task now at `status`, in `lang` (a BCP 47 tag: Thai for `th…`, else English,
+/// as the element picks).
+pub fn notice(lang: &str, status: LocalStatus) -> Notice {
+    let bytes = lang.as_bytes();
+    let thai = bytes.len() >= 2
+        && bytes[..2].eq_ignore_ascii_case(b"th")
+        && bytes.get(2).is_none_or(|b| matches!(b, b'-' | b'_'));
     let words = match status {
         LocalStatus::Working => status_words::WORKING,
         LocalStatus::InputRequired => status_words::INPUT_REQUIRED,
@@ -43,10 +44,10 @@ pub fn notice(lang: &str, tool: &str, status: LocalStatus) -> Notice {
         LocalStatus::Cancelled => status_words::CANCELLED,
         LocalStatus::Expired => status_words::EXPIRED,
     };
-    Notice {
-        title: tool.to_owned(),
-        body: (if thai { words.1 } else { words.0 }).to_owned(),
-        lang: if thai { "th" } else { "en" },
+    if thai {
+        Notice { body: words.1, lang: "th" }
+    } else {
+        Notice { body: words.0, lang: "en" }
     }
 }
 
@@ -56,13 +57,10 @@ mod tests {
 
     #[test]
     fn the_status_in_the_pages_language() {
-        assert_eq!(
-            notice("en-GB", "deploy", LocalStatus::InputRequired),
-            Notice { title: "deploy".into(), body: "Needs your input".into(), lang: "en" }
-        );
-        assert_eq!(notice("th-TH", "deploy", LocalStatus::Completed).body, "เสร็จสมบูรณ์");
-        assert_eq!(notice("TH", "deploy", LocalStatus::Failed).lang, "th");
-        assert_eq!(notice("thx", "deploy", LocalStatus::Failed).lang, "en", "only the subtag th is Thai");
-        assert_eq!(notice("", "deploy", LocalStatus::Expired).body, "Expired");
+        assert_eq!(notice("en-GB", LocalStatus::InputRequired), Notice { body: "Needs your input", lang: "en" });
+        assert_eq!(notice("th-TH", LocalStatus::Completed), Notice { body: "เสร็จสมบูรณ์", lang: "th" });
+        assert_eq!(notice("TH", LocalStatus::Failed).lang, "th");
+        assert_eq!(notice("thx", LocalStatus::Failed).lang, "en", "only the subtag th is Thai");
+        assert_eq!(notice("", LocalStatus::Expired).body, "Expired");
     }
 }

@@ -61,8 +61,8 @@ export interface TaskClientOptions {
   maxInputRequests?: number;
   /**
    * Show one system notification (across all tabs of the namespace) when a task needs input or ends
-   * while the page is hidden. Needs the person's permission: call `requestNotificationPermission()`
-   * from a click. Default false; `client.notify` turns it on or off later.
+   * while the page is hidden. Needs the person's permission: the host calls
+   * `Notification.requestPermission()` from a click. Default false; `client.notify` turns it on or off later.
    */
   notify?: boolean;
   /** Settled tasks kept for tasks() (oldest dropped first). Default 500. */

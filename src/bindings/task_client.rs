@@ -182,14 +182,6 @@ impl TaskClient {
         self.core.set_notify(notify);
     }
 
-    /// Asks the person to allow notifications: call it from a user gesture (a click). Resolves with
-    /// `"granted"`, `"denied"`, `"default"` (no answer), or `"unsupported"` where there is no
-    /// Notification API.
-    #[wasm_bindgen(js_name = requestNotificationPermission, unchecked_return_type = "Promise<NotificationPermission | \"unsupported\">")]
-    pub fn request_notification_permission(&self) -> Promise {
-        crate::runtime::client::request_permission()
-    }
-
     /// `false` when tasks are only kept in memory (a `storage` event says why).
     #[wasm_bindgen(getter)]
     pub fn durable(&self) -> bool {

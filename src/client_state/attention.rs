@@ -1,18 +1,20 @@
-//! When a person should hear about a task they are not looking at (opt-in `notify`): the task now
-//! needs their input, or it ended, while the page is hidden. Only the tab that polls announces
-//! changes, so only it can decide, and it decides once per new status: across all tabs of the
-//! namespace there is one notification.
-use crate::collections::SortedMap;
+//! When a person should hear about a task they are not looking at (opt-in `notify`): the server says
+//! the task now needs their input, or it ended, while the page is hidden. Only the tab that polls
+//! observes the server and announces changes, so only it decides, once per new status: across all
+//! tabs of the namespace there is one notification. A status a record arrives with (a call's handle,
+//! a restore, another tab's copy) is never news: only an observation moves a task.
+use crate::collections::SortedSet;
 use crate::machine::record::LocalStatus;
 
-/// The status each task had when this client last saw it, and whether notifications are wanted.
+/// Whether notifications are wanted, whether the page is hidden, and the tasks whose newest
+/// observed change asks for the person and has not been announced yet.
 #[derive(Debug, Default)]
 pub(super) struct Attention {
     /// The host asked for notifications (`notify`).
     wanted: bool,
     /// The page is hidden (a client without a page is never hidden: it has no one to notify).
     hidden: bool,
-    seen: SortedMap<String, LocalStatus>,
+    due: SortedSet<String>,
 }
 
 impl Attention {
@@ -28,67 +30,73 @@ impl Attention {
         self.hidden = hidden;
     }
 
-    /// A record came in (a call's handle, a restore, another tab's copy): its status is not news.
-    pub(super) fn saw(&mut self, id: &str, status: LocalStatus) {
-        self.seen.insert(id.to_owned(), status);
+    /// The server moved task `id` from `before` to `after`: due for a notification when the new
+    /// status asks for the person (input, or an end); any other move clears what was due.
+    pub(super) fn observed(&mut self, id: &str, before: LocalStatus, after: LocalStatus) {
+        if before == after {
+            return;
+        }
+        if self.wanted && (after == LocalStatus::InputRequired || after.is_terminal()) {
+            self.due.insert(id.to_owned());
+        } else {
+            self.due.remove(id);
+        }
+    }
+
+    /// Task `id`'s change is stored and announced: whether to notify now (once; only while hidden).
+    pub(super) fn announced(&mut self, id: &str) -> bool {
+        self.due.remove(id) && self.hidden
     }
 
     /// Task `id` was forgotten.
     pub(super) fn forget(&mut self, id: &str) {
-        self.seen.remove(id);
-    }
-
-    /// Task `id` changed to `status` (a change this tab stored and announces): whether to notify.
-    /// Only a new status that asks for the person (input, or an end) counts, and only while hidden.
-    pub(super) fn changed(&mut self, id: &str, status: LocalStatus) -> bool {
-        let before = self.seen.insert(id.to_owned(), status);
-        let news = before.is_some_and(|b| b != status);
-        let asks = status == LocalStatus::InputRequired || status.is_terminal();
-        self.wanted && self.hidden && news && asks
+        self.due.remove(id);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use LocalStatus::*;
 
     fn wanting(hidden: bool) -> Attention {
         let mut a = Attention::default();
         a.set_wanted(true);
         a.set_hidden(hidden);
-        a.saw("t1", LocalStatus::Working);
         a
     }
 
     #[test]
     fn a_new_status_that_asks_for_the_person_is_told_once_while_hidden() {
         let mut a = wanting(true);
-        assert!(!a.changed("t1", LocalStatus::Working), "no change");
-        assert!(a.changed("t1", LocalStatus::InputRequired));
-        assert!(!a.changed("t1", LocalStatus::InputRequired), "the same status again: already told");
-        assert!(!a.changed("t1", LocalStatus::Working), "back to work is not news to a person");
-        assert!(a.changed("t1", LocalStatus::Completed));
+        a.observed("t1", Working, Working);
+        assert!(!a.announced("t1"), "no change");
+        a.observed("t1", Working, InputRequired);
+        assert!(a.announced("t1"));
+        assert!(!a.announced("t1"), "announced again (a later write): already told");
+        a.observed("t1", InputRequired, Working);
+        assert!(!a.announced("t1"), "back to work is not news to a person");
+        a.observed("t1", Working, Completed);
+        assert!(a.announced("t1"));
     }
 
     #[test]
-    fn nothing_while_visible_or_unwanted_or_for_an_unseen_task() {
+    fn nothing_while_visible_unwanted_forgotten_or_moved_on() {
         let mut visible = wanting(false);
-        assert!(!visible.changed("t1", LocalStatus::InputRequired));
+        visible.observed("t1", Working, InputRequired);
+        assert!(!visible.announced("t1"));
+        visible.set_hidden(true);
+        assert!(!visible.announced("t1"), "seen while visible: not told later");
         let mut unwanted = wanting(true);
         unwanted.set_wanted(false);
-        assert!(!unwanted.changed("t1", LocalStatus::Failed));
+        unwanted.observed("t1", Working, Failed);
+        assert!(!unwanted.announced("t1"));
         let mut a = wanting(true);
-        assert!(!a.changed("t2", LocalStatus::Completed), "a record never seen arrives with its status");
+        a.observed("t1", Working, Expired);
         a.forget("t1");
-        assert!(!a.changed("t1", LocalStatus::Completed), "a forgotten task is new again");
-    }
-
-    #[test]
-    fn a_status_seen_while_visible_is_not_told_later() {
-        let mut a = wanting(false);
-        assert!(!a.changed("t1", LocalStatus::InputRequired));
-        a.set_hidden(true);
-        assert!(!a.changed("t1", LocalStatus::InputRequired), "the person saw it already");
-        assert!(a.changed("t1", LocalStatus::Expired));
+        assert!(!a.announced("t1"), "forgotten before it was announced");
+        a.observed("t2", Working, InputRequired);
+        a.observed("t2", InputRequired, Working);
+        assert!(!a.announced("t2"), "answered elsewhere before it was announced");
     }
 }

@@ -209,15 +209,8 @@ impl ClientState {
         let id = handle.task_id.clone();
         let record =
             TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
-        self.insert_record(id.clone(), record);
+        self.records.insert(id.clone(), record);
         id
-    }
-
-    /// Holds `record` as task `id`: the one way a record comes in (a call's handle, a restore, another
-    /// tab's or isolate's copy), so its status at arrival is known and not taken for news.
-    fn insert_record(&mut self, id: String, record: TaskRecord) {
-        self.attention.saw(&id, record.status());
-        self.records.insert(id, record);
     }
 
     /// Whether to show a system notification when a task needs input or ends while the page is
@@ -288,7 +281,7 @@ impl ClientState {
         let Some(record) = self.records.get(id) else { return };
         let stored = crate::machine::stored::to_stored(record);
         let settled = record.is_settled();
-        let notify = self.leader && self.attention.changed(id, record.status());
+        let notify = self.attention.announced(id) && self.leader;
         self.push(Effect::EmitTask(id.to_owned()));
         if notify {
             self.push(Effect::Notify(id.to_owned()));
@@ -304,7 +297,12 @@ impl ClientState {
     pub fn on_task_observed(&mut self, now: u64, task: crate::protocol::task::DetailedTask) {
         let id = task.task.task_id.clone();
         let policy = self.config.policy;
-        let change = self.records.get_mut(&id).and_then(|r| r.on_notification(now, task, &policy).ok());
+        let change = self.records.get_mut(&id).and_then(|r| {
+            let before = r.status();
+            let change = r.on_notification(now, task, &policy).ok();
+            self.attention.observed(&id, before, r.status());
+            change
+        });
         if change == Some(Change::State) {
             self.push(Effect::Store(id));
         }

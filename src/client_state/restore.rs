@@ -88,7 +88,7 @@ impl ClientState {
     /// Hands the records read so far over, so a pass can start their polls.
     pub fn hand_over(&mut self, restore: &mut Restore) {
         for (id, record) in std::mem::take(&mut restore.loaded) {
-            self.insert_record(id, record);
+            self.records.insert(id, record);
         }
     }
 
@@ -98,9 +98,6 @@ impl ClientState {
     pub fn finish_restore(&mut self, mut restore: Restore, now: u64) -> Vec<String> {
         for (id, record) in std::mem::take(&mut self.records) {
             restore.loaded.get_or_insert_with(id, || record);
-        }
-        for (id, record) in restore.loaded.iter() {
-            self.attention.saw(id, record.status());
         }
         self.records = restore.loaded;
         self.apply_retention(now);
@@ -118,7 +115,7 @@ impl ClientState {
                 continue;
             }
             if let Ok(record) = parse::<TaskRecord>(&text) {
-                self.insert_record(id.clone(), record);
+                self.records.insert(id.clone(), record);
                 self.versions.insert(id.clone(), text);
             }
             seen.insert(id);

@@ -99,7 +99,7 @@ impl ClientState {
         match stored {
             Some((text, record)) => {
                 self.versions.insert(id.to_owned(), text);
-                self.insert_record(id.to_owned(), record);
+                self.records.insert(id.to_owned(), record);
             }
             None => self.remove(&[id.to_owned()], super::Removal::Vanished),
         }

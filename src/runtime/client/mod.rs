@@ -27,7 +27,6 @@ use wasm_bindgen::JsValue;
 
 pub use crate::client_state::StepReport;
 pub use crate::error::{ClientError, ErrorKind};
-pub(crate) use notify::request_permission;
 
 mod calls;
 mod exchange;

@@ -1,10 +1,11 @@
 //! The system notification of a task that needs the person, or ended, while the page was hidden
 //! (opt-in `notify`; [`crate::client_state::ClientState`] decides when, once across tabs). Shown
-//! through the Notification API only when the person already granted it: asking needs a gesture
-//! the host provides (`requestNotificationPermission()`). A click brings the tab forward and tells
-//! the page which task (the `notificationclick` event; the element focuses that card).
-use js_sys::{Array, Function, Object, Promise, Reflect};
-use wasm_bindgen::closure::Closure;
+//! through the Notification API only when the person already granted it: the host asks, from a
+//! gesture it provides (`Notification.requestPermission()` in a click handler; a page cannot ask on
+//! its own), so this module has no part in asking. A click brings the tab forward, closes the
+//! notification and tells the page which task (the `notificationclick` event; the element focuses
+//! that card). The click's work is done by bound JS functions, so no Rust closure waits for it.
+use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::ClientCore;
@@ -13,46 +14,33 @@ use crate::host::js_json::to_js;
 use crate::json::json;
 use crate::notice::notice;
 
+fn get(target: &JsValue, name: &str) -> Option<JsValue> {
+    Reflect::get(target, &JsValue::from_str(name)).ok()
+}
+
+fn set(target: &JsValue, name: &str, value: &str) {
+    let _ = Reflect::set(target, &JsValue::from_str(name), &JsValue::from_str(value));
+}
+
+/// `target[name]`, if it is a function.
+fn method(target: &JsValue, name: &str) -> Option<Function> {
+    get(target, name)?.dyn_into::<Function>().ok()
+}
+
 /// The page's language: the root element's `lang`, else the browser's.
 fn page_language() -> String {
     let root = globals::global_property("document")
-        .and_then(|d| Reflect::get(&d, &JsValue::from_str("documentElement")).ok())
-        .and_then(|e| Reflect::get(&e, &JsValue::from_str("lang")).ok())
+        .and_then(|d| get(&d, "documentElement"))
+        .and_then(|e| get(&e, "lang"))
         .and_then(|l| l.as_string())
         .filter(|l| !l.is_empty());
-    root.or_else(|| {
-        globals::global_property("navigator")
-            .and_then(|n| Reflect::get(&n, &JsValue::from_str("language")).ok())
-            .and_then(|l| l.as_string())
-    })
-    .unwrap_or_default()
-}
-
-fn set(target: &JsValue, name: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &JsValue::from_str(name), value);
-}
-
-/// Calls `target[name]()` if it is a function (page code may have replaced it).
-fn call(target: &JsValue, name: &str) {
-    if let Some(f) = Reflect::get(target, &JsValue::from_str(name)).ok().and_then(|f| f.dyn_into::<Function>().ok()) {
-        let _ = f.call0(target);
-    }
+    let browser = || globals::global_property("navigator").and_then(|n| get(&n, "language")).and_then(|l| l.as_string());
+    root.or_else(browser).unwrap_or_default()
 }
 
 /// The `Notification` constructor, where the platform has one.
 fn notification_api() -> Option<Function> {
-    globals::global_property("Notification").and_then(|n| n.dyn_into::<Function>().ok())
-}
-
-/// `Notification.requestPermission()`: the permission, or `"unsupported"` where there is no API.
-pub(crate) fn request_permission() -> Promise {
-    let Some(api) = notification_api() else { return Promise::resolve(&JsValue::from_str("unsupported")) };
-    let ask = Reflect::get(&api, &JsValue::from_str("requestPermission")).ok();
-    match ask.and_then(|f| f.dyn_into::<Function>().ok()).map(|f| f.call0(&api)) {
-        Some(Ok(answer)) => Promise::resolve(&answer),
-        Some(Err(e)) => Promise::reject(&e),
-        None => Promise::resolve(&JsValue::from_str("unsupported")),
-    }
+    globals::global_property("Notification")?.dyn_into::<Function>().ok()
 }
 
 impl ClientCore {
@@ -64,29 +52,28 @@ impl ClientCore {
             (record.tool_name().to_owned(), record.status(), state.keys().task(id))
         };
         let Some(api) = notification_api() else { return };
-        let granted = Reflect::get(&api, &JsValue::from_str("permission")).ok().and_then(|p| p.as_string());
-        if granted.as_deref() != Some("granted") {
+        if get(&api, "permission").and_then(|p| p.as_string()).as_deref() != Some("granted") {
             return;
         }
-        let words = notice(&page_language(), &tool, status);
+        let words = notice(&page_language(), status);
         let options = Object::new();
-        set(&options, "body", &JsValue::from_str(&words.body));
-        set(&options, "lang", &JsValue::from_str(words.lang));
-        // One per task and status on the system's list: a later state of the task replaces it.
-        set(&options, "tag", &JsValue::from_str(&tag));
-        let args = Array::of2(&JsValue::from_str(&words.title), &options);
+        set(&options, "body", words.body);
+        set(&options, "lang", words.lang);
+        // One entry per task on the system's list: a later state of the task replaces it.
+        set(&options, "tag", &tag);
+        let args = Array::of2(&JsValue::from_str(&tool), &options);
         let Ok(shown) = Reflect::construct(&api, &args) else { return };
-        let me = self.me.clone();
-        let task_id = id.to_owned();
-        let on_click = Closure::once_into_js(move |event: JsValue| {
-            call(&globals::global(), "focus");
-            if let Ok(notification) = Reflect::get(&event, &JsValue::from_str("target")) {
-                call(&notification, "close");
-            }
-            if let Some(core) = me.upgrade() {
-                core.events.emit("notificationclick", to_js(&json!({ "taskId": task_id })));
-            }
-        });
-        set(&shown, "onclick", &on_click);
+        let Some(listen) = method(&shown, "addEventListener") else { return };
+        let click = JsValue::from_str("click");
+        let global = globals::global();
+        if let Some(focus) = method(&global, "focus") {
+            let _ = listen.call2(&shown, &click, &focus.bind0(&global));
+        }
+        if let Some(close) = method(&shown, "close") {
+            let _ = listen.call2(&shown, &click, &close.bind0(&shown));
+        }
+        if let Some(tell) = self.events.dispatcher("notificationclick", &to_js(&json!({ "taskId": id }))) {
+            let _ = listen.call2(&shown, &click, &tell);
+        }
     }
 }
