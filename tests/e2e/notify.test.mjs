@@ -1,12 +1,15 @@
 // Notifications (issue 16, opt-in `notify`) in real headless Chromium: with the permission granted
-// through Playwright, two tabs of one namespace behind a third tab (so both pages are really hidden),
-// a task that ends and one that needs input each show exactly one system notification across the two
-// tabs, with the tool name and the status in the page's language; nothing is shown while the page is
-// visible; a click on the notification brings the tab forward and focuses the task's card.
+// through Playwright, two hidden tabs of one namespace: a task that ends and one that needs input
+// each show exactly one system notification across the two tabs, with the tool name and the status
+// in the page's language; nothing is shown while the page is visible; a click on the notification
+// brings the tab forward and focuses the task's card.
 //
-// The page's real `Notification` is wrapped (a subclass that calls the real constructor) so the test
-// can count what was shown and dispatch the click a person would make; `window.focus` is wrapped the
-// same way to see the tab being brought forward.
+// Headless Chromium reports every page as visible whatever is in front (also with a window
+// minimised, headful under Xvfb, or with Playwright's backgrounding flags removed: tried), so `hide`
+// makes a page report what a background tab reports (`visibilityState` "hidden", `hidden` true) and
+// fires `visibilitychange`, as the browser does when a tab goes to the background. The page's real
+// `Notification` is wrapped (a subclass that calls the real constructor) so the test can count what
+// was shown and dispatch the click a person would make; `window.focus` is wrapped the same way.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { elementSuite, withSession, until, sleep } from "./element-rig.mjs";
@@ -19,6 +22,20 @@ before(async () => {
 after(async () => {
   await suite?.close();
 });
+
+/** Makes `page` report itself hidden (`true`) or visible again, with a `visibilitychange` event. */
+function setHidden(page, hidden) {
+  return page.evaluate((h) => {
+    if (h) {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    } else {
+      delete document.visibilityState;
+      delete document.hidden;
+    }
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, hidden);
+}
 
 /** Wraps Notification and window.focus in every page of the context, reporting to `notices`. */
 function spyOnNotifications() {
@@ -66,12 +83,9 @@ test("notify: one notification across two hidden tabs when a task ends or needs 
     await sleep(500);
     assert.deepEqual(notices, [], "nothing is shown while the page is visible");
 
-    // A third tab in front: both pages of the namespace are hidden.
-    const front = await s.context.newPage();
-    await front.goto(`${s.server.base}/element.html?ns=elsewhere`);
-    await front.bringToFront();
-    await until(async () => (await s.page.evaluate(() => document.visibilityState)) === "hidden", "tab A hidden");
-    assert.equal(await tabB.evaluate(() => document.visibilityState), "hidden", "tab B hidden");
+    // Both pages of the namespace go to the background.
+    await setHidden(s.page, true);
+    await setHidden(tabB, true);
 
     const built = await s.start("build", { seconds: 1, target: "hidden" });
     await until(async () => notices.some((n) => n.title === "build"), "a notification for the build", 20_000);
@@ -100,6 +114,13 @@ test("notify: one notification across two hidden tabs when a task ends or needs 
       return { task: host?.taskId ?? null, part: active?.getAttribute("part") ?? null };
     });
     assert.deepEqual(focused, { task: asking, part: "card" }, "the deploy card has focus");
+
+    // Visible again: a task that ends says nothing.
+    await setHidden(s.page, false);
+    const later = await s.start("build", { seconds: 1, target: "back" });
+    await s.settled(later, 15_000);
+    await sleep(500);
+    assert.equal(notices.length, 2, "nothing new while visible");
   });
 });
 
@@ -110,10 +131,7 @@ test("notify: the page's language, and the Thai words", { timeout: 60_000 }, asy
     await s.context.exposeBinding("__notice", (_source, notice) => notices.push(notice));
     await s.context.addInitScript(spyOnNotifications);
     await s.open({ list: "1", notify: "1", lang: "th" });
-    const front = await s.context.newPage();
-    await front.goto(`${s.server.base}/element.html?ns=elsewhere-th`);
-    await front.bringToFront();
-    await until(async () => (await s.page.evaluate(() => document.visibilityState)) === "hidden", "the page hidden");
+    await setHidden(s.page, true);
     await s.start("build", { seconds: 1, target: "th" });
     await until(async () => notices.length > 0, "a notification", 20_000);
     assert.deepEqual(notices.map(({ title, body, lang }) => ({ title, body, lang })), [{ title: "build", body: "เสร็จสมบูรณ์", lang: "th" }]);
