@@ -31,6 +31,8 @@ export interface McpTaskProps extends DetailedHTMLProps<HTMLAttributes<McpTaskEl
   taskId?: string | null;
   /** The attribute form of `taskId`. */
   "task-id"?: string;
+  /** Names the task's server in the header (a list sets it when it holds several clients). */
+  "show-server"?: boolean | "";
   /** Words for this element: `{ key: word }` or `{ [lang]: { key: word } }`. */
   labels?: Labels | Record<string, Labels> | null;
 }
@@ -38,6 +40,10 @@ export interface McpTaskProps extends DetailedHTMLProps<HTMLAttributes<McpTaskEl
 /** Props of `<mcp-task-list>`. */
 export interface McpTaskListProps extends DetailedHTMLProps<HTMLAttributes<McpTaskListElement>, McpTaskListElement>, McpTaskEventProps {
   client?: TaskClient | null;
+  /** One TaskClient per MCP server, listed together (pass a stable array: a new one redraws the list). */
+  clients?: TaskClient[];
+  /** System notifications while the page is hidden (sets `client.notify` on each client). */
+  notify?: boolean | "";
   labels?: Labels | Record<string, Labels> | null;
 }
 
