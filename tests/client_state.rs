@@ -392,7 +392,8 @@ fn notify_once_per_new_status_that_asks_for_the_person_and_only_while_hidden() {
 fn a_restored_or_shared_status_is_not_news_and_only_the_poller_notifies() {
     let mut source = state(16, 500);
     add(&mut source, T0, "a");
-    let _ = source.on_exchange_done(T0 + 500, "a", &Action::Poll, &observed("a", TaskStatus::InputRequired, T0 + 1), false);
+    let _ =
+        source.on_exchange_done(T0 + 500, "a", &Action::Poll, &observed("a", TaskStatus::InputRequired, T0 + 1), false);
     let asking = mcp_tasks_web::machine::stored::to_stored(source.record("a").unwrap());
 
     // A tab that restores the task at input_required (a reload) says nothing of it ...

@@ -34,8 +34,8 @@ mod exchange;
 mod legacy_link;
 #[cfg(feature = "legacy")]
 mod legacy_tasks;
-mod notify;
 mod listen;
+mod notify;
 mod once;
 mod persist;
 use persist::Written;

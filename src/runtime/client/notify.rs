@@ -34,7 +34,8 @@ fn page_language() -> String {
         .and_then(|e| get(&e, "lang"))
         .and_then(|l| l.as_string())
         .filter(|l| !l.is_empty());
-    let browser = || globals::global_property("navigator").and_then(|n| get(&n, "language")).and_then(|l| l.as_string());
+    let browser =
+        || globals::global_property("navigator").and_then(|n| get(&n, "language")).and_then(|l| l.as_string());
     root.or_else(browser).unwrap_or_default()
 }
 
