@@ -8,15 +8,21 @@ import { TaskClient, startServer, nextTask } from "./support.mjs";
 const server = await startServer(["--poll-interval-ms", "100"]);
 after(() => server.stop());
 
-/** A Map-backed host store whose next `refuse` puts of a task record throw, as a store over quota would. */
+/**
+ * A Map-backed host store whose next `refuse` puts of a task record throw, as a store over quota would;
+ * with `refuseTool`, only puts of that tool's records count (so a write of another task running
+ * meanwhile cannot take the refusal meant for a new handle).
+ */
 function flakyStore() {
   const map = new Map();
   const store = {
     map,
     refuse: 0,
+    refuseTool: null,
     async get(key) { return map.get(key); },
     async put(key, value) {
-      if (store.refuse > 0 && key.includes("/task/")) {
+      const counted = store.refuseTool === null || String(value).includes(`"toolName":"${store.refuseTool}"`);
+      if (store.refuse > 0 && key.includes("/task/") && counted) {
         store.refuse -= 1;
         throw new Error("QuotaExceededError: the record does not fit");
       }
@@ -37,6 +43,8 @@ test("callTool whose handle the store refuses rejects with StorageError naming t
   client.addEventListener("storage", (e) => events.push(e.detail));
   try {
     const first = await client.callTool("long_job", { seconds: 60 });
+    // Only the build's handle: the long job's own writes go on while the build is called.
+    store.refuseTool = "build";
     store.refuse = 1;
     let refusedId = null;
     await assert.rejects(client.callTool("build", { seconds: 1, target: "refused" }), (e) => {
