@@ -291,7 +291,13 @@ let cards = 0;
 function makeTaskElement() {
   return class McpTaskElement extends HTMLElement {
     static observedAttributes = ["task-id", "compact"];
-    #internals = null;
+    /**
+     * `ElementInternals.states` (a CustomStateSet), read once and held here. Read anew each time, WebKit
+     * (WebKitGTK 2.50) may hand out a fresh, empty set once the previous one was garbage collected, while
+     * the element still matches the states added to the old one: the stale `:state(working)` would then
+     * never go (tests/engines/element.test.mjs).
+     */
+    #states = null;
     #client = null;
     #taskId = null;
     #labels = null;
@@ -326,9 +332,9 @@ function makeTaskElement() {
       this.#prefix = `mcp-task-${++cards}`;
       this.#skeleton(root);
       try {
-        this.#internals = this.attachInternals();
+        this.#states = this.attachInternals().states ?? null;
       } catch {
-        this.#internals = null; // ElementInternals is optional: only the :state() styling hooks need it.
+        this.#states = null; // ElementInternals is optional: only the :state() styling hooks need it.
       }
       this.addEventListener("mcp-task-change", (event) => this.#setState(event.detail?.status));
       root.addEventListener("click", (event) => this.#onEvent(event));
@@ -364,7 +370,7 @@ function makeTaskElement() {
     }
 
     #setState(status) {
-      const states = this.#internals?.states;
+      const states = this.#states;
       if (!states || typeof status !== "string") return;
       try {
         for (const s of [...states]) states.delete(s);

@@ -1,6 +1,8 @@
 // The <mcp-task> element in the engine of this run (ENGINE=firefox|webkit, see rig.mjs), on the host page
-// tests/e2e/pages/element.html: a form answered with real clicks and key presses (WebDriver Element
-// Click / Send Keys on the controls inside the element's shadow root), with the client-side validation
+// tests/e2e/pages/element.html: a form answered with real clicks and key presses (WebDriver pointer
+// actions and Element Send Keys on the controls inside the element's shadow root; not Element Click,
+// which WebKitWebDriver refuses as "intercepted" for the card's inputs although the point it would
+// click is the input itself), with the client-side validation
 // refusing a bad value first; and the engine features the element uses, each asserted present and
 // working (constructable stylesheets, ElementInternals with CustomStateSet and `:state()`), so that an
 // engine missing one shows here by name. Their fallbacks: fallbacks.test.mjs. The Chromium version of
@@ -20,11 +22,11 @@ test(`${ENGINE.name}: a form answered, validation first, then exactly the values
     const replicas = await shadowControl(browser, id, '[data-field="replicas"] input');
     await browser.clear(replicas);
     await browser.type(replicas, "11");
-    await browser.click(await shadowControl(browser, id, '[data-field="reason"] input'));
+    await browser.pointerClick(await shadowControl(browser, id, '[data-field="reason"] input'));
     await browser.type(await shadowControl(browser, id, '[data-field="reason"] input'), "engine test ✓");
-    await browser.click(await shadowControl(browser, id, '[data-field="strategy"] input[value="canary"]'));
-    await browser.click(await shadowControl(browser, id, '[data-field="confirm"] input'));
-    await browser.click(await shadowControl(browser, id, 'form[data-key="approval-1"] button[data-action="accept"]'));
+    await browser.pointerClick(await shadowControl(browser, id, '[data-field="strategy"] input[value="canary"]'));
+    await browser.pointerClick(await shadowControl(browser, id, '[data-field="confirm"] input'));
+    await browser.pointerClick(await shadowControl(browser, id, 'form[data-key="approval-1"] button[data-action="accept"]'));
 
     const refused = await waitFor(
       browser,
@@ -38,7 +40,7 @@ test(`${ENGINE.name}: a form answered, validation first, then exactly the values
 
     await browser.clear(replicas);
     await browser.type(replicas, "3");
-    await browser.click(await shadowControl(browser, id, 'form[data-key="approval-1"] button[data-action="accept"]'));
+    await browser.pointerClick(await shadowControl(browser, id, 'form[data-key="approval-1"] button[data-action="accept"]'));
     await waitStatus(browser, id, "completed", 15_000);
 
     const snap = await browser.run("return window.__client.tasks().find((t) => t.taskId === arguments[0]);", id);
@@ -46,6 +48,8 @@ test(`${ENGINE.name}: a form answered, validation first, then exactly the values
     const result = snap.result.structuredContent;
     assert.equal(result.deployed, true, `deployed: ${JSON.stringify(result)}`);
     assert.equal(result.strategy, "canary", "the radio clicked");
+    assert.equal(result.replicas, 3, "the corrected number, as a number");
+    assert.equal(result.reason, "engine test ✓", "the text typed, exactly");
     const updates = server.lines("tasks/update", id);
     assert.equal(updates.length, 1, `one tasks/update reached the server: ${updates.map((l) => l.text).join(" | ")}`);
     const sent = await browser.run("return window.__mcpRequests.filter((r) => r.method === 'tasks/update');");

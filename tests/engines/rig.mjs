@@ -70,17 +70,20 @@ export const ENGINE = { id: engineName, ...ENGINES[engineName]() };
 requireFiles([SERVER_BUILT, ["package (cargo xtask build)", join(PKG, "mcp_tasks_web.js")]]);
 if (ENGINE.driver.includes("/") && !existsSync(ENGINE.driver)) throw new Error(`missing WebDriver: ${ENGINE.driver}`);
 
-/** A reference server (memory store, --faults, POLL_MS) serving the host pages at / and pkg/ at /pkg/. */
-export function startServer() {
-  return startReferenceServer({ www: PAGES, pkg: PKG, pollMs: POLL_MS, faults: true, verbose: VERBOSE });
+/**
+ * A reference server (memory store, --faults, POLL_MS) serving the host pages at / and pkg/ at /pkg/;
+ * `args` go last (e.g. `--db FILE` instead of the memory store, `--listen ADDR` for a fixed port).
+ */
+export function startServer(args = []) {
+  return startReferenceServer({ www: PAGES, pkg: PKG, pollMs: POLL_MS, faults: true, verbose: VERBOSE, args });
 }
 
 /**
- * Runs `body({ server, browser, engine })` with a fresh server, driver and browser session, and always
- * stops all three. On failure, the server log and the driver's last output are added to the message.
+ * Runs `body({ server, browser, engine })` with a fresh server (or the one `options.server` gives), driver
+ * and browser session, and always stops all three. On failure, the server log and the driver's last output are added to the message.
  */
-export async function withBrowser(body) {
-  const server = await startServer();
+export async function withBrowser(body, { server: given } = {}) {
+  const server = given ?? (await startServer());
   let driver = null;
   let browser = null;
   try {
