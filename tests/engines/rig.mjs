@@ -116,9 +116,14 @@ export async function waitFor(browser, what, script, args = [], timeout = 10_000
   throw new Error(`timed out after ${timeout} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
 
-/** Opens the host page (tests/e2e/pages/index.html) on namespace `ns` and waits until its client is open. */
-export async function openHost(browser, base, ns) {
-  await browser.goto(`${base}/?ns=${encodeURIComponent(ns)}&observe=1`);
+/**
+ * Opens the host page (tests/e2e/pages/index.html) on namespace `ns` (with `without`, see
+ * tests/e2e/pages/without.js, when given) and waits until its client is open.
+ */
+export async function openHost(browser, base, ns, { without } = {}) {
+  const query = new URLSearchParams({ ns, observe: "1" });
+  if (without) query.set("without", without);
+  await browser.goto(`${base}/?${query}`);
   await hostReady(browser);
 }
 
