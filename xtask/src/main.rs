@@ -9,6 +9,7 @@ mod clean_copy;
 mod cmd;
 mod commands;
 mod conformance;
+mod engines;
 mod error;
 mod interop;
 mod js_tests;
@@ -33,11 +34,12 @@ commands:
   demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
   test              run every test: cargo fmt --check and clippy (native and wasm32, -D warnings);
                     cargo test --workspace, in the checkout and again in a copy of only the
-                    files git tracks; the wasm tests in a Chromium page, a Chromium dedicated
-                    worker and Node.js (installs chromium + chromedriver if missing); build pkg/
-                    and check it; the official conformance suite and the ext-tasks interop check
+                    files git tracks; the wasm tests in a page and a dedicated worker of
+                    Chromium, Firefox ESR and WebKitGTK, and in Node.js (installs the browsers
+                    and drivers if missing); build pkg/ and check it; the end-to-end tests in
+                    each engine; the official conformance suite and the ext-tasks interop check
                     against the reference server; the interop matrix (TaskClient against
-                    servers on real SDKs, tests/interop/matrix)
+                    servers on real SDKs, tests/interop/matrix); ends with a line per engine
   interop           only the interop matrix: builds pkg/ and the reference server, installs the
                     peers from their lockfiles, runs every cell per server and prints the table;
                     MATRIX_SERVERS=a,b and MATRIX_CELLS=x,y narrow it
@@ -46,7 +48,9 @@ commands:
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
   setup [--browser] install missing tools: wasm32 target, rustfmt and clippy, wasm-bindgen-cli,
-                    npm packages, the interop peers (Python venv, npm ci); --browser also installs chromium + chromedriver (Debian packages)
+                    npm packages, the interop peers (Python venv, npm ci); --browser also installs
+                    the browser engines: chromium + chromedriver, firefox-esr + geckodriver
+                    (cargo install), webkit2gtk-driver + xvfb (Debian packages)
   help              show this message
 
 Missing tools are installed on demand by demo, test and build as well.";
