@@ -48,7 +48,7 @@ pub fn test(root: &Path) -> Result<()> {
     // fails its own checks only.
     let engines = Engines::prepare(root);
     let mut tally = EngineTally::default();
-    wasm_tests::run(root, &tools, &engines, &mut checks, &mut tally);
+    wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Everything, &mut checks, &mut tally);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     let pkg_ok = pkg.is_some();
     match pkg {
@@ -186,6 +186,47 @@ fn run_engine_e2e(root: &Path, engines: &Engines, engine: Engine, exe: &Path) ->
     let mut node = js_tests::command(root, "node", "tests/engines", exe)?;
     driver.set_engine_tests_env(&mut node);
     cmd::run(&mut driver.wrap(node))
+}
+
+/// `cargo xtask engines [chromium|firefox|webkit…]`: only the engine checks, in the engines named
+/// (default Firefox ESR and WebKitGTK): the wasm browser runtimes, then pkg/, the reference server and
+/// the end-to-end tests (tests/engines; Chromium's are tests/e2e), ending with the line per engine.
+pub fn engines(root: &Path, which: &[Engine]) -> Result<()> {
+    let tools = toolchain::ensure_build_tools(root)?;
+    let engines = Engines::prepare(root);
+    let mut checks = Checks::default();
+    let mut tally = EngineTally::default();
+    wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Engines(which), &mut checks, &mut tally);
+    let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
+    let exe = checks.run("reference server builds", || reference_server::build(root));
+    for &engine in which {
+        let name = match engine {
+            Engine::Chromium => "end to end in headless Chromium (tests/e2e)".to_owned(),
+            other => engine_e2e_check(other),
+        };
+        let passed = match (&pkg, &exe) {
+            (Some(_), Some(exe)) => checks
+                .run(&name, || match engine {
+                    Engine::Chromium => js_tests::run_with(root, "node", "tests/e2e", exe),
+                    other => run_engine_e2e(root, &engines, other, exe),
+                })
+                .is_some(),
+            _ => {
+                checks.skip(&name, "pkg/ or the reference server did not build");
+                false
+            }
+        };
+        tally.record(engine, &name, passed);
+    }
+    for line in tally.lines() {
+        println!("{line}");
+    }
+    println!("{}", checks.summary());
+    if checks.all_passed() {
+        Ok(())
+    } else {
+        Err(Error::msg("some engine checks failed (see above)"))
+    }
 }
 
 /// `cargo xtask interop`: only the interop matrix — pkg/, the reference server, the peers from their

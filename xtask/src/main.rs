@@ -43,6 +43,9 @@ commands:
   interop           only the interop matrix: builds pkg/ and the reference server, installs the
                     peers from their lockfiles, runs every cell per server and prints the table;
                     MATRIX_SERVERS=a,b and MATRIX_CELLS=x,y narrow it
+  engines [name...]  only the browser-engine checks, in the engines named (chromium, firefox,
+                    webkit; default firefox webkit): the wasm page and worker tests and the
+                    end-to-end tests, ending with a line per engine
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
                     named ones: size, poll, resume, core, decode); prints a table, writes
@@ -60,6 +63,7 @@ enum Command {
     Build,
     Test,
     Interop,
+    Engines { engines: Vec<engines::Engine> },
     Demo,
     Setup { browser: bool },
     Bench { figures: Vec<String> },
@@ -80,6 +84,21 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "build" => no_args(Command::Build),
         "test" => no_args(Command::Test),
         "interop" => no_args(Command::Interop),
+        "engines" => {
+            let named: Result<Vec<engines::Engine>, String> = rest
+                .iter()
+                .map(|name| {
+                    engines::Engine::parse(name)
+                        .ok_or_else(|| format!("unknown engine `{name}` (engines: chromium, firefox, webkit)"))
+                })
+                .collect();
+            match named? {
+                list if list.is_empty() => {
+                    Ok(Command::Engines { engines: vec![engines::Engine::Firefox, engines::Engine::WebKit] })
+                }
+                list => Ok(Command::Engines { engines: list }),
+            }
+        }
         "demo" => no_args(Command::Demo),
         "help" | "--help" | "-h" => no_args(Command::Help),
         "setup" => match rest {
@@ -108,6 +127,7 @@ fn main() -> ExitCode {
         Command::Build => commands::build(&root),
         Command::Test => commands::test(&root),
         Command::Interop => commands::interop(&root),
+        Command::Engines { engines } => commands::engines(&root, &engines),
         Command::Demo => commands::demo(&root),
         Command::Setup { browser } => commands::setup(&root, browser),
         Command::Bench { figures } => bench::run(&root, &figures),
@@ -140,6 +160,12 @@ mod tests {
         assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
         assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
         assert!(matches!(parse(&args(&["interop"])), Ok(Command::Interop)));
+        assert!(
+            matches!(parse(&args(&["engines"])), Ok(Command::Engines { engines }) if engines == [engines::Engine::Firefox, engines::Engine::WebKit])
+        );
+        assert!(
+            matches!(parse(&args(&["engines", "webkit"])), Ok(Command::Engines { engines }) if engines == [engines::Engine::WebKit])
+        );
         assert!(matches!(parse(&args(&["bench"])), Ok(Command::Bench { figures }) if figures.is_empty()));
         assert!(matches!(parse(&args(&["bench", "size"])), Ok(Command::Bench { figures }) if figures == ["size"]));
     }
@@ -151,5 +177,6 @@ mod tests {
         assert!(parse(&args(&["deploy"])).is_err());
         assert!(parse(&args(&["test", "-q"])).is_err());
         assert!(parse(&args(&["setup", "--gpu"])).is_err());
+        assert!(parse(&args(&["engines", "netscape"])).is_err());
     }
 }

@@ -212,12 +212,42 @@ const OVERRIDING_ENV: [&str; 20] = [
 /// cold Chromium start on a busy two-core CI machine). An explicit setting in the environment wins.
 const TEST_TIMEOUT_SECS: &str = "120";
 
-/// Builds the wasm test binaries once, then runs each runtime as one check: the browser runtimes in
-/// Chromium, Node, then the browser runtimes again in Firefox ESR and in WebKitGTK. Setup failures (no
-/// runner, an engine that could not be installed, a compile error) fail the checks that need them,
+/// Which runs to make.
+#[derive(Clone, Copy)]
+pub enum Scope<'a> {
+    /// Every runtime (`cargo xtask test`): the browser runtimes in Chromium, Node, then the browser
+    /// runtimes again in Firefox ESR and in WebKitGTK.
+    Everything,
+    /// Only the browser runtimes, in these engines (`cargo xtask engines`).
+    Engines(&'a [Engine]),
+}
+
+/// The (runtime, engine) pairs `scope` runs, in order; `None` for Node.
+fn plan(scope: Scope) -> Vec<(&'static Runtime, Option<Engine>)> {
+    let in_browser =
+        |engine: Engine| RUNTIMES.iter().filter(|r| r.place != Place::Node).map(move |r| (r, Some(engine)));
+    match scope {
+        Scope::Everything => RUNTIMES
+            .iter()
+            .map(|runtime| (runtime, (runtime.place != Place::Node).then_some(Engine::Chromium)))
+            .chain([Engine::Firefox, Engine::WebKit].into_iter().flat_map(in_browser))
+            .collect(),
+        Scope::Engines(engines) => engines.iter().flat_map(|&engine| in_browser(engine)).collect(),
+    }
+}
+
+/// Builds the wasm test binaries once, then runs each runtime of `scope` as one check. Setup failures
+/// (no runner, an engine that could not be installed, a compile error) fail the checks that need them,
 /// with the reason, rather than stopping `cargo xtask test`. Browser checks are also recorded per engine
 /// in `tally`.
-pub fn run(root: &Path, tools: &BuildTools, engines: &Engines, checks: &mut Checks, tally: &mut EngineTally) {
+pub fn run(
+    root: &Path,
+    tools: &BuildTools,
+    engines: &Engines,
+    scope: Scope,
+    checks: &mut Checks,
+    tally: &mut EngineTally,
+) {
     let runner = toolchain::ensure_test_runner(root, tools).map_err(|e| e.to_string());
     // Started before the build: the client binaries compile their addresses in. Without them those
     // binaries still build (and would fail, saying why), but their checks fail here with the reason.
@@ -226,12 +256,7 @@ pub fn run(root: &Path, tools: &BuildTools, engines: &Engines, checks: &mut Chec
     let env = servers.as_ref().map(TestServers::env).unwrap_or_default();
     let built = runner.clone().and_then(|_| build(root, &env).map_err(|e| e.to_string()));
 
-    let in_chromium =
-        RUNTIMES.iter().map(|runtime| (runtime, (runtime.place != Place::Node).then_some(Engine::Chromium)));
-    let in_other_engines = [Engine::Firefox, Engine::WebKit].into_iter().flat_map(|engine| {
-        RUNTIMES.iter().filter(|r| r.place != Place::Node).map(move |runtime| (runtime, Some(engine)))
-    });
-    for (runtime, engine) in in_chromium.chain(in_other_engines) {
+    for (runtime, engine) in plan(scope) {
         let name = runtime.check(engine);
         let passed = checks.run(&name, || -> Result<()> {
             let runner = runner.as_ref().map_err(|e| Error::msg(format!("no test runner: {e}")))?;
@@ -310,6 +335,18 @@ fn environment(command: &Command) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn everything_is_chromium_and_node_then_the_other_engines() {
+        let names: Vec<String> = plan(Scope::Everything).iter().map(|(r, e)| r.check(*e)).collect();
+        assert_eq!(names.len(), 14);
+        assert_eq!(names[0], "wasm tests: Chromium page");
+        assert_eq!(names[2], "wasm tests: Node");
+        assert_eq!(names[6], "wasm tests: Firefox ESR page");
+        assert_eq!(names[13], "wasm client tests: WebKitGTK dedicated worker");
+        let webkit: Vec<String> = plan(Scope::Engines(&[Engine::WebKit])).iter().map(|(r, e)| r.check(*e)).collect();
+        assert_eq!(webkit, names[10..]);
+    }
 
     #[test]
     fn check_names_say_suite_engine_and_place() {

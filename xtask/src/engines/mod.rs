@@ -38,6 +38,16 @@ impl Engine {
     /// Every engine, in the order their checks run and their tallies print.
     pub const ALL: [Engine; 3] = [Engine::Chromium, Engine::Firefox, Engine::WebKit];
 
+    /// The engine a command-line name means (`chromium`, `firefox`, `webkit`).
+    pub fn parse(name: &str) -> Option<Engine> {
+        match name {
+            "chromium" => Some(Engine::Chromium),
+            "firefox" => Some(Engine::Firefox),
+            "webkit" => Some(Engine::WebKit),
+            _ => None,
+        }
+    }
+
     /// The name checks and tallies use.
     pub fn name(self) -> &'static str {
         match self {
