@@ -161,7 +161,8 @@ export class Session {
   /**
    * A real mouse click at the centre of the element `ref` through the Actions API (pointer move, down,
    * up): what a user's click does, without Element Click's check that the element itself is hit, which
-   * WebKitWebDriver fails for controls inside a shadow root. Scrolled into view first, as a user
+   * WebKitWebDriver reports as "intercepted" for the inputs of the task card (though the point it would
+   * click is the input itself). Scrolled into view first, as a user
    * would, since pointer actions do not scroll.
    */
   async pointerClick(ref) {
