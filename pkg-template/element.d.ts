@@ -66,7 +66,10 @@ export interface McpTaskElement extends HTMLElement {
 
 /** `<mcp-task-list>`: every task of a client, those needing input first, then newest first. */
 export interface McpTaskListElement extends HTMLElement {
+  /** The first of `clients`; setting it lists that one client's tasks. */
   client: TaskClient | null;
+  /** One TaskClient per MCP server: their tasks in one list, each card naming its server. */
+  clients: TaskClient[];
   labels: Labels | Record<string, Labels> | null;
 }
 

@@ -52,7 +52,7 @@ const CSS = `:host { display: block; font: 1rem/1.5 var(--mcp-task-font, system-
 .card[data-status="input_required"] .status { background: var(--_input-bg); color: var(--_input-fg); }
 .card[data-status="completed"] .status { background: var(--_success-bg); color: var(--_success-fg); }
 .card[data-status="failed"] .status, .card[data-status="expired"] .status { background: var(--_danger-bg); color: var(--_danger-fg); }
-.elapsed, .connectivity, .hint, .askedby { color: var(--_muted); font-size: .875rem; }
+.server, .elapsed, .connectivity, .hint, .askedby { color: var(--_muted); font-size: .875rem; }
 .elapsed { font-variant-numeric: tabular-nums; margin-inline-start: auto; }
 .connectivity:empty, .message:empty { display: none; }
 .message { margin: 0; white-space: pre-wrap; }
@@ -287,10 +287,12 @@ function entered(q) {
 }
 
 let cards = 0;
+/** `notificationclick` events a card already took focus for. */
+const focusedFor = new WeakSet();
 
 function makeTaskElement() {
   return class McpTaskElement extends HTMLElement {
-    static observedAttributes = ["task-id", "compact"];
+    static observedAttributes = ["task-id", "compact", "show-server"];
     /**
      * `ElementInternals.states` (a CustomStateSet), read once and held here. Read anew each time, WebKit
      * (WebKitGTK 2.50) may hand out a fresh, empty set once the previous one was garbage collected, while
@@ -348,6 +350,7 @@ function makeTaskElement() {
       const p = {
         card: part("article", "card", { "aria-labelledby": titleId, tabindex: "-1" }),
         title: part("p", "title", { id: titleId }),
+        server: part("span", "server"),
         status: part("span", "status"),
         elapsed: part("span", "elapsed"),
         connectivity: part("span", "connectivity", { role: "status" }),
@@ -361,7 +364,7 @@ function makeTaskElement() {
         cancelHint: el("span", { class: "hint" }),
       };
       const header = part("div", "header");
-      header.append(p.title, p.status, p.elapsed, p.connectivity);
+      header.append(p.title, p.server, p.status, p.elapsed, p.connectivity);
       p.progress.append(el("span"));
       p.actions.append(p.cancel, p.cancelHint);
       p.card.append(header, p.message, p.progress, p.questions, p.result, p.error, p.actions);
@@ -394,8 +397,9 @@ function makeTaskElement() {
     }
 
     attributeChangedCallback(name, _old, value) {
+      // `compact` and `show-server` change only how the card draws.
       if (name === "task-id") this.#setTaskId(value);
-      if (name === "compact") this.#refresh();
+      else this.#refresh();
     }
 
     /** The TaskClient whose task is shown. */
@@ -471,11 +475,20 @@ function makeTaskElement() {
         const id = d?.taskId ?? d?.id;
         if (this.#taskId !== null && id === this.#taskId) this.#render(event.type === "task" ? d : null);
       };
+      // A click on this task's system notification (`notify`): show the person this card (the first
+      // card of the task to hear it, when a page shows the task twice).
+      const shown = (event) => {
+        if (this.#taskId === null || event.detail?.taskId !== this.#taskId || focusedFor.has(event)) return;
+        focusedFor.add(event);
+        this.#p.card.focus();
+      };
       client.addEventListener("task", on);
       client.addEventListener("forget", on);
+      client.addEventListener("notificationclick", shown);
       this.#unsubscribe = () => {
         client.removeEventListener("task", on);
         client.removeEventListener("forget", on);
+        client.removeEventListener("notificationclick", shown);
       };
     }
 
@@ -509,7 +522,7 @@ function makeTaskElement() {
         setText(p.title, id ?? "");
         setText(p.status, w["status.unknown"]);
         setText(p.message, client && id ? fill(w["error.unknownTask"], { id }) : w["task.noClient"]);
-        for (const part of [p.progress, p.result, p.actions]) show(part, false);
+        for (const part of [p.server, p.progress, p.result, p.actions]) show(part, false);
         this.#resultJson = undefined;
         setText(p.error, "");
         return out;
@@ -529,6 +542,9 @@ function makeTaskElement() {
       else if (this.#connected && !this.#ticker) this.#ticker = setInterval(() => this.#tick(), 1000);
       setAttr(p.card, "data-status", view.status);
       setText(p.title, view.title);
+      // Which server the task runs on, where a list shows several servers' tasks.
+      setText(p.server, view.server);
+      show(p.server, this.hasAttribute("show-server"));
       setText(p.status, view.statusText);
       setText(p.connectivity, view.conn);
       setText(p.message, view.message);
@@ -834,14 +850,17 @@ function makeTaskElement() {
 }
 
 /**
- * `<mcp-task-list>`: every task of a client as compact cards, tasks needing input first, then newest
- * first (the model's order); calls of unknown outcome as rows with a Forget button. Items are keyed by
- * id and reordered by moving only the ones out of place, so a form being typed into keeps its focus
- * when other tasks change.
+ * `<mcp-task-list>`: every task of its clients (a chat host has one TaskClient per MCP server) as
+ * compact cards in one list, tasks needing input first, then newest first (the model's order; rows of
+ * several clients merge by the model's rank), each card naming its server when there are several;
+ * calls of unknown outcome as rows with a Forget button. Items are keyed by client and id and
+ * reordered by moving only the ones out of place, so a form being typed into keeps its focus when
+ * other tasks change. The `notify` attribute turns system notifications on for its clients.
  */
 function makeListElement(taskTag) {
   return class McpTaskListElement extends HTMLElement {
-    #client = null;
+    static observedAttributes = ["notify"];
+    #clients = [];
     #labels = null;
     #words = {};
     #list;
@@ -867,12 +886,18 @@ function makeListElement(taskTag) {
       root.addEventListener("click", (event) => {
         const button = event.target.closest?.("[data-action=forget]");
         const id = button?.getAttribute("data-id");
-        const client = this.#client;
+        const client = this.#clients[Number(button?.getAttribute("data-client"))];
         if (id == null || !client) return;
         button.setAttribute("disabled", "");
         client.forget(id).catch(() => {});
       });
-      upgradeProperties(this, ["client", "labels"]);
+      upgradeProperties(this, ["client", "clients", "labels"]);
+    }
+
+    /** `notify` set: each client notifies; taken off: they stop. */
+    attributeChangedCallback() {
+      const on = this.hasAttribute("notify");
+      for (const client of this.#clients) client.notify = on;
     }
 
     connectedCallback() {
@@ -889,14 +914,23 @@ function makeListElement(taskTag) {
       this.#unsubscribe = null;
     }
 
-    /** The TaskClient whose tasks are listed. */
+    /** The TaskClient whose tasks are listed (the first of `clients`). */
     get client() {
-      return this.#client;
+      return this.#clients[0] ?? null;
     }
     set client(client) {
-      this.#client = checkClient(client);
+      this.clients = client == null ? [] : [client];
+    }
+
+    /** The TaskClients whose tasks are listed together, one per server (a copy). */
+    get clients() {
+      return [...this.#clients];
+    }
+    set clients(clients) {
+      this.#clients = [...new Set([...(clients ?? [])].map(checkClient))].filter((c) => c);
       const gone = [...this.#items.values()];
       this.#items.clear();
+      if (this.hasAttribute("notify")) this.attributeChangedCallback();
       // After the state: a removed `<mcp-task>` runs its callbacks, and a host listener may call back.
       for (const item of gone) item.remove();
       this.#resubscribe();
@@ -914,14 +948,28 @@ function makeListElement(taskTag) {
     #resubscribe() {
       this.#unsubscribe?.();
       this.#unsubscribe = null;
-      const client = this.#client;
-      if (this.#connected && client) {
+      const clients = this.#clients;
+      if (this.#connected && clients.length) {
         const on = () => this.#redrawSoon();
         const types = ["task", "forget", "call"];
-        for (const type of types) client.addEventListener(type, on);
-        this.#unsubscribe = () => types.forEach((type) => client.removeEventListener(type, on));
+        for (const client of clients) for (const type of types) client.addEventListener(type, on);
+        this.#unsubscribe = () => {
+          for (const client of clients) for (const type of types) client.removeEventListener(type, on);
+        };
       }
       this.#render();
+    }
+
+    /**
+     * The rows of every client, each with `client` (its index) and `key` (unique across clients: task
+     * ids are only unique per server), in one order: one client's as the model gives it, several
+     * merged by the model's `rank` (larger first; a stable sort keeps each client's own order).
+     */
+    #rows(w) {
+      const rows = this.#clients.flatMap((client, index) =>
+        elementList(client, w).map((row) => Object.assign(row, { client: index, key: `${index} ${row.id}` })));
+      if (this.#clients.length > 1) rows.sort((a, b) => b.rank - a.rank);
+      return rows;
     }
 
     /**
@@ -961,23 +1009,25 @@ function makeListElement(taskTag) {
       const memo = this.#words;
       wordsFor(this, this.#labels, memo);
       const w = memo.words;
-      const client = this.#client;
-      const rows = client ? elementList(client, w) : [];
+      const rows = this.#rows(w);
+      const several = this.#clients.length > 1;
       const items = this.#items;
       this.#items = new Map();
-      const wanted = new Set(rows.map((row) => row.id));
-      for (const [id, item] of items) {
-        if (!wanted.has(id)) {
-          items.delete(id);
+      const wanted = new Set(rows.map((row) => row.key));
+      for (const [key, item] of items) {
+        if (!wanted.has(key)) {
+          items.delete(key);
           item.remove();
         }
       }
       rows.forEach((row, position) => {
-        let item = items.get(row.id);
+        let item = items.get(row.key);
         if (!item) {
-          item = this.#item(row, client);
-          items.set(row.id, item);
+          item = this.#item(row);
+          items.set(row.key, item);
         }
+        const card = item.firstElementChild;
+        if (card?.localName === taskTag) setAttr(card, "show-server", several ? "" : null);
         if (row.title != null) {
           const [title, status, message, forget] = item.children;
           setText(title, row.title);
@@ -989,7 +1039,7 @@ function makeListElement(taskTag) {
         if (here !== item) this.#list.insertBefore(item, here);
       });
       // Items a host listener's client setter took meanwhile were removed by it; ours go back.
-      for (const [id, item] of this.#items) items.set(id, item);
+      for (const [key, item] of this.#items) items.set(key, item);
       this.#items = items;
       setText(this.#empty, w["list.empty"]);
       show(this.#empty, !wanted.size);
@@ -997,16 +1047,16 @@ function makeListElement(taskTag) {
     }
 
     /** A compact card for a task; for a call of unknown outcome (a row with a `title`), its row. */
-    #item(row, client) {
+    #item(row) {
       const item = el("li", { part: "item", "data-id": row.id });
       if (row.title != null) {
         item.className = "unknown";
         for (const name of ["title", "status", "message"]) item.append(el("p", { class: name }));
-        item.append(el("button", { type: "button", "data-action": "forget", "data-id": row.id }));
+        item.append(el("button", { type: "button", "data-action": "forget", "data-id": row.id, "data-client": String(row.client) }));
         return item;
       }
       const card = el(taskTag, { compact: "", "task-id": row.id });
-      card.client = client;
+      card.client = this.#clients[row.client];
       if (this.#labels != null) card.labels = this.#labels;
       item.append(card);
       return item;

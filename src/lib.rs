@@ -38,6 +38,7 @@ pub mod error;
 pub mod host;
 pub mod json;
 pub mod machine;
+pub mod notice;
 pub mod protocol;
 pub mod runtime;
 pub mod snapshot;

@@ -360,3 +360,60 @@ proptest! {
         }
     }
 }
+
+fn notices(effects: &[Effect]) -> Vec<String> {
+    effects.iter().filter_map(|e| if let Effect::Notify(id) = e { Some(id.clone()) } else { None }).collect()
+}
+
+/// Polls `id` once and answers `status`, then announces it as the driver does once it is stored.
+fn answer(s: &mut ClientState, now: u64, id: &str, status: TaskStatus) -> Vec<String> {
+    let _ = s.on_exchange_done(now, id, &Action::Poll, &observed(id, status, now), false);
+    s.announce(id);
+    notices(&s.drain_effects())
+}
+
+#[test]
+fn notify_once_per_new_status_that_asks_for_the_person_and_only_while_hidden() {
+    let mut s = state(16, 500);
+    s.set_notify(true);
+    add(&mut s, T0, "a");
+    assert_eq!(answer(&mut s, T0 + 500, "a", TaskStatus::InputRequired), Vec::<String>::new(), "visible: nothing");
+    s.set_hidden(true);
+    assert_eq!(answer(&mut s, T0 + 600, "a", TaskStatus::InputRequired), Vec::<String>::new(), "seen already");
+    assert_eq!(answer(&mut s, T0 + 700, "a", TaskStatus::Working), Vec::<String>::new());
+    assert_eq!(answer(&mut s, T0 + 800, "a", TaskStatus::InputRequired), vec!["a".to_string()]);
+    assert_eq!(answer(&mut s, T0 + 900, "a", TaskStatus::Completed), vec!["a".to_string()]);
+    s.set_notify(false);
+    add(&mut s, T0, "b");
+    assert_eq!(answer(&mut s, T0 + 1_000, "b", TaskStatus::Completed), Vec::<String>::new(), "turned off");
+}
+
+#[test]
+fn a_restored_or_shared_status_is_not_news_and_only_the_poller_notifies() {
+    let mut source = state(16, 500);
+    add(&mut source, T0, "a");
+    let _ =
+        source.on_exchange_done(T0 + 500, "a", &Action::Poll, &observed("a", TaskStatus::InputRequired, T0 + 1), false);
+    let asking = mcp_tasks_web::machine::stored::to_stored(source.record("a").unwrap());
+
+    // A tab that restores the task at input_required (a reload) says nothing of it ...
+    let mut reloaded = state(16, 500);
+    reloaded.set_notify(true);
+    reloaded.set_hidden(true);
+    let mut restore = reloaded.begin_restore(true);
+    reloaded.restore_entry(&mut restore, &Keys::new("ns", "http://127.0.0.1:1/mcp").task("a"), asking.to_string());
+    reloaded.finish_restore(restore, T0 + 600);
+    let _ = reloaded.drain_effects();
+    assert_eq!(answer(&mut reloaded, T0 + 700, "a", TaskStatus::InputRequired), Vec::<String>::new());
+    // ... and tells its end.
+    assert_eq!(answer(&mut reloaded, T0 + 800, "a", TaskStatus::Failed), vec!["a".to_string()]);
+
+    // A tab that does not poll takes the poller's copies and never notifies.
+    let config = ClientConfig { policy: policy(), retention: 500, auto_poll: true, max_in_flight: 16 };
+    let mut follower = ClientState::new(config, Keys::new("ns", "http://127.0.0.1:1/mcp"), false, false, 1);
+    follower.set_notify(true);
+    follower.set_hidden(true);
+    follower.on_tab_message(T0, TabMessage::Record { id: "a".into(), stored: asking });
+    follower.announce("a");
+    assert_eq!(notices(&follower.drain_effects()), Vec::<String>::new());
+}

@@ -6,8 +6,12 @@
 // The page plays the host's part of MCP too: when a task asks for `sampling/createMessage` or `roots/list`
 // (the `ask_model` tool), the element leaves those to the host, and this page answers them itself.
 //
+// A chat host talks to several MCP servers, one TaskClient each: with `?second=<MCP URL>` (what
+// `cargo xtask demo` opens, with a second reference server) the page opens a second client, a switch
+// picks which server the buttons call, and the side list shows both servers' tasks as one list.
+//
 // Loaded from a file, never inline, and it sets no inline styles: the server's CSP forbids both.
-// `window.demo` (`{ ready, error, client }`) lets the end-to-end test wait for the page.
+// `window.demo` (`{ ready, error, client, clients }`) lets the end-to-end test wait for the page.
 
 const STORAGE_PREFIX = "mcp-tasks-demo/";
 const NAMESPACE = "demo";
@@ -20,8 +24,13 @@ const SAMPLING_ANSWER = {
 };
 const ROOTS_ANSWER = { roots: [{ uri: "file:///demo", name: "demo" }] };
 
-const demo = { ready: false, error: null, client: null };
+const demo = { ready: false, error: null, client: null, clients: [] };
 window.demo = demo;
+/** The client each task or call id belongs to (the first client for anything not recorded). */
+const owners = new Map();
+const ownerOf = (id) => owners.get(id) ?? demo.client;
+/** The client the tool buttons call: the picked server's. */
+let picked = 0;
 
 // ---------------------------------------------------------------------------------------------------
 // Words. The element has its own label sets (en, th) and picks them from the nearest `lang`.
@@ -44,6 +53,7 @@ const STRINGS = {
     welcome1: "Hi! I’m a demo assistant connected to an MCP server. Pick a tool below and I’ll call it.",
     welcome2: "Long jobs run as MCP tasks: you see their progress live, they ask you when they need input, and they keep going if you reload or close this page.",
     toolsHeading: "Ask the assistant to…",
+    serverPick: "Server",
     loading: "Loading the task client…",
     ready: "Each button calls a tool on the MCP server (the reference server at /mcp, or ?server=).",
     notReady: "The tools are unavailable until the task client loads.",
@@ -100,6 +110,7 @@ const STRINGS = {
     welcome1: "สวัสดี! ฉันเป็นผู้ช่วยตัวอย่างที่เชื่อมต่อกับเซิร์ฟเวอร์ MCP เลือกเครื่องมือด้านล่าง แล้วฉันจะเรียกใช้ให้",
     welcome2: "งานที่ใช้เวลานานจะทำงานเป็นงาน MCP: คุณเห็นความคืบหน้าแบบสด งานจะถามเมื่อต้องการข้อมูลจากคุณ และยังทำงานต่อแม้คุณโหลดหน้าใหม่หรือปิดหน้านี้",
     toolsHeading: "ขอให้ผู้ช่วย…",
+    serverPick: "เซิร์ฟเวอร์",
     loading: "กำลังโหลดไคลเอนต์งาน…",
     ready: "แต่ละปุ่มเรียกเครื่องมือบนเซิร์ฟเวอร์ MCP (เซิร์ฟเวอร์อ้างอิงที่ /mcp หรือ ?server=)",
     notReady: "ยังใช้เครื่องมือไม่ได้จนกว่าไคลเอนต์งานจะโหลดเสร็จ",
@@ -305,7 +316,7 @@ let restoredAtOpen = 0;
 
 function renderHint() {
   const hint = $("hint");
-  const count = demo.client ? demo.client.tasks().length : 0;
+  const count = demo.clients.reduce((n, client) => n + client.tasks().length, 0);
   hint.hidden = count === 0 || store.get("hint-dismissed", false);
   hint.querySelector(".hint-text").textContent = t(restoredAtOpen > 0 ? "hintRestored" : "hint");
 }
@@ -466,9 +477,10 @@ function serverUrl() {
   return new URL("/mcp", location).href;
 }
 
-function attachTask(turn, snapshot, leadKey) {
+function attachTask(turn, snapshot, leadKey, client = ownerOf(snapshot.taskId)) {
+  owners.set(snapshot.taskId, client);
   const card = document.createElement("mcp-task");
-  card.client = demo.client;
+  card.client = client;
   card.taskId = snapshot.taskId;
   turn.card = card;
   turn.taskId = snapshot.taskId;
@@ -514,7 +526,7 @@ function addUnknownCall(snapshot) {
   forget.addEventListener("click", async () => {
     forget.disabled = true;
     try {
-      await demo.client.forget(snapshot.callId);
+      await ownerOf(snapshot.callId).forget(snapshot.callId);
       turn.li.previousElementSibling?.remove();
       turn.li.remove();
       bubbles.delete(snapshot.callId);
@@ -537,7 +549,7 @@ function addTaskTurns(snapshot, leadKey) {
 }
 
 async function startPreset(preset) {
-  const client = demo.client;
+  const client = demo.clients[picked];
   if (!client) return;
   const now = Date.now();
   addUserTurn({ presetId: preset.id, toolName: preset.tool, at: now });
@@ -560,7 +572,7 @@ async function startPreset(preset) {
         raced.li.remove();
         raced.card?.remove();
       }
-      attachTask(turn, outcome.task, "startedTask");
+      attachTask(turn, outcome.task, "startedTask", client);
     } else {
       showInlineResult(turn, preset.tool, outcome.result);
     }
@@ -596,7 +608,7 @@ function maybeAnswerHostRequests(snapshot) {
       responses[key] = request.method === "roots/list" ? ROOTS_ANSWER : SAMPLING_ANSWER;
     }
     try {
-      await demo.client.respond(snapshot.taskId, responses);
+      await ownerOf(snapshot.taskId).respond(snapshot.taskId, responses);
       note?.set("hostAnswered");
     } catch (error) {
       // Let the next change of this task try again.
@@ -636,9 +648,8 @@ function hostNote(taskId) {
 // The side panel.
 
 function renderCount() {
-  const client = demo.client;
-  if (!client) return;
-  const all = client.tasks();
+  if (!demo.client) return;
+  const all = demo.clients.flatMap((client) => client.tasks());
   const waiting = all.filter((s) => s.status === "input_required").length;
   $("task-count").textContent = t("count", all.length, waiting);
   $("task-count").hidden = all.length === 0;
@@ -664,7 +675,7 @@ $("forget-all").addEventListener("click", async () => {
   button.disabled = true;
   button.textContent = t("forgetting");
   try {
-    await demo.client.clear();
+    for (const client of demo.clients) await client.clear();
     for (const turn of bubbles.values()) {
       turn.li.previousElementSibling?.remove();
       turn.li.remove();
@@ -685,6 +696,60 @@ $("forget-all").addEventListener("click", async () => {
 
 // ---------------------------------------------------------------------------------------------------
 // Start-up.
+
+/** Hears `client`'s events: tasks started in another tab, calls of unknown outcome, storage. */
+function watch(client) {
+  client.addEventListener("task", (event) => {
+    const snapshot = event.detail;
+    if (snapshot?.taskId && !bubbles.has(snapshot.taskId) && pendingCalls === 0) {
+      // Started in another tab of this namespace (the client shares changes between tabs).
+      owners.set(snapshot.taskId, client);
+      addTaskTurns(snapshot, "otherTabTask");
+    }
+    maybeAnswerHostRequests(snapshot);
+    refreshSide();
+  });
+  client.addEventListener("call", (event) => {
+    const snapshot = event.detail;
+    if (snapshot?.callId && !bubbles.has(snapshot.callId)) {
+      owners.set(snapshot.callId, client);
+      addUnknownCall(snapshot);
+    }
+    refreshSide();
+  });
+  client.addEventListener("storage", (event) => {
+    renderFacts();
+    if (event.detail && event.detail.durable === false) showBanner("storageTitle", "storage2", [], event.detail.reason ?? "");
+  });
+}
+
+/** `?second=` (an http(s) URL): the second MCP server the page also connects to; else none. */
+function secondServerUrl() {
+  try {
+    const parsed = new URL(new URLSearchParams(location.search).get("second") ?? "");
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** With two servers: the switch that picks which one the tool buttons call (named by host). */
+function renderServerPick(urls) {
+  const pick = $("server-pick");
+  if (urls.length < 2) return;
+  pick.replaceChildren(
+    h("legend", { dataset: { i18n: "serverPick" }, text: t("serverPick") }),
+    ...urls.map((url, i) =>
+      h("label", { class: "server-option" },
+        h("input", { type: "radio", name: "server", value: String(i), checked: i === picked }),
+        h("span", { text: new URL(url).host }))),
+  );
+  pick.hidden = false;
+}
+
+$("server-pick").addEventListener("change", (event) => {
+  picked = Number(event.target.value) || 0;
+});
 
 const byAge = (s) => (s.taskId === null ? s.startedAt : Date.parse(s.createdAt)) || 0;
 
@@ -719,29 +784,27 @@ async function start() {
     showBanner("openFailedTitle", "openFailed", [url], describeError(error));
     return;
   }
-  demo.client = client;
-
-  client.addEventListener("task", (event) => {
-    const snapshot = event.detail;
-    if (snapshot?.taskId && !bubbles.has(snapshot.taskId) && pendingCalls === 0) {
-      // Started in another tab of this namespace (the client shares changes between tabs).
-      addTaskTurns(snapshot, "otherTabTask");
+  // The second server (`?second=`), when asked: a failure to open it leaves the first one working.
+  const second = secondServerUrl();
+  const clients = [client];
+  if (second) {
+    try {
+      clients.push(await pkg.TaskClient.open({ url: second, namespace: NAMESPACE, clientInfo: { name: "mcp-tasks-web-demo", version: "1.0.0" } }));
+    } catch (error) {
+      showBanner("openFailedTitle", "openFailed", [second], describeError(error));
     }
-    maybeAnswerHostRequests(snapshot);
-    refreshSide();
-  });
-  client.addEventListener("call", (event) => {
-    const snapshot = event.detail;
-    if (snapshot?.callId && !bubbles.has(snapshot.callId)) addUnknownCall(snapshot);
-    refreshSide();
-  });
-  client.addEventListener("storage", (event) => {
-    renderFacts();
-    if (event.detail && event.detail.durable === false) showBanner("storageTitle", "storage2", [], event.detail.reason ?? "");
-  });
+  }
+  demo.client = client;
+  demo.clients = clients;
+  for (const each of clients) watch(each);
 
-  // Re-create the conversation from what the client restored, oldest first.
-  const restored = client.tasks().slice().sort((a, b) => byAge(a) - byAge(b));
+  // Re-create the conversation from what the clients restored, oldest first.
+  const restored = clients
+    .flatMap((each) => each.tasks().map((snapshot) => {
+      owners.set(snapshot.taskId ?? snapshot.callId, each);
+      return snapshot;
+    }))
+    .sort((a, b) => byAge(a) - byAge(b));
   const known = new Set(restored.map((s) => s.taskId ?? s.callId));
   prompts = Object.fromEntries(Object.entries(store.get("prompts", {})).filter(([id]) => known.has(id)));
   savePrompts();
@@ -751,10 +814,11 @@ async function start() {
     if (snapshot.taskId === null) addUnknownCall(snapshot);
     else addTaskTurns(snapshot, "restoredTask");
   }
+  renderServerPick(clients.map((each, i) => (i === 0 ? url : second)));
 
   // The list has its own empty state; the page's placeholder only stands in until it exists.
   const list = document.createElement("mcp-task-list");
-  list.client = client;
+  list.clients = clients;
   $("list-empty").remove();
   $("list-wrap").append(list);
 

@@ -59,6 +59,12 @@ export interface TaskClientOptions {
   maxResponseBytes?: number;
   /** The most inputRequests one answer (an MRTR round, a task's state, a notification) may ask (default 256, 1 to 4096). More fails that request with a ProtocolError and backoff; on a 2025-11-25 stream, the server's question past the limit is answered with an error. */
   maxInputRequests?: number;
+  /**
+   * Show one system notification (across all tabs of the namespace) when a task needs input or ends
+   * while the page is hidden. Needs the person's permission: the host calls
+   * `Notification.requestPermission()` from a click. Default false; `client.notify` turns it on or off later.
+   */
+  notify?: boolean;
   /** Settled tasks kept for tasks() (oldest dropped first). Default 500. */
   retention?: number;
   /**
@@ -202,5 +208,7 @@ export interface TaskClientEventMap {
   storage: CustomEvent<{ durable: boolean; reason: string }>;
   /** A task or call was forgotten (`forget`, `clear`, or another tab did). */
   forget: CustomEvent<{ id: string }>;
+  /** The person clicked a task's system notification (`notify`): the tab was brought forward; show them the task. */
+  notificationclick: CustomEvent<{ taskId: string }>;
 }
 "#;

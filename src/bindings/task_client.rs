@@ -169,6 +169,19 @@ impl TaskClient {
         self.core.close();
     }
 
+    /// Whether a task that needs input or ends while the page is hidden shows a system notification
+    /// (once across the namespace's tabs; the `notify` option sets it at open).
+    #[wasm_bindgen(getter)]
+    pub fn notify(&self) -> bool {
+        self.core.notify()
+    }
+
+    /// Turns notifications on or off.
+    #[wasm_bindgen(setter)]
+    pub fn set_notify(&self, notify: bool) {
+        self.core.set_notify(notify);
+    }
+
     /// `false` when tasks are only kept in memory (a `storage` event says why).
     #[wasm_bindgen(getter)]
     pub fn durable(&self) -> bool {

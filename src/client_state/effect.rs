@@ -26,6 +26,8 @@ pub enum Effect {
     Delete(String),
     /// Emit the `task` event with the snapshot of `id`.
     EmitTask(String),
+    /// Show the system notification for task `id` (it needs input or ended while the page is hidden).
+    Notify(String),
     /// Emit the `forget` event: the task or call `id` is gone.
     EmitForget(String),
     /// Emit the `call` event: a call found at open whose outcome is unknown.

@@ -14,6 +14,7 @@ use crate::protocol::param_headers::ParamBinding;
 use crate::protocol::task::Task;
 use crate::protocol::task_protocol::TaskProtocol;
 
+mod attention;
 mod effect;
 mod keys;
 mod listen;
@@ -38,6 +39,7 @@ pub use step_plan::{plan_step, STEP_PARALLELISM};
 pub use tab_message::TabMessage;
 pub use waiters::Wait;
 
+use attention::Attention;
 use listen::Listen;
 use pause::Pause;
 use polling::Slots;
@@ -90,6 +92,8 @@ pub struct ClientState {
     closed: bool,
     /// Whether this client polls (it holds the namespace's lock, or there is no lock to hold).
     leader: bool,
+    /// Whom to notify of what (opt-in).
+    attention: Attention,
     seed: u64,
     effects: Vec<Effect>,
 }
@@ -114,6 +118,7 @@ impl ClientState {
             offline,
             closed: false,
             leader,
+            attention: Attention::default(),
             seed,
             effects: Vec::new(),
         }
@@ -208,6 +213,22 @@ impl ClientState {
         id
     }
 
+    /// Whether to show a system notification when a task needs input or ends while the page is
+    /// hidden (`notify`); only the polling tab shows one.
+    pub fn set_notify(&mut self, notify: bool) {
+        self.attention.set_wanted(notify);
+    }
+
+    /// Whether notifications are on.
+    pub fn notifies(&self) -> bool {
+        self.attention.wanted()
+    }
+
+    /// The page was hidden or shown (a client without a page stays visible: it notifies no one).
+    pub fn set_hidden(&mut self, hidden: bool) {
+        self.attention.set_hidden(hidden);
+    }
+
     /// A call this client started and is waiting for (its pending record is not an orphan).
     pub fn begin_call(&mut self, call_id: &str) {
         self.live_calls.insert(call_id.to_owned());
@@ -260,7 +281,11 @@ impl ClientState {
         let Some(record) = self.records.get(id) else { return };
         let stored = crate::machine::stored::to_stored(record);
         let settled = record.is_settled();
+        let notify = self.attention.announced(id) && self.leader;
         self.push(Effect::EmitTask(id.to_owned()));
+        if notify {
+            self.push(Effect::Notify(id.to_owned()));
+        }
         self.push(Effect::Post(TabMessage::Record { id: id.to_owned(), stored }));
         if settled {
             self.settle_waiters(id);
@@ -272,7 +297,12 @@ impl ClientState {
     pub fn on_task_observed(&mut self, now: u64, task: crate::protocol::task::DetailedTask) {
         let id = task.task.task_id.clone();
         let policy = self.config.policy;
-        let change = self.records.get_mut(&id).and_then(|r| r.on_notification(now, task, &policy).ok());
+        let change = self.records.get_mut(&id).and_then(|r| {
+            let before = r.status();
+            let change = r.on_notification(now, task, &policy).ok();
+            self.attention.observed(&id, before, r.status());
+            change
+        });
         if change == Some(Change::State) {
             self.push(Effect::Store(id));
         }

@@ -3,7 +3,7 @@
 //! same rules for one `step()` of an edge worker.
 use crate::json::{json, Value};
 use crate::machine::backoff::Failure;
-use crate::machine::record::{Action, Change, TaskRecord};
+use crate::machine::record::{Action, Change, LocalStatus, TaskRecord};
 use crate::protocol::task::DetailedTask;
 
 use super::{ClientState, Effect};
@@ -112,6 +112,8 @@ impl ClientState {
         // is most of what an answer costs when nothing waits).
         for (id, record) in self.records.iter_mut() {
             if record.tick(now, &policy) == Change::State {
+                // A live task ran past its TTL: it ended.
+                self.attention.observed(id, LocalStatus::Working, LocalStatus::Expired);
                 expired.push(id.clone());
             }
             while online && actions.len() < room {
@@ -170,7 +172,12 @@ impl ClientState {
             self.pause.note(now, failure);
         }
         let change = match self.records.get_mut(id) {
-            Some(record) => apply_outcome(record, now, action, outcome, &policy),
+            Some(record) => {
+                let before = record.status();
+                let change = apply_outcome(record, now, action, outcome, &policy);
+                self.attention.observed(id, before, record.status());
+                change
+            }
             None => Change::Nothing,
         };
         if slot {

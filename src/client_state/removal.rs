@@ -78,6 +78,7 @@ impl ClientState {
         );
         for id in ids {
             let was_task = self.records.remove(id).is_some();
+            self.attention.forget(id);
             self.versions.remove(id);
             self.restored.remove(id);
             let was_call = self.unknown_calls.remove(id).is_some();

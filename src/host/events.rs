@@ -60,14 +60,29 @@ impl Default for Events {
     }
 }
 
-fn dispatch(target: &JsValue, kind: &str, detail: JsValue) {
+/// A `CustomEvent` of `kind` carrying `detail`.
+fn custom_event(kind: &str, detail: &JsValue) -> Option<JsValue> {
     let init = js_sys::Object::new();
-    let _ = Reflect::set(&init, &JsValue::from_str("detail"), &detail);
-    let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
-    let Some(event) = construct("CustomEvent", &args) else { return };
-    let dispatch_event =
-        Reflect::get(target, &JsValue::from_str("dispatchEvent")).ok().and_then(|f| f.dyn_into::<Function>().ok());
-    if let Some(f) = dispatch_event {
+    let _ = Reflect::set(&init, &JsValue::from_str("detail"), detail);
+    construct("CustomEvent", &js_sys::Array::of2(&JsValue::from_str(kind), &init))
+}
+
+fn dispatch_event(target: &JsValue) -> Option<Function> {
+    Reflect::get(target, &JsValue::from_str("dispatchEvent")).ok().and_then(|f| f.dyn_into::<Function>().ok())
+}
+
+fn dispatch(target: &JsValue, kind: &str, detail: JsValue) {
+    let Some(event) = custom_event(kind, &detail) else { return };
+    if let Some(f) = dispatch_event(target) {
         let _ = f.call1(target, &event);
+    }
+}
+
+impl Events {
+    /// A JS function that dispatches the event `kind` with `detail` when called, at once (for a
+    /// platform callback such as a notification's click: no Rust closure to keep alive).
+    pub(crate) fn dispatcher(&self, kind: &str, detail: &JsValue) -> Option<JsValue> {
+        let event = custom_event(kind, detail)?;
+        Some(dispatch_event(&self.target)?.bind1(&self.target, &event).into())
     }
 }

@@ -37,6 +37,8 @@ pub struct ClientOptions {
     pub max_input_requests: usize,
     /// Settled tasks kept for `tasks()` after they end (oldest dropped first).
     pub retention: usize,
+    /// Show a system notification when a task needs input or ends while the page is hidden.
+    pub notify: bool,
     /// Whether the client runs its own timers (edge workers drive it step by step instead).
     pub auto_poll: bool,
 }
@@ -114,6 +116,7 @@ impl ClientOptions {
         let max_input_requests =
             (number(options, "maxInputRequests", default_inputs as u64)? as usize).clamp(fewest, most);
         let retention = number(options, "retention", 500)? as usize;
+        let notify = get(options, "notify").is_some_and(|v| v.as_bool() == Some(true));
         let auto_poll = get(options, "autoPoll").map(|v| v.as_bool().unwrap_or(true)).unwrap_or(true);
         Ok(Self {
             url,
@@ -126,6 +129,7 @@ impl ClientOptions {
             max_response_bytes,
             max_input_requests,
             retention,
+            notify,
             auto_poll,
         })
     }

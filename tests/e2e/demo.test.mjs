@@ -168,3 +168,29 @@ for (const { name, options } of VIEWPORTS) {
     }
   });
 }
+
+test("demo page with a second server (?second=, as cargo xtask demo opens it): the switch picks the server, the list shows both", async () => {
+  const second = await startServer({ pollMs: 200, verbose: VERBOSE }); // with its request log
+  const context = await browser.newContext(VIEWPORTS[0].options);
+  const page = await context.newPage();
+  const problems = [];
+  await watch(page, problems);
+  try {
+    await page.goto(`${server.base}/?second=${encodeURIComponent(second.url)}`);
+    await ready(page);
+    const options = await page.locator("#server-pick label").allTextContents();
+    assert.deepEqual(options.map((o) => o.trim()), [new URL(server.base).host, new URL(second.base).host], "one option per server, by host");
+    const first = await startTool(page, "build");
+    await page.locator(`#server-pick input[value="1"]`).check();
+    const other = await startTool(page, "build");
+    await cardStatus(page, other, "working");
+    assert.equal(second.lines("tools/call", "build").length, 1, "the second build went to the second server");
+    const servers = await page.locator("mcp-task-list [part~='item'] mcp-task").evaluateAll((els) =>
+      Object.fromEntries(els.map((e) => [e.taskId, e.shadowRoot.querySelector('[part~="server"]').textContent])));
+    assert.deepEqual(servers, { [first]: new URL(server.base).host, [other]: new URL(second.base).host }, "each card in the list names its server");
+    assert.deepEqual(problems, [], "no page errors");
+  } finally {
+    await context.close();
+    await second.stop();
+  }
+});

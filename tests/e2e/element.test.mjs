@@ -13,6 +13,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import { elementSuite, withSession, until, sleep } from "./element-rig.mjs";
+import { startServer } from "./rig.mjs";
 
 let suite;
 before(async () => {
@@ -607,6 +608,47 @@ test("<mcp-task-list>: the task needing input first, then the others newest firs
     assert.deepEqual(compact, [true, true, true], "list children are compact");
     assert.match(await texts(s.page.locator(`mcp-task-list mcp-task >> nth=0`).locator('[part~="status"]')), /Needs your input/);
   });
+});
+
+test("<mcp-task-list> with two servers' clients: one list in one order, each card naming its server", { timeout: 40_000 }, async () => {
+  const other = await startServer();
+  try {
+    await withSession(suite, "list-two-servers", {}, async (s) => {
+      await s.open({ second: other.url, list: "1" });
+      const deploysBefore = s.server.lines("tools/call", "deploy").length; // the suite's server is shared
+      const startOn2 = (tool, args) => s.page.evaluate(([t, a]) => window.__client2.callTool(t, a).then((o) => o.task.taskId), [tool, args]);
+      const a = await s.start("build", { seconds: 60, target: "first" }); // oldest
+      await sleep(60);
+      const b = await startOn2("deploy", { service: "api", environment: "staging" }); // will need input
+      await sleep(60);
+      const c = await startOn2("long_job", { seconds: 60 }); // newest
+      await until(async () => (await s.page.evaluate((id) => window.__client2.tasks().find((t) => t.taskId === id)?.status, b)) === "input_required", "the second server's deploy to need input");
+
+      const cards = () => s.page.locator("mcp-task-list [part~='item'] mcp-task").evaluateAll((els) => els.map((e) => ({
+        task: e.taskId,
+        server: e.shadowRoot.querySelector('[part~="server"]').hidden ? null : e.shadowRoot.querySelector('[part~="server"]').textContent,
+      })));
+      const host = (base) => new URL(base).host;
+      const expected = [
+        { task: b, server: host(other.base) },
+        { task: c, server: host(other.base) },
+        { task: a, server: host(s.server.base) },
+      ];
+      await until(async () => isDeepStrictEqual(await cards(), expected), "both servers' tasks in one order", 10_000).catch(async (e) => {
+        assert.deepEqual(await cards(), expected, `input first, then newest first, across servers: ${e.message}`);
+      });
+      assert.equal(other.lines("tools/call", "deploy").length, 1, "the deploy went to the second server");
+      assert.equal(s.server.lines("tools/call", "deploy").length, deploysBefore, "and not to the first");
+
+      // One client again: the server is not named.
+      await s.page.evaluate(() => {
+        document.querySelector("mcp-task-list").clients = [window.__client];
+      });
+      await until(async () => isDeepStrictEqual(await cards(), [{ task: a, server: null }]), "the first client's task alone, unnamed");
+    });
+  } finally {
+    await other.stop();
+  }
 });
 
 test("offline: the card says so while the browser is offline and clears it when back online", { timeout: 30_000 }, async () => {

@@ -3,7 +3,7 @@
 //! Kept apart from `main` so argument parsing stays trivial and each command reads as the
 //! sequence of steps its help text promises.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::checks::Checks;
 use crate::cmd;
@@ -12,8 +12,14 @@ use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Pkg};
 use crate::{
-    clean_copy, conformance, interop, js_tests, lints, matrix, pkg_check, sizes, toolchain, wasm_imports, wasm_tests,
+    clean_copy, conformance, interop, js_tests, lints, matrix, pack, package_lint, pkg_check, sizes, toolchain,
+    wasm_imports, wasm_tests,
 };
+
+const PKG_REFS: &str = "pkg/package.json references only files in pkg/ and types every JS export";
+const PACK: &str = "npm pack of pkg/ (target/pack/mcp-tasks-web.tgz)";
+const PACKAGE_LINT: &str = "publint and attw report nothing on the tarball";
+const HOSTS: &str = "host apps built from the tarball in Chromium: Vite + React, webpack, import map (tests/hosts)";
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {
@@ -22,6 +28,21 @@ pub fn build(root: &Path) -> Result<()> {
     check_env_imports(&pkg)?;
     eprintln!("xtask: built {}", pkg.dir.display());
     Ok(())
+}
+
+/// `cargo xtask pack`: pkg/ (built first when missing or older than its sources) checked as
+/// `cargo xtask test` does, its tarball, and publint + attw on it (seconds, and the tarball is only
+/// worth having if they find nothing).
+pub fn pack(root: &Path) -> Result<PathBuf> {
+    if let Some(why) = pack::pkg_is_stale(root) {
+        eprintln!("xtask: {why}; building pkg/ first");
+        build(root)?;
+    }
+    pkg_check::check(&root.join("pkg"))?;
+    let tarball = pack::pack(root, &root.join("pkg"))?;
+    package_lint::run(root, &tarball)?;
+    eprintln!("xtask: publint and attw found nothing in {}", tarball.display());
+    Ok(tarball)
 }
 
 /// `cargo xtask test`: every test there is — formatting and clippy, the workspace's Rust tests (in the
@@ -51,10 +72,11 @@ pub fn test(root: &Path) -> Result<()> {
     wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Everything, &mut checks, &mut tally);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     let pkg_ok = pkg.is_some();
+    let mut tarball = None;
     match pkg {
         Some(pkg) => {
             checks.run("final .wasm imports nothing from `env`", || check_env_imports(&pkg));
-            checks.run("pkg/package.json references only files in pkg/", || {
+            checks.run(PKG_REFS, || {
                 pkg_check::check(&pkg.dir)
                     .map(|refs| eprintln!("xtask: package.json references present: {}", refs.join(", ")))
             });
@@ -63,15 +85,24 @@ pub fn test(root: &Path) -> Result<()> {
                 tsc.args(["-p", "tests/ts/tsconfig.json"]).current_dir(root);
                 cmd::run(&mut tsc)
             });
+            tarball = checks.run(PACK, || pack::pack(root, &pkg.dir));
+            match &tarball {
+                Some(tarball) => {
+                    checks.run(PACKAGE_LINT, || package_lint::run(root, tarball));
+                }
+                None => checks.skip(PACKAGE_LINT, "the package was not packed"),
+            }
         }
         None => {
             checks.skip("final .wasm imports nothing from `env`", "no package was built");
-            checks.skip("pkg/package.json references only files in pkg/", "no package was built");
+            checks.skip(PKG_REFS, "no package was built");
             checks.skip("a TypeScript host type-checks against pkg/*.d.ts (tests/ts)", "no package was built");
+            checks.skip(PACK, "no package was built");
+            checks.skip(PACKAGE_LINT, "no package was built");
         }
     }
     let pkg_built = pkg_ok;
-    peer_checks(root, &mut checks, pkg_built, &engines, &mut tally);
+    peer_checks(root, &mut checks, pkg_built, tarball.is_some(), &engines, &mut tally);
     for line in tally.lines() {
         println!("{line}");
     }
@@ -92,9 +123,16 @@ pub fn demo(root: &Path) -> Result<()> {
 }
 
 /// The checks that need the reference server (built, or running): the JS suites (Node, the
-/// end-to-end tests in each engine, the edge workers), the official conformance suite and the interop
-/// check with the official TypeScript requester.
-fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool, engines: &Engines, tally: &mut EngineTally) {
+/// end-to-end tests in each engine, the edge workers, the host apps from the tarball when `packed`),
+/// the official conformance suite and the interop check with the official TypeScript requester.
+fn peer_checks(
+    root: &Path,
+    checks: &mut Checks,
+    pkg_built: bool,
+    packed: bool,
+    engines: &Engines,
+    tally: &mut EngineTally,
+) {
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
@@ -103,7 +141,7 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool, engines: &Engi
     const MATRIX: &str = "interop matrix: TaskClient against SDK-built servers (tests/interop/matrix)";
     let engine_e2e = [Engine::Firefox, Engine::WebKit].map(|engine| (engine, engine_e2e_check(engine)));
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
-        for name in [NODE, E2E, EDGE, CONFORMANCE, INTEROP, MATRIX] {
+        for name in [NODE, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
             checks.skip(name, "the server did not build");
         }
         for (engine, name) in &engine_e2e {
@@ -153,6 +191,12 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool, engines: &Engi
             false
         };
         tally.record(*engine, name, passed);
+    }
+    // The host apps install target/pack/mcp-tasks-web.tgz and start their own reference servers.
+    if packed {
+        checks.run(HOSTS, || js_tests::run_with(root, "node", "tests/hosts", &exe));
+    } else {
+        checks.skip(HOSTS, "the package was not packed");
     }
     let Some(server) = checks.run("reference server starts", || ServerProcess::start(&exe, &["--memory", "--quiet"]))
     else {

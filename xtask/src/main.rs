@@ -15,6 +15,8 @@ mod interop;
 mod js_tests;
 mod lints;
 mod matrix;
+mod pack;
+mod package_lint;
 mod pkg_check;
 mod reference_server;
 mod sizes;
@@ -36,8 +38,10 @@ commands:
                     cargo test --workspace, in the checkout and again in a copy of only the
                     files git tracks; the wasm tests in a page and a dedicated worker of
                     Chromium, Firefox ESR and WebKitGTK, and in Node.js (installs the browsers
-                    and drivers if missing); build pkg/ and check it; the end-to-end tests in
-                    each engine; the official conformance suite and the ext-tasks interop check
+                    and drivers if missing); build pkg/ and check it; pack it, publint + attw on
+                    the tarball, and the host apps (tests/hosts: Vite + React, webpack, import
+                    map) built from it; the end-to-end tests in each engine; the official
+                    conformance suite and the ext-tasks interop check
                     against the reference server; the interop matrix (TaskClient against
                     servers on real SDKs, tests/interop/matrix); ends with a line per engine
   interop           only the interop matrix: builds pkg/ and the reference server, installs the
@@ -47,6 +51,9 @@ commands:
                     webkit; default firefox webkit): the wasm page and worker tests and the
                     end-to-end tests, ending with a line per engine
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
+  pack              build pkg/ if it is missing or stale, then `npm pack` it into
+                    target/pack/mcp-tasks-web.tgz, print its path and size, and run publint
+                    and attw on it (fails on any finding)
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
@@ -61,6 +68,7 @@ Missing tools are installed on demand by demo, test and build as well.";
 /// A parsed command line.
 enum Command {
     Build,
+    Pack,
     Test,
     Interop,
     Engines { engines: Vec<engines::Engine> },
@@ -82,6 +90,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
     };
     match name {
         "build" => no_args(Command::Build),
+        "pack" => no_args(Command::Pack),
         "test" => no_args(Command::Test),
         "interop" => no_args(Command::Interop),
         "engines" => {
@@ -125,6 +134,7 @@ fn main() -> ExitCode {
     };
     let result = workspace::root().and_then(|root| match command {
         Command::Build => commands::build(&root),
+        Command::Pack => commands::pack(&root).map(|_| ()),
         Command::Test => commands::test(&root),
         Command::Interop => commands::interop(&root),
         Command::Engines { engines } => commands::engines(&root, &engines),
@@ -156,6 +166,7 @@ mod tests {
     #[test]
     fn parses_known_commands() {
         assert!(matches!(parse(&args(&["build"])), Ok(Command::Build)));
+        assert!(matches!(parse(&args(&["pack"])), Ok(Command::Pack)));
         assert!(matches!(parse(&args(&["setup"])), Ok(Command::Setup { browser: false })));
         assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
         assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
@@ -176,6 +187,7 @@ mod tests {
         assert!(parse(&args(&["bench", "speed-of-light"])).is_err());
         assert!(parse(&args(&["deploy"])).is_err());
         assert!(parse(&args(&["test", "-q"])).is_err());
+        assert!(parse(&args(&["pack", "--dry-run"])).is_err());
         assert!(parse(&args(&["setup", "--gpu"])).is_err());
         assert!(parse(&args(&["engines", "netscape"])).is_err());
     }

@@ -1,4 +1,6 @@
-//! Checks that pkg/package.json points only at files that exist in pkg/.
+//! Checks that pkg/package.json points only at files that exist in pkg/ (its `exports`, entry
+//! fields and `files`, so `npm pack` leaves nothing out), and that every JavaScript entry in `exports`
+//! has a `types` condition beside it.
 //!
 //! The template's `exports`/`types`/`main`/`module` name wasm-bindgen's output files; if
 //! wasm-bindgen renames one, or someone edits the template, `import "mcp-tasks-web"` breaks for
@@ -30,19 +32,47 @@ pub fn check(pkg_dir: &Path) -> Result<Vec<String>> {
             referenced.push(path.clone());
         }
     }
+    // `files` decides what `npm pack` ships: a name there that pkg/ lacks is silently left out.
+    if let Some(Value::Array(files)) = manifest.get("files") {
+        referenced.extend(files.iter().filter_map(Value::as_str).map(|name| format!("./{name}")));
+    }
     referenced.sort();
     referenced.dedup();
 
-    let problems: Vec<String> = referenced.iter().filter_map(|p| problem(pkg_dir, p)).collect();
+    let mut problems: Vec<String> = referenced.iter().filter_map(|p| problem(pkg_dir, p)).collect();
+    let mut untyped_entries = Vec::new();
+    untyped(exports, "exports", &mut untyped_entries);
+    problems
+        .extend(untyped_entries.into_iter().map(|entry| format!("{entry}: JavaScript without a `types` condition")));
     if problems.is_empty() {
         Ok(referenced)
     } else {
         Err(Error::msg(format!(
-            "{} references files not in {}:\n  {}",
+            "{} references files not in {} or leaves JavaScript untyped:\n  {}",
             manifest_path.display(),
             pkg_dir.display(),
             problems.join("\n  ")
         )))
+    }
+}
+
+/// Where `exports` offers a JavaScript file with no `types` condition beside it. TypeScript would
+/// still find a `.d.ts` named like the file, and publint and attw accept that, but a condition's own
+/// `types` is what keeps each condition (node, deno, workerd) typed as its own file.
+fn untyped(value: &Value, at: &str, out: &mut Vec<String>) {
+    let is_js = |path: &str| [".js", ".mjs", ".cjs"].iter().any(|ext| path.ends_with(ext));
+    match value {
+        Value::String(path) if is_js(path) => out.push(format!("{at}: {path}")),
+        Value::Object(map) => {
+            let typed = map.contains_key("types");
+            for (key, value) in map.iter().filter(|(key, _)| *key != "types") {
+                match value {
+                    Value::String(path) if typed || !is_js(path) => {}
+                    value => untyped(value, &format!("{at}[\"{key}\"]"), out),
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -89,8 +119,36 @@ mod tests {
         assert!(err.contains("x.js: package paths must start"), "{err}");
 
         std::fs::write(dir.join("a.d.ts"), "").expect("write a.d.ts");
-        std::fs::write(dir.join("package.json"), r#"{"types":"./a.d.ts","exports":{".":"./a.js"}}"#).expect("rewrite");
-        assert_eq!(check(&dir).expect("all present"), vec!["./a.d.ts".to_owned(), "./a.js".to_owned()]);
+        std::fs::write(
+            dir.join("package.json"),
+            r#"{"types":"./a.d.ts","exports":{".":"./a.js"},"files":["LICENSE"]}"#,
+        )
+        .expect("rewrite");
+        let err = check(&dir).expect_err("`.` offers a.js without types").to_string();
+        assert!(err.contains(r#"exports["."]: ./a.js"#), "{err}");
+        std::fs::write(
+            dir.join("package.json"),
+            r#"{"types":"./a.d.ts","exports":{".":{"node":{"types":"./a.d.ts","default":"./a.js"},"default":"./a.js"},"./b":{"default":"./a.js"}},"files":["LICENSE"]}"#,
+        )
+        .expect("rewrite");
+        let err = check(&dir).expect_err("the default condition and ./b lack types").to_string();
+        assert!(
+            err.contains(r#"exports["."]["default"]: ./a.js"#) && err.contains(r#"exports["./b"]["default"]: ./a.js"#),
+            "{err}"
+        );
+        assert!(!err.contains("node"), "the node condition has its types: {err}");
+        std::fs::write(
+            dir.join("package.json"),
+            r#"{"types":"./a.d.ts","exports":{".":{"types":"./a.d.ts","default":"./a.js"},"./types":"./a.d.ts"},"files":["LICENSE"]}"#,
+        )
+        .expect("rewrite");
+        let err = check(&dir).expect_err("LICENSE is in `files` but missing").to_string();
+        assert!(err.contains("./LICENSE: no such file"), "{err}");
+        std::fs::write(dir.join("LICENSE"), "").expect("write LICENSE");
+        assert_eq!(
+            check(&dir).expect("all present"),
+            vec!["./LICENSE".to_owned(), "./a.d.ts".to_owned(), "./a.js".to_owned()]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -73,10 +73,18 @@ impl Drop for ServerProcess {
     }
 }
 
-/// `cargo xtask demo`: the server with the demo page and the built package, in the foreground.
+/// `cargo xtask demo`: the server with the demo page and the built package, in the foreground, and a
+/// second reference server in the background (a chat host talks to several MCP servers: the page
+/// opens one client for each, and its list shows both servers' tasks).
 pub fn run_demo(root: &Path, exe: &Path, pkg: &Path) -> Result<()> {
+    let second = ServerProcess::start(exe, &[])?;
     let mut demo = Command::new(exe);
     demo.args(["--www", "www", "--pkg"]).arg(pkg).current_dir(root);
-    eprintln!("xtask: starting the reference server with the demo page; open http://127.0.0.1:8787/ (Ctrl-C stops it)");
-    cmd::run(&mut demo)
+    eprintln!(
+        "xtask: starting the reference server with the demo page, and a second one at {}; open http://127.0.0.1:8787/?second={} (Ctrl-C stops both)",
+        second.url, second.url
+    );
+    let outcome = cmd::run(&mut demo);
+    drop(second);
+    outcome
 }

@@ -14,6 +14,10 @@ use crate::workspace;
 /// The placeholder replaced by the crate version in every template file.
 pub const VERSION_PLACEHOLDER: &str = "{{version}}";
 
+/// The licence texts at the repository root that ship in the package: it is "MIT OR Apache-2.0",
+/// and both licences require their text to travel with every copy.
+pub const LICENCE_FILES: [&str; 2] = ["LICENSE-MIT", "LICENSE-APACHE"];
+
 /// Copies every file of `template_dir` (recursively) into `out_dir`, substituting the version,
 /// then checks that the resulting package.json is valid JSON carrying that version.
 pub fn install(template_dir: &Path, out_dir: &Path, version: &str) -> Result<()> {
@@ -33,6 +37,15 @@ pub fn install(template_dir: &Path, out_dir: &Path, version: &str) -> Result<()>
             "pkg-template/package.json must say \"version\": \"{VERSION_PLACEHOLDER}\" (got {other:?} after substitution)"
         ))),
     }
+}
+
+/// Copies [`LICENCE_FILES`] from the repository root into `out_dir`.
+pub fn install_licences(root: &Path, out_dir: &Path) -> Result<()> {
+    for name in LICENCE_FILES {
+        let (from, to) = (root.join(name), out_dir.join(name));
+        std::fs::copy(&from, &to).context(format!("copying {} to {}", from.display(), to.display()))?;
+    }
+    Ok(())
 }
 
 /// Recursive copy with placeholder substitution in text files.

@@ -239,16 +239,30 @@ fn started_at(snapshot: &Snapshot) -> Option<i64> {
     }
 }
 
-/// Sorts snapshots for a list: tasks needing input first, then newest first (by creation time).
-/// Reads the status and the start time once per snapshot (a list re-sorts on every change).
-pub fn list_order(snapshots: &mut Vec<Snapshot>) {
-    let mut keys = Vec::with_capacity(snapshots.len());
-    for s in snapshots.iter() {
-        let needs_input = s.status() == SnapshotStatus::Task(LocalStatus::InputRequired);
-        keys.push((!needs_input, std::cmp::Reverse(started_at(s).unwrap_or(i64::MAX))));
+/// A snapshot's place in a list as one number, larger first: tasks needing input above the rest, then
+/// newest first (by creation time; unknown counts as newest). One number so that a list of several
+/// clients can merge their rows, each client's already in this order, by comparing it alone.
+pub fn list_rank(snapshot: &Snapshot) -> i64 {
+    // Above any creation time in Unix ms until the year 2286 (and exact as a JS number).
+    const GROUP: i64 = 10_000_000_000_000;
+    let created = started_at(snapshot).map_or(GROUP - 1, |t| t.clamp(0, GROUP - 1));
+    let needs_input = snapshot.status() == SnapshotStatus::Task(LocalStatus::InputRequired);
+    if needs_input {
+        GROUP + created
+    } else {
+        created
     }
-    let order = crate::collections::sorted_order(keys.len(), &mut |a, b| keys[a] < keys[b]);
+}
+
+/// Sorts snapshots for a list by [`list_rank`], keeping the given order among equals. Returns each
+/// one's rank, in the new order (reads the status and the start time once per snapshot: a list
+/// re-sorts on every change).
+pub fn list_order(snapshots: &mut Vec<Snapshot>) -> Vec<i64> {
+    let ranks: Vec<i64> = snapshots.iter().map(list_rank).collect();
+    let order = crate::collections::sorted_order(ranks.len(), &mut |a, b| ranks[a] > ranks[b]);
+    let sorted = order.iter().map(|&i| ranks[i]).collect();
     crate::collections::reorder(snapshots, order);
+    sorted
 }
 
 fn question(request: &InputRequest) -> Question {

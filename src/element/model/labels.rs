@@ -5,18 +5,19 @@
 use crate::collections::SortedMap;
 
 use crate::json::Value;
+use crate::notice::status_words::{CANCELLED, COMPLETED, EXPIRED, FAILED, INPUT_REQUIRED, WORKING};
 
 /// `(key, English, Thai)` for every built-in word. `{name}` marks a placeholder filled by [`fill`].
 /// Two families are keyed by a name the rest of the crate owns: `status.<name>` for every
 /// [`crate::snapshot::SnapshotStatus`] name (and `status.unknown`), `problem.<code>` for every
 /// [`crate::protocol::form::Problem::code`]; tests check both.
 pub const LABELS: &[(&str, &str, &str)] = &[
-    ("status.working", "Working", "กำลังทำงาน"),
-    ("status.input_required", "Needs your input", "รอข้อมูลจากคุณ"),
-    ("status.completed", "Completed", "เสร็จสมบูรณ์"),
-    ("status.failed", "Failed", "ล้มเหลว"),
-    ("status.cancelled", "Cancelled", "ยกเลิกแล้ว"),
-    ("status.expired", "Expired", "หมดอายุ"),
+    ("status.working", WORKING.0, WORKING.1),
+    ("status.input_required", INPUT_REQUIRED.0, INPUT_REQUIRED.1),
+    ("status.completed", COMPLETED.0, COMPLETED.1),
+    ("status.failed", FAILED.0, FAILED.1),
+    ("status.cancelled", CANCELLED.0, CANCELLED.1),
+    ("status.expired", EXPIRED.0, EXPIRED.1),
     ("status.outcome_unknown", "Outcome unknown", "ไม่ทราบผล"),
     ("status.unknown", "Unknown state", "ไม่ทราบสถานะ"),
     ("conn.offline", "Offline — resumes when you are back online", "ออฟไลน์ — จะทำต่อเมื่อกลับมาออนไลน์"),

@@ -47,7 +47,8 @@ pub struct Server<'a> {
 
 /// What a card shows of `model`, in `labels`' words; `server` asks, `parse` reads URL-mode addresses.
 ///
-/// `status` (the card's `data-status`), `statusText`, `title`, `conn`, `message`, `working`, `live`,
+/// `status` (the card's `data-status`), `statusText`, `title`, `server` (its name, shown when a list
+/// holds several servers' tasks), `conn`, `message`, `working`, `live`,
 /// `settled`, `created` / `updated` (Unix ms or `null`, for the elapsed clock), `cancel` (the Cancel
 /// task button's words), `cancelRequested`, `error` (why the task ended badly, or that the tool
 /// reported an error; `null` when neither), `result` ([`result`]) and `questions` ([`question`]).
@@ -56,6 +57,7 @@ pub fn card(model: &CardModel, labels: &Labels, server: &Server<'_>, parse: Pars
     put_str(&mut v, "status", model.status_name());
     put_str(&mut v, "statusText", labels.get(&model.status_key()));
     put_str(&mut v, "title", &model.tool);
+    put_str(&mut v, "server", server.name);
     put_str(&mut v, "conn", model.connectivity.map(|k| labels.get(k)).unwrap_or(""));
     put_str(&mut v, "message", model.message.as_deref().unwrap_or(""));
     put_bool(&mut v, "working", model.is_working());
@@ -299,18 +301,20 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result
 }
 
 /// The list's rows for `snapshots` (as the client lists them; unreadable ones left out), tasks
-/// needing input first, then newest first: `{ id }` for a task (drawn by its own card), and for a call
-/// of unknown outcome also `title`, `status` and `message`.
+/// needing input first, then newest first: `{ id, rank }` for a task (drawn by its own card; `rank`
+/// orders rows of several clients, larger first), and for a call of unknown outcome also `title`,
+/// `status` and `message`.
 pub fn list(snapshots: &[Value], labels: &Labels) -> Value {
     let mut read = Vec::with_capacity(snapshots.len());
     for s in snapshots {
         read.extend(Snapshot::from_json(s));
     }
-    list_order(&mut read);
+    let ranks = list_order(&mut read);
     let mut rows = Vec::with_capacity(read.len());
-    for s in &read {
+    for (s, rank) in read.iter().zip(ranks) {
         let mut row = Map::new();
         put_str(&mut row, "id", s.id());
+        put(&mut row, "rank", Value::from(rank));
         if let Snapshot::UnknownCall(_) = s {
             let model = CardModel::from_snapshot(s);
             put_str(&mut row, "title", &model.tool);
@@ -356,6 +360,7 @@ mod tests {
                 "status",
                 "statusText",
                 "title",
+                "server",
                 "conn",
                 "message",
                 "working",
@@ -373,6 +378,7 @@ mod tests {
         assert_eq!(v["status"], "working");
         assert_eq!(v["statusText"], "Working");
         assert_eq!(v["title"], "deploy");
+        assert_eq!(v["server"], "tasks.example", "the server it came from");
         assert_eq!(v["conn"], "Offline — resumes when you are back online");
         assert_eq!(v["message"], "Deploying <b>api</b>");
         assert_eq!(
@@ -583,10 +589,12 @@ mod tests {
             ],
             &en(),
         );
+        let ms = |t: &str| crate::protocol::timestamp::parse_millis(t).unwrap();
         assert_eq!(
             rows,
-            json!([{ "id": "ask" }, { "id": "call", "title": "build", "status": "Outcome unknown", "message": "The page closed" },
-                   { "id": "old" }])
+            json!([{ "id": "ask", "rank": 10_000_000_000_000i64 + ms("2026-12-02T08:00:00Z") },
+                   { "id": "call", "rank": 1_796_203_800_000i64, "title": "build", "status": "Outcome unknown", "message": "The page closed" },
+                   { "id": "old", "rank": ms("2026-12-02T09:00:00Z") }])
         );
     }
 }

@@ -35,6 +35,7 @@ mod legacy_link;
 #[cfg(feature = "legacy")]
 mod legacy_tasks;
 mod listen;
+mod notify;
 mod once;
 mod persist;
 use persist::Written;
@@ -129,7 +130,9 @@ impl ClientCore {
             max_in_flight: MAX_REQUESTS_IN_FLIGHT,
         };
         let keys = Keys::new(&options.namespace, &options.url);
-        let state = ClientState::new(config, keys, !globals::is_online(), !options.auto_poll, random_u64());
+        let mut state = ClientState::new(config, keys, !globals::is_online(), !options.auto_poll, random_u64());
+        state.set_notify(options.notify);
+        state.set_hidden(globals::is_hidden());
         let core = Rc::new_cyclic(|me| Self {
             state: RefCell::new(state),
             transport,
@@ -234,6 +237,7 @@ impl ClientCore {
                 }
                 Effect::Delete(key) => deletes.push(key),
                 Effect::EmitTask(id) => self.emit_task(&id),
+                Effect::Notify(id) => self.show_notice(&id),
                 Effect::EmitForget(id) => self.events.emit("forget", to_js(&json!({ "id": id }))),
                 Effect::EmitCall(call) => {
                     self.events.emit("call", to_js(&UnknownCallSnapshot::of_call(&call).to_json()))
@@ -309,7 +313,9 @@ impl ClientCore {
             let weak = Rc::downgrade(self);
             listeners.extend(Listener::new(&document, "visibilitychange", move |_| {
                 if let Some(core) = weak.upgrade() {
-                    if !globals::is_hidden() {
+                    let hidden = globals::is_hidden();
+                    core.state.borrow_mut().set_hidden(hidden);
+                    if !hidden {
                         core.connectivity_changed();
                     }
                 }
@@ -461,6 +467,16 @@ impl ClientCore {
         let stored = listed.as_ref().map(|entries| entries.iter().map(|(key, _)| key.clone()).collect());
         let deleted = self.run_awaiting_deletes(&ClientState::clear, stored.unwrap_or_default()).await;
         listed.and(deleted).map_err(|e| ClientError::storage(e.to_string()))
+    }
+
+    /// Whether a task that needs input or ends while the page is hidden shows a system notification.
+    pub fn notify(&self) -> bool {
+        self.state.borrow().notifies()
+    }
+
+    /// Turns notifications on or off (`notify` option, `client.notify`, `<mcp-task-list notify>`).
+    pub fn set_notify(&self, notify: bool) {
+        self.state.borrow_mut().set_notify(notify);
     }
 
     /// `close`: stops timers and listeners and rejects open `wait`s; records stay in the store for the

@@ -7,10 +7,13 @@
 //   tool=NAME   starts callTool(NAME, args) once the client is open, then drops tool/args from the URL
 //   args=JSON   the arguments for `tool` (default {})
 //   list=1      shows a <mcp-task-list> as well
+//   second=URL  opens a second TaskClient on that MCP endpoint (another server): the list shows both
+//   notify=1    the list gets the `notify` attribute (system notifications while the page is hidden)
 //
 // On load (and so on every reload) one <mcp-task> is created for each task the client restored, oldest
 // first, so a reload shows the same tasks (and forms) again. Exposed for Playwright:
 //   window.__client   the TaskClient
+//   window.__client2  the second TaskClient (second=URL only)
 //   window.__events   [{ type, at, taskId, detail }] for every mcp-task-change / -input / -settled event
 //   window.__csp      securitypolicyviolation events seen by the page (also sent to window.__reportCsp)
 //   window.__host     { ready, error, loadAttempts, start(tool, args), mount(id), showList(), started }
@@ -88,6 +91,9 @@ try {
   element.defineMcpTask();
   const client = await pkg.TaskClient.open({ url: `${location.origin}/mcp`, namespace, store: "indexeddb", minPollIntervalMs: 100 });
   window.__client = client;
+  const second = params.get("second");
+  const client2 = second ? await pkg.TaskClient.open({ url: second, namespace, store: "indexeddb", minPollIntervalMs: 100 }) : null;
+  window.__client2 = client2;
 
   const mounted = new Map();
   /** The <mcp-task> for `taskId`, created (client first, then taskId) and appended if new. */
@@ -127,7 +133,8 @@ try {
     const existing = $("list").querySelector("mcp-task-list");
     if (existing) return existing;
     const list = document.createElement("mcp-task-list");
-    list.client = client;
+    if (params.get("notify") === "1") list.setAttribute("notify", "");
+    list.clients = client2 ? [client, client2] : [client];
     $("list").append(list);
     $("list-section").hidden = false;
     return list;
