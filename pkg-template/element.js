@@ -293,7 +293,13 @@ const focusedFor = new WeakSet();
 function makeTaskElement() {
   return class McpTaskElement extends HTMLElement {
     static observedAttributes = ["task-id", "compact", "show-server"];
-    #internals = null;
+    /**
+     * `ElementInternals.states` (a CustomStateSet), read once and held here. Read anew each time, WebKit
+     * (WebKitGTK 2.50) may hand out a fresh, empty set once the previous one was garbage collected, while
+     * the element still matches the states added to the old one: the stale `:state(working)` would then
+     * never go (tests/engines/element.test.mjs).
+     */
+    #states = null;
     #client = null;
     #taskId = null;
     #labels = null;
@@ -328,9 +334,9 @@ function makeTaskElement() {
       this.#prefix = `mcp-task-${++cards}`;
       this.#skeleton(root);
       try {
-        this.#internals = this.attachInternals();
+        this.#states = this.attachInternals().states ?? null;
       } catch {
-        this.#internals = null; // ElementInternals is optional: only the :state() styling hooks need it.
+        this.#states = null; // ElementInternals is optional: only the :state() styling hooks need it.
       }
       this.addEventListener("mcp-task-change", (event) => this.#setState(event.detail?.status));
       root.addEventListener("click", (event) => this.#onEvent(event));
@@ -367,7 +373,7 @@ function makeTaskElement() {
     }
 
     #setState(status) {
-      const states = this.#internals?.states;
+      const states = this.#states;
       if (!states || typeof status !== "string") return;
       try {
         for (const s of [...states]) states.delete(s);

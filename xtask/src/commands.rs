@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::checks::Checks;
 use crate::cmd;
+use crate::engines::{Engine, EngineTally, Engines};
 use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Pkg};
@@ -45,9 +46,10 @@ pub fn pack(root: &Path) -> Result<PathBuf> {
 }
 
 /// `cargo xtask test`: every test there is — formatting and clippy, the workspace's Rust tests (in the
-/// checkout, then in a copy of only the tracked files), the wasm tests in each runtime (Chromium page,
-/// Chromium dedicated worker, Node.js), then the wasm package build and its checks — ending with a
-/// plain `N passed, M failed` line.
+/// checkout, then in a copy of only the tracked files), the wasm tests in each runtime (a page and a
+/// dedicated worker in Chromium, Firefox ESR and WebKitGTK; Node.js), then the wasm package build and
+/// its checks, the end-to-end tests in each engine and the peers — ending with one line per engine
+/// (what passed in it) and a plain `N passed, M failed` line.
 pub fn test(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
     let mut checks = Checks::default();
@@ -63,7 +65,11 @@ pub fn test(root: &Path) -> Result<()> {
     checks.run("the same tests from a copy of only the files git tracks, with nothing beside it", || {
         clean_copy::run(root)
     });
-    wasm_tests::run(root, &tools, &mut checks);
+    // Every engine's browser and driver, installed where missing; an engine that cannot be set up
+    // fails its own checks only.
+    let engines = Engines::prepare(root);
+    let mut tally = EngineTally::default();
+    wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Everything, &mut checks, &mut tally);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     let pkg_ok = pkg.is_some();
     let mut tarball = None;
@@ -96,7 +102,10 @@ pub fn test(root: &Path) -> Result<()> {
         }
     }
     let pkg_built = pkg_ok;
-    peer_checks(root, &mut checks, pkg_built, tarball.is_some());
+    peer_checks(root, &mut checks, pkg_built, tarball.is_some(), &engines, &mut tally);
+    for line in tally.lines() {
+        println!("{line}");
+    }
     println!("{}", checks.summary());
     if checks.all_passed() {
         Ok(())
@@ -113,18 +122,31 @@ pub fn demo(root: &Path) -> Result<()> {
     reference_server::run_demo(root, &exe, &root.join("pkg"))
 }
 
-/// The checks that need the reference server running: the official conformance suite and the
-/// interop check with the official TypeScript requester.
-fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool, packed: bool) {
+/// The checks that need the reference server (built, or running): the JS suites (Node, the
+/// end-to-end tests in each engine, the edge workers, the host apps from the tarball when `packed`),
+/// the official conformance suite and the interop check with the official TypeScript requester.
+fn peer_checks(
+    root: &Path,
+    checks: &mut Checks,
+    pkg_built: bool,
+    packed: bool,
+    engines: &Engines,
+    tally: &mut EngineTally,
+) {
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
     const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
     const INTEROP: &str = "interop with @modelcontextprotocol/ext-tasks 0.2.2";
     const MATRIX: &str = "interop matrix: TaskClient against SDK-built servers (tests/interop/matrix)";
+    let engine_e2e = [Engine::Firefox, Engine::WebKit].map(|engine| (engine, engine_e2e_check(engine)));
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
         for name in [NODE, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
             checks.skip(name, "the server did not build");
+        }
+        for (engine, name) in &engine_e2e {
+            checks.skip(name, "the server did not build");
+            tally.record(*engine, name, false);
         }
         return;
     };
@@ -150,11 +172,25 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool, packed: bool) 
         if !root.join(dir).is_dir() {
             continue;
         }
-        if pkg_built {
-            checks.run(name, || js_tests::run_with(root, node, dir, &exe));
+        let passed = if pkg_built {
+            checks.run(name, || js_tests::run_with(root, node, dir, &exe)).is_some()
         } else {
             checks.skip(name, "an earlier check failed, so pkg/ may be stale");
+            false
+        };
+        if name == E2E {
+            tally.record(Engine::Chromium, name, passed);
         }
+    }
+    // The main end-to-end paths again in Firefox ESR and WebKitGTK, over plain WebDriver (tests/engines).
+    for (engine, name) in &engine_e2e {
+        let passed = if pkg_built {
+            checks.run(name, || run_engine_e2e(root, engines, *engine, &exe)).is_some()
+        } else {
+            checks.skip(name, "an earlier check failed, so pkg/ may be stale");
+            false
+        };
+        tally.record(*engine, name, passed);
     }
     // The host apps install target/pack/mcp-tasks-web.tgz and start their own reference servers.
     if packed {
@@ -178,6 +214,63 @@ fn peer_checks(root: &Path, checks: &mut Checks, pkg_built: bool, packed: bool) 
         }
     });
     checks.run(INTEROP, || interop::run(root, &server.url));
+}
+
+/// The name of the end-to-end check in `engine` (tests/engines).
+fn engine_e2e_check(engine: Engine) -> String {
+    format!(
+        "end to end in {}: reload resume, two tabs, a form answered, offline, fallbacks (tests/engines)",
+        engine.name()
+    )
+}
+
+/// `node --test tests/engines/` against `engine` (under xvfb-run for WebKit), with the server `exe`.
+fn run_engine_e2e(root: &Path, engines: &Engines, engine: Engine, exe: &Path) -> Result<()> {
+    let driver = engines.get(engine).map_err(|e| Error::msg(format!("{} could not be set up: {e}", engine.name())))?;
+    let mut node = js_tests::command(root, "node", "tests/engines", exe)?;
+    driver.set_engine_tests_env(&mut node);
+    cmd::run(&mut driver.wrap(node))
+}
+
+/// `cargo xtask engines [chromium|firefox|webkit…]`: only the engine checks, in the engines named
+/// (default Firefox ESR and WebKitGTK): the wasm browser runtimes, then pkg/, the reference server and
+/// the end-to-end tests (tests/engines; Chromium's are tests/e2e), ending with the line per engine.
+pub fn engines(root: &Path, which: &[Engine]) -> Result<()> {
+    let tools = toolchain::ensure_build_tools(root)?;
+    let engines = Engines::prepare(root);
+    let mut checks = Checks::default();
+    let mut tally = EngineTally::default();
+    wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Engines(which), &mut checks, &mut tally);
+    let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
+    let exe = checks.run("reference server builds", || reference_server::build(root));
+    for &engine in which {
+        let name = match engine {
+            Engine::Chromium => "end to end in headless Chromium (tests/e2e)".to_owned(),
+            other => engine_e2e_check(other),
+        };
+        let passed = match (&pkg, &exe) {
+            (Some(_), Some(exe)) => checks
+                .run(&name, || match engine {
+                    Engine::Chromium => js_tests::run_with(root, "node", "tests/e2e", exe),
+                    other => run_engine_e2e(root, &engines, other, exe),
+                })
+                .is_some(),
+            _ => {
+                checks.skip(&name, "pkg/ or the reference server did not build");
+                false
+            }
+        };
+        tally.record(engine, &name, passed);
+    }
+    for line in tally.lines() {
+        println!("{line}");
+    }
+    println!("{}", checks.summary());
+    if checks.all_passed() {
+        Ok(())
+    } else {
+        Err(Error::msg("some engine checks failed (see above)"))
+    }
 }
 
 /// `cargo xtask interop`: only the interop matrix — pkg/, the reference server, the peers from their
@@ -207,6 +300,8 @@ pub fn setup(root: &Path, browser: bool) -> Result<()> {
     matrix::prepare_all(root)?;
     if browser {
         toolchain::ensure_browser()?;
+        toolchain::ensure_firefox()?;
+        toolchain::ensure_webkit()?;
     }
     eprintln!("xtask: setup complete");
     Ok(())

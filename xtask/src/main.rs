@@ -9,6 +9,7 @@ mod clean_copy;
 mod cmd;
 mod commands;
 mod conformance;
+mod engines;
 mod error;
 mod interop;
 mod js_tests;
@@ -35,15 +36,20 @@ commands:
   demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
   test              run every test: cargo fmt --check and clippy (native and wasm32, -D warnings);
                     cargo test --workspace, in the checkout and again in a copy of only the
-                    files git tracks; the wasm tests in a Chromium page, a Chromium dedicated
-                    worker and Node.js (installs chromium + chromedriver if missing); build pkg/
-                    and check it; pack it, publint + attw on the tarball, and the host apps
-                    (tests/hosts: Vite + React, webpack, import map) built from it; the official conformance suite and the ext-tasks interop check
+                    files git tracks; the wasm tests in a page and a dedicated worker of
+                    Chromium, Firefox ESR and WebKitGTK, and in Node.js (installs the browsers
+                    and drivers if missing); build pkg/ and check it; pack it, publint + attw on
+                    the tarball, and the host apps (tests/hosts: Vite + React, webpack, import
+                    map) built from it; the end-to-end tests in each engine; the official
+                    conformance suite and the ext-tasks interop check
                     against the reference server; the interop matrix (TaskClient against
-                    servers on real SDKs, tests/interop/matrix)
+                    servers on real SDKs, tests/interop/matrix); ends with a line per engine
   interop           only the interop matrix: builds pkg/ and the reference server, installs the
                     peers from their lockfiles, runs every cell per server and prints the table;
                     MATRIX_SERVERS=a,b and MATRIX_CELLS=x,y narrow it
+  engines [name...]  only the browser-engine checks, in the engines named (chromium, firefox,
+                    webkit; default firefox webkit): the wasm page and worker tests and the
+                    end-to-end tests, ending with a line per engine
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   pack              build pkg/ if it is missing or stale, then `npm pack` it into
                     target/pack/mcp-tasks-web.tgz, print its path and size, and run publint
@@ -52,7 +58,9 @@ commands:
                     named ones: size, poll, resume, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
   setup [--browser] install missing tools: wasm32 target, rustfmt and clippy, wasm-bindgen-cli,
-                    npm packages, the interop peers (Python venv, npm ci); --browser also installs chromium + chromedriver (Debian packages)
+                    npm packages, the interop peers (Python venv, npm ci); --browser also installs
+                    the browser engines: chromium + chromedriver, firefox-esr + geckodriver
+                    (cargo install), webkit2gtk-driver + xvfb (Debian packages)
   help              show this message
 
 Missing tools are installed on demand by demo, test and build as well.";
@@ -63,6 +71,7 @@ enum Command {
     Pack,
     Test,
     Interop,
+    Engines { engines: Vec<engines::Engine> },
     Demo,
     Setup { browser: bool },
     Bench { figures: Vec<String> },
@@ -84,6 +93,21 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "pack" => no_args(Command::Pack),
         "test" => no_args(Command::Test),
         "interop" => no_args(Command::Interop),
+        "engines" => {
+            let named: Result<Vec<engines::Engine>, String> = rest
+                .iter()
+                .map(|name| {
+                    engines::Engine::parse(name)
+                        .ok_or_else(|| format!("unknown engine `{name}` (engines: chromium, firefox, webkit)"))
+                })
+                .collect();
+            match named? {
+                list if list.is_empty() => {
+                    Ok(Command::Engines { engines: vec![engines::Engine::Firefox, engines::Engine::WebKit] })
+                }
+                list => Ok(Command::Engines { engines: list }),
+            }
+        }
         "demo" => no_args(Command::Demo),
         "help" | "--help" | "-h" => no_args(Command::Help),
         "setup" => match rest {
@@ -113,6 +137,7 @@ fn main() -> ExitCode {
         Command::Pack => commands::pack(&root).map(|_| ()),
         Command::Test => commands::test(&root),
         Command::Interop => commands::interop(&root),
+        Command::Engines { engines } => commands::engines(&root, &engines),
         Command::Demo => commands::demo(&root),
         Command::Setup { browser } => commands::setup(&root, browser),
         Command::Bench { figures } => bench::run(&root, &figures),
@@ -146,6 +171,12 @@ mod tests {
         assert!(matches!(parse(&args(&["setup", "--browser"])), Ok(Command::Setup { browser: true })));
         assert!(matches!(parse(&args(&["help"])), Ok(Command::Help)));
         assert!(matches!(parse(&args(&["interop"])), Ok(Command::Interop)));
+        assert!(
+            matches!(parse(&args(&["engines"])), Ok(Command::Engines { engines }) if engines == [engines::Engine::Firefox, engines::Engine::WebKit])
+        );
+        assert!(
+            matches!(parse(&args(&["engines", "webkit"])), Ok(Command::Engines { engines }) if engines == [engines::Engine::WebKit])
+        );
         assert!(matches!(parse(&args(&["bench"])), Ok(Command::Bench { figures }) if figures.is_empty()));
         assert!(matches!(parse(&args(&["bench", "size"])), Ok(Command::Bench { figures }) if figures == ["size"]));
     }
@@ -158,5 +189,6 @@ mod tests {
         assert!(parse(&args(&["test", "-q"])).is_err());
         assert!(parse(&args(&["pack", "--dry-run"])).is_err());
         assert!(parse(&args(&["setup", "--gpu"])).is_err());
+        assert!(parse(&args(&["engines", "netscape"])).is_err());
     }
 }

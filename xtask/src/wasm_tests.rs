@@ -1,12 +1,14 @@
 //! The wasm test binaries (tests/wasm_store_*.rs, tests/wasm_client_*.rs), each run in the real
-//! runtime it is built for: a Chromium page, a Chromium dedicated worker, and Node.js.
+//! runtime it is built for: a page and a dedicated worker in each browser engine (Chromium, Firefox
+//! ESR, WebKitGTK: see xtask/src/engines), and Node.js.
 //!
 //! Each runtime is its own test binary because wasm-bindgen-test reads the runtime from a custom
 //! section that `wasm_bindgen_test_configure!` compiles in (see tests/wasm_common/mod.rs). Cargo
 //! runs a wasm32 test binary through the program named by
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER`; that is wasm-bindgen-test-runner, which generates
-//! the JS glue and either spawns `node` or serves a test page and drives Chromium over WebDriver
-//! (`CHROMEDRIVER`). To reproduce one run by hand (from the repository root):
+//! the JS glue and either spawns `node` or serves a test page and drives a browser over WebDriver
+//! (`CHROMEDRIVER`, `GECKODRIVER`, or `SAFARIDRIVER` naming WebKitWebDriver). To reproduce one run by
+//! hand (from the repository root):
 //!
 //! ```text
 //! CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=~/.cargo/bin/wasm-bindgen-test-runner \
@@ -15,7 +17,15 @@
 //! ```
 //!
 //! (`target/wasm-tests/webdriver.json` is written by `cargo xtask test`; without it the runner
-//! still works, with its own headless defaults and whatever Chromium chromedriver finds.)
+//! still works, with its own headless defaults and whatever Chromium chromedriver finds.) In Firefox
+//! ESR and WebKitGTK:
+//!
+//! ```text
+//! GECKODRIVER=~/.cargo/bin/geckodriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=target/wasm-tests/webdriver-firefox.json \
+//!   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=… cargo test -p mcp-tasks-web --target wasm32-unknown-unknown --test wasm_store_page
+//! SAFARIDRIVER=/usr/bin/WebKitWebDriver xvfb-run -a \
+//!   env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=… cargo test -p mcp-tasks-web --target wasm32-unknown-unknown --test wasm_store_page
+//! ```
 //!
 //! The client tests (`wasm_client_*`) talk to two reference servers that this module starts on free
 //! loopback ports before building them (see [`TestServers`]): one with `--faults`, one with
@@ -39,68 +49,88 @@
 //!
 //! Never with `cargo test -q`: the runner's output parsing breaks under it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use crate::checks::Checks;
 use crate::cmd;
-use crate::error::{Context, Error, Result};
+use crate::engines::{Engine, EngineTally, Engines};
+use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
-use crate::toolchain::{self, Browser, BuildTools, WASM_TARGET};
-use crate::workspace;
+use crate::toolchain::{self, BuildTools, WASM_TARGET};
 
 /// The cargo package whose tests/ hold the wasm test binaries.
 const CRATE: &str = "mcp-tasks-web";
 
-/// One check: what it is reported as, the test binaries it runs (one runtime each; add a
-/// `tests/wasm_<concern>_<runtime>.rs` here to have it run), and what it needs.
+/// One runtime: the suite it belongs to, where it runs, the test binaries it runs (one runtime each;
+/// add a `tests/wasm_<concern>_<runtime>.rs` here to have it run), and what it needs. A browser runtime
+/// is one check per engine.
 struct Runtime {
-    check: &'static str,
+    suite: &'static str,
+    place: Place,
     test_targets: &'static [&'static str],
-    in_browser: bool,
     /// Whether the binaries talk to the reference servers ([`TestServers`]).
     needs_servers: bool,
 }
 
-/// Every check, in the order they run. A check whose setup failed (no browser, no servers) fails on
-/// its own; the others still run.
+/// Where a test binary runs (compiled in by `wasm_bindgen_test_configure!`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Page,
+    DedicatedWorker,
+    Node,
+}
+
+impl Runtime {
+    /// The check's name: `wasm tests: Node`, `wasm client tests: Firefox ESR dedicated worker`.
+    fn check(&self, engine: Option<Engine>) -> String {
+        let place = match self.place {
+            Place::Page => "page",
+            Place::DedicatedWorker => "dedicated worker",
+            Place::Node => "Node",
+        };
+        match engine {
+            Some(engine) => format!("{}: {} {place}", self.suite, engine.name()),
+            None => format!("{}: {place}", self.suite),
+        }
+    }
+}
+
+/// Every runtime, in the order they run (each browser runtime in Chromium here; Firefox and WebKit
+/// follow, see [`run`]). A check whose setup failed (no browser, no servers) fails on its own; the
+/// others still run.
 const RUNTIMES: [Runtime; 6] = [
+    Runtime { suite: "wasm tests", place: Place::Page, test_targets: &["wasm_store_page"], needs_servers: false },
     Runtime {
-        check: "wasm tests: Chromium page",
-        test_targets: &["wasm_store_page"],
-        in_browser: true,
-        needs_servers: false,
-    },
-    Runtime {
-        check: "wasm tests: Chromium dedicated worker",
+        suite: "wasm tests",
+        place: Place::DedicatedWorker,
         test_targets: &["wasm_store_worker"],
-        in_browser: true,
         needs_servers: false,
     },
     Runtime {
-        check: "wasm tests: Node",
+        suite: "wasm tests",
+        place: Place::Node,
         // wasm_numbers_node: numbers through every path against JavaScript's Number() (issue 15).
         test_targets: &["wasm_store_node", "wasm_numbers_node"],
-        in_browser: false,
         needs_servers: false,
     },
     Runtime {
-        check: "wasm client tests: Chromium page",
+        suite: "wasm client tests",
+        place: Place::Page,
         test_targets: &["wasm_client_page"],
-        in_browser: true,
         needs_servers: true,
     },
     Runtime {
-        check: "wasm client tests: Chromium dedicated worker",
+        suite: "wasm client tests",
+        place: Place::DedicatedWorker,
         test_targets: &["wasm_client_worker"],
-        in_browser: true,
         needs_servers: true,
     },
     Runtime {
-        check: "wasm client tests: Node",
+        suite: "wasm client tests",
+        place: Place::Node,
         test_targets: &["wasm_client_node"],
-        in_browser: false,
         needs_servers: true,
     },
 ];
@@ -152,23 +182,10 @@ impl TestServers {
     }
 }
 
-/// Command-line switches for Chromium, passed through WebDriver's `goog:chromeOptions`:
-/// headless as root (no sandbox: Chromium refuses to sandbox as root), no GPU, `/tmp` instead of a
-/// small `/dev/shm` in containers, and nothing that reaches for the network (CI has none beyond
-/// package registries, and waiting for it slows every start).
-const CHROMIUM_ARGS: [&str; 7] = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-];
-
 /// Variables that would override the runtime a test binary was built for, or point the runner at
-/// another browser or driver; cleared so the runs mean what their names say.
-const OVERRIDING_ENV: [&str; 12] = [
+/// another browser or driver (each engine's check sets its own, see [`crate::engines::EngineDriver::set_runner_env`]);
+/// cleared so the runs mean what their names say.
+const OVERRIDING_ENV: [&str; 20] = [
     "WASM_BINDGEN_USE_BROWSER",
     "WASM_BINDGEN_USE_DEDICATED_WORKER",
     "WASM_BINDGEN_USE_SHARED_WORKER",
@@ -180,21 +197,58 @@ const OVERRIDING_ENV: [&str; 12] = [
     "NO_HEADLESS",
     "GECKODRIVER",
     "GECKODRIVER_REMOTE",
+    "GECKODRIVER_ARGS",
+    "SAFARIDRIVER",
+    "SAFARIDRIVER_REMOTE",
+    "SAFARIDRIVER_ARGS",
+    "CHROMEDRIVER",
     "CHROMEDRIVER_REMOTE",
+    "CHROMEDRIVER_ARGS",
+    "MSEDGEDRIVER",
+    "MSEDGEDRIVER_REMOTE",
 ];
 
 /// How long the runner may wait for one binary's tests, in seconds (its default, 20, is tight for a
 /// cold Chromium start on a busy two-core CI machine). An explicit setting in the environment wins.
 const TEST_TIMEOUT_SECS: &str = "120";
 
-/// Builds the wasm test binaries once, then runs each runtime as one check. Setup failures (no
-/// runner, no browser, a compile error) fail the checks that need them, with the reason, rather
-/// than stopping `cargo xtask test`.
-pub fn run(root: &Path, tools: &BuildTools, checks: &mut Checks) {
+/// Which runs to make.
+#[derive(Clone, Copy)]
+pub enum Scope<'a> {
+    /// Every runtime (`cargo xtask test`): the browser runtimes in Chromium, Node, then the browser
+    /// runtimes again in Firefox ESR and in WebKitGTK.
+    Everything,
+    /// Only the browser runtimes, in these engines (`cargo xtask engines`).
+    Engines(&'a [Engine]),
+}
+
+/// The (runtime, engine) pairs `scope` runs, in order; `None` for Node.
+fn plan(scope: Scope) -> Vec<(&'static Runtime, Option<Engine>)> {
+    let in_browser =
+        |engine: Engine| RUNTIMES.iter().filter(|r| r.place != Place::Node).map(move |r| (r, Some(engine)));
+    match scope {
+        Scope::Everything => RUNTIMES
+            .iter()
+            .map(|runtime| (runtime, (runtime.place != Place::Node).then_some(Engine::Chromium)))
+            .chain([Engine::Firefox, Engine::WebKit].into_iter().flat_map(in_browser))
+            .collect(),
+        Scope::Engines(engines) => engines.iter().flat_map(|&engine| in_browser(engine)).collect(),
+    }
+}
+
+/// Builds the wasm test binaries once, then runs each runtime of `scope` as one check. Setup failures
+/// (no runner, an engine that could not be installed, a compile error) fail the checks that need them,
+/// with the reason, rather than stopping `cargo xtask test`. Browser checks are also recorded per engine
+/// in `tally`.
+pub fn run(
+    root: &Path,
+    tools: &BuildTools,
+    engines: &Engines,
+    scope: Scope,
+    checks: &mut Checks,
+    tally: &mut EngineTally,
+) {
     let runner = toolchain::ensure_test_runner(root, tools).map_err(|e| e.to_string());
-    let browser = toolchain::ensure_browser()
-        .and_then(|browser| write_webdriver_json(root, &browser).map(|json| (browser, json)))
-        .map_err(|e| e.to_string());
     // Started before the build: the client binaries compile their addresses in. Without them those
     // binaries still build (and would fail, saying why), but their checks fail here with the reason.
     let servers =
@@ -202,27 +256,33 @@ pub fn run(root: &Path, tools: &BuildTools, checks: &mut Checks) {
     let env = servers.as_ref().map(TestServers::env).unwrap_or_default();
     let built = runner.clone().and_then(|_| build(root, &env).map_err(|e| e.to_string()));
 
-    for runtime in &RUNTIMES {
-        checks.run(runtime.check, || -> Result<()> {
+    for (runtime, engine) in plan(scope) {
+        let name = runtime.check(engine);
+        let passed = checks.run(&name, || -> Result<()> {
             let runner = runner.as_ref().map_err(|e| Error::msg(format!("no test runner: {e}")))?;
             built.as_ref().map_err(|e| Error::msg(format!("the wasm test binaries did not build: {e}")))?;
             if runtime.needs_servers {
                 servers.as_ref().map_err(|e| Error::msg(format!("no reference servers to test against: {e}")))?;
             }
             let mut test = test_command(root, runner, runtime.test_targets, &env);
-            if runtime.in_browser {
-                let (browser, webdriver_json) =
-                    browser.as_ref().map_err(|e| Error::msg(format!("no browser to test in: {e}")))?;
-                test.env("CHROMEDRIVER", &browser.chromedriver).env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", webdriver_json);
+            if let Some(engine) = engine {
+                let driver = engines
+                    .get(engine)
+                    .map_err(|e| Error::msg(format!("{} could not be set up: {e}", engine.name())))?;
+                driver.set_runner_env(&mut test);
+                test = driver.wrap(test);
             } else if let Ok(version) = cmd::stdout_of(&mut cmd::command("node", ["--version"])) {
                 eprintln!("xtask: Node.js for the wasm tests: {}", version.trim());
             }
             eprintln!("xtask: with {}", environment(&test));
             let started = Instant::now();
             let outcome = cmd::run(&mut test);
-            eprintln!("xtask: {}: {:.1}s", runtime.check, started.elapsed().as_secs_f64());
+            eprintln!("xtask: {name}: {:.1}s", started.elapsed().as_secs_f64());
             outcome.map_err(|e| Error::msg(format!("{e}; the failing tests are listed above")))
         });
+        if let Some(engine) = engine {
+            tally.record(engine, &name, passed.is_some());
+        }
     }
     drop(servers); // stops them
 }
@@ -272,47 +332,34 @@ fn environment(command: &Command) -> String {
     set.join(" ")
 }
 
-/// The WebDriver capabilities wasm-bindgen-test-runner sends to chromedriver, written to
-/// `<target dir>/wasm-tests/webdriver.json` (generated here rather than committed, so the Chromium
-/// path and switches live in one place, this file); returns the path.
-fn write_webdriver_json(root: &Path, browser: &Browser) -> Result<PathBuf> {
-    let dir = workspace::target_dir(root)?.join("wasm-tests");
-    std::fs::create_dir_all(&dir).context(format!("creating {}", dir.display()))?;
-    let path = dir.join("webdriver.json");
-    let text = serde_json::to_string_pretty(&capabilities(&browser.chromium)).context("encoding webdriver.json")?;
-    std::fs::write(&path, text + "\n").context(format!("writing {}", path.display()))?;
-    Ok(path)
-}
-
-/// `{"goog:chromeOptions": {"binary": …, "args": [...]}}`. The runner appends its own `headless`,
-/// `no-sandbox` and `disable-dev-shm-usage`; repeating them is harmless and keeps this complete.
-fn capabilities(chromium: &Path) -> serde_json::Value {
-    serde_json::json!({
-        "goog:chromeOptions": {
-            "binary": chromium.to_string_lossy(),
-            "args": CHROMIUM_ARGS,
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn capabilities_name_the_binary_and_every_switch() {
-        let caps = capabilities(Path::new("/usr/bin/chromium"));
-        let options = &caps["goog:chromeOptions"];
-        assert_eq!(options["binary"], "/usr/bin/chromium");
-        let args: Vec<&str> = options["args"].as_array().unwrap().iter().filter_map(|a| a.as_str()).collect();
-        assert_eq!(args, CHROMIUM_ARGS);
+    fn everything_is_chromium_and_node_then_the_other_engines() {
+        let names: Vec<String> = plan(Scope::Everything).iter().map(|(r, e)| r.check(*e)).collect();
+        assert_eq!(names.len(), 14);
+        assert_eq!(names[0], "wasm tests: Chromium page");
+        assert_eq!(names[2], "wasm tests: Node");
+        assert_eq!(names[6], "wasm tests: Firefox ESR page");
+        assert_eq!(names[13], "wasm client tests: WebKitGTK dedicated worker");
+        let webkit: Vec<String> = plan(Scope::Engines(&[Engine::WebKit])).iter().map(|(r, e)| r.check(*e)).collect();
+        assert_eq!(webkit, names[10..]);
+    }
+
+    #[test]
+    fn check_names_say_suite_engine_and_place() {
+        assert_eq!(RUNTIMES[0].check(Some(Engine::WebKit)), "wasm tests: WebKitGTK page");
+        assert_eq!(RUNTIMES[4].check(Some(Engine::Firefox)), "wasm client tests: Firefox ESR dedicated worker");
+        assert_eq!(RUNTIMES[2].check(None), "wasm tests: Node");
     }
 
     #[test]
     fn exactly_the_client_binaries_need_the_servers() {
         for runtime in &RUNTIMES {
             let client = runtime.test_targets.iter().all(|t| t.starts_with("wasm_client_"));
-            assert_eq!(runtime.needs_servers, client, "{}", runtime.check);
+            assert_eq!(runtime.needs_servers, client, "{}", runtime.check(None));
         }
     }
 

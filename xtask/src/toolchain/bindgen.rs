@@ -99,7 +99,7 @@ fn install(version: &str) -> Result<()> {
 
 /// `$CARGO_HOME/bin` (default `~/.cargo/bin`): where `cargo install` puts binaries, checked even
 /// when it is not on PATH.
-fn cargo_bin_dir() -> Option<PathBuf> {
+pub(super) fn cargo_bin_dir() -> Option<PathBuf> {
     std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| {

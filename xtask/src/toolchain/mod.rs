@@ -5,9 +5,12 @@
 //! demand, with one line per tool saying what was missing and what we are doing about it.
 //! Each tool lives in its own module because each has its own notion of "right version".
 
+mod apt;
 mod bindgen;
 mod browser;
 mod components;
+mod engines;
+mod geckodriver;
 mod npm;
 mod target;
 
@@ -15,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Result;
 
+pub use engines::{Firefox, WebKit};
 pub use target::WASM_TARGET;
 
 /// Where the build tools ended up, so the build runs exactly the binaries we checked.
@@ -47,6 +51,16 @@ pub fn ensure_lint_tools() -> Result<()> {
 pub fn ensure_browser() -> Result<Browser> {
     browser::ensure()?;
     Ok(Browser { chromium: PathBuf::from(browser::CHROMIUM), chromedriver: PathBuf::from(browser::CHROMEDRIVER) })
+}
+
+/// Ensures Firefox ESR and geckodriver, for the browser tests in Firefox.
+pub fn ensure_firefox() -> Result<Firefox> {
+    engines::ensure_firefox()
+}
+
+/// Ensures WebKitGTK's WebDriver (with MiniBrowser) and xvfb-run, for the browser tests in WebKit.
+pub fn ensure_webkit() -> Result<WebKit> {
+    engines::ensure_webkit()
 }
 
 /// Where the browser tests' binaries are, once [`ensure_browser`] has made sure they exist.
