@@ -13,7 +13,7 @@
 // sends and every page error (WebDriver classic has neither request events nor, in these drivers, a
 // console log); `assertNoPageErrors` asserts the latter empty.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer as startReferenceServer } from "../support/server.mjs";
 import { newSession, startDriver } from "./webdriver.mjs";
@@ -40,16 +40,9 @@ const ENGINES = {
         "moz:firefoxOptions": {
           binary: firefox,
           args: ["-headless"],
-          // Nothing that reaches for the network: CI has none beyond package registries.
-          prefs: {
-            "app.update.enabled": false,
-            "browser.safebrowsing.malware.enabled": false,
-            "browser.safebrowsing.phishing.enabled": false,
-            "datareporting.policy.dataSubmissionEnabled": false,
-            "network.captive-portal-service.enabled": false,
-            "network.connectivity-service.enabled": false,
-            "toolkit.telemetry.enabled": false,
-          },
+          // Nothing that reaches for the network: CI has none beyond package registries (the same
+          // prefs as the wasm tests', xtask/src/engines/capabilities.rs).
+          prefs: JSON.parse(readFileSync(join(ROOT, "tests/engines/firefox-prefs.json"), "utf8")),
         },
       },
       canGoOffline: true,

@@ -103,6 +103,11 @@ pub fn test(root: &Path) -> Result<()> {
     }
     let pkg_built = pkg_ok;
     peer_checks(root, &mut checks, pkg_built, tarball.is_some(), &engines, &mut tally);
+    report(&checks, &tally, "some xtask checks failed (see above)")
+}
+
+/// Prints the per-engine lines and the summary; `Err(failed)` unless every check passed.
+fn report(checks: &Checks, tally: &EngineTally, failed: &str) -> Result<()> {
     for line in tally.lines() {
         println!("{line}");
     }
@@ -110,7 +115,7 @@ pub fn test(root: &Path) -> Result<()> {
     if checks.all_passed() {
         Ok(())
     } else {
-        Err(Error::msg("some xtask checks failed (see above)"))
+        Err(Error::msg(failed))
     }
 }
 
@@ -262,15 +267,7 @@ pub fn engines(root: &Path, which: &[Engine]) -> Result<()> {
         };
         tally.record(engine, &name, passed);
     }
-    for line in tally.lines() {
-        println!("{line}");
-    }
-    println!("{}", checks.summary());
-    if checks.all_passed() {
-        Ok(())
-    } else {
-        Err(Error::msg("some engine checks failed (see above)"))
-    }
+    report(&checks, &tally, "some engine checks failed (see above)")
 }
 
 /// `cargo xtask interop`: only the interop matrix — pkg/, the reference server, the peers from their

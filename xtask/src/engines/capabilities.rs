@@ -22,16 +22,15 @@ pub const CHROMIUM_ARGS: [&str; 7] = [
 
 /// Firefox preferences that keep it off the network (updates, safe browsing, telemetry, captive-portal
 /// and connectivity probes): CI reaches nothing beyond package registries. geckodriver's own profile
-/// defaults cover the rest.
-pub const FIREFOX_PREFS: [(&str, bool); 7] = [
-    ("app.update.enabled", false),
-    ("browser.safebrowsing.malware.enabled", false),
-    ("browser.safebrowsing.phishing.enabled", false),
-    ("datareporting.policy.dataSubmissionEnabled", false),
-    ("network.captive-portal-service.enabled", false),
-    ("network.connectivity-service.enabled", false),
-    ("toolkit.telemetry.enabled", false),
-];
+/// defaults cover the rest. One file for the wasm tests (here) and the engine e2e tests
+/// (tests/engines/rig.mjs).
+const FIREFOX_PREFS: &str = include_str!("../../../tests/engines/firefox-prefs.json");
+
+/// [`FIREFOX_PREFS`] as a JSON object (an empty one if the file were not an object: the test below
+/// fails then).
+fn firefox_prefs() -> serde_json::Value {
+    serde_json::from_str(FIREFOX_PREFS).unwrap_or_else(|_| serde_json::json!({}))
+}
 
 /// `{"goog:chromeOptions": {"binary": …, "args": [...]}}`. Repeating the runner's own switches is
 /// harmless and keeps this complete.
@@ -46,12 +45,10 @@ pub fn chromium(chromium: &Path) -> serde_json::Value {
 
 /// `{"moz:firefoxOptions": {"binary": …, "prefs": {...}}}` (the runner adds `-headless`).
 pub fn firefox(firefox: &Path) -> serde_json::Value {
-    let prefs: serde_json::Map<String, serde_json::Value> =
-        FIREFOX_PREFS.iter().map(|(name, value)| ((*name).to_owned(), serde_json::Value::Bool(*value))).collect();
     serde_json::json!({
         "moz:firefoxOptions": {
             "binary": firefox.to_string_lossy(),
-            "prefs": prefs,
+            "prefs": firefox_prefs(),
         }
     })
 }
@@ -75,7 +72,8 @@ mod tests {
         let options = &caps["moz:firefoxOptions"];
         assert_eq!(options["binary"], "/usr/bin/firefox-esr");
         let prefs = options["prefs"].as_object().unwrap();
-        assert_eq!(prefs.len(), FIREFOX_PREFS.len());
-        assert!(FIREFOX_PREFS.iter().all(|(name, value)| prefs[*name] == *value));
+        assert_eq!(prefs.len(), 7, "every pref of tests/engines/firefox-prefs.json");
+        assert!(prefs.values().all(|v| *v == false), "each one off: {prefs:?}");
+        assert_eq!(prefs["app.update.enabled"], false);
     }
 }
