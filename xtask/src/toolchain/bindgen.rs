@@ -28,7 +28,7 @@ pub fn ensure(root: &Path) -> Result<PathBuf> {
             "xtask: wasm-bindgen-cli is missing; installing {want} (the version in Cargo.lock) with cargo install (several minutes)"
         ),
     }
-    install(&want)?;
+    cargo_install_pinned("wasm-bindgen-cli", &want)?;
     probe_all().into_iter().find(|(_, version)| *version == want).map(|(path, _)| path).ok_or_else(|| {
         Error::msg(format!(
             "installed wasm-bindgen-cli {want}, but no `wasm-bindgen --version` reports {want}; \
@@ -80,18 +80,18 @@ pub fn ensure_test_runner(root: &Path, wasm_bindgen: &Path) -> Result<PathBuf> {
     }
 }
 
-/// `cargo install` with `--locked` first (the CLI's own tested dependency set), then without:
-/// some registry mirrors lack index entries that an old lockfile names.
-fn install(version: &str) -> Result<()> {
+/// `cargo install` of `krate` at exactly `version`, with `--locked` first (the crate's own tested
+/// dependency set), then without: some registry mirrors lack index entries that an old lockfile names.
+pub(super) fn cargo_install_pinned(krate: &str, version: &str) -> Result<()> {
     let pinned = format!("={version}");
     let mut locked = cmd::cargo();
-    locked.args(["install", "wasm-bindgen-cli", "--version", &pinned, "--locked"]);
+    locked.args(["install", krate, "--version", &pinned, "--locked"]);
     match cmd::run(&mut locked) {
         Ok(()) => Ok(()),
         Err(err) => {
             eprintln!("xtask: {err}; retrying without --locked");
             let mut unlocked = cmd::cargo();
-            unlocked.args(["install", "wasm-bindgen-cli", "--version", &pinned]);
+            unlocked.args(["install", krate, "--version", &pinned]);
             cmd::run(&mut unlocked)
         }
     }

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use super::bindgen::cargo_bin_dir;
+use super::bindgen::{cargo_bin_dir, cargo_install_pinned};
 use crate::cmd;
 use crate::error::{Error, Result};
 
@@ -22,7 +22,7 @@ pub fn ensure() -> Result<PathBuf> {
         return Ok(path);
     }
     eprintln!("xtask: geckodriver {VERSION} is missing; installing it with cargo install (a minute or two)");
-    install()?;
+    cargo_install_pinned("geckodriver", VERSION)?;
     find().ok_or_else(|| {
         Error::msg(format!(
             "installed geckodriver {VERSION}, but no `geckodriver --version` reports it; is {} on PATH?",
@@ -41,23 +41,6 @@ fn find() -> Option<PathBuf> {
         cmd::stdout_of(&mut cmd::command(path, ["--version"])).ok().and_then(|out| parse_version(&out)).as_deref()
             == Some(VERSION)
     })
-}
-
-/// `cargo install` with `--locked` first (geckodriver's own tested dependency set), then without: some
-/// registry mirrors lack index entries that an older lockfile names.
-fn install() -> Result<()> {
-    let pinned = format!("={VERSION}");
-    let mut locked = cmd::cargo();
-    locked.args(["install", "geckodriver", "--version", &pinned, "--locked"]);
-    match cmd::run(&mut locked) {
-        Ok(()) => Ok(()),
-        Err(err) => {
-            eprintln!("xtask: {err}; retrying without --locked");
-            let mut unlocked = cmd::cargo();
-            unlocked.args(["install", "geckodriver", "--version", &pinned]);
-            cmd::run(&mut unlocked)
-        }
-    }
 }
 
 /// `"geckodriver 0.37.1 (…)\n…"` → `"0.37.1"`.
