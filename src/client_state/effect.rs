@@ -55,6 +55,11 @@ pub enum Effect {
     },
     /// Close the open listen stream.
     StopListening,
+    /// Open the 2025-11-25 session's GET stream; its end goes to
+    /// [`super::ClientState::on_session_stream_end`].
+    OpenSessionStream,
+    /// Close the session's GET stream.
+    CloseSessionStream,
     /// A pass ran: set the one timer to [`super::ClientState::next_wakeup`].
     Rearm,
 }

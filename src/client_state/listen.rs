@@ -47,15 +47,41 @@ pub(super) struct Listen {
     current: Option<Stream>,
     /// Bumped per stream, so a closed stream's late events are ignored.
     generation: u64,
-    /// Streams in a row that ended before they were healthy.
-    quick_ends: u32,
-    /// No stream is opened before this time (Unix ms).
-    retry_at: u64,
+    reopen: Reopen,
     /// The last set a listen honoured none of, and when it said so.
     refused: Option<(SortedSet<String>, u64)>,
     /// When the last pass found live tasks without a stream that may open later: the timer's due time.
     open_at: Option<u64>,
+}
+
+/// When a stream that ended may open again: after a jittered wait from [`RELISTEN_MIN_MS`] that doubles
+/// per stream ending before it was healthy, up to [`RELISTEN_MAX_MS`]. Shared by the listen stream and
+/// a 2025-11-25 session's GET stream.
+#[derive(Debug)]
+pub(super) struct Reopen {
+    /// Streams in a row that ended before they were healthy.
+    quick_ends: u32,
+    /// No stream is opened before this time (Unix ms).
+    pub(super) at: u64,
     jitter: Jitter,
+}
+
+impl Reopen {
+    pub(super) fn new(seed: u64) -> Self {
+        Self { quick_ends: 0, at: 0, jitter: Jitter(seed) }
+    }
+
+    /// Schedules the next stream after one that opened at `opened_at` (if it did) ended at `now`.
+    pub(super) fn after_end(&mut self, now: u64, opened_at: Option<u64>) {
+        let quick = opened_at.is_none_or(|at| now.saturating_sub(at) < HEALTHY_STREAM_MS);
+        self.quick_ends = if quick { self.quick_ends.saturating_add(1) } else { 1 };
+        let step =
+            RELISTEN_MIN_MS.saturating_mul(1u64 << self.quick_ends.saturating_sub(1).min(16)).min(RELISTEN_MAX_MS);
+        // Equal jitter, never below the minimum: tabs and clients that lost the same server do not
+        // come back in step.
+        let wait = (step / 2 + self.jitter.next_up_to(step - step / 2)).max(RELISTEN_MIN_MS);
+        self.at = now.saturating_add(wait);
+    }
 }
 
 impl Listen {
@@ -65,11 +91,9 @@ impl Listen {
             discovering: false,
             current: None,
             generation: 0,
-            quick_ends: 0,
-            retry_at: 0,
+            reopen: Reopen::new(seed ^ 0x6C69_7374_656E),
             refused: None,
             open_at: None,
-            jitter: Jitter(seed ^ 0x6C69_7374_656E),
         }
     }
 
@@ -83,21 +107,14 @@ impl Listen {
     fn may_open_at(&self, live: &SortedSet<String>) -> Option<u64> {
         match &self.refused {
             Some((set, _)) if set == live => None,
-            Some((_, at)) => Some(self.retry_at.max(at.saturating_add(REFUSED_RETRY_MS))),
-            None => Some(self.retry_at),
+            Some((_, at)) => Some(self.reopen.at.max(at.saturating_add(REFUSED_RETRY_MS))),
+            None => Some(self.reopen.at),
         }
     }
 
     /// Schedules the next stream after one ended at `now`.
     fn back_off(&mut self, now: u64) {
-        let quick = self.current.as_ref().is_none_or(|s| now.saturating_sub(s.opened_at) < HEALTHY_STREAM_MS);
-        self.quick_ends = if quick { self.quick_ends.saturating_add(1) } else { 1 };
-        let step =
-            RELISTEN_MIN_MS.saturating_mul(1u64 << self.quick_ends.saturating_sub(1).min(16)).min(RELISTEN_MAX_MS);
-        // Equal jitter, never below the minimum: tabs and clients that lost the same server do not
-        // come back in step.
-        let wait = (step / 2 + self.jitter.next_up_to(step - step / 2)).max(RELISTEN_MIN_MS);
-        self.retry_at = now.saturating_add(wait);
+        self.reopen.after_end(now, self.current.as_ref().map(|s| s.opened_at));
     }
 }
 

@@ -22,6 +22,7 @@ mod pause;
 mod polling;
 mod removal;
 mod restore;
+mod session_stream;
 mod step_plan;
 mod tab_message;
 mod tabs;
@@ -35,6 +36,7 @@ pub use pause::MAX_SERVER_PAUSE_MS;
 pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
 pub use removal::Removal;
 pub use restore::Restore;
+pub use session_stream::SessionStreamEnd;
 pub use step_plan::{plan_step, STEP_PARALLELISM};
 pub use tab_message::TabMessage;
 pub use waiters::Wait;
@@ -43,6 +45,7 @@ use attention::Attention;
 use listen::Listen;
 use pause::Pause;
 use polling::Slots;
+use session_stream::SessionStream;
 use waiters::Waiters;
 pub use writes::WriteGroup;
 use writes::WriteQueue;
@@ -83,6 +86,8 @@ pub struct ClientState {
     waiters: Waiters,
     slots: Slots,
     listen: Listen,
+    /// A 2025-11-25 session's GET stream.
+    session_stream: SessionStream,
     /// The server's `Retry-After`, for every request.
     pause: Pause,
     writes: WriteQueue,
@@ -112,6 +117,7 @@ impl ClientState {
             waiters: Waiters::default(),
             slots: Slots::default(),
             listen: Listen::new(seed),
+            session_stream: SessionStream::new(seed),
             pause: Pause::default(),
             writes: WriteQueue::default(),
             tool_bindings: SortedMap::new(),
@@ -196,6 +202,9 @@ impl ClientState {
     /// This client now polls (it took the lock) or no longer does.
     pub fn set_leader(&mut self, leader: bool) {
         self.leader = leader;
+        if !leader {
+            self.stop_session_stream();
+        }
     }
 
     /// A new handle from `callTool`: recorded, to be stored before the call resolves.
@@ -342,5 +351,6 @@ impl ClientState {
         if self.listen.stop() {
             self.push(Effect::StopListening);
         }
+        self.stop_session_stream();
     }
 }

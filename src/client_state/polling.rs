@@ -5,6 +5,7 @@ use crate::json::{json, Value};
 use crate::machine::backoff::Failure;
 use crate::machine::record::{Action, Change, LocalStatus, TaskRecord};
 use crate::protocol::task::DetailedTask;
+use crate::protocol::task_protocol::TaskProtocol;
 
 use super::{ClientState, Effect};
 
@@ -108,6 +109,7 @@ impl ClientState {
         let mut expired = Vec::new();
         let mut actions = Vec::new();
         let mut backlog = Vec::new();
+        let mut legacy_live = false;
         // One pass, with only cheap checks for a record that has nothing due (a pass over 10,000 records
         // is most of what an answer costs when nothing waits).
         for (id, record) in self.records.iter_mut() {
@@ -116,6 +118,7 @@ impl ClientState {
                 self.attention.observed(id, LocalStatus::Working, LocalStatus::Expired);
                 expired.push(id.clone());
             }
+            legacy_live |= record.protocol() == TaskProtocol::Legacy && !record.is_settled();
             while online && actions.len() < room {
                 let Some(action) = record.next_action(now) else { break };
                 actions.push((id.clone(), action));
@@ -143,6 +146,7 @@ impl ClientState {
         }
         if self.sends_now() {
             self.ensure_listening(now);
+            self.tend_session_stream(now, legacy_live);
         }
         self.push(Effect::Rearm);
     }

@@ -40,7 +40,7 @@ pub(crate) enum ListenEnd {
 
 /// One POST to make: its body and protocol headers, the tool's `Mcp-Param-*` headers, the request id
 /// whose response to read (`None` for a notification or a response, whose answer has no body), and
-/// the host's abort signal.
+/// the host's abort signal. An empty body makes it a GET (a 2025-11-25 session's stream).
 pub(crate) struct Exchange<'a> {
     pub(crate) body: &'a str,
     pub(crate) headers: &'a [(&'static str, String)],
@@ -360,9 +360,13 @@ impl FetchTransport {
         }
         self.add_host_headers(&all).await?;
         let init = RequestInit::new();
-        init.set_method("POST");
         init.set_headers(&all);
-        init.set_body(&JsValue::from_str(body));
+        if body.is_empty() {
+            init.set_method("GET");
+        } else {
+            init.set_method("POST");
+            init.set_body(&JsValue::from_str(body));
+        }
         init.set_signal(Some(signal));
         init.set_redirect(RequestRedirect::Manual);
         Request::new_with_str_and_init(url, &init).map_err(|e| TransportError::Network(js_message(&e)))

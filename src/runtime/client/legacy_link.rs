@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::client_state::SessionStreamEnd;
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
 use crate::json::{Map, Value};
@@ -14,7 +15,7 @@ use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::legacy::handshake::{
     decode_initialize_result, encode_initialize, encode_initialized, LegacyTaskCapabilities,
 };
-use crate::protocol::legacy::headers::{initialize_headers, read_session_id, session_headers};
+use crate::protocol::legacy::headers::{initialize_headers, read_session_id, session_headers, stream_headers};
 use crate::protocol::legacy::negotiate::{
     after_discover, after_initialize, DiscoverOutcome, DiscoverVerdict, Generation,
 };
@@ -56,6 +57,8 @@ pub(super) struct ServerLink {
     tools: RefCell<Option<SortedMap<String, TaskSupport>>>,
     /// The open (or just ended) `tasks/result` streams, by task id.
     pub(super) streams: RefCell<SortedMap<String, super::legacy_tasks::ResultStream>>,
+    /// Closes the session's GET stream.
+    pub(super) session_abort: RefCell<Option<web_sys::AbortController>>,
 }
 
 /// The store value that remembers a server's generation and, for a 2025-11-25 server, its session:
@@ -285,16 +288,21 @@ impl ClientCore {
     }
 
     /// Sends a request in the session and returns its result, or POSTs a JSON-RPC response (an
-    /// answer to a server request; `null` once sent). `timeout_ms`: `None` for `tasks/result`, which
-    /// waits for the task's end; other messages on its stream go to `on_other`. A request (its id
-    /// taken once the session is open) is sent once more in a new session when the server forgot
-    /// ours; a response cannot be, and there is nothing left to send (`null`).
+    /// answer to a server request; `null` once sent). `stream`: `None` for the client's timeout; a
+    /// signal for a `tasks/result` stream, which waits for the task's end (or the signal); other
+    /// messages on a stream go to `on_other`. A request (its id taken once the session is open) is
+    /// sent once more in a new session when the server forgot ours; a response cannot be, and there
+    /// is nothing left to send (`null`).
     pub(super) async fn legacy_request(
         &self,
         message: Outgoing<'_>,
-        timeout_ms: Option<u32>,
+        stream: Option<&web_sys::AbortSignal>,
         on_other: &mut dyn FnMut(Value),
     ) -> Result<Value, TransportError> {
+        let timeout_ms = match stream {
+            None => Some(self.transport.timeout_ms()),
+            Some(_) => None,
+        };
         let mut retried = false;
         loop {
             let session = self.legacy_session().await?;
@@ -307,7 +315,7 @@ impl ClientCore {
                 Outgoing::Response(message) => (None, message.to_string()),
             };
             let headers = session_headers(session.id.as_deref());
-            let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: id.as_ref(), signal: None };
+            let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: id.as_ref(), signal: stream };
             let answer = self.transport.post(exchange, timeout_ms, on_other).await?;
             if id.is_none() && (200..300).contains(&answer.status) {
                 return Ok(Value::Null);
@@ -327,6 +335,33 @@ impl ClientCore {
         }
     }
 
+    /// The session's GET stream until it ends or `signal` closes it; each message goes to
+    /// [`ClientCore::on_stream_message`] with no task of its own. A server without the stream answers
+    /// 405; one that forgot the session, 404 (the next request opens a new one).
+    pub(super) async fn session_stream(&self, signal: &web_sys::AbortSignal) -> SessionStreamEnd {
+        let Ok(session) = self.legacy_session().await else { return SessionStreamEnd::Ended };
+        let headers = stream_headers(session.id.as_deref());
+        // An empty body makes the exchange a GET. The stream answers no request: the id is never sent,
+        // so every message on it goes to the handler.
+        let id = self.transport.next_id();
+        let exchange = Exchange { body: "", headers: &headers, extra: &[], id: Some(&id), signal: Some(signal) };
+        match self.transport.post(exchange, None, &mut |m| self.on_stream_message(None, m)).await {
+            Ok(answer) if answer.status == 405 => SessionStreamEnd::Refused,
+            Ok(answer) => {
+                if session_lost(&answer) {
+                    self.drop_session(&session);
+                } else if !(200..300).contains(&answer.status) {
+                    let error = TransportError::Http { status: answer.status, retry_after_ms: answer.retry_after_ms };
+                    let now = crate::host::globals::now_ms();
+                    self.run(|state| state.on_server_failure(now, &error.as_failure()));
+                }
+                SessionStreamEnd::Ended
+            }
+            Err(TransportError::Aborted) => SessionStreamEnd::Closed,
+            Err(_) => SessionStreamEnd::Ended,
+        }
+    }
+
     /// `execution.taskSupport` of `tool`, from `tools/list` (every page, once per session).
     pub(super) async fn legacy_task_support(&self, tool: &str) -> Result<TaskSupport, ClientError> {
         if let Some(support) = self.link.tools.borrow().as_ref().map(|t| t.get(tool).copied()) {
@@ -337,7 +372,7 @@ impl ClientCore {
         loop {
             let request = LegacyRequest::ListTools { cursor: cursor.take() };
             let page = self
-                .legacy_request(Outgoing::Request(&request), Some(self.transport.timeout_ms()), &mut |_| {})
+                .legacy_request(Outgoing::Request(&request), None, &mut |_| {})
                 .await
                 .map_err(|e| ClientError::from(&e))?;
             let page = decode_tool_page(&page).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))?;

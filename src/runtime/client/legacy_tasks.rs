@@ -21,7 +21,8 @@ use crate::protocol::legacy::task::{
     cancel_refusal, decode_call_result, decode_cancel_result, decode_get_result, CancelRefusal, LegacyCallOutcome,
 };
 use crate::protocol::legacy::tools::attach_task;
-use crate::protocol::task::{StatusDetail, Task, TaskStatus};
+use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::{DecodeError, Object};
 use crate::transport::TransportError;
 
@@ -31,12 +32,22 @@ use super::ClientCore;
 
 /// One task's `tasks/result` stream: the input requests it delivered (keyed as the host sees them)
 /// and, once it ended, the task's outcome, which the next `tasks/get` that sees the end settles with.
+/// Dropping it (the task settled or was forgotten) closes the stream.
 #[derive(Default)]
 pub(super) struct ResultStream {
     open: bool,
     delivered: bool,
     pending: InputRequests,
     payload: Option<TaskPayload>,
+    abort: Option<web_sys::AbortController>,
+}
+
+impl Drop for ResultStream {
+    fn drop(&mut self) {
+        if let Some(abort) = &self.abort {
+            abort.abort();
+        }
+    }
 }
 
 impl ClientCore {
@@ -54,38 +65,74 @@ impl ClientCore {
     /// required, the requests the stream delivered (opening it if need be).
     async fn legacy_poll(&self, id: &str) -> Result<ExchangeOutcome, TransportError> {
         let request = LegacyRequest::GetTask { task_id: id.to_owned() };
-        let value =
-            self.legacy_request(Outgoing::Request(&request), Some(self.transport.timeout_ms()), &mut |_| {}).await?;
+        let value = self.legacy_request(Outgoing::Request(&request), None, &mut |_| {}).await?;
         let task = decode_get_result(&value, id).map_err(TransportError::BadResponse)?;
         let observed = match task.status {
-            TaskStatus::Completed | TaskStatus::Failed => {
-                let streamed = self.link.streams.borrow_mut().get_mut(id).and_then(|s| s.payload.take());
-                let payload = match streamed {
-                    Some(payload) => payload,
-                    None => self.legacy_payload(id).await?,
-                };
-                self.link.streams.borrow_mut().remove(id);
-                Some(settle(task, payload).map_err(TransportError::BadResponse)?)
-            }
-            TaskStatus::InputRequired => {
-                self.open_result_stream(id);
-                // Until the stream delivers the requests there is nothing to answer: the task is
-                // shown working, not asking with an empty form.
-                let pending = self.pending_input(id);
-                let task = if pending.is_empty() { Task { status: TaskStatus::Working, ..task } } else { task };
-                live_observation(task, &pending)
-            }
-            TaskStatus::Working | TaskStatus::Cancelled => live_observation(task, &InputRequests::new()),
+            TaskStatus::Completed | TaskStatus::Failed => Some(self.legacy_settle(task).await?),
+            _ => self.live_state(task),
         };
         Ok(ExchangeOutcome::Answered(observed.map(Box::new)))
+    }
+
+    /// An ended task's last state with its outcome: from its `tasks/result` stream if that delivered
+    /// it, else asked for with `tasks/result`.
+    async fn legacy_settle(&self, task: Task) -> Result<DetailedTask, TransportError> {
+        let id = task.task_id.clone();
+        let streamed = self.link.streams.borrow_mut().get_mut(&id).and_then(|s| s.payload.take());
+        let payload = match streamed {
+            Some(payload) => payload,
+            None => self.legacy_payload(&id).await?,
+        };
+        self.link.streams.borrow_mut().remove(&id);
+        settle(task, payload).map_err(TransportError::BadResponse)
+    }
+
+    /// A live task's state as the record takes it. While input is required: the requests its
+    /// `tasks/result` stream delivered (opening it if need be); until it delivered some there is
+    /// nothing to answer, so the task is shown working, not asking with an empty form.
+    fn live_state(&self, task: Task) -> Option<DetailedTask> {
+        if task.status != TaskStatus::InputRequired {
+            return live_observation(task, &InputRequests::new());
+        }
+        self.open_result_stream(&task.task_id);
+        let pending = self.pending_input(&task.task_id);
+        let task = if pending.is_empty() { Task { status: TaskStatus::Working, ..task } } else { task };
+        live_observation(task, &pending)
+    }
+
+    /// `notifications/tasks/status` for one of this client's 2025-11-25 tasks: applied as a poll's
+    /// answer would be; an end is settled with its outcome, fetched in the background.
+    fn observe_status(&self, task: Task) {
+        let known = self.state.borrow().record(&task.task_id).is_some_and(|r| r.protocol() == TaskProtocol::Legacy);
+        if !known {
+            return;
+        }
+        if !matches!(task.status, TaskStatus::Completed | TaskStatus::Failed) {
+            if let Some(observed) = self.live_state(task) {
+                let now = globals::now_ms();
+                self.run(|state| state.on_task_observed(now, observed));
+            }
+            return;
+        }
+        let Some(core) = self.me.upgrade() else { return };
+        spawn(async move {
+            // A failure here is left to the next poll, which sees the same end.
+            if let Ok(observed) = core.legacy_settle(task).await {
+                let now = globals::now_ms();
+                // And a pass: the session stream may have no live task left to serve.
+                core.run(|state| {
+                    state.on_task_observed(now, observed);
+                    state.poll_due(now);
+                });
+            }
+        });
     }
 
     /// `tasks/result` of a task that has ended: its result, or the JSON-RPC error it ended with.
     async fn legacy_payload(&self, id: &str) -> Result<TaskPayload, TransportError> {
         let request = LegacyRequest::TaskResult { task_id: id.to_owned() };
-        let timeout = Some(self.transport.timeout_ms());
         let outcome = match self
-            .legacy_request(Outgoing::Request(&request), timeout, &mut |m| self.on_stream_message(id, m))
+            .legacy_request(Outgoing::Request(&request), None, &mut |m| self.on_stream_message(Some(id), m))
             .await
         {
             Ok(result) => Ok(result),
@@ -108,26 +155,29 @@ impl ClientCore {
     }
 
     /// Opens `id`'s `tasks/result` stream unless one is open. It has no timeout: it ends when the task
-    /// does. A stream that breaks is opened again by the next poll that still sees `input_required`.
-    /// Step mode opens none (its isolate ends with the step).
+    /// does, or is closed when the client settles or forgets the task. A stream that breaks is opened
+    /// again by the next poll that still sees `input_required`. Step mode opens none (its isolate ends
+    /// with the step).
     fn open_result_stream(&self, id: &str) {
-        if !self.state.borrow().config().auto_poll {
+        if !self.state.borrow().config().auto_poll || self.link.streams.borrow().get(id).is_some_and(|s| s.open) {
             return;
         }
+        let Ok(abort) = web_sys::AbortController::new() else { return };
         {
             let mut streams = self.link.streams.borrow_mut();
             let stream = streams.get_or_insert_with(id.to_owned(), ResultStream::default);
-            if stream.open {
-                return;
-            }
             stream.open = true;
+            stream.abort = Some(abort.clone());
         }
         let Some(core) = self.me.upgrade() else { return };
         let id = id.to_owned();
         spawn(async move {
             let request = LegacyRequest::TaskResult { task_id: id.clone() };
+            let signal = abort.signal();
             let outcome = match core
-                .legacy_request(Outgoing::Request(&request), None, &mut |m| core.on_stream_message(&id, m))
+                .legacy_request(Outgoing::Request(&request), Some(&signal), &mut |m| {
+                    core.on_stream_message(Some(&id), m)
+                })
                 .await
             {
                 Ok(result) => decode_task_payload(&Ok(result), &id).ok(),
@@ -150,16 +200,23 @@ impl ClientCore {
         });
     }
 
-    /// A message on task `id`'s `tasks/result` stream other than its response.
-    fn on_stream_message(&self, id: &str, message: Value) {
+    /// A message on task `stream`'s `tasks/result` stream other than its response, or (`None`) on the
+    /// session's GET stream. A question goes to the task it names (else the stream's); one for no
+    /// task of this client is refused, so the server does not wait for an answer that cannot come.
+    pub(super) fn on_stream_message(&self, stream: Option<&str>, message: Value) {
         match decode_stream_value(message) {
             Ok(LegacyServerMessage::Elicitation(elicitation)) => {
+                let target = elicitation.related_task.as_deref().or(stream).map(str::to_owned);
+                let Some(id) = target.filter(|id| self.state.borrow().record(id).is_some()) else {
+                    self.respond_in_background(encode_method_not_found(&elicitation.id, "elicitation/create"));
+                    return;
+                };
                 let request_id = elicitation.id.clone();
                 let (key, request) = elicitation.input_entry();
                 let limit = self.transport.max_input_requests();
                 let pending = {
                     let mut streams = self.link.streams.borrow_mut();
-                    let stream = streams.get_or_insert_with(id.to_owned(), ResultStream::default);
+                    let stream = streams.get_or_insert_with(id.clone(), ResultStream::default);
                     stream.delivered = true;
                     // As many open questions as a 2026-07-28 answer may carry; past that, the server
                     // hears a refusal instead of every later one costing more.
@@ -171,7 +228,7 @@ impl ClientCore {
                     }
                 };
                 match pending {
-                    Some(pending) => self.observe_input(id, &pending),
+                    Some(pending) => self.observe_input(&id, &pending),
                     None => {
                         let why = DecodeError::Invalid {
                             what: "elicitation/create",
@@ -181,12 +238,7 @@ impl ClientCore {
                     }
                 }
             }
-            Ok(LegacyServerMessage::TaskStatus(task)) if task.task_id == id => {
-                if let Some(observed) = live_observation(task, &self.pending_input(id)) {
-                    let now = globals::now_ms();
-                    self.run(|state| state.on_task_observed(now, observed));
-                }
-            }
+            Ok(LegacyServerMessage::TaskStatus(task)) => self.observe_status(task),
             Ok(LegacyServerMessage::Unsupported { id: request, method }) if method == "ping" => {
                 self.respond_in_background(encode_result_response(&request, json!({})));
             }
@@ -214,8 +266,7 @@ impl ClientCore {
     fn respond_in_background(&self, message: Value) {
         let Some(core) = self.me.upgrade() else { return };
         spawn(async move {
-            let _ =
-                core.legacy_request(Outgoing::Response(&message), Some(core.transport.timeout_ms()), &mut |_| {}).await;
+            let _ = core.legacy_request(Outgoing::Response(&message), None, &mut |_| {}).await;
         });
     }
 
@@ -224,7 +275,7 @@ impl ClientCore {
         for (key, answer) in responses.iter() {
             let Some(request) = request_id_for_key(key) else { continue };
             let message = encode_input_answer(&request, Some(id), answer);
-            self.legacy_request(Outgoing::Response(&message), Some(self.transport.timeout_ms()), &mut |_| {}).await?;
+            self.legacy_request(Outgoing::Response(&message), None, &mut |_| {}).await?;
             if let Some(stream) = self.link.streams.borrow_mut().get_mut(id) {
                 stream.pending.remove(key);
             }
@@ -235,7 +286,7 @@ impl ClientCore {
     /// `tasks/cancel`; `-32602` (already ended, or unknown) counts as done: the next poll tells which.
     async fn legacy_cancel(&self, id: &str) -> Result<ExchangeOutcome, TransportError> {
         let request = LegacyRequest::CancelTask { task_id: id.to_owned() };
-        match self.legacy_request(Outgoing::Request(&request), Some(self.transport.timeout_ms()), &mut |_| {}).await {
+        match self.legacy_request(Outgoing::Request(&request), None, &mut |_| {}).await {
             Ok(result) => {
                 decode_cancel_result(&result, id).map_err(TransportError::BadResponse)?;
                 Ok(ExchangeOutcome::Answered(None))
@@ -269,12 +320,9 @@ impl ClientCore {
             task: task.then(TaskParams::default),
             progress_token: None,
         });
-        let timeout = Some(self.transport.timeout_ms());
         let refuse = &mut |message: Value| self.refuse_server_request(message);
-        let value = self
-            .legacy_request(Outgoing::Request(&request), timeout, refuse)
-            .await
-            .map_err(|e| ClientError::from(&e))?;
+        let value =
+            self.legacy_request(Outgoing::Request(&request), None, refuse).await.map_err(|e| ClientError::from(&e))?;
         decode_call_result(&value).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))
     }
 

@@ -38,6 +38,7 @@ mod listen;
 mod notify;
 mod once;
 mod persist;
+mod session_stream;
 use persist::Written;
 mod step;
 mod tabs;
@@ -238,7 +239,12 @@ impl ClientCore {
                 Effect::Delete(key) => deletes.push(key),
                 Effect::EmitTask(id) => self.emit_task(&id),
                 Effect::Notify(id) => self.show_notice(&id),
-                Effect::EmitForget(id) => self.events.emit("forget", to_js(&json!({ "id": id }))),
+                Effect::EmitForget(id) => {
+                    // A forgotten 2025-11-25 task's `tasks/result` stream closes with it.
+                    #[cfg(feature = "legacy")]
+                    self.link.streams.borrow_mut().remove(&id);
+                    self.events.emit("forget", to_js(&json!({ "id": id })))
+                }
                 Effect::EmitCall(call) => {
                     self.events.emit("call", to_js(&UnknownCallSnapshot::of_call(&call).to_json()))
                 }
@@ -257,6 +263,8 @@ impl ClientCore {
                         abort.abort();
                     }
                 }
+                Effect::OpenSessionStream => self.open_session_stream(),
+                Effect::CloseSessionStream => self.close_session_stream(),
                 Effect::Rearm => self.rearm(),
             }
         }

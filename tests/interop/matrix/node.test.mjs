@@ -27,9 +27,12 @@ async function clientFor(server) {
 
 /** Every POST this process sends: { at, url, method, taskId, status, request, response }. */
 const wire = [];
+/** Every GET (a 2025-11-25 session stream): { at, url, status, statuses (notifications/tasks/status read on it), endedAt }. */
+const gets = [];
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
   const request = new Request(input, init);
+  if (request.method === "GET") return watchGet(request);
   if (request.method !== "POST") return realFetch(request);
   const text = await request.clone().text().catch(() => "");
   let rpc = {};
@@ -41,15 +44,49 @@ globalThis.fetch = async (input, init) => {
     entry.status = response.status;
     if (!(response.headers.get("content-type") ?? "").includes("event-stream")) {
       response.clone().text().then((t) => { entry.response = t.slice(0, 2000); }, () => {});
-    } else {
-      entry.response = "(event stream)";
+      return response;
     }
-    return response;
+    entry.response = "(event stream)";
+    Object.assign(entry, { statuses: [], endedAt: null });
+    return watchStream(entry, response);
   } catch (error) {
     entry.status = `threw ${error?.name}: ${error?.message}`;
     throw error;
   }
 };
+/** Fetches a GET, recording it in `gets` with what `watchStream` sees of its event stream. */
+async function watchGet(request) {
+  const entry = { at: Date.now(), url: request.url, status: null, statuses: [], endedAt: null };
+  gets.push(entry);
+  const response = await realFetch(request);
+  entry.status = response.status;
+  return watchStream(entry, response);
+}
+
+/** Reads a copy of `response`'s event stream: the statuses of the `notifications/tasks/status` on it go to `entry.statuses`, and `entry.endedAt` is set when it ends (or the client aborts it). */
+function watchStream(entry, response) {
+  if (!response.body) {
+    entry.endedAt = Date.now();
+    return response;
+  }
+  const [mine, copy] = response.body.tee();
+  (async () => {
+    const reader = copy.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += value;
+        for (const m of text.matchAll(/"method":"notifications\/tasks\/status".*?"status":"(\w+)"/g)) entry.statuses.push(m[1]);
+        text = text.slice(text.lastIndexOf("\n") + 1);
+      }
+    } catch { /* aborted by the client: the stream ended */ }
+    entry.endedAt = Date.now();
+  })();
+  return new Response(mine, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 const sent = (peer, method, taskId) => wire.filter((r) => r.url === peer.url && r.method === method && (taskId === undefined || r.taskId === taskId));
 /** The exchanges with `peer`, for a failure message. */
 const transcript = (peer) => wire.filter((r) => r.url === peer.url).map((r) => `+${r.at - wire[0].at} ${r.method} ${r.taskId ?? ""} → ${r.status}\n  > ${r.request}\n  < ${r.response}`).join("\n");
@@ -245,3 +282,48 @@ cells("listen cost", (server, peer) => traced(peer, async () => {
     client.close();
   }
 }), { timeout: (LISTEN_SECONDS + 40) * 1000 });
+
+// A 2025-11-25 server sends `notifications/tasks/status` only on the session's GET stream (TS SDK v1):
+// with polls ten seconds apart, the end of a 3 s build is known from that stream within a few
+// seconds, one stream serves the task, and it is closed once no task is live. A 2026-07-28 server
+// is never sent a GET.
+cells("status stream", (server, peer) => traced(peer, async () => {
+  const slowPolls = legacy(server) ? { minPollIntervalMs: 10_000 } : {};
+  const client = await open(server, peer, slowPolls);
+  try {
+    const out = await client.callTool("build", { seconds: 3, target: "stream" });
+    assert.equal(out.kind, "task");
+    const started = Date.now();
+    const done = await within(client.wait(out.task.taskId), 20_000, "wait(build)");
+    assert.equal(done.status, "completed", `completed: ${JSON.stringify(done)}`);
+    assert.equal(done.result?.structuredContent?.target, "stream", "the outcome came with the end");
+    const streams = gets.filter((g) => g.url === peer.url);
+    if (!legacy(server)) {
+      assert.equal(streams.length, 0, "no GET to a 2026-07-28 server");
+      return;
+    }
+    const took = Date.now() - started;
+    const polls = sent(peer, "tasks/get", out.task.taskId).length;
+    console.error(`  ${server.name} status stream: ${streams.length} GET, ${streams.flatMap((g) => g.statuses).join(",")} pushed; ended known after ${took} ms with ${polls} tasks/get`);
+    assert.ok(streams.length >= 1 && streams.length <= 2, `one session stream (two if the first raced the session): ${streams.length}`);
+    assert.ok(streams.some((g) => g.statuses.includes("completed")), `the end came on the stream: ${JSON.stringify(streams)}`);
+    assert.ok(took < 8_000, `the end was known from the stream, not the next poll 10 s later: ${took} ms`);
+    assert.ok(polls <= 1, `polls ten seconds apart: ${polls} tasks/get`);
+    await sleep(500);
+    assert.ok(streams.every((g) => g.endedAt !== null), "the stream is closed once no task is live");
+
+    // A task forgotten while it waits for input: its tasks/result stream and the session stream close.
+    const asked = await client.callTool("deploy", { service: "api", environment: "staging" });
+    const id = asked.task.taskId;
+    await nextTask(client, (s) => s.taskId === id && s.status === "input_required");
+    const results = sent(peer, "tasks/result", id);
+    assert.equal(results.filter((r) => r.endedAt === null).length, 1, "one open tasks/result stream while input is required");
+    await client.forget(id);
+    await sleep(500);
+    assert.deepEqual(results.map((r) => r.endedAt !== null), results.map(() => true), "forgetting the task closed its tasks/result stream");
+    const open = gets.filter((g) => g.url === peer.url && g.endedAt === null);
+    assert.equal(open.length, 0, "no live task: no session stream");
+  } finally {
+    client.close();
+  }
+}));

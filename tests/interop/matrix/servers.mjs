@@ -51,6 +51,7 @@ export const CELLS = [
   ["cancel", "node"],
   ["step mode", "node"],
   ["listen cost", "node"],
+  ["status stream", "node"],
   ["reload mid-task", "chromium"],
   ["offline and back", "chromium"],
   ["two tabs", "chromium"],

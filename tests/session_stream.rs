@@ -1,0 +1,145 @@
+//! When a 2025-11-25 session's GET stream (where the official TypeScript SDK v1 sends
+//! `notifications/tasks/status`) is opened and closed, on a fake clock: only while this polling client
+//! has a live 2025-11-25 task, once at a time, re-opened after a growing backoff never under a second,
+//! never again after the server refused it (405), never during the server's `Retry-After`, and closed
+//! when no such task is left, when the client stops polling, and when it closes.
+use mcp_tasks_web::client_state::{
+    ClientConfig, ClientState, Effect, Keys, SessionStreamEnd, RELISTEN_MAX_MS, RELISTEN_MIN_MS,
+};
+use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
+use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use mcp_tasks_web::protocol::task_protocol::TaskProtocol;
+use mcp_tasks_web::protocol::timestamp::format_millis;
+use mcp_tasks_web::protocol::tool_result::CallToolResult;
+
+/// 2026-08-01T09:00:00Z.
+const T0: u64 = 1_785_574_800_000;
+
+fn state() -> ClientState {
+    let policy = PollPolicy {
+        min_interval_ms: 100,
+        default_interval_ms: 1_000,
+        backoff_base_ms: 500,
+        max_backoff_ms: 8_000,
+        expiry_grace_ms: 60_000,
+        pushed_backstop_ms: 30_000,
+    };
+    let config = ClientConfig { policy, retention: 500, auto_poll: true, max_in_flight: 16 };
+    ClientState::new(config, Keys::new("ns", "http://127.0.0.1:1/mcp"), false, true, 7)
+}
+
+fn task(id: &str, status: TaskStatus, at: u64) -> Task {
+    Task {
+        task_id: id.into(),
+        status,
+        status_message: None,
+        created_at: format_millis(T0 as i64),
+        last_updated_at: format_millis(at as i64),
+        ttl_ms: Some(3_600_000),
+        poll_interval_ms: Some(1_000),
+    }
+}
+
+fn add(state: &mut ClientState, id: &str, protocol: TaskProtocol) {
+    state.add_task_of(T0, "build".into(), task(id, TaskStatus::Working, T0), protocol);
+}
+
+fn complete(state: &mut ClientState, id: &str, now: u64) {
+    let result = StatusDetail::Result(CallToolResult::text("ok"));
+    state.on_task_observed(now, DetailedTask { task: task(id, TaskStatus::Completed, now), detail: result });
+}
+
+/// One pass at `now`; how many session streams it opened and closed.
+fn pass(state: &mut ClientState, now: u64) -> (usize, usize) {
+    state.poll_due(now);
+    let effects = state.drain_effects();
+    let opened = effects.iter().filter(|e| matches!(e, Effect::OpenSessionStream)).count();
+    let closed = effects.iter().filter(|e| matches!(e, Effect::CloseSessionStream)).count();
+    (opened, closed)
+}
+
+#[test]
+fn one_stream_opens_for_live_2025_tasks_and_closes_when_none_is_left() {
+    let mut state = state();
+    add(&mut state, "a", TaskProtocol::Legacy);
+    add(&mut state, "b", TaskProtocol::Legacy);
+    assert_eq!(pass(&mut state, T0), (1, 0), "one stream for the session, however many tasks");
+    assert_eq!(pass(&mut state, T0 + 5_000), (0, 0), "not opened twice while open");
+    complete(&mut state, "a", T0 + 6_000);
+    assert_eq!(pass(&mut state, T0 + 6_000), (0, 0), "b still needs it");
+    complete(&mut state, "b", T0 + 7_000);
+    assert_eq!(pass(&mut state, T0 + 7_000), (0, 1), "no live 2025-11-25 task: closed");
+    state.on_session_stream_end(T0 + 7_001, SessionStreamEnd::Closed);
+    assert_eq!(pass(&mut state, T0 + 600_000), (0, 0), "nothing to hear about");
+}
+
+#[test]
+fn a_2026_server_never_gets_a_session_stream() {
+    let mut state = state();
+    add(&mut state, "x", TaskProtocol::Extension);
+    for s in 0..120 {
+        assert_eq!(pass(&mut state, T0 + s * 1_000).0, 0, "at {s} s");
+    }
+}
+
+#[test]
+fn a_stream_that_keeps_ending_is_reopened_after_a_growing_backoff_never_under_a_second() {
+    let mut state = state();
+    add(&mut state, "a", TaskProtocol::Legacy);
+    let mut opens = Vec::new();
+    // Ten minutes of passes every 100 ms against a server that ends each stream at once.
+    for step in 0..6_000u64 {
+        let now = T0 + step * 100;
+        let (opened, _) = pass(&mut state, now);
+        if opened == 1 {
+            opens.push(now);
+            state.on_session_stream_end(now + 10, SessionStreamEnd::Ended);
+        }
+    }
+    let gaps: Vec<u64> = opens.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.iter().all(|&g| g >= RELISTEN_MIN_MS), "never sooner than a second: {gaps:?}");
+    assert!(gaps.iter().all(|&g| g <= RELISTEN_MAX_MS + 200), "never later than the longest wait: {gaps:?}");
+    assert!(gaps.last() > gaps.first(), "the wait grows: {gaps:?}");
+    assert!((8..=20).contains(&opens.len()), "{} streams in ten minutes: {gaps:?}", opens.len());
+}
+
+#[test]
+fn a_server_that_refuses_the_get_is_not_asked_again() {
+    let mut state = state();
+    add(&mut state, "a", TaskProtocol::Legacy);
+    assert_eq!(pass(&mut state, T0).0, 1);
+    state.on_session_stream_end(T0 + 5, SessionStreamEnd::Refused);
+    for s in 1..600 {
+        assert_eq!(pass(&mut state, T0 + s * 1_000).0, 0, "asked again at {s} s");
+    }
+}
+
+#[test]
+fn retry_after_holds_the_stream_back() {
+    let mut state = state();
+    add(&mut state, "a", TaskProtocol::Legacy);
+    assert_eq!(pass(&mut state, T0).0, 1);
+    state.on_server_failure(T0 + 10, &Failure::Http { status: 503, retry_after_ms: Some(30_000) });
+    state.on_session_stream_end(T0 + 10, SessionStreamEnd::Ended);
+    let _ = state.drain_effects();
+    for s in 1..30 {
+        assert_eq!(pass(&mut state, T0 + s * 1_000).0, 0, "opened during Retry-After, at {s} s");
+    }
+    assert_eq!(pass(&mut state, T0 + 30_010).0, 1, "opened once the pause ends");
+}
+
+#[test]
+fn the_stream_closes_when_the_client_stops_polling_or_closes() {
+    let mut state = state();
+    add(&mut state, "a", TaskProtocol::Legacy);
+    assert_eq!(pass(&mut state, T0).0, 1);
+    state.set_leader(false);
+    assert!(state.drain_effects().iter().any(|e| matches!(e, Effect::CloseSessionStream)), "another tab polls now");
+    state.on_session_stream_end(T0 + 1_000, SessionStreamEnd::Closed);
+    assert_eq!(pass(&mut state, T0 + 10_000).0, 0, "a tab that does not poll opens none");
+
+    state.set_leader(true);
+    assert_eq!(pass(&mut state, T0 + 11_000).0, 1, "polling again: opened again (a close is no failure)");
+    state.close();
+    assert!(state.drain_effects().iter().any(|e| matches!(e, Effect::CloseSessionStream)), "closed with the client");
+}
