@@ -30,6 +30,9 @@ use super::exchange::failure_outcome;
 use super::legacy_link::Outgoing;
 use super::ClientCore;
 
+/// How long a step reads a task's `tasks/result` stream for the questions it waits on.
+const STEP_QUESTIONS_MS: u32 = 2_000;
+
 /// One task's `tasks/result` stream: the input requests it delivered (keyed as the host sees them)
 /// and, once it ended, the task's outcome, which the next `tasks/get` that sees the end settles with.
 /// Dropping it (the task settled or was forgotten) closes the stream.
@@ -69,9 +72,37 @@ impl ClientCore {
         let task = decode_get_result(&value, id).map_err(TransportError::BadResponse)?;
         let observed = match task.status {
             TaskStatus::Completed | TaskStatus::Failed => Some(self.legacy_settle(task).await?),
+            TaskStatus::InputRequired if !self.state.borrow().config().auto_poll => {
+                self.read_questions_in_step(id).await;
+                self.live_state(task)
+            }
             _ => self.live_state(task),
         };
         Ok(ExchangeOutcome::Answered(observed.map(Box::new)))
+    }
+
+    /// Step mode keeps no stream open between steps (its isolate ends with the step). While a task
+    /// waits for input and its record holds no question yet, the step reads the task's `tasks/result`
+    /// stream until the server's questions arrive (it sends those it queued at once), for at most
+    /// [`STEP_QUESTIONS_MS`], and closes it. The questions are stored with the record, so later steps
+    /// show and answer them without reading again.
+    async fn read_questions_in_step(&self, id: &str) {
+        if !self.pending_input(id).is_empty() {
+            return;
+        }
+        let Ok(abort) = web_sys::AbortController::new() else { return };
+        let stop = abort.clone();
+        let _deadline = globals::Timeout::new(STEP_QUESTIONS_MS, move || stop.abort()).ok();
+        let request = LegacyRequest::TaskResult { task_id: id.to_owned() };
+        let signal = abort.signal();
+        let on_message = &mut |message: Value| {
+            self.on_stream_message(Some(id), message);
+            if !self.pending_input(id).is_empty() {
+                abort.abort();
+            }
+        };
+        // The outcome is left to the next poll: a task that ended meanwhile settles there.
+        let _ = self.legacy_request(Outgoing::Request(&request), Some(&signal), on_message).await;
     }
 
     /// An ended task's last state with its outcome: from its `tasks/result` stream if that delivered
@@ -156,8 +187,8 @@ impl ClientCore {
 
     /// Opens `id`'s `tasks/result` stream unless one is open. It has no timeout: it ends when the task
     /// does, or is closed when the client settles or forgets the task. A stream that breaks is opened
-    /// again by the next poll that still sees `input_required`. Step mode opens none (its isolate ends
-    /// with the step).
+    /// again by the next poll that still sees `input_required`. Step mode keeps none open (see
+    /// [`Self::read_questions_in_step`]).
     fn open_result_stream(&self, id: &str) {
         if !self.state.borrow().config().auto_poll || self.link.streams.borrow().get(id).is_some_and(|s| s.open) {
             return;

@@ -257,7 +257,33 @@ cells("step mode", (server, peer) => traced(peer, async () => {
   assert.ok(results.some((r) => r.polled > 0), "steps polled");
   assert.deepEqual([results.at(-1).live, results.at(-1).nextWakeAt], [0, null], "nothing live after completion: no wake-up");
   assert.equal(sent(peer, "subscriptions/listen").length, 0, "step mode never listens");
-}));
+
+  // An approval on steps: the question is read by a step (for a 2025-11-25 server, from a
+  // tasks/result stream the step closes again), stored, answered by the host between steps, sent by
+  // the next step, and the task completes.
+  const asking = await (await stepOpen()).callTool("deploy", { service: "api", environment: "staging" });
+  const deployId = asking.task.taskId;
+  let seen = null;
+  let answered = false;
+  for (let i = 0; i < 100; i++) {
+    const client = await stepOpen();
+    const result = await client.step();
+    seen = client.tasks().find((t) => t.taskId === deployId) ?? null;
+    if (seen?.status === "completed") break;
+    const keys = Object.keys(seen?.inputRequests ?? {});
+    if (seen?.status === "input_required" && keys.length > 0 && !answered) {
+      assert.equal(keys.length, 1, `one question: ${JSON.stringify(seen.inputRequests)}`);
+      const content = fillForm(seen.inputRequests[keys[0]].params?.requestedSchema);
+      await client.respond(deployId, { [keys[0]]: { action: "accept", content } });
+      answered = true;
+      continue;
+    }
+    await sleep(Math.max(0, Math.min(1000, (result.nextWakeAt ?? Date.now()) - Date.now())));
+  }
+  assert.ok(answered, `the question reached a step: ${JSON.stringify(seen)}`);
+  assert.equal(seen?.status, "completed", `the approved deploy completed on steps: ${JSON.stringify(seen)}`);
+  assert.equal(seen.result?.structuredContent?.reason, "interop", `the answer reached the tool: ${JSON.stringify(seen.result)}`);
+}), { timeout: 60_000 });
 
 // What listening costs: a server whose listen honours nothing (TS SDK 2.4) must not be asked again
 // for the same task, and the task is polled as a client without listen would poll it.
