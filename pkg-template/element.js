@@ -60,6 +60,7 @@ const CSS = `:host { display: block; font: 1rem/1.5 var(--mcp-task-font, system-
 .progress > span { display: block; height: 100%; width: 40%; border-radius: inherit; background: var(--_working-fg); animation: mcp-slide 1.4s ease-in-out infinite; }
 @keyframes mcp-slide { from { transform: translateX(-100%); } to { transform: translateX(250%); } }
 @media (prefers-reduced-motion: reduce) { .progress > span { animation: none; width: 100%; opacity: .45; } }
+.progress.determinate > span { animation: none; opacity: 1; transition: width .3s; }
 .questions { display: grid; gap: .75rem; }
 form { display: grid; gap: .75rem; border: 1px solid var(--_border); border-radius: calc(var(--_radius) - 4px); padding: .75rem; margin: 0; }
 .prompt { margin: 0; font-weight: 600; white-space: pre-wrap; }
@@ -372,6 +373,18 @@ function makeTaskElement() {
       this.#p = p;
     }
 
+    /** A determinate bar when the server reported progress out of a known total, else an indeterminate one (no `aria-valuenow`). */
+    #drawProgress(progress) {
+      const [done, total] = progress ?? [];
+      const known = total > 0 && done >= 0 && Number.isFinite(done / total);
+      const bar = this.#p.progress;
+      bar.classList.toggle("determinate", known);
+      setAttr(bar, "aria-valuemin", known ? "0" : null);
+      setAttr(bar, "aria-valuemax", known ? String(total) : null);
+      setAttr(bar, "aria-valuenow", known ? String(Math.min(done, total)) : null);
+      bar.firstChild.style.width = known ? `${Math.min(100, (100 * done) / total)}%` : "";
+    }
+
     #setState(status) {
       const states = this.#states;
       if (!states || typeof status !== "string") return;
@@ -550,6 +563,7 @@ function makeTaskElement() {
       setText(p.message, view.message);
       setAttr(p.progress, "aria-label", w["progress.label"]);
       show(p.progress, view.working);
+      this.#drawProgress(view.progress);
       // A compact card (a list item) summarises: its questions are asked by the full card.
       this.#drawQuestions(this.hasAttribute("compact") ? [] : view.questions, w);
       if (this.#draws !== thisDraw) {

@@ -5,7 +5,7 @@
 //! events, `snapshot()`, `tasks()`), the element reads them back with [`Snapshot::from_json`], and the
 //! TypeScript declarations in `src/bindings/mod.rs` name the same fields and status values (a test here
 //! checks them). Pure: no wasm-bindgen, js-sys or web-sys.
-use crate::json::{json, Value};
+use crate::json::{json, Map, Number, Value};
 
 use crate::machine::pending::PendingCall;
 use crate::machine::record::{CancelIntent, FailureNote, LocalEnd, LocalStatus, TaskRecord};
@@ -145,6 +145,8 @@ pub struct TaskSnapshot {
     pub restored: bool,
     /// `protocol`: the task design the task lives under, `"2026-07-28"` or `"2025-11-25"`.
     pub protocol: TaskProtocol,
+    /// `progress`: the latest progress and total of a live 2025-11-25 task, as the server wrote them.
+    pub progress: Option<(Number, Option<Number>)>,
 }
 
 impl TaskSnapshot {
@@ -188,6 +190,7 @@ impl TaskSnapshot {
             last_error: record.last_failure().cloned(),
             restored,
             protocol: record.protocol(),
+            progress: record.progress().map(|(p, t)| (p.clone(), t.cloned())),
         }
     }
 
@@ -200,6 +203,12 @@ impl TaskSnapshot {
         let connectivity = self.connectivity.as_str();
         let expired = self.expired.as_ref().map_or(Value::Null, expired_to_json);
         let last_error = self.last_error.as_ref().map_or(Value::Null, StoredForm::to_json);
+        let progress = self.progress.as_ref().map_or(Value::Null, |(progress, total)| {
+            let mut value = Map::new();
+            value.insert("progress".into(), Value::Number(progress.clone()));
+            value.insert("total".into(), total.clone().map_or(Value::Null, Value::Number));
+            Value::Object(value)
+        });
         json!({
             "taskId": self.task_id,
             "toolName": self.tool_name,
@@ -219,6 +228,7 @@ impl TaskSnapshot {
             "lastError": last_error,
             "restored": self.restored,
             "protocol": self.protocol.version(),
+            "progress": progress,
         })
     }
 
@@ -259,6 +269,13 @@ impl TaskSnapshot {
             last_error: part("lastError").and_then(|e| FailureNote::from_json(e).ok()),
             restored: flag("restored"),
             protocol: text("protocol").and_then(|v| TaskProtocol::from_version(&v)).unwrap_or_default(),
+            progress: part("progress").and_then(|p| {
+                let number = |key: &str| match p.get(key) {
+                    Some(Value::Number(n)) => Some(n.clone()),
+                    _ => None,
+                };
+                Some((number("progress")?, number("total")))
+            }),
         })
     }
 }
@@ -504,6 +521,13 @@ mod tests {
         let mut cancelling = record();
         assert!(cancelling.request_cancel().is_ok());
 
+        let mut reporting = record().with_protocol(TaskProtocol::Legacy);
+        reporting.set_progress_token("call-1".into());
+        let number = |text: &str| text.parse::<Number>().unwrap();
+        assert!(reporting.on_progress(number("1"), Some(number("3"))));
+        assert!(reporting.on_progress(number("2.50"), Some(number("3"))));
+        assert!(!reporting.on_progress(number("2"), Some(number("3"))), "an older progress arriving late is ignored");
+
         vec![
             ("input_required, one answer queued, restored and listening", asking, [false, true, true]),
             ("working, backing off", backing_off, [false; 3]),
@@ -512,6 +536,7 @@ mod tests {
             ("expired, unknown to the server", unknown, [false; 3]),
             ("expired, past its TTL", ttl, [false; 3]),
             ("working, cancel requested, offline", cancelling, [true, false, false]),
+            ("working, 2025-11-25, 2.50 of 3 reported", reporting, [false; 3]),
         ]
     }
 
@@ -525,14 +550,15 @@ mod tests {
 
     /// The JSON the client wrote for the samples before the snapshot had a type, byte for byte: hosts and
     /// the browser tests read these keys, in this order.
-    const PINNED: [&str; 9] = [
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"input_required","statusMessage":"Waiting","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"url","message":"Pay","url":"https://pay.example/x"}},"c":{"method":"future/thing"}},"result":null,"error":null,"nextPollAt":1785574801000,"connectivity":"listening","cancelRequested":false,"expired":null,"lastError":null,"restored":true,"protocol":"2026-07-28"}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574802500,"connectivity":"backoff","cancelRequested":false,"expired":null,"lastError":{"at":1785574800500,"failure":{"kind":"http","status":503,"retryAfterMs":2000}},"restored":false,"protocol":"2026-07-28"}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"failed","statusMessage":"Stopped","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":{"code":-32000,"message":"Deployment rejected","data":{"why":"quota"}},"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"completed","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":{"resultType":"complete","content":[{"type":"text","text":"done <b>ok</b>"}],"structuredContent":{"replicas":3},"isError":false,"_meta":{"trace":"x"}},"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"unknown_to_server","message":"Task not found"},"lastError":{"at":1785574800500,"failure":{"kind":"timeout"}},"restored":false,"protocol":"2026-07-28"}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"ttl"},"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"offline","cancelRequested":true,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28"}"#,
+    const PINNED: [&str; 10] = [
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"input_required","statusMessage":"Waiting","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"url","message":"Pay","url":"https://pay.example/x"}},"c":{"method":"future/thing"}},"result":null,"error":null,"nextPollAt":1785574801000,"connectivity":"listening","cancelRequested":false,"expired":null,"lastError":null,"restored":true,"protocol":"2026-07-28","progress":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574802500,"connectivity":"backoff","cancelRequested":false,"expired":null,"lastError":{"at":1785574800500,"failure":{"kind":"http","status":503,"retryAfterMs":2000}},"restored":false,"protocol":"2026-07-28","progress":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"failed","statusMessage":"Stopped","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":{"code":-32000,"message":"Deployment rejected","data":{"why":"quota"}},"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"completed","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":{"resultType":"complete","content":[{"type":"text","text":"done <b>ok</b>"}],"structuredContent":{"replicas":3},"isError":false,"_meta":{"trace":"x"}},"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"unknown_to_server","message":"Task not found"},"lastError":{"at":1785574800500,"failure":{"kind":"timeout"}},"restored":false,"protocol":"2026-07-28","progress":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"ttl"},"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"offline","cancelRequested":true,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2025-11-25","progress":{"progress":2.50,"total":3}}"#,
         r#"{"taskId":null,"callId":"c1","toolName":"build","status":"outcome_unknown","arguments":{"seconds":1},"startedAt":1785574800000,"statusMessage":"The page closed before the server answered this call; it may or may not have started."}"#,
         r#"{"taskId":null,"callId":"c2","toolName":"lint","status":"outcome_unknown","arguments":null,"startedAt":1785574800001,"statusMessage":"The page closed before the server answered this call; it may or may not have started."}"#,
     ];

@@ -922,8 +922,12 @@ fn notifications_on_the_stream() {
     match decode_stream_message(progress).unwrap() {
         LegacyServerMessage::Notification { method, params } if method == "notifications/progress" => {
             let p = decode_progress(&params).unwrap();
-            assert_eq!(p.token, json!("p-1"));
-            assert_eq!((p.progress, p.total, p.message.as_deref()), (2.0, Some(3.0), Some("compiling")));
+            assert_eq!((p.token, p.related_task), (json!("p-1"), None));
+            let total = p.total.as_ref().map(ToString::to_string);
+            assert_eq!(
+                (p.progress.to_string().as_str(), total.as_deref(), p.message.as_deref()),
+                ("2", Some("3"), Some("compiling"))
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -933,8 +937,11 @@ fn notifications_on_the_stream() {
         (r#"{"progressToken":1,"progress":"1"}"#, "string progress"),
         (r#"{"progressToken":1}"#, "missing progress"),
         (r#"{"progress":1}"#, "missing token"),
-        (r#"{"progressToken":1,"progress":1e999}"#, "infinite progress"),
-        (r#"{"progressToken":1,"progress":1,"total":-1e999}"#, "infinite total"),
+        (r#"{"progressToken":1,"progress":1,"total":"3"}"#, "string total"),
+        (
+            r#"{"progressToken":1,"progress":1,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":7}}}"#,
+            "numeric related task",
+        ),
     ] {
         let text = format!(r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{params}}}"#);
         let Ok(LegacyServerMessage::Notification { params, .. }) = decode_stream_message(&text) else {
@@ -942,6 +949,15 @@ fn notifications_on_the_stream() {
         };
         assert!(decode_progress(&params).is_err(), "{what} is refused");
     }
+
+    // The numbers keep their wire text, and a tagged notification names its task.
+    let tagged = mcp_tasks_web::json::from_str(
+        r#"{"progressToken":7,"progress":0.50,"total":1e400,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t1"}}}"#,
+    )
+    .unwrap();
+    let p = decode_progress(&tagged).unwrap();
+    assert_eq!((p.token, p.related_task.as_deref()), (json!(7), Some("t1")));
+    assert_eq!((p.progress.to_string(), p.total.map(|t| t.to_string())), ("0.50".to_owned(), Some("1e400".to_owned())));
 
     let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}"#;
     assert!(

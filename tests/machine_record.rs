@@ -612,6 +612,31 @@ fn a_record_names_its_task_protocol_and_old_records_load_as_the_extension() {
     assert!(from_stored::<TaskRecord>(&unknown).is_err(), "an unknown protocol is an error, not a guess");
 }
 
+/// A 2025-11-25 task's progress token outlives a reload (its progress notifications name it for the
+/// task's whole life); the progress itself is not stored, and an ended task shows none.
+#[test]
+fn the_progress_token_is_stored_and_the_progress_is_not() {
+    let mut r = new_record(T0).with_protocol(TaskProtocol::Legacy);
+    r.set_progress_token("call-00ff".into());
+    let number = |text: &str| text.parse::<mcp_tasks_web::json::Number>().unwrap();
+    assert!(r.on_progress(number("1"), Some(number("4"))));
+    let stored = to_stored(&r);
+    assert_eq!(stored["progressToken"], "call-00ff");
+    assert!(stored.get("progress").is_none(), "progress is not written: {stored}");
+    let back: TaskRecord = from_stored(&stored).expect("reloads");
+    assert_eq!((back.progress_token(), back.progress()), (Some("call-00ff"), None));
+    assert!(to_stored(&new_record(T0)).get("progressToken").is_none(), "no token, no field");
+
+    let mut bad = stored.clone();
+    bad["progressToken"] = json!(7);
+    assert!(from_stored::<TaskRecord>(&bad).is_err(), "a token that is not text is an error");
+
+    let done = seen(TaskStatus::Completed, T0 + 10, StatusDetail::Result(CallToolResult::text("ok")));
+    let _ = r.on_poll_result(T0 + 10, done, &policy());
+    assert_eq!(r.progress(), None, "an ended task shows no progress");
+    assert!(!r.on_progress(number("4"), Some(number("4"))), "nor takes any");
+}
+
 /// Found by the property test: a covered task whose poll failed, when the network comes back, is
 /// polled at its backstop (if that passed, at once), not at the plain interval.
 #[test]

@@ -125,6 +125,8 @@ export interface TaskSnapshot {
   restored: boolean;
   /** The task design it lives under: the 2026-07-28 Tasks extension or 2025-11-25 experimental tasks (chosen per server at the first call). */
   protocol: "2026-07-28" | "2025-11-25";
+  /** The latest `notifications/progress` of a live 2025-11-25 task (the numbers as the server sent them); null when none came, or the task ended. Held by the polling tab only, not stored. */
+  progress: { progress: number; total: number | null } | null;
 }
 
 /** A call the page closed on before its answer arrived: it may or may not have started a task. */

@@ -6,10 +6,12 @@
 //! coverage, the tab protocol, waiters — is tested natively with a fake clock.
 use crate::collections::{SortedMap, SortedSet};
 use crate::error::{ClientError, ErrorKind};
+use crate::json::Value;
 use crate::machine::backoff::PollPolicy;
 use crate::machine::pending::PendingCall;
 use crate::machine::record::{Change, RecordError, TaskRecord};
 use crate::protocol::input::InputResponses;
+use crate::protocol::legacy::stream::Progress;
 use crate::protocol::param_headers::ParamBinding;
 use crate::protocol::task::Task;
 use crate::protocol::task_protocol::TaskProtocol;
@@ -220,6 +222,29 @@ impl ClientState {
             TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
         self.records.insert(id.clone(), record);
         id
+    }
+
+    /// The `_meta.progressToken` the call that created task `id` sent (2025-11-25); stored with it.
+    pub fn set_progress_token(&mut self, id: &str, token: String) {
+        if let Some(record) = self.records.get_mut(id) {
+            record.set_progress_token(token);
+        }
+    }
+
+    /// A `notifications/progress`: for the task it is tagged with, else the task whose call sent its
+    /// token. A host sees it in the next `task` event; nothing is stored.
+    pub fn on_progress(&mut self, progress: Progress) {
+        let id = match (&progress.related_task, &progress.token) {
+            (Some(id), _) => Some(id.clone()),
+            (None, Value::String(token)) => {
+                self.records.iter().find(|(_, r)| r.progress_token() == Some(token.as_str())).map(|(id, _)| id.clone())
+            }
+            _ => None,
+        };
+        let Some(id) = id else { return };
+        if self.records.get_mut(&id).is_some_and(|r| r.on_progress(progress.progress, progress.total)) {
+            self.push(Effect::EmitTask(id));
+        }
     }
 
     /// Whether to show a system notification when a task needs input or ends while the page is

@@ -6,6 +6,7 @@ use std::fmt;
 
 use super::backoff::{Failure, Jitter, PollPolicy, Retry};
 use super::ledger::{InputLedger, LedgerError};
+use crate::json::Number;
 use crate::protocol::input::{InputRequests, InputResponses};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use crate::protocol::task_protocol::TaskProtocol;
@@ -200,6 +201,13 @@ pub struct TaskRecord {
     /// `last.task.createdAt` in Unix ms, parsed once: every scheduling pass reads it for every record.
     /// Not stored.
     created_ms: Option<i64>,
+    /// The `_meta.progressToken` of the 2025-11-25 `tools/call` that created the task: the server's
+    /// `notifications/progress` name it for the task's whole life, after a reload too.
+    progress_token: Option<String>,
+    /// The latest `notifications/progress` of a live task: progress and total, as the server wrote
+    /// them. Not stored (a write per notification would be too many): a reload shows none until the
+    /// next one.
+    progress: Option<(Number, Option<Number>)>,
 }
 
 impl TaskRecord {
@@ -229,6 +237,8 @@ impl TaskRecord {
             send_lease_until: None,
             recheck_outbox: false,
             in_flight: InFlight::default(),
+            progress_token: None,
+            progress: None,
         }
     }
 
@@ -241,6 +251,34 @@ impl TaskRecord {
     /// The task design the task was created under.
     pub fn protocol(&self) -> TaskProtocol {
         self.protocol
+    }
+
+    /// The task's `tools/call` carried `token` as its `_meta.progressToken`.
+    pub fn set_progress_token(&mut self, token: String) {
+        self.progress_token = Some(token);
+    }
+
+    /// The progress token of the call that created the task, if it sent one.
+    pub fn progress_token(&self) -> Option<&str> {
+        self.progress_token.as_deref()
+    }
+
+    /// The latest progress of a live task (progress, total), if the server reported any.
+    pub fn progress(&self) -> Option<(&Number, Option<&Number>)> {
+        let (progress, total) = self.progress.as_ref()?;
+        Some((progress, total.as_ref())).filter(|_| !self.is_settled())
+    }
+
+    /// A `notifications/progress` for this task: kept when the task is live and the progress went up
+    /// (the spec has it increase with each notification, so an older one arriving late is ignored).
+    /// Returns whether it changed what a host sees.
+    pub fn on_progress(&mut self, progress: Number, total: Option<Number>) -> bool {
+        let newer = self.progress.as_ref().is_none_or(|(before, _)| progress > *before);
+        if self.is_settled() || !newer {
+            return false;
+        }
+        self.progress = Some((progress, total));
+        true
     }
 
     /// The server's task id.

@@ -1,7 +1,7 @@
 //! What a task card shows, computed from a [`Snapshot`] with no DOM: the status and its label key,
 //! connectivity, times, the questions to ask, the result and the error. The DOM half (`pkg/element.js`)
 //! only draws this, as [`super::view`] writes it, so the decisions are tested natively.
-use crate::json::Value;
+use crate::json::{Number, Value};
 
 use crate::machine::record::{LocalEnd, LocalStatus};
 use crate::protocol::form::{FormModel, SchemaError};
@@ -115,6 +115,8 @@ pub struct CardModel {
     pub result: Option<ResultView>,
     /// The problem of a failed, expired or cancelled task.
     pub problem: Option<TaskProblem>,
+    /// A working task's progress and total, as the server wrote them (2025-11-25 progress).
+    pub progress: Option<(Number, Option<Number>)>,
 }
 
 impl CardModel {
@@ -145,6 +147,7 @@ impl CardModel {
             questions: Vec::new(),
             result: None,
             problem: None,
+            progress: None,
         }
     }
 
@@ -191,6 +194,7 @@ impl CardModel {
             questions,
             result: s.result.as_ref().map(result_view),
             problem,
+            progress: s.progress.clone().filter(|_| s.status == LocalStatus::Working),
         }
     }
 

@@ -48,7 +48,8 @@ pub struct Server<'a> {
 /// What a card shows of `model`, in `labels`' words; `server` asks, `parse` reads URL-mode addresses.
 ///
 /// `status` (the card's `data-status`), `statusText`, `title`, `server` (its name, shown when a list
-/// holds several servers' tasks), `conn`, `message`, `working`, `live`,
+/// holds several servers' tasks), `conn`, `message`, `working`, `progress` (`[progress, total]` as the
+/// server wrote them, `total` possibly `null`; `null` when none), `live`,
 /// `settled`, `created` / `updated` (Unix ms or `null`, for the elapsed clock), `cancel` (the Cancel
 /// task button's words), `cancelRequested`, `error` (why the task ended badly, or that the tool
 /// reported an error; `null` when neither), `result` ([`result`]) and `questions` ([`question`]).
@@ -61,6 +62,11 @@ pub fn card(model: &CardModel, labels: &Labels, server: &Server<'_>, parse: Pars
     put_str(&mut v, "conn", model.connectivity.map(|k| labels.get(k)).unwrap_or(""));
     put_str(&mut v, "message", model.message.as_deref().unwrap_or(""));
     put_bool(&mut v, "working", model.is_working());
+    // `[progress, total]` (total may be null) for a determinate bar; null for an indeterminate one.
+    let progress = model.progress.as_ref().map_or(Value::Null, |(done, total)| {
+        Value::Array(vec![Value::Number(done.clone()), total.clone().map_or(Value::Null, Value::Number)])
+    });
+    put(&mut v, "progress", progress);
     put_bool(&mut v, "live", model.is_live());
     put_bool(&mut v, "settled", model.is_settled());
     put(&mut v, "created", model.created_at.map_or(Value::Null, Value::from));
@@ -351,6 +357,18 @@ mod tests {
     }
 
     #[test]
+    fn a_working_task_with_reported_progress_has_a_fraction_and_others_none() {
+        assert_eq!(view(&snapshot("working"))["progress"], Value::Null, "none reported: indeterminate");
+        let mut s = snapshot("working");
+        s["progress"] = crate::json::from_str(r#"{"progress":2.50,"total":3}"#).unwrap_or_default();
+        assert_eq!(view(&s)["progress"].to_string(), "[2.50,3]", "the server's numbers, as written");
+        s["progress"]["total"] = Value::Null;
+        assert_eq!(view(&s)["progress"].to_string(), "[2.50,null]", "no total: the bar cannot say how far");
+        s["status"] = json!("input_required");
+        assert_eq!(view(&s)["progress"], Value::Null, "only a working task shows it");
+    }
+
+    #[test]
     fn card_members() {
         let v = view(&snapshot("working"));
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -364,6 +382,7 @@ mod tests {
                 "conn",
                 "message",
                 "working",
+                "progress",
                 "live",
                 "settled",
                 "created",

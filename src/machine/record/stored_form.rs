@@ -72,7 +72,8 @@ impl StoredForm for FailureNote {
 
 /// camelCase fields; `last` in its wire form; `sendLeaseUntil` only while a lease is held; `protocol`
 /// only for a 2025-11-25 task (a record without it, as every record before it, is a 2026-07-28 one);
-/// what is in flight and the outbox recheck are not stored.
+/// `progressToken` only when the call sent one; what is in flight, the outbox recheck and the latest
+/// progress are not stored.
 impl StoredForm for TaskRecord {
     fn to_json(&self) -> Value {
         let mut value = json!({
@@ -96,6 +97,9 @@ impl StoredForm for TaskRecord {
         }
         if self.protocol != TaskProtocol::Extension {
             value["protocol"] = self.protocol.to_json();
+        }
+        if let Some(token) = &self.progress_token {
+            value["progressToken"] = Value::from(token.as_str());
         }
         value
     }
@@ -123,6 +127,8 @@ impl StoredForm for TaskRecord {
             send_lease_until: f.opt_u64("sendLeaseUntil")?,
             recheck_outbox: false,
             in_flight: InFlight::default(),
+            progress_token: f.opt("progressToken").map(|_| f.str("progressToken").map(str::to_owned)).transpose()?,
+            progress: None,
         })
     }
 }

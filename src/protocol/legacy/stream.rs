@@ -1,6 +1,6 @@
 //! What a 2025-11-25 server sends on an SSE stream (the `tasks/result` stream or the session's GET
 //! stream), and the client's JSON-RPC answers to the server's requests.
-use crate::json::{json, Value};
+use crate::json::{json, Number, Value};
 
 use super::super::fields::{self, Object};
 use super::super::input::{ElicitRequest, InputRequest, InputResponse};
@@ -25,15 +25,18 @@ pub struct LegacyElicitation {
     pub request: InputRequest,
 }
 
-/// `notifications/progress`.
+/// `notifications/progress`. The numbers keep their wire text (the client neither parses nor formats
+/// doubles; a host reads them as JSON numbers).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
     /// The token of the request it reports on (a string or an integer), as sent.
     pub token: Value,
-    /// Progress so far; finite.
-    pub progress: f64,
-    /// The total, if known; finite.
-    pub total: Option<f64>,
+    /// `_meta["io.modelcontextprotocol/related-task"].taskId`, when the server tagged it.
+    pub related_task: Option<String>,
+    /// Progress so far.
+    pub progress: Number,
+    /// The total, if known.
+    pub total: Option<Number>,
     /// Text about the current step.
     pub message: Option<String>,
 }
@@ -115,8 +118,7 @@ fn read_elicitation(id: &RequestId, params: &Value) -> Result<LegacyElicitation,
     })
 }
 
-/// Reads the params of `notifications/progress`. Not part of [`decode_stream_value`]: the client
-/// shows no progress, and decoding it there cost the .wasm its code.
+/// Reads the params of `notifications/progress`.
 pub fn decode_progress(params: &Value) -> Result<Progress, DecodeError> {
     const WHAT: &str = "progress params";
     let obj = fields::object(params, WHAT)?;
@@ -126,24 +128,19 @@ pub fn decode_progress(params: &Value) -> Result<Progress, DecodeError> {
         Some(t @ Value::Number(n)) if n.as_i64().is_some() => t.clone(),
         Some(_) => return Err(fields::wrong_type(WHAT, "progressToken", "a string or an integer")),
     };
-    let progress = match obj.get("progress") {
-        None => return Err(DecodeError::MissingField { what: WHAT, field: "progress" }),
-        Some(v) => finite(v, "progress")?,
+    let number = |field: &'static str| match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => Ok(Some(n.clone())),
+        Some(_) => Err(fields::wrong_type(WHAT, field, "a number")),
     };
-    let total = match obj.get("total") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(finite(v, "total")?),
-    };
-    Ok(Progress { token, progress, total, message: fields::optional_str(obj, WHAT, "message")?.map(str::to_owned) })
-}
-
-/// A JSON number that fits a finite `f64` (a literal like `1e999` does not).
-fn finite(value: &Value, field: &'static str) -> Result<f64, DecodeError> {
-    match value.as_f64() {
-        Some(f) if f.is_finite() => Ok(f),
-        Some(_) => Err(DecodeError::Invalid { what: "progress params", detail: format!("`{field}` is out of range") }),
-        None => Err(fields::wrong_type("progress params", field, "a number")),
-    }
+    let progress = number("progress")?.ok_or(DecodeError::MissingField { what: WHAT, field: "progress" })?;
+    Ok(Progress {
+        token,
+        related_task: related_task(obj, WHAT)?,
+        progress,
+        total: number("total")?,
+        message: fields::optional_str(obj, WHAT, "message")?.map(str::to_owned),
+    })
 }
 
 const KEY_PREFIX: &str = "jsonrpc-id:";

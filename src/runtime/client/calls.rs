@@ -50,11 +50,19 @@ impl ClientCore {
         if let Err(e) = self.store().put(&call_key, &to_stored(&pending).to_string()).await {
             self.storage_failed(&e);
         }
-        let outcome = self.call_in_generation(&name, arguments, on_input, signal.as_ref(), &extra).await;
+        let outcome = self.call_in_generation(&name, arguments, on_input, signal.as_ref(), &extra, &call_id).await;
         let result = match outcome {
             Ok((ToolCallOutcome::Task(handle), protocol)) => {
                 let now = globals::now_ms();
-                let id = self.state.borrow_mut().add_task_of(now, name.clone(), handle, protocol);
+                let id = {
+                    let mut state = self.state.borrow_mut();
+                    let id = state.add_task_of(now, name.clone(), handle, protocol);
+                    if protocol == TaskProtocol::Legacy {
+                        // The call's id was its progress token (see `legacy_call`).
+                        state.set_progress_token(&id, call_id.clone());
+                    }
+                    id
+                };
                 let written = self.persist(&id).await;
                 self.emit_task(&id);
                 let stored = self.state.borrow().record(&id).map(to_stored);
@@ -86,6 +94,7 @@ impl ClientCore {
     /// 2026-07-28 call goes first; a failure that may mean an older server runs the era detection,
     /// and a 2025-11-25 server gets the call again in its own flow (its first answer was a refusal,
     /// so the tool has not run).
+    /// `call_id` is a 2025-11-25 task's progress token.
     #[cfg(feature = "legacy")]
     async fn call_in_generation(
         &self,
@@ -94,6 +103,7 @@ impl ClientCore {
         on_input: Option<Function>,
         signal: Option<&web_sys::AbortSignal>,
         extra: &[(String, String)],
+        call_id: &str,
     ) -> Result<(ToolCallOutcome, TaskProtocol), ClientError> {
         use crate::protocol::legacy::negotiate::Generation;
         let known = self.known_generation().await;
@@ -116,7 +126,7 @@ impl ClientCore {
                 }
             }
         };
-        self.legacy_tool_call(name, arguments, generation).await
+        self.legacy_tool_call(name, arguments, generation, call_id).await
     }
 
     /// The call in the 2026-07-28 flow (a build without the `legacy` feature speaks no other).
@@ -128,6 +138,7 @@ impl ClientCore {
         on_input: Option<Function>,
         signal: Option<&web_sys::AbortSignal>,
         extra: &[(String, String)],
+        _call_id: &str,
     ) -> Result<(ToolCallOutcome, TaskProtocol), ClientError> {
         match self.run_call(name, arguments, on_input, signal, extra).await {
             Ok(outcome) => Ok((outcome, TaskProtocol::Extension)),
@@ -143,9 +154,10 @@ impl ClientCore {
         name: &str,
         arguments: Option<Object>,
         generation: crate::protocol::legacy::negotiate::Generation,
+        progress_token: &str,
     ) -> Result<(ToolCallOutcome, TaskProtocol), ClientError> {
         use crate::protocol::legacy::task::LegacyCallOutcome;
-        let outcome = match self.legacy_call(name, arguments, generation).await? {
+        let outcome = match self.legacy_call(name, arguments, generation, progress_token).await? {
             LegacyCallOutcome::Task(handle) => ToolCallOutcome::Task(handle.task),
             LegacyCallOutcome::Complete(result) => ToolCallOutcome::Complete(result),
         };

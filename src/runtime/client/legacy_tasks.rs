@@ -14,8 +14,8 @@ use crate::protocol::legacy::negotiate::Generation;
 use crate::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
 use crate::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
 use crate::protocol::legacy::stream::{
-    decode_stream_value, encode_input_answer, encode_invalid_params, encode_method_not_found, encode_result_response,
-    request_id_for_key, LegacyServerMessage,
+    decode_progress, decode_stream_value, encode_input_answer, encode_invalid_params, encode_method_not_found,
+    encode_result_response, request_id_for_key, LegacyServerMessage,
 };
 use crate::protocol::legacy::task::{
     cancel_refusal, decode_call_result, decode_cancel_result, decode_get_result, CancelRefusal, LegacyCallOutcome,
@@ -270,6 +270,11 @@ impl ClientCore {
                 }
             }
             Ok(LegacyServerMessage::TaskStatus(task)) => self.observe_status(task),
+            Ok(LegacyServerMessage::Notification { method, params }) if method == "notifications/progress" => {
+                if let Ok(progress) = decode_progress(&params) {
+                    self.run(|state| state.on_progress(progress));
+                }
+            }
             Ok(LegacyServerMessage::Unsupported { id: request, method }) if method == "ping" => {
                 self.respond_in_background(encode_result_response(&request, json!({})));
             }
@@ -329,12 +334,14 @@ impl ClientCore {
         }
     }
 
-    /// `tools/call` in the session, asking for a task when the server and the tool allow one.
+    /// `tools/call` in the session, asking for a task when the server and the tool allow one, with
+    /// `progress_token` as its `_meta.progressToken` (valid for the task's whole life).
     pub(super) async fn legacy_call(
         &self,
         name: &str,
         arguments: Option<Object>,
         generation: Generation,
+        progress_token: &str,
     ) -> Result<LegacyCallOutcome, ClientError> {
         let session = self.legacy_session().await.map_err(|e| ClientError::from(&e))?;
         let tasks = match generation {
@@ -349,7 +356,7 @@ impl ClientCore {
             name: name.to_owned(),
             arguments,
             task: task.then(TaskParams::default),
-            progress_token: None,
+            progress_token: task.then(|| Value::from(progress_token)),
         });
         let refuse = &mut |message: Value| self.refuse_server_request(message);
         let value =

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
-import { ROOT, cellSelected, pkgDir, selectedServers } from "./servers.mjs";
+import { CELLS, ROOT, cellSelected, pkgDir, selectedServers } from "./servers.mjs";
 import { cells, sleep } from "./support.mjs";
 
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -46,7 +46,7 @@ async function startStatic() {
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-const wanted = selectedServers().length > 0 && ["reload mid-task", "offline and back", "two tabs", "element approval"].some(cellSelected);
+const wanted = selectedServers().length > 0 && CELLS.some(([name, runtime]) => runtime === "chromium" && cellSelected(name));
 let browser = null;
 let statics = null;
 if (wanted) {
@@ -259,4 +259,29 @@ cells("element approval", (server, peer) => inContext(server, peer, async (r) =>
   assert.equal(done.result?.structuredContent?.reason, "interop", `the tool got what was typed: ${JSON.stringify(done.result)}`);
   await card.locator('[part~="card"][data-status="completed"]').waitFor({ state: "attached", timeout: 5_000 });
   assert.equal(done.protocol, server.protocol, "the snapshot names the task's protocol");
+}), { timeout: 40_000 });
+
+cells("element progress", (server, peer) => inContext(server, peer, async (r) => {
+  // The card's bar: determinate (aria-valuenow of aria-valuemax) where the server reports progress
+  // with a total, as the 2025-11-25 build does (i of 3, for the call's progressToken, on the
+  // session's GET stream); indeterminate (no aria-valuenow) for a 2026-07-28 task, which has none.
+  const page = await r.open("A", "element");
+  const out = await page.evaluate(() => window.host.start("build", { seconds: 4, target: "bar" }));
+  assert.equal(out.kind, "task");
+  const id = out.task.taskId;
+  await page.evaluate((taskId) => window.host.mount(taskId), id);
+  const bar = page.locator(`#cards mcp-task[data-task="${id}"] [part~="progress"]`);
+  await bar.waitFor({ state: "visible", timeout: 10_000 });
+  if (server.protocol === "2025-11-25") {
+    const determinate = page.locator(`#cards mcp-task[data-task="${id}"] [part~="progress"][aria-valuemax="3"][aria-valuenow]`);
+    await determinate.waitFor({ state: "attached", timeout: 10_000 });
+    const now = Number(await determinate.getAttribute("aria-valuenow"));
+    assert.ok(now >= 1 && now <= 3, `aria-valuenow within 1..3: ${now}`);
+    assert.equal(await determinate.getAttribute("aria-valuemin"), "0");
+  } else {
+    assert.equal(await bar.getAttribute("aria-valuenow"), null, "no fraction known: an indeterminate bar");
+  }
+  const done = await waitDone(page, id, 20_000);
+  assert.equal(done.status, "completed");
+  await page.locator(`#cards mcp-task[data-task="${id}"] [part~="progress"]`).waitFor({ state: "hidden", timeout: 5_000 });
 }), { timeout: 40_000 });

@@ -316,6 +316,8 @@ cells("listen cost", (server, peer) => traced(peer, async () => {
 cells("status stream", (server, peer) => traced(peer, async () => {
   const slowPolls = legacy(server) ? { minPollIntervalMs: 10_000 } : {};
   const client = await open(server, peer, slowPolls);
+  const progress = [];
+  client.addEventListener("task", (e) => progress.push(e.detail.progress));
   try {
     const out = await client.callTool("build", { seconds: 3, target: "stream" });
     assert.equal(out.kind, "task");
@@ -335,6 +337,14 @@ cells("status stream", (server, peer) => traced(peer, async () => {
     assert.ok(streams.some((g) => g.statuses.includes("completed")), `the end came on the stream: ${JSON.stringify(streams)}`);
     assert.ok(took < 8_000, `the end was known from the stream, not the next poll 10 s later: ${took} ms`);
     assert.ok(polls <= 1, `polls ten seconds apart: ${polls} tasks/get`);
+    // The build reports progress i of 3 for the call's progressToken on that stream.
+    const fractions = progress.filter(Boolean).map((p) => `${p.progress}/${p.total}`);
+    assert.ok(fractions.includes("2/3") || fractions.includes("3/3"), `progress reached the snapshots: ${JSON.stringify(progress)}`);
+    assert.equal(done.progress, null, "an ended task shows no progress");
+    if (server.name === "ts-sdk-v1") {
+      const call = sent(peer, "tools/call").find((r) => r.status === 200);
+      assert.equal(typeof JSON.parse(call.request).params._meta?.progressToken, "string", `the task call carries a progress token: ${call.request}`);
+    }
     await sleep(500);
     assert.ok(streams.every((g) => g.endedAt !== null), "the stream is closed once no task is live");
 

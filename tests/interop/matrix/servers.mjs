@@ -56,6 +56,7 @@ export const CELLS = [
   ["offline and back", "chromium"],
   ["two tabs", "chromium"],
   ["element approval", "chromium"],
+  ["element progress", "chromium"],
 ];
 
 /** A sleep that does not keep the process alive (for deadlines in races). */

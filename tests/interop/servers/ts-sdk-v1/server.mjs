@@ -155,7 +155,9 @@ function registerTools(server) {
     tasks.registerToolTask(
         'build',
         {
-            description: 'Build `target` for `seconds` seconds, updating statusMessage (compiling i/3), then complete.',
+            description:
+                'Build `target` for `seconds` seconds, updating statusMessage (compiling i/3) and reporting ' +
+                'notifications/progress (i of 3) for the call\'s progressToken, then complete.',
             inputSchema: {
                 seconds: z.number().min(0).max(600).default(5),
                 target: z.string().default('app')
@@ -166,9 +168,18 @@ function registerTools(server) {
             createTask: async ({ seconds, target }, extra) => {
                 const task = await newTask(extra, `queued ${target}`);
                 const store = extra.taskStore;
+                const progressToken = extra._meta?.progressToken;
                 background(async () => {
                     const steps = 3;
                     for (let i = 1; i <= steps; i++) {
+                        // After the handle the call's own stream has closed, so progress goes out on the
+                        // session's standalone GET stream (sent with no related request), for the token the
+                        // call carried, which stays valid for the task's whole life.
+                        if (progressToken !== undefined) {
+                            await server.server
+                                .notification({ method: 'notifications/progress', params: { progressToken, progress: i, total: steps } })
+                                .catch(() => {});
+                        }
                         if (!(await setStatus(store, task.taskId, 'working', `compiling ${i}/${steps} ${target}`))) return;
                         if (!(await runningAfter(store, task.taskId, (seconds * 1000) / steps))) return;
                     }

@@ -1,16 +1,24 @@
-//! When a 2025-11-25 session's GET stream (where the official TypeScript SDK v1 sends
-//! `notifications/tasks/status`) is opened and closed, on a fake clock: only while this polling client
-//! has a live 2025-11-25 task, once at a time, re-opened after a growing backoff never under a second,
-//! never again after the server refused it (405), never during the server's `Retry-After`, and closed
-//! when no such task is left, when the client stops polling, and when it closes.
+//! `ClientState` for 2025-11-25 tasks, on a fake clock.
+//!
+//! When the session's GET stream (where the official TypeScript SDK v1 sends
+//! `notifications/tasks/status`) is opened and closed: only while this polling client has a live
+//! 2025-11-25 task, once at a time, re-opened after a growing backoff never under a second, never
+//! again after the server refused it (405), never during the server's `Retry-After`, and closed when no
+//! such task is left, when the client stops polling, and when it closes.
+//!
+//! Where `notifications/progress` goes: to the task it is tagged with, else to the task whose call
+//! sent its token.
 use mcp_tasks_web::client_state::{
     ClientConfig, ClientState, Effect, Keys, SessionStreamEnd, RELISTEN_MAX_MS, RELISTEN_MIN_MS,
 };
+use mcp_tasks_web::json::from_str;
 use mcp_tasks_web::machine::backoff::{Failure, PollPolicy};
+use mcp_tasks_web::protocol::legacy::stream::decode_progress;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use mcp_tasks_web::protocol::task_protocol::TaskProtocol;
 use mcp_tasks_web::protocol::timestamp::format_millis;
 use mcp_tasks_web::protocol::tool_result::CallToolResult;
+use mcp_tasks_web::snapshot::TaskSnapshot;
 
 /// 2026-08-01T09:00:00Z.
 const T0: u64 = 1_785_574_800_000;
@@ -142,4 +150,43 @@ fn the_stream_closes_when_the_client_stops_polling_or_closes() {
     assert_eq!(pass(&mut state, T0 + 11_000).0, 1, "polling again: opened again (a close is no failure)");
     state.close();
     assert!(state.drain_effects().iter().any(|e| matches!(e, Effect::CloseSessionStream)), "closed with the client");
+}
+
+/// The `progress` member of task `id`'s snapshot, as JSON text.
+fn progress_of(state: &ClientState, id: &str) -> String {
+    let record = state.record(id).expect("a record");
+    TaskSnapshot::of_record(record, false, false, false).to_json()["progress"].to_string()
+}
+
+fn progress(params: &str) -> mcp_tasks_web::protocol::legacy::stream::Progress {
+    decode_progress(&from_str(params).expect("JSON")).expect("progress params")
+}
+
+#[test]
+fn progress_goes_to_the_task_its_token_or_tag_names() {
+    let mut state = state();
+    add(&mut state, "a", TaskProtocol::Legacy);
+    add(&mut state, "b", TaskProtocol::Legacy);
+    state.set_progress_token("a", "call-a".into());
+    state.set_progress_token("b", "call-b".into());
+    let _ = state.drain_effects();
+
+    state.on_progress(progress(r#"{"progressToken":"call-b","progress":1,"total":4}"#));
+    assert_eq!(progress_of(&state, "b"), r#"{"progress":1,"total":4}"#);
+    assert_eq!(progress_of(&state, "a"), "null", "another task's token");
+    assert!(state.drain_effects().iter().any(|e| matches!(e, Effect::EmitTask(id) if id == "b")), "a host hears of it");
+
+    let tagged =
+        r#"{"progressToken":99,"progress":0.5,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"a"}}}"#;
+    state.on_progress(progress(tagged));
+    assert_eq!(progress_of(&state, "a"), r#"{"progress":0.5,"total":null}"#, "by its related task");
+    let _ = state.drain_effects();
+
+    state.on_progress(progress(r#"{"progressToken":"call-nobody","progress":3}"#));
+    state.on_progress(progress(r#"{"progressToken":"call-b","progress":0.5,"total":4}"#));
+    assert_eq!(progress_of(&state, "b"), r#"{"progress":1,"total":4}"#, "progress only goes up");
+    assert!(!state.drain_effects().iter().any(|e| matches!(e, Effect::EmitTask(_))), "nothing changed, no event");
+
+    complete(&mut state, "b", T0 + 1_000);
+    assert_eq!(progress_of(&state, "b"), "null", "an ended task shows none");
 }
