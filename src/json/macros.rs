@@ -46,20 +46,20 @@ macro_rules! __json_array {
 macro_rules! __json_object {
     ($map:ident;) => {};
     ($map:ident; $k:tt : $v:tt , $($rest:tt)*) => {
-        $map.insert(::std::convert::Into::into($k), $crate::json!($v));
+        $map.put($k, $crate::json!($v));
         $crate::__json_object!($map; $($rest)*);
     };
     ($map:ident; $k:tt : $v:tt) => {
-        $map.insert(::std::convert::Into::into($k), $crate::json!($v));
+        $map.put($k, $crate::json!($v));
     };
     ($map:ident; @key [$($k:tt)+] : $($rest:tt)*) => { $crate::__json_object!($map; @value [$($k)+] [] $($rest)*); };
     ($map:ident; @key [$($k:tt)*] $t:tt $($rest:tt)*) => { $crate::__json_object!($map; @key [$($k)* $t] $($rest)*); };
     ($map:ident; @value [$($k:tt)+] [$($v:tt)+] , $($rest:tt)*) => {
-        $map.insert(::std::convert::Into::into($($k)+), $crate::json!($($v)+));
+        $map.put($($k)+, $crate::json!($($v)+));
         $crate::__json_object!($map; $($rest)*);
     };
     ($map:ident; @value [$($k:tt)+] [$($v:tt)+]) => {
-        $map.insert(::std::convert::Into::into($($k)+), $crate::json!($($v)+));
+        $map.put($($k)+, $crate::json!($($v)+));
     };
     ($map:ident; @value [$($k:tt)+] [$($v:tt)*] $t:tt $($rest:tt)*) => {
         $crate::__json_object!($map; @value [$($k)+] [$($v)* $t] $($rest)*);

@@ -85,6 +85,24 @@ impl Map {
         }
     }
 
+    /// [`Map::insert`], dropping the replaced value: what `json!` calls. The key goes to one of two
+    /// non-generic setters, so a call site holds neither the key's copy nor a drop of the replaced value.
+    #[doc(hidden)]
+    #[inline]
+    pub fn put(&mut self, key: impl PutKey, value: Value) {
+        key.put_into(self, value);
+    }
+
+    #[inline(never)]
+    fn put_str(&mut self, key: &str, value: Value) {
+        self.insert(key.to_owned(), value);
+    }
+
+    #[inline(never)]
+    fn put_string(&mut self, key: String, value: Value) {
+        self.insert(key, value);
+    }
+
     /// Removes `key`, keeping the order of the rest.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         self.position(key).map(|i| self.entries.remove(i).1)
@@ -120,6 +138,34 @@ impl Map {
     /// Keys in order.
     pub fn keys(&self) -> impl Iterator<Item = &String> {
         self.entries.iter().map(|(k, _)| k)
+    }
+}
+
+/// A key `json!` sets: text, borrowed or owned.
+#[doc(hidden)]
+pub trait PutKey {
+    /// Sets `value` under this key in `map`.
+    fn put_into(self, map: &mut Map, value: Value);
+}
+
+impl PutKey for &str {
+    #[inline]
+    fn put_into(self, map: &mut Map, value: Value) {
+        map.put_str(self, value);
+    }
+}
+
+impl PutKey for &String {
+    #[inline]
+    fn put_into(self, map: &mut Map, value: Value) {
+        map.put_str(self, value);
+    }
+}
+
+impl PutKey for String {
+    #[inline]
+    fn put_into(self, map: &mut Map, value: Value) {
+        map.put_string(self, value);
     }
 }
 

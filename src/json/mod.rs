@@ -22,7 +22,7 @@ mod serde_impl;
 mod value;
 mod write;
 
-pub use map::Map;
+pub use map::{Map, PutKey};
 pub use number::{NotANumber, Number};
 pub use parse::{from_str, ParseError};
 pub(crate) use value::{string_items, string_values};
