@@ -205,8 +205,8 @@ impl TaskSnapshot {
         let last_error = self.last_error.as_ref().map_or(Value::Null, StoredForm::to_json);
         let progress = self.progress.as_ref().map_or(Value::Null, |(progress, total)| {
             let mut value = Map::new();
-            value.insert("progress".into(), Value::Number(progress.clone()));
-            value.insert("total".into(), total.clone().map_or(Value::Null, Value::Number));
+            value.put("progress", Value::Number(progress.clone()));
+            value.put("total", total.clone().map_or(Value::Null, Value::Number));
             Value::Object(value)
         });
         json!({

@@ -94,7 +94,7 @@ pub fn element_card(client: &TaskClient, task_id: &str, snapshot: JsValue, words
     let parse = |raw: &str| parse_url(raw, None);
     let mut card = view::card(&CardModel::from_json(&snapshot), &labels(&words), &server, &parse);
     if let Value::Object(members) = &mut card {
-        members.insert("snapshot".to_owned(), snapshot);
+        members.put("snapshot", snapshot);
     }
     to_js(&card)
 }
@@ -111,7 +111,7 @@ pub fn element_answer(schema: &str, entered: JsValue, words: JsValue) -> JsValue
         Some(Err(errors)) => ("errors", errors),
     };
     let mut out = crate::json::Map::new();
-    out.insert(member.to_owned(), v);
+    out.put(member, v);
     to_js(&Value::Object(out))
 }
 

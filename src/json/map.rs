@@ -85,9 +85,9 @@ impl Map {
         }
     }
 
-    /// [`Map::insert`], dropping the replaced value: what `json!` calls. The key goes to one of two
-    /// non-generic setters, so a call site holds neither the key's copy nor a drop of the replaced value.
-    #[doc(hidden)]
+    /// Sets `key` (borrowed or owned text), dropping the value it replaced: [`Map::insert`] for a caller
+    /// that does not want that value (`json!` and the hand-built objects). The key goes to one of two
+    /// non-generic setters, so a call site holds neither the key's copy nor a drop of an `Option<Value>`.
     #[inline]
     pub fn put(&mut self, key: impl PutKey, value: Value) {
         key.put_into(self, value);

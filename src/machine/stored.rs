@@ -49,7 +49,7 @@ pub trait StoredForm: Sized {
 pub fn to_stored<T: StoredForm>(record: &T) -> Value {
     let mut value = record.to_json();
     if let Value::Object(obj) = &mut value {
-        obj.insert("v".into(), Value::from(FORMAT_VERSION));
+        obj.put("v", Value::from(FORMAT_VERSION));
     }
     value
 }

@@ -32,18 +32,18 @@ impl DiscoverResult {
     /// The result as on the wire.
     pub fn to_json(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert("resultType".into(), Value::from("complete"));
-        obj.insert("supportedVersions".into(), Value::from(self.supported_versions.clone()));
-        obj.insert("capabilities".into(), Value::Object(self.capabilities.clone()));
+        obj.put("resultType", Value::from("complete"));
+        obj.put("supportedVersions", Value::from(self.supported_versions.clone()));
+        obj.put("capabilities", Value::Object(self.capabilities.clone()));
         if let Some(i) = &self.instructions {
-            obj.insert("instructions".into(), Value::from(i.as_str()));
+            obj.put("instructions", Value::from(i.as_str()));
         }
-        obj.insert("ttlMs".into(), Value::from(self.ttl_ms));
-        obj.insert("cacheScope".into(), Value::from(self.cache_scope.as_str()));
+        obj.put("ttlMs", Value::from(self.ttl_ms));
+        obj.put("cacheScope", Value::from(self.cache_scope.as_str()));
         if let Some(info) = &self.server_info {
             let mut meta = Object::new();
-            meta.insert(META_SERVER_INFO.into(), info.to_json());
-            obj.insert("_meta".into(), Value::Object(meta));
+            meta.put(META_SERVER_INFO, info.to_json());
+            obj.put("_meta", Value::Object(meta));
         }
         Value::Object(obj)
     }

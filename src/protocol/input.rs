@@ -87,9 +87,9 @@ impl InputRequest {
             Self::Roots { params } | Self::Other { params, .. } => params.clone(),
         };
         let mut obj = Object::new();
-        obj.insert("method".into(), Value::from(self.method()));
+        obj.put("method", Value::from(self.method()));
         if let Some(p) = params {
-            obj.insert("params".into(), p);
+            obj.put("params", p);
         }
         Value::Object(obj)
     }
@@ -230,9 +230,9 @@ impl InputResponse {
         match self {
             Self::Elicitation(r) => {
                 let mut obj = Object::new();
-                obj.insert("action".into(), Value::from(r.action.as_str()));
+                obj.put("action", Value::from(r.action.as_str()));
                 if let Some(content) = &r.content {
-                    obj.insert("content".into(), Value::Object(content.clone()));
+                    obj.put("content", Value::Object(content.clone()));
                 }
                 Value::Object(obj)
             }

@@ -177,10 +177,10 @@ impl RpcError {
     /// The error object as on the wire.
     pub fn to_json(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert("code".into(), Value::from(self.code));
-        obj.insert("message".into(), Value::from(self.message.as_str()));
+        obj.put("code", Value::from(self.code));
+        obj.put("message", Value::from(self.message.as_str()));
         if let Some(data) = &self.data {
-            obj.insert("data".into(), data.clone());
+            obj.put("data", data.clone());
         }
         Value::Object(obj)
     }
@@ -230,8 +230,8 @@ impl Response {
     pub fn to_json(&self) -> Value {
         // Plain inserts, not `json!`, which would copy the id and error it borrows.
         let mut message = crate::json::Map::new();
-        message.insert("jsonrpc".into(), Value::from("2.0"));
-        message.insert("id".into(), self.id.as_ref().map_or(Value::Null, RequestId::to_json));
+        message.put("jsonrpc", Value::from("2.0"));
+        message.put("id", self.id.as_ref().map_or(Value::Null, RequestId::to_json));
         match &self.outcome {
             Ok(result) => message.insert("result".into(), result.clone()),
             Err(error) => message.insert("error".into(), error.to_json()),
@@ -333,10 +333,10 @@ pub fn decode_response(text: &str) -> Result<Response, DecodeError> {
 /// `json!`, which would copy the params it borrows.
 pub(crate) fn request(id: &RequestId, method: &str, params: Value) -> Value {
     let mut message = crate::json::Map::new();
-    message.insert("jsonrpc".into(), Value::from("2.0"));
-    message.insert("id".into(), id.to_json());
-    message.insert("method".into(), Value::from(method));
-    message.insert("params".into(), params);
+    message.put("jsonrpc", Value::from("2.0"));
+    message.put("id", id.to_json());
+    message.put("method", Value::from(method));
+    message.put("params", params);
     Value::Object(message)
 }
 
@@ -344,8 +344,8 @@ pub(crate) fn request(id: &RequestId, method: &str, params: Value) -> Value {
 pub(crate) fn notification(method: &str, params: Value) -> Value {
     // Plain inserts, not `json!`, which would copy the params it borrows.
     let mut message = crate::json::Map::new();
-    message.insert("jsonrpc".into(), Value::from("2.0"));
-    message.insert("method".into(), Value::from(method));
-    message.insert("params".into(), params);
+    message.put("jsonrpc", Value::from("2.0"));
+    message.put("method", Value::from(method));
+    message.put("params", params);
     Value::Object(message)
 }

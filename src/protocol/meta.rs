@@ -37,10 +37,10 @@ impl Implementation {
     /// The object as on the wire.
     pub fn to_json(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert("name".into(), Value::from(self.name.as_str()));
-        obj.insert("version".into(), Value::from(self.version.as_str()));
+        obj.put("name", Value::from(self.name.as_str()));
+        obj.put("version", Value::from(self.version.as_str()));
         if let Some(title) = &self.title {
-            obj.insert("title".into(), Value::from(title.as_str()));
+            obj.put("title", Value::from(title.as_str()));
         }
         Value::Object(obj)
     }
@@ -102,17 +102,17 @@ impl ClientCapabilities {
         if let Some(el) = self.elicitation {
             let mut modes = Object::new();
             if el.form {
-                modes.insert("form".into(), Value::Object(Object::new()));
+                modes.put("form", Value::Object(Object::new()));
             }
             if el.url {
-                modes.insert("url".into(), Value::Object(Object::new()));
+                modes.put("url", Value::Object(Object::new()));
             }
-            obj.insert("elicitation".into(), Value::Object(modes));
+            obj.put("elicitation", Value::Object(modes));
         }
         for (key, value) in [("sampling", &self.sampling), ("roots", &self.roots), ("experimental", &self.experimental)]
         {
             if let Some(v) = value {
-                obj.insert(key.into(), v.clone());
+                obj.put(key, v.clone());
             }
         }
         if !self.extensions.is_empty() {
@@ -120,7 +120,7 @@ impl ClientCapabilities {
             for (k, v) in self.extensions.iter() {
                 ext.insert(k.clone(), v.clone());
             }
-            obj.insert("extensions".into(), Value::Object(ext));
+            obj.put("extensions", Value::Object(ext));
         }
         Value::Object(obj)
     }
@@ -195,13 +195,13 @@ impl RequestMeta {
     /// The `_meta` object as on the wire.
     pub fn to_json(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert(META_PROTOCOL_VERSION.into(), Value::from(self.protocol_version.as_str()));
+        obj.put(META_PROTOCOL_VERSION, Value::from(self.protocol_version.as_str()));
         if let Some(info) = &self.client_info {
-            obj.insert(META_CLIENT_INFO.into(), info.to_json());
+            obj.put(META_CLIENT_INFO, info.to_json());
         }
-        obj.insert(META_CLIENT_CAPABILITIES.into(), self.client_capabilities.to_json());
+        obj.put(META_CLIENT_CAPABILITIES, self.client_capabilities.to_json());
         if let Some(token) = &self.progress_token {
-            obj.insert("progressToken".into(), token.clone());
+            obj.put("progressToken", token.clone());
         }
         Value::Object(obj)
     }

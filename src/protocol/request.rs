@@ -99,34 +99,34 @@ impl ClientRequest {
         match self {
             Self::Discover => {}
             Self::CallTool(p) => {
-                obj.insert("name".into(), Value::from(p.name.as_str()));
+                obj.put("name", Value::from(p.name.as_str()));
                 if let Some(args) = &p.arguments {
-                    obj.insert("arguments".into(), Value::Object(args.clone()));
+                    obj.put("arguments", Value::Object(args.clone()));
                 }
                 if let Some(r) = &p.input_responses {
-                    obj.insert("inputResponses".into(), encode_input_responses(r));
+                    obj.put("inputResponses", encode_input_responses(r));
                 }
                 if let Some(s) = &p.request_state {
-                    obj.insert("requestState".into(), Value::from(s.as_str()));
+                    obj.put("requestState", Value::from(s.as_str()));
                 }
             }
             Self::GetTask { task_id } | Self::CancelTask { task_id } => {
-                obj.insert("taskId".into(), Value::from(task_id.as_str()));
+                obj.put("taskId", Value::from(task_id.as_str()));
             }
             Self::UpdateTask { task_id, input_responses } => {
-                obj.insert("taskId".into(), Value::from(task_id.as_str()));
-                obj.insert("inputResponses".into(), encode_input_responses(input_responses));
+                obj.put("taskId", Value::from(task_id.as_str()));
+                obj.put("inputResponses", encode_input_responses(input_responses));
             }
             Self::Listen(filter) => {
-                obj.insert("notifications".into(), filter.to_json());
+                obj.put("notifications", filter.to_json());
             }
             Self::ListTools { cursor } => {
                 if let Some(c) = cursor {
-                    obj.insert("cursor".into(), Value::from(c.as_str()));
+                    obj.put("cursor", Value::from(c.as_str()));
                 }
             }
         }
-        obj.insert("_meta".into(), meta.to_json());
+        obj.put("_meta", meta.to_json());
         Value::Object(obj)
     }
 

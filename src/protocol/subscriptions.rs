@@ -28,7 +28,7 @@ impl ListenFilter {
     pub(crate) fn to_json(&self) -> Value {
         let mut obj = self.other.clone();
         if let Some(ids) = &self.task_ids {
-            obj.insert("taskIds".into(), Value::from(ids.clone()));
+            obj.put("taskIds", Value::from(ids.clone()));
         }
         Value::Object(obj)
     }
@@ -134,7 +134,7 @@ impl ServerNotification {
 
 fn meta_with_subscription(id: &RequestId) -> Value {
     let mut meta = Object::new();
-    meta.insert(META_SUBSCRIPTION_ID.into(), id.to_json());
+    meta.put(META_SUBSCRIPTION_ID, id.to_json());
     Value::Object(meta)
 }
 
@@ -150,7 +150,7 @@ pub fn acknowledged_notification(subscription: &RequestId, accepted: &ListenFilt
 pub fn task_notification(subscription: &RequestId, task: &DetailedTask) -> Value {
     let mut params = Object::new();
     task.write_into(&mut params);
-    params.insert("_meta".into(), meta_with_subscription(subscription));
+    params.put("_meta", meta_with_subscription(subscription));
     notification("notifications/tasks", Value::Object(params))
 }
 

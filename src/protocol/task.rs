@@ -142,23 +142,23 @@ impl Task {
 
     /// Writes the Task fields into `obj` exactly as the spec names them.
     pub(crate) fn write_into(&self, obj: &mut Object) {
-        obj.insert("taskId".into(), Value::from(self.task_id.as_str()));
-        obj.insert("status".into(), Value::from(self.status.as_str()));
+        obj.put("taskId", Value::from(self.task_id.as_str()));
+        obj.put("status", Value::from(self.status.as_str()));
         if let Some(m) = &self.status_message {
-            obj.insert("statusMessage".into(), Value::from(m.as_str()));
+            obj.put("statusMessage", Value::from(m.as_str()));
         }
-        obj.insert("createdAt".into(), Value::from(self.created_at.as_str()));
-        obj.insert("lastUpdatedAt".into(), Value::from(self.last_updated_at.as_str()));
-        obj.insert("ttlMs".into(), self.ttl_ms.map_or(Value::Null, Value::from));
+        obj.put("createdAt", Value::from(self.created_at.as_str()));
+        obj.put("lastUpdatedAt", Value::from(self.last_updated_at.as_str()));
+        obj.put("ttlMs", self.ttl_ms.map_or(Value::Null, Value::from));
         if let Some(p) = self.poll_interval_ms {
-            obj.insert("pollIntervalMs".into(), Value::from(p));
+            obj.put("pollIntervalMs", Value::from(p));
         }
     }
 
     /// The `CreateTaskResult` a server sends for this task: flat, `resultType: "task"`.
     pub fn to_create_result(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert("resultType".into(), Value::from(ResultType::Task.as_str()));
+        obj.put("resultType", Value::from(ResultType::Task.as_str()));
         self.write_into(&mut obj);
         Value::Object(obj)
     }
@@ -242,13 +242,13 @@ impl DetailedTask {
         match &self.detail {
             StatusDetail::None => {}
             StatusDetail::InputRequests(r) => {
-                obj.insert("inputRequests".into(), encode_input_requests(r));
+                obj.put("inputRequests", encode_input_requests(r));
             }
             StatusDetail::Result(r) => {
-                obj.insert("result".into(), r.to_json());
+                obj.put("result", r.to_json());
             }
             StatusDetail::Error(e) => {
-                obj.insert("error".into(), e.to_json());
+                obj.put("error", e.to_json());
             }
         }
     }
@@ -256,7 +256,7 @@ impl DetailedTask {
     /// The `tasks/get` result a server sends: `resultType: "complete"` plus the detailed task.
     pub fn to_get_result(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert("resultType".into(), Value::from(ResultType::Complete.as_str()));
+        obj.put("resultType", Value::from(ResultType::Complete.as_str()));
         self.write_into(&mut obj);
         Value::Object(obj)
     }

@@ -32,12 +32,12 @@ impl InputRequiredResult {
     /// The result as on the wire.
     pub(crate) fn to_json(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert("resultType".into(), Value::from(ResultType::InputRequired.as_str()));
+        obj.put("resultType", Value::from(ResultType::InputRequired.as_str()));
         if let Some(r) = &self.input_requests {
-            obj.insert("inputRequests".into(), encode_input_requests(r));
+            obj.put("inputRequests", encode_input_requests(r));
         }
         if let Some(s) = &self.request_state {
-            obj.insert("requestState".into(), Value::from(s.as_str()));
+            obj.put("requestState", Value::from(s.as_str()));
         }
         Value::Object(obj)
     }

@@ -33,16 +33,16 @@ impl CallToolResult {
     /// The result as on the wire, with `resultType: "complete"`.
     pub fn to_json(&self) -> Value {
         let mut obj = Object::new();
-        obj.insert("resultType".into(), Value::from(ResultType::Complete.as_str()));
-        obj.insert("content".into(), Value::Array(self.content.clone()));
+        obj.put("resultType", Value::from(ResultType::Complete.as_str()));
+        obj.put("content", Value::Array(self.content.clone()));
         if let Some(s) = &self.structured_content {
-            obj.insert("structuredContent".into(), s.clone());
+            obj.put("structuredContent", s.clone());
         }
         if let Some(e) = self.is_error {
-            obj.insert("isError".into(), Value::from(e));
+            obj.put("isError", Value::from(e));
         }
         if let Some(m) = &self.meta {
-            obj.insert("_meta".into(), m.clone());
+            obj.put("_meta", m.clone());
         }
         Value::Object(obj)
     }

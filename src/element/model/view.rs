@@ -16,7 +16,7 @@ use crate::snapshot::Snapshot;
 
 /// Sets `key` in `map` (one non-generic helper: each `impl Into<Value>` would be its own copy).
 fn put(map: &mut Map, key: &str, value: Value) {
-    map.insert(key.to_owned(), value);
+    map.put(key, value);
 }
 
 /// Sets `key` to the text `s`.

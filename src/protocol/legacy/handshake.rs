@@ -14,23 +14,23 @@ pub fn encode_initialize(id: &RequestId, client_info: &Implementation, form: boo
     let mut modes = Object::new();
     if form || !url {
         // An elicitation capability with no mode means form; say so explicitly, as the SDK does.
-        modes.insert("form".into(), Value::Object(Object::new()));
+        modes.put("form", Value::Object(Object::new()));
     }
     if url {
-        modes.insert("url".into(), Value::Object(Object::new()));
+        modes.put("url", Value::Object(Object::new()));
     }
     let mut capabilities = Object::new();
-    capabilities.insert("elicitation".into(), Value::Object(modes));
+    capabilities.put("elicitation", Value::Object(modes));
     // Plain inserts, not `json!`: one short run of calls.
     let mut params = Object::new();
-    params.insert("protocolVersion".into(), Value::from(LEGACY_PROTOCOL_VERSION));
-    params.insert("capabilities".into(), Value::Object(capabilities));
-    params.insert("clientInfo".into(), client_info.to_json());
+    params.put("protocolVersion", Value::from(LEGACY_PROTOCOL_VERSION));
+    params.put("capabilities", Value::Object(capabilities));
+    params.put("clientInfo", client_info.to_json());
     let mut message = Object::new();
-    message.insert("jsonrpc".into(), Value::from("2.0"));
-    message.insert("id".into(), id.to_json());
-    message.insert("method".into(), Value::from("initialize"));
-    message.insert("params".into(), Value::Object(params));
+    message.put("jsonrpc", Value::from("2.0"));
+    message.put("id", id.to_json());
+    message.put("method", Value::from("initialize"));
+    message.put("params", Value::Object(params));
     Value::Object(message)
 }
 

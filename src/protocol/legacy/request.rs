@@ -16,7 +16,7 @@ impl TaskParams {
     fn to_json(self) -> Value {
         let mut obj = Object::new();
         if let Some(ttl) = self.ttl_ms {
-            obj.insert("ttl".into(), Value::from(ttl));
+            obj.put("ttl", Value::from(ttl));
         }
         Value::Object(obj)
     }
@@ -87,23 +87,23 @@ impl LegacyRequest {
         match self {
             Self::ListTools { cursor } | Self::ListTasks { cursor } => {
                 if let Some(c) = cursor {
-                    obj.insert("cursor".into(), Value::from(c.as_str()));
+                    obj.put("cursor", Value::from(c.as_str()));
                 }
             }
             Self::CallTool(call) => {
-                obj.insert("name".into(), Value::from(call.name.as_str()));
+                obj.put("name", Value::from(call.name.as_str()));
                 if let Some(args) = &call.arguments {
-                    obj.insert("arguments".into(), Value::Object(args.clone()));
+                    obj.put("arguments", Value::Object(args.clone()));
                 }
                 if let Some(task) = call.task {
-                    obj.insert("task".into(), task.to_json());
+                    obj.put("task", task.to_json());
                 }
                 if let Some(token) = &call.progress_token {
-                    obj.insert("_meta".into(), json!({ "progressToken": token }));
+                    obj.put("_meta", json!({ "progressToken": token }));
                 }
             }
             Self::GetTask { task_id } | Self::TaskResult { task_id } | Self::CancelTask { task_id } => {
-                obj.insert("taskId".into(), Value::from(task_id.as_str()));
+                obj.put("taskId", Value::from(task_id.as_str()));
             }
         }
         Value::Object(obj)
@@ -113,10 +113,10 @@ impl LegacyRequest {
     pub fn envelope(&self, id: &RequestId) -> Value {
         // Plain inserts, not `json!`, which would copy the params it borrows.
         let mut message = Object::new();
-        message.insert("jsonrpc".into(), Value::from("2.0"));
-        message.insert("id".into(), id.to_json());
-        message.insert("method".into(), Value::from(self.method()));
-        message.insert("params".into(), self.params());
+        message.put("jsonrpc", Value::from("2.0"));
+        message.put("id", id.to_json());
+        message.put("method", Value::from(self.method()));
+        message.put("params", self.params());
         Value::Object(message)
     }
 }

@@ -187,8 +187,8 @@ pub fn encode_input_answer(id: &RequestId, related_task: Option<&str>, answer: &
     let mut result = answer.to_json();
     if let (Some(task_id), Value::Object(obj)) = (related_task, &mut result) {
         let mut meta = Object::new();
-        meta.insert(super::RELATED_TASK_META.into(), json!({ "taskId": task_id }));
-        obj.insert("_meta".into(), Value::Object(meta));
+        meta.put(super::RELATED_TASK_META, json!({ "taskId": task_id }));
+        obj.put("_meta", Value::Object(meta));
     }
     encode_result_response(id, result)
 }

@@ -29,16 +29,16 @@ pub fn decode_task(value: &Value) -> Result<Task, DecodeError> {
 /// The Task as a 2025-11-25 server writes it (`ttl`, always present; `pollInterval`).
 pub fn encode_task(task: &Task) -> Value {
     let mut obj = Object::new();
-    obj.insert("taskId".into(), Value::from(task.task_id.as_str()));
-    obj.insert("status".into(), Value::from(task.status.as_str()));
+    obj.put("taskId", Value::from(task.task_id.as_str()));
+    obj.put("status", Value::from(task.status.as_str()));
     if let Some(m) = &task.status_message {
-        obj.insert("statusMessage".into(), Value::from(m.as_str()));
+        obj.put("statusMessage", Value::from(m.as_str()));
     }
-    obj.insert("createdAt".into(), Value::from(task.created_at.as_str()));
-    obj.insert("lastUpdatedAt".into(), Value::from(task.last_updated_at.as_str()));
-    obj.insert("ttl".into(), task.ttl_ms.map_or(Value::Null, Value::from));
+    obj.put("createdAt", Value::from(task.created_at.as_str()));
+    obj.put("lastUpdatedAt", Value::from(task.last_updated_at.as_str()));
+    obj.put("ttl", task.ttl_ms.map_or(Value::Null, Value::from));
     if let Some(p) = task.poll_interval_ms {
-        obj.insert("pollInterval".into(), Value::from(p));
+        obj.put("pollInterval", Value::from(p));
     }
     Value::Object(obj)
 }

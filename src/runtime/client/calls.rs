@@ -249,9 +249,9 @@ impl ClientCore {
             }
         }
         page.remove("resultType");
-        page.insert("tools".into(), Value::Array(kept));
+        page.put("tools", Value::Array(kept));
         if !rejected.is_empty() {
-            page.insert("rejectedTools".into(), Value::Array(rejected));
+            page.put("rejectedTools", Value::Array(rejected));
         }
         Ok(Value::Object(page))
     }

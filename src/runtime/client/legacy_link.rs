@@ -71,15 +71,15 @@ fn stored_link(generation: Generation, session: Option<&Session>) -> Option<Valu
     };
     // Plain inserts, not `json!` and `value[…] =`: one short run of calls.
     let mut value = Map::new();
-    value.insert("protocol".into(), Value::from(version));
+    value.put("protocol", Value::from(version));
     if let (Generation::Legacy2025, Some(session)) = (generation, session) {
-        value.insert("session".into(), session.id.as_deref().map_or(Value::Null, Value::from));
+        value.put("session", session.id.as_deref().map_or(Value::Null, Value::from));
         if let Some(t) = session.tasks {
             let mut tasks = Map::new();
-            tasks.insert("list".into(), Value::from(t.list));
-            tasks.insert("cancel".into(), Value::from(t.cancel));
-            tasks.insert("toolsCall".into(), Value::from(t.tools_call));
-            value.insert("tasks".into(), Value::Object(tasks));
+            tasks.put("list", Value::from(t.list));
+            tasks.put("cancel", Value::from(t.cancel));
+            tasks.put("toolsCall", Value::from(t.tools_call));
+            value.put("tasks", Value::Object(tasks));
         }
     }
     Some(Value::Object(value))
