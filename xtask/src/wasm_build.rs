@@ -158,10 +158,14 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path) -> 
 /// half-written module. `--converge` repeats the passes while the module still shrinks (a few hundred
 /// gzip bytes more than one `-Oz` on this module, for a few seconds of build). The `producers` and
 /// `target_features` sections go too: engines read neither, and wasm-bindgen ran before (234 B gzip).
+/// `--low-memory-unused` lets wasm-opt fold a constant added to an address into the load's or store's
+/// offset (the two differ only when the sum wraps below 1 KiB): true of rustc's wasm32 layout, whose
+/// stack comes first and grows down from 1 MiB to 0 with the data and the heap above it, so only a stack
+/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip).
 fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
     let tmp = wasm.with_extension("wasm.opt");
     let mut opt = tools.wasm_opt.command();
-    opt.args(["--strip-producers", "--strip-target-features", "-Oz", "--converge"])
+    opt.args(["--strip-producers", "--strip-target-features", "--low-memory-unused", "-Oz", "--converge"])
         .args(WASM_OPT_FEATURES)
         .arg(wasm)
         .arg("-o")
