@@ -161,15 +161,26 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path) -> 
 /// `--low-memory-unused` lets wasm-opt fold a constant added to an address into the load's or store's
 /// offset (the two differ only when the sum wraps below 1 KiB): true of rustc's wasm32 layout, whose
 /// stack comes first and grows down from 1 MiB to 0 with the data and the heap above it, so only a stack
-/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip).
+/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip). `-ocimfs=20`
+/// (`--one-caller-inline-max-function-size`): a function with one caller is inlined into it only when
+/// it is small, where the default inlines every one whatever its size; the big async state machines
+/// and the views it made from many such functions compressed worse than the calls (the .wasm grows by
+/// 5.4 KB raw and loses 6.4 KB gzip; 10, 30 and 50 measured within 0.1, 0.1 and 1.4 KB gzip of 20).
 fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
     let tmp = wasm.with_extension("wasm.opt");
     let mut opt = tools.wasm_opt.command();
-    opt.args(["--strip-producers", "--strip-target-features", "--low-memory-unused", "-Oz", "--converge"])
-        .args(WASM_OPT_FEATURES)
-        .arg(wasm)
-        .arg("-o")
-        .arg(&tmp);
+    opt.args([
+        "--strip-producers",
+        "--strip-target-features",
+        "--low-memory-unused",
+        "-ocimfs=20",
+        "-Oz",
+        "--converge",
+    ])
+    .args(WASM_OPT_FEATURES)
+    .arg(wasm)
+    .arg("-o")
+    .arg(&tmp);
     cmd::run(&mut opt)?;
     std::fs::rename(&tmp, wasm).context(format!("replacing {} with the optimised module", wasm.display()))
 }
