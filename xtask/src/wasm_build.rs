@@ -1,5 +1,5 @@
 //! The pipeline that turns the Rust crate into the npm package in pkg/:
-//! cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge → pkg-template.
+//! cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see `optimise`) → pkg-template.
 //!
 //! `--target web` emits a plain ES module with an async `init()`, which works unbundled in
 //! browsers, workers and edge runtimes — the hosts this package is for. wasm-opt runs after
