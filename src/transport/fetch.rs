@@ -263,7 +263,10 @@ impl FetchTransport {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(TransportError::Aborted);
         }
-        let _host_abort = signal.and_then(|s| {
+        // With no timeout the host's signal is the fetch's own (a stream the client closes); with one,
+        // either ends it through a controller of its own.
+        let direct = signal.filter(|_| timeout_ms.is_none());
+        let _host_abort = signal.filter(|_| direct.is_none()).and_then(|s| {
             let controller = controller.clone();
             Listener::new(s.as_ref(), "abort", move |_| controller.abort())
         });
@@ -276,7 +279,8 @@ impl FetchTransport {
                 TransportError::Network(js_message(&e))
             }
         };
-        let response = self.fetch(body, headers, extra, &controller.signal(), &map_abort).await?;
+        let fetch_signal = direct.cloned().unwrap_or_else(|| controller.signal());
+        let response = self.fetch(body, headers, extra, &fetch_signal, &map_abort).await?;
         let status = response.status();
         let header = |name: &str| response.headers().get(name).ok().flatten();
         let retry_after_ms = header("retry-after").and_then(|v| parse_retry_after(&v));
@@ -286,9 +290,11 @@ impl FetchTransport {
         let message = match id {
             // A notification or a response: the body (if any) carries nothing to read.
             None => None,
-            Some(id) if is_event_stream(&content_type) => read_sse(&response, id, self.max_response_bytes, on_other)
-                .await
-                .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?,
+            Some(id) if is_event_stream(&content_type) => {
+                read_sse(&response, id, self.max_response_bytes, &fetch_signal, on_other)
+                    .await
+                    .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?
+            }
             Some(_) => {
                 let text = read_text(&response, self.max_response_bytes)
                     .await
@@ -373,7 +379,9 @@ impl FetchTransport {
     }
 
     /// Opens `subscriptions/listen` for `task_ids` and feeds what arrives to `on_event` until the stream
-    /// ends; `abort` closes it (how a client ends a subscription over HTTP).
+    /// ends; `abort` closes it (how a client ends a subscription over HTTP). One [`Self::post`] with no
+    /// timeout: the stream's notifications reach `on_event` as they come, and the listen result (or a
+    /// plain JSON answer instead of a stream) ends it gracefully.
     pub(crate) async fn listen(
         &self,
         task_ids: Vec<String>,
@@ -383,89 +391,51 @@ impl FetchTransport {
         let id = self.next_id();
         let request = ClientRequest::Listen(ListenFilter::tasks(task_ids));
         let body = request.envelope(&id, &self.meta).to_string();
-        let network = |e: JsValue| TransportError::Network(js_message(&e));
-        let response = match self.fetch(&body, &request.http_headers(), &[], &abort.signal(), &network).await {
-            Ok(r) => r,
-            Err(e) => return ListenEnd::Dropped(e),
-        };
-        let content_type = response.headers().get("content-type").ok().flatten().unwrap_or_default();
-        if !is_event_stream(&content_type) {
-            let status = response.status();
-            let retry_after_ms =
-                response.headers().get("retry-after").ok().flatten().and_then(|v| parse_retry_after(&v));
-            let text = match read_text(&response, self.max_response_bytes).await {
-                Ok(text) => text,
-                Err(Some(too_large)) => return ListenEnd::Dropped(too_large),
-                Err(None) => String::new(),
-            };
-            let outcome = crate::json::from_str(&text).ok().and_then(|v| match decode_message_value(v) {
-                Ok(Incoming::Response(r)) if r.id.as_ref() == Some(&id) || r.outcome.is_err() => Some(r.outcome),
-                _ => None,
-            });
-            return match outcome {
-                // A plain JSON answer instead of a stream: the listen ended at once, gracefully.
-                Some(Ok(_)) if (200..300).contains(&status) => ListenEnd::Closed,
-                Some(Err(e)) => ListenEnd::Dropped(TransportError::Rpc(e)),
-                _ => ListenEnd::Dropped(TransportError::Http { status, retry_after_ms }),
-            };
-        }
-        let Some(body) = response.body() else { return ListenEnd::Dropped(TransportError::Network("no body".into())) };
-        let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-        let mut parser = SseParser::with_limit(self.max_response_bytes);
-        loop {
-            let Ok(chunk) = JsFuture::from(reader.read()).await else {
-                return ListenEnd::Dropped(TransportError::Network("the listen stream broke".into()));
-            };
-            let done = Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
-            let events = if done {
-                parser.finish()
-            } else {
-                let value = Reflect::get(&chunk, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+        let headers = request.http_headers();
+        let signal = abort.signal();
+        let exchange = Exchange { body: &body, headers: &headers, extra: &[], id: Some(&id), signal: Some(&signal) };
+        let mut unreadable = None;
+        let mut on_other = |message: Value| {
+            if unreadable.is_some() {
+                return;
+            }
+            let Ok(Incoming::Notification { method, params }) = decode_message_value(message) else {
+                // `null`: bytes arrived (a keep-alive is enough), the stream is alive.
                 on_event(ListenEvent::Bytes);
-                parser.push(&Uint8Array::new(&value).to_vec())
+                return;
             };
-            let events = match events {
-                Ok(events) => events,
-                Err(e) => return end_stream(&reader, abort, ListenEnd::Dropped(TransportError::BadResponse(e))),
-            };
-            for event in events {
-                let Ok(message) = crate::json::from_str(&event.data) else { continue };
-                match decode_message_value(message) {
-                    Ok(Incoming::Notification { method, params }) => match ServerNotification::decode(&method, &params)
-                    {
-                        Ok(ServerNotification::SubscriptionAcknowledged { accepted, .. }) => {
-                            on_event(ListenEvent::Acknowledged(accepted.task_ids.unwrap_or_default()))
+            let event = match ServerNotification::decode(&method, &params) {
+                Ok(ServerNotification::SubscriptionAcknowledged { accepted, .. }) => {
+                    ListenEvent::Acknowledged(accepted.task_ids.unwrap_or_default())
+                }
+                Ok(ServerNotification::TaskStatus { task, .. }) => {
+                    match task.input_requests().map(|r| within_limit(r, self.max_input_requests)) {
+                        Some(Err(e)) => {
+                            unreadable = Some(e);
+                            abort.abort();
+                            return;
                         }
-                        Ok(ServerNotification::TaskStatus { task, .. }) => {
-                            let asked = task.input_requests().map(|r| within_limit(r, self.max_input_requests));
-                            if let Some(Err(e)) = asked {
-                                return end_stream(&reader, abort, ListenEnd::Dropped(TransportError::BadResponse(e)));
-                            }
-                            on_event(ListenEvent::Task(Box::new(task)))
-                        }
-                        // A task's state the client cannot read ends the stream (its tasks are polled,
-                        // where the failure shows on each) rather than passing unseen.
-                        Err(e) if method == "notifications/tasks" => {
-                            return end_stream(&reader, abort, ListenEnd::Dropped(TransportError::BadResponse(e)))
-                        }
-                        _ => {}
-                    },
-                    Ok(Incoming::Response(r)) if r.id.as_ref() == Some(&id) => {
-                        return end_stream(&reader, abort, ListenEnd::Closed)
+                        _ => ListenEvent::Task(Box::new(task)),
                     }
-                    _ => {}
                 }
-                // An event's handler closed the stream (an acknowledgement that honours nothing):
-                // nothing more is read, and the aborted body is not touched again (its promises reject).
-                if abort.signal().aborted() {
-                    return ListenEnd::Dropped(TransportError::Aborted);
+                // A task's state the client cannot read ends the stream (its tasks are polled, where
+                // the failure shows on each) rather than passing unseen.
+                Err(e) if method == "notifications/tasks" => {
+                    unreadable = Some(e);
+                    abort.abort();
+                    return;
                 }
-            }
-            if done {
-                return ListenEnd::Dropped(TransportError::Network(
-                    "the listen stream ended without its result".into(),
-                ));
-            }
+                _ => return,
+            };
+            on_event(event);
+        };
+        let answer = self.post(exchange, None, &mut on_other).await;
+        if let Some(e) = unreadable {
+            return ListenEnd::Dropped(TransportError::BadResponse(e));
+        }
+        match answer.and_then(Answer::into_result) {
+            Ok(_) => ListenEnd::Closed,
+            Err(e) => ListenEnd::Dropped(e),
         }
     }
 
@@ -498,12 +468,14 @@ impl FetchTransport {
 }
 
 /// Reads an SSE body until the response to `id`; every other message (progress, a server's request
-/// in a 2025-11-25 stream) goes to `on_other`. `Err(None)` means the stream broke (mapped by the
+/// in a 2025-11-25 stream) goes to `on_other`, and `null` once per chunk of bytes (a listen stream's
+/// sign of life). A `signal` aborted by a handler ends the reading at once (`Err(None)`). `Err(None)` means the stream broke (mapped by the
 /// caller to timeout/abort/network).
 async fn read_sse(
     response: &Response,
     id: &RequestId,
     max_event_bytes: usize,
+    signal: &AbortSignal,
     on_other: &mut dyn FnMut(Value),
 ) -> Result<Option<Value>, Option<TransportError>> {
     let Some(body) = response.body() else { return Ok(None) };
@@ -516,6 +488,7 @@ async fn read_sse(
             parser.finish()
         } else {
             let value = Reflect::get(&chunk, &JsValue::from_str("value")).map_err(|_| None)?;
+            on_other(Value::Null);
             parser.push(&Uint8Array::new(&value).to_vec())
         };
         let events = events.map_err(|e| {
@@ -530,19 +503,16 @@ async fn read_sse(
                 return Ok(Some(message));
             }
             on_other(message);
+            // The handler closed the stream (a listen that honours nothing): nothing more is read, and
+            // the aborted body is not touched again (its promises would reject with no one to hear).
+            if signal.aborted() {
+                return Err(None);
+            }
         }
         if done {
             return Err(None);
         }
     }
-}
-
-/// Stops reading a listen stream (unless its own abort already closed it) and returns `end`.
-fn end_stream(reader: &web_sys::ReadableStreamDefaultReader, abort: &AbortController, end: ListenEnd) -> ListenEnd {
-    if !abort.signal().aborted() {
-        let _ = reader.cancel();
-    }
-    end
 }
 
 /// Reads a whole body as text, refusing one over `limit` bytes. Counted as the bytes arrive, after
