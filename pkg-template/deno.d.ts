@@ -1,2 +1,2 @@
 // Types of mcp-tasks-web/deno: the whole API, already initialised.
-export * from "./mcp_tasks_web.js";
+export * from "./client.js";

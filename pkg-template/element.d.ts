@@ -1,5 +1,9 @@
-// Types of mcp-tasks-web/element: <mcp-task> and <mcp-task-list>.
+// Types of mcp-tasks-web/element: <mcp-task> and <mcp-task-list>, and the whole API of the build with
+// the element (init, TaskClient, …), which a page with cards imports from here.
 import type { TaskClient, TaskSnapshot, InputResponses } from "./mcp_tasks_web.js";
+
+export * from "./mcp_tasks_web.js";
+export { default } from "./mcp_tasks_web.js";
 
 /** Keys of every built-in word (see docs/element.md); values may contain `{placeholders}`. */
 export type LabelKey =
@@ -34,7 +38,7 @@ export interface DefineMcpTaskOptions {
   labels?: Record<string, Labels>;
 }
 
-/** Registers the elements; call after `init()`. Importing the module registers nothing. */
+/** Registers the elements; call after this module's `init()`. Importing the module registers nothing. */
 export function defineMcpTask(options?: DefineMcpTaskOptions): void;
 
 export interface McpTaskInputDetail {

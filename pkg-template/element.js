@@ -4,11 +4,18 @@
 // ever enters the DOM as textContent or attribute values, never as markup. Importing this module
 // registers nothing: call defineMcpTask() after init().
 //
+// This module is also the whole API for a page with cards: it loads the package's build with the element
+// (mcp_tasks_web.js) and re-exports it, init() included, while `mcp-tasks-web` alone loads the smaller
+// client build (client.js). One page uses one build: its TaskClients and its elements must come from here.
+//
 // Page code may call back at any time (a `focusin` or `mcp-task-*` listener that reads the element,
 // sets `labels` or a client, on this element or another): a card records what it draws before the
 // DOM work that runs page code, and a draw that a listener re-entered leaves the rest to the newer
 // draw (docs/element.md, "Page code may call back at any time").
 import { TaskClient, elementAnswer, elementCard, elementElapsed, elementList, elementRespond, elementWords } from "./mcp_tasks_web.js";
+
+export * from "./mcp_tasks_web.js";
+export { default } from "./mcp_tasks_web.js";
 
 /**
  * The stylesheet of both elements, adopted into each shadow root as one shared constructable sheet, so
@@ -230,8 +237,13 @@ function upgradeProperties(element, names) {
 
 /** The client or `null`; anything else is refused (the wasm module can only read its own clients). */
 function checkClient(client) {
-  if (client != null && !(client instanceof TaskClient)) throw new TypeError("client must be a TaskClient");
-  return client ?? null;
+  if (client == null || client instanceof TaskClient) return client ?? null;
+  if (client?.constructor?.name === "TaskClient") {
+    throw new TypeError(
+      'client is a TaskClient of the client-only build ("mcp-tasks-web"); a page with <mcp-task> imports init and TaskClient from "mcp-tasks-web/element"',
+    );
+  }
+  throw new TypeError("client must be a TaskClient");
 }
 
 /**
@@ -1079,7 +1091,7 @@ function makeListElement(taskTag) {
 }
 
 /**
- * Registers `<mcp-task>` and `<mcp-task-list>` (or the tag names given). Call after `init()`.
+ * Registers `<mcp-task>` and `<mcp-task-list>` (or the tag names given). Call after this module's `init()`.
  * Registering a tag that is already defined is skipped, so calling twice is harmless.
  * @param {{ tagName?: string, listTagName?: string, labels?: Record<string, Record<string, string>> }} [options]
  */
@@ -1089,7 +1101,10 @@ export function defineMcpTask(options = {}) {
   try {
     elementWords("en", null);
   } catch (cause) {
-    throw new TypeError("defineMcpTask: the wasm module is not initialised; await init() first", { cause });
+    throw new TypeError(
+      'defineMcpTask: the wasm module is not initialised; await init() from "mcp-tasks-web/element" first (the init of "mcp-tasks-web" loads the client-only build)',
+      { cause },
+    );
   }
   shared = options.labels ?? null;
   if (!customElements.get(tagName)) customElements.define(tagName, makeTaskElement());

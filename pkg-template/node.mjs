@@ -1,13 +1,13 @@
 // Node entry point (Node 20+): the same API as the browser build. `init()` without an argument reads
 // the .wasm beside this file, since Node's fetch cannot load file: URLs.
 import { readFile } from "node:fs/promises";
-import initWeb from "./mcp_tasks_web.js";
+import initWeb from "./client.js";
 
-export * from "./mcp_tasks_web.js";
+export * from "./client.js";
 
 export default async function init(input) {
   if (input === undefined) {
-    const bytes = await readFile(new URL("./mcp_tasks_web_bg.wasm", import.meta.url));
+    const bytes = await readFile(new URL("./client_bg.wasm", import.meta.url));
     return initWeb({ module_or_path: bytes });
   }
   return initWeb(input);

@@ -1,5 +1,5 @@
 // Types of mcp-tasks-web/stores.
-import type { TaskStore } from "./mcp_tasks_web.js";
+import type { TaskStore } from "./client.js";
 
 /** A TaskStore with the atomic version check step mode relies on. */
 export type VersionedTaskStore = TaskStore & Required<Pick<TaskStore, "compareAndPut">>;

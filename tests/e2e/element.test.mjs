@@ -688,6 +688,38 @@ test("labels: defineMcpTask({ labels }) adds a language, el.labels overrides sin
   });
 });
 
+test("two builds: element.js re-exports its build's API, and refuses a TaskClient of the client-only build", { timeout: 30_000 }, async () => {
+  await withSession(suite, "two-builds", {}, async (s) => {
+    await s.open();
+    const seen = await s.page.evaluate(async (url) => {
+      const element = await import("/pkg/element.js");
+      const full = await import("/pkg/mcp_tasks_web.js");
+      const clientOnly = await import("/pkg/client.js");
+      await clientOnly.default();
+      const other = await clientOnly.TaskClient.open({ url, namespace: "two-builds-other", autoPoll: false });
+      const el = document.createElement("mcp-task");
+      let refused = null;
+      try {
+        el.client = other;
+      } catch (e) {
+        refused = `${e.name}: ${e.message}`;
+      }
+      other.close();
+      return {
+        sameClass: element.TaskClient === full.TaskClient,
+        sameInit: element.default === full.default,
+        clientOnlyHasNoElement: !("elementCard" in clientOnly) && "elementCard" in full,
+        refused,
+        kept: el.client,
+      };
+    }, `${s.server.base}/mcp`);
+    assert.ok(seen.sameClass && seen.sameInit, "element.js re-exports init and TaskClient of the element's build");
+    assert.ok(seen.clientOnlyHasNoElement, "the client-only build has no element model");
+    assert.match(seen.refused ?? "", /^TypeError: .*client-only build.*"mcp-tasks-web\/element"/, "the refusal names the import to use");
+    assert.equal(seen.kept, null, "the refused client was not kept");
+  });
+});
+
 test("<mcp-task-list>: a forgotten task leaves the list", { timeout: 30_000 }, async () => {
   await withSession(suite, "list-forget", {}, async (s) => {
     await s.open();

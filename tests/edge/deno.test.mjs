@@ -35,7 +35,7 @@ const VERBOSE = !!process.env.EDGE_VERBOSE;
 const POLL_MS = 200;
 
 /** Exactly what a Deno deployment ships: the worker runs from a copy of these and nothing else. */
-const DEPLOYED = ["mcp_tasks_web_bg.wasm", "mcp_tasks_web.js", "deno.mjs", "stores.js"];
+const DEPLOYED = ["client_bg.wasm", "client.js", "deno.mjs", "stores.js"];
 
 requireFiles([
   SERVER_BUILT,

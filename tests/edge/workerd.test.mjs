@@ -1,5 +1,5 @@
 // The edge-worker mode (docs/edge.md) in workerd: Miniflare runs tests/edge/workerd/worker.mjs with
-// pkg/workerd.mjs, pkg/mcp_tasks_web.js, pkg/stores.js and the .wasm (a CompiledWasm module); a
+// pkg/workerd.mjs, pkg/client.js, pkg/stores.js and the .wasm (a CompiledWasm module); a
 // Durable Object holds a `TaskClient` with `autoPoll: false` and `durableObjectStore(state.storage)`,
 // and its alarm drives `client.step()`. Against the reference server (memory store) on loopback.
 //
@@ -35,13 +35,13 @@ const POLL_MS = 200;
 const MODULES = [
   ["worker.mjs", "ESModule", WORKER],
   ["workerd.mjs", "ESModule", join(PKG, "workerd.mjs")],
-  ["mcp_tasks_web.js", "ESModule", join(PKG, "mcp_tasks_web.js")],
+  ["client.js", "ESModule", join(PKG, "client.js")],
   ["stores.js", "ESModule", join(PKG, "stores.js")],
-  ["mcp_tasks_web_bg.wasm", "CompiledWasm", join(PKG, "mcp_tasks_web_bg.wasm")],
+  ["client_bg.wasm", "CompiledWasm", join(PKG, "client_bg.wasm")],
 ];
 
 requireFiles([SERVER_BUILT, ...MODULES.map(([name, , path]) => [`${name} (cargo xtask build)`, path])]);
-if (!readFileSync(join(PKG, "mcp_tasks_web.d.ts"), "utf8").includes("step(")) throw new Error("pkg/mcp_tasks_web.d.ts has no step(): rebuild the package (cargo xtask build)");
+if (!readFileSync(join(PKG, "client.d.ts"), "utf8").includes("step(")) throw new Error("pkg/client.d.ts has no step(): rebuild the package (cargo xtask build)");
 
 /** Resolves with `fn()`'s first truthy value, polling every `every` ms; fails after `timeout` ms with `what()`. */
 async function until(fn, { timeout = 10_000, every = 100, what = () => "condition" } = {}) {

@@ -249,13 +249,14 @@ async function freePort() {
 }
 
 // TypeScript resolves "." by the same conditions a runtime or bundler does: each must land on the
-// types of its own entry file (node.mjs, deno.mjs, workerd.mjs, or the browser glue).
+// types of its own entry file (node.mjs, deno.mjs, workerd.mjs, or the client build's glue); the element's
+// subpath to the types of the build with the element.
 test("typescript: every exports condition resolves to its own types", { timeout: 120_000 }, async () => {
   const dir = join(ROOT, "tests/hosts/typescript");
   await installTarball(dir);
   const bundler = ["--module", "esnext", "--moduleResolution", "bundler"];
   const cases = [
-    { name: "browser (bundler)", args: bundler, entry: "mcp_tasks_web.d.ts" },
+    { name: "browser (bundler)", args: bundler, entry: "client.d.ts" },
     { name: "Node (nodenext)", args: ["--module", "nodenext", "--moduleResolution", "nodenext"], entry: "node.d.ts" },
     { name: "node", args: [...bundler, "--customConditions", "node"], entry: "node.d.ts" },
     { name: "deno", args: [...bundler, "--customConditions", "deno"], entry: "deno.d.ts" },
@@ -270,7 +271,7 @@ test("typescript: every exports condition resolves to its own types", { timeout:
       throw new Error(`${c.name}: probe.ts does not type-check:\n${e.stdout}${e.stderr}`);
     }
     const files = out.split("\n").filter((line) => line.includes("/node_modules/mcp-tasks-web/")).map((line) => line.split("/").pop());
-    for (const types of ["mcp_tasks_web.d.ts", "element.d.ts", "stores.d.ts", "mcp_tasks_web_bg.wasm.d.ts"]) {
+    for (const types of ["client.d.ts", "mcp_tasks_web.d.ts", "element.d.ts", "stores.d.ts", "mcp_tasks_web_bg.wasm.d.ts", "client_bg.wasm.d.ts"]) {
       assert.ok(files.includes(types), `${c.name}: ${types} is among ${files.join(", ")}`);
     }
     assert.deepEqual(files.filter((f) => entries.includes(f)), entries.includes(c.entry) ? [c.entry] : [], `${c.name}: "." resolves to ${c.entry}`);

@@ -1,7 +1,7 @@
 // A host written against the shipped .d.ts; `cargo xtask test` type-checks it with tsc --strict.
 // It is never run: its job is to fail compilation if the published types drift from the API contract.
-import init, { TaskClient, protocolVersion } from "../../pkg/mcp_tasks_web.js";
-import type { CallToolOutcome, InputResponses, TaskSnapshot, TaskStore, UnknownCallSnapshot } from "../../pkg/mcp_tasks_web.js";
+import init, { TaskClient, protocolVersion } from "../../pkg/client.js";
+import type { CallToolOutcome, InputResponses, TaskSnapshot, TaskStore, UnknownCallSnapshot } from "../../pkg/client.js";
 
 const store: TaskStore = {
   get: async (key) => localStorage.getItem(key),
@@ -58,7 +58,7 @@ export async function host(): Promise<void> {
   try {
     await client.callTool("nope");
   } catch (err) {
-    const e = err as import("../../pkg/mcp_tasks_web.js").TaskClientError;
+    const e = err as import("../../pkg/client.js").TaskClientError;
     console.log(e.name, e.code, e.retryable);
   }
   await client.forget(taskId);

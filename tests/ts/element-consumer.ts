@@ -1,7 +1,7 @@
 // A host of <mcp-task> written against the shipped element.d.ts; type-checked by `cargo xtask test`
 // (tsc --strict), never run. It fails compilation if the element's published types drift.
-import init, { TaskClient } from "../../pkg/mcp_tasks_web.js";
-import type { TaskSnapshot } from "../../pkg/mcp_tasks_web.js";
+import init, { TaskClient } from "../../pkg/element.js";
+import type { TaskSnapshot } from "../../pkg/element.js";
 import { defineMcpTask } from "../../pkg/element.js";
 import type { Labels, McpTaskElement, McpTaskInputDetail, McpTaskListElement } from "../../pkg/element.js";
 

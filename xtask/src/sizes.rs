@@ -12,19 +12,21 @@ use flate2::Compression;
 
 use crate::error::{Context, Result};
 
-/// gzip -9 budget for the shipped package, pkg/ (.wasm + JS glue + element.js), which every host
-/// downloads whatever it imports. `cargo xtask build` (and so `cargo xtask test`) fails over it.
-///
-/// Issue 7 first set 85 KB here and 60 KB for the client alone. Measured since: the sans-IO core alone
-/// (protocol, machine, JSON; no fetch, IndexedDB, locks, timers or element) is 63.6 KB built the same
-/// way, so no split of this design between Rust and JS reaches 60 KB. The budgets now hold the sizes
-/// reached after the cuts (README, "Performance"), a little above today's figures, so growth has to
-/// be paid for; the official requester (166.8 KB for the client's job) stays the bar to beat.
-pub const PACKAGE_GZIP_BUDGET: usize = 180 * 1024;
+/// gzip -9 guard for what a host that shows `<mcp-task>` cards downloads (pkg/'s element build: .wasm
+/// + JS glue + element.js). `cargo xtask build` (and so `cargo xtask test`) fails over it: growth has
+/// to be paid for. It is the budget the last round reached after its cuts, not a goal; the goals are
+/// [`CLIENT_GZIP_TARGET`] and [`ELEMENT_GZIP_TARGET`], which the bench checks. The client build is
+/// the element build's code minus the element, so what grows there shows here too.
+pub const ELEMENT_GZIP_GUARD: usize = 180 * 1024;
 
-/// gzip -9 budget for the client alone (.wasm + JS glue built without the `element` feature);
-/// `cargo xtask bench size` builds that variant and checks it.
-pub const CLIENT_GZIP_BUDGET: usize = 128 * 1024;
+/// Issue 17's goal for the client alone, gzip -9 (96 KB; the official requester bundles to 166.8 KB
+/// for the same job). `cargo xtask bench size` fails over it. Issue 7 first asked for 60 KB; the
+/// sans-IO core alone (protocol, machine, JSON; no fetch, IndexedDB, locks, timers) measured 63.6 KB.
+pub const CLIENT_GZIP_TARGET: usize = 96_000;
+
+/// Issue 17's goal for the client with the element, gzip -9 (128 KB), checked like
+/// [`CLIENT_GZIP_TARGET`].
+pub const ELEMENT_GZIP_TARGET: usize = 128_000;
 
 /// `Err` naming the excess when `rows` together are over `budget` bytes gzip -9.
 pub fn check_budget(what: &str, rows: &[FileSize], budget: usize) -> Result<()> {

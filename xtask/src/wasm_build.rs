@@ -1,5 +1,6 @@
 //! The pipeline that turns the Rust crate into the npm package in pkg/:
-//! cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see `optimise`) → pkg-template.
+//! cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see `optimise`), once for
+//! the client alone and once with the element (see [`build`]) → pkg-template.
 //!
 //! `--target web` emits a plain ES module with an async `init()`, which works unbundled in
 //! browsers, workers and edge runtimes — the hosts this package is for. wasm-opt runs after
@@ -16,8 +17,11 @@ use crate::workspace;
 
 /// The cargo package that becomes the npm package.
 const CRATE: &str = "mcp-tasks-web";
-/// wasm-bindgen's `--out-name`, also the stem of every generated file.
+/// wasm-bindgen's `--out-name` of the build with the element (what `mcp-tasks-web/element` loads), also
+/// the stem of its generated files; [`build_variant`] uses it too.
 const OUT_NAME: &str = "mcp_tasks_web";
+/// wasm-bindgen's `--out-name` of the client alone (what `mcp-tasks-web` loads).
+const CLIENT_OUT_NAME: &str = "client";
 
 /// Features wasm-opt must accept: the ones rustc's wasm32 target enables by default (Rust 1.82+;
 /// the last two since LLVM 20) and records in the module's `target_features` section, which is
@@ -34,49 +38,91 @@ const WASM_OPT_FEATURES: [&str; 8] = [
     "--enable-call-indirect-overlong",
 ];
 
-/// The files a built package is made of that the size report and checks look at.
+/// One build's files that the size report and checks look at.
 pub struct Pkg {
-    /// pkg/ itself.
+    /// The folder it was written to (pkg/ for the shipped builds).
     pub dir: PathBuf,
-    /// The optimised module, pkg/mcp_tasks_web_bg.wasm.
+    /// The optimised module, e.g. pkg/mcp_tasks_web_bg.wasm.
     pub wasm: PathBuf,
-    /// The JS glue, pkg/mcp_tasks_web.js.
+    /// The JS glue, e.g. pkg/mcp_tasks_web.js.
     pub js: PathBuf,
     /// The module as cargo built it, before wasm-bindgen and wasm-opt (still with its `name`
-    /// section); in cargo's target dir, so the next wasm32 release build overwrites it.
+    /// section): a copy in cargo's wasm32 release folder named after the build, which the next
+    /// build of the same name overwrites.
     pub raw_wasm: PathBuf,
 }
 
-/// Builds pkg/ from scratch (a stale file from an older build must never ship).
-pub fn build(root: &Path, tools: &BuildTools) -> Result<Pkg> {
-    let raw_wasm = compile(root, &[FEATURES])?;
-    let pkg = assemble(root, tools, raw_wasm, &root.join("pkg"))?;
-    template::install(&root.join("pkg-template"), &pkg.dir, &workspace::crate_version(root)?)?;
-    template::install_licences(root, &pkg.dir)?;
-    minify(tools, &pkg.dir.join("element.js"))?;
-    Ok(pkg)
+/// The package in pkg/: two builds, so a host pays only for what it imports.
+pub struct Package {
+    /// pkg/.
+    pub dir: PathBuf,
+    /// The client alone (`client.js`, `client_bg.wasm`): what `import "mcp-tasks-web"` (and the
+    /// Node, workerd and Deno entries) load.
+    pub client: Pkg,
+    /// The client with the element's model (`mcp_tasks_web.js`, `mcp_tasks_web_bg.wasm`), which
+    /// `element.js` (`mcp-tasks-web/element`) imports and re-exports.
+    pub element: Pkg,
+}
+
+impl Package {
+    /// What a host that imports only `TaskClient` downloads: the client's .wasm and glue.
+    pub fn client_files(&self) -> [PathBuf; 2] {
+        [self.client.wasm.clone(), self.client.js.clone()]
+    }
+
+    /// What a host that shows `<mcp-task>` cards downloads: the element build's .wasm and glue, and
+    /// element.js.
+    pub fn element_files(&self) -> [PathBuf; 3] {
+        [self.element.wasm.clone(), self.element.js.clone(), self.dir.join("element.js")]
+    }
+}
+
+/// Builds pkg/ from scratch (a stale file from an older build must never ship): the client alone,
+/// then the client with the element, then the template.
+///
+/// Two builds because one .wasm cannot leave out what some hosts import: the element's card and
+/// form model is about a quarter of the module, and a host that only uses `TaskClient` (a worker,
+/// an edge function, a chat host with its own UI) would download it for nothing.
+pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
+    let dir = root.join("pkg");
+    fresh_dir(&dir)?;
+    let client = emit(root, tools, compile(root, &[CLIENT_FEATURES])?, &dir, CLIENT_OUT_NAME)?;
+    let element = emit(root, tools, compile(root, &[FEATURES])?, &dir, OUT_NAME)?;
+    template::install(&root.join("pkg-template"), &dir, &workspace::crate_version(root)?)?;
+    template::install_licences(root, &dir)?;
+    minify(tools, &dir.join("element.js"))?;
+    Ok(Package { dir, client, element })
 }
 
 /// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
-/// `features` (none: the client alone) and into `out_dir`, without the package template;
+/// `features` (none: the client alone) and into a fresh `out_dir`, without the package template;
 /// `cargo xtask bench` measures other builds than pkg/'s this way.
 pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir: &Path) -> Result<Pkg> {
-    let raw_wasm = compile(root, features)?;
-    assemble(root, tools, raw_wasm, out_dir)
+    fresh_dir(out_dir)?;
+    emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
 }
 
-/// wasm-bindgen then wasm-opt into a fresh `dir` (a stale file from an older build must never ship).
-fn assemble(root: &Path, tools: &BuildTools, raw_wasm: PathBuf, dir: &Path) -> Result<Pkg> {
+/// Removes `dir` if it exists (a stale file from an older build must never ship).
+fn fresh_dir(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).context(format!("removing the old {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// wasm-bindgen then wasm-opt into `dir`, files named after `out_name`. The module cargo built is
+/// copied to `<out_name>.raw.wasm` in cargo's wasm32 release folder first, since the next build of
+/// other features overwrites cargo's own copy (the size figure reads both builds' name sections).
+fn emit(root: &Path, tools: &BuildTools, built: PathBuf, dir: &Path, out_name: &str) -> Result<Pkg> {
+    let raw_wasm = built.with_file_name(format!("{out_name}.raw.wasm"));
+    std::fs::copy(&built, &raw_wasm).context(format!("copying {} to {}", built.display(), raw_wasm.display()))?;
     let pkg = Pkg {
         dir: dir.to_path_buf(),
-        wasm: dir.join(format!("{OUT_NAME}_bg.wasm")),
-        js: dir.join(format!("{OUT_NAME}.js")),
+        wasm: dir.join(format!("{out_name}_bg.wasm")),
+        js: dir.join(format!("{out_name}.js")),
         raw_wasm,
     };
-    if pkg.dir.exists() {
-        std::fs::remove_dir_all(&pkg.dir).context(format!("removing the old {}", pkg.dir.display()))?;
-    }
-    bindgen(root, tools, &pkg.raw_wasm, &pkg.dir)?;
+    bindgen(root, tools, &pkg.raw_wasm, &pkg.dir, out_name)?;
     optimise(tools, &pkg.wasm)?;
     minify(tools, &pkg.js)?;
     Ok(pkg)
@@ -129,6 +175,8 @@ fn minify(tools: &BuildTools, js: &Path) -> Result<()> {
 /// Cargo features of the shipped package: the client with both task generations (`legacy`: servers of
 /// the 2025-11-25 generation) plus the `<mcp-task>` views (pkg/element.js needs them).
 const FEATURES: &str = "element,legacy";
+/// Cargo features of the client alone: both task generations, no element.
+const CLIENT_FEATURES: &str = "legacy";
 
 /// `cargo build --release` for wasm32 with `features` (no `--features` flag when empty);
 /// returns the raw .wasm path.
@@ -148,8 +196,8 @@ fn compile(root: &Path, features: &[&str]) -> Result<PathBuf> {
 }
 
 /// Generates the JS glue and TypeScript types next to the processed .wasm.
-fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path) -> Result<()> {
-    let mut bindgen = cmd::command(&tools.wasm_bindgen, ["--target", "web", "--out-name", OUT_NAME, "--out-dir"]);
+fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path, out_name: &str) -> Result<()> {
+    let mut bindgen = cmd::command(&tools.wasm_bindgen, ["--target", "web", "--out-name", out_name, "--out-dir"]);
     bindgen.arg(out_dir).arg(raw_wasm).current_dir(root);
     cmd::run(&mut bindgen)
 }

@@ -1,7 +1,7 @@
 // A host with no bundler: index.html maps the bare specifiers to the unpacked package files, and the
-// glue fetches the .wasm beside itself (new URL("mcp_tasks_web_bg.wasm", import.meta.url)).
-import init, { TaskClient } from "mcp-tasks-web";
-import { defineMcpTask } from "mcp-tasks-web/element";
+// glue fetches the .wasm beside itself (new URL("mcp_tasks_web_bg.wasm", import.meta.url)). A page with
+// cards takes the whole API from "mcp-tasks-web/element" (the build with the element), init included.
+import init, { TaskClient, defineMcpTask } from "mcp-tasks-web/element";
 
 // The MCP server: `cargo xtask demo` serves one here (?mcp= picks another).
 const url = new URLSearchParams(location.search).get("mcp") ?? "http://127.0.0.1:8787/mcp";

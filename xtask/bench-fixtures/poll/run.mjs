@@ -43,7 +43,7 @@ const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 requireFiles([
   SERVER_BUILT,
   ["package (cargo xtask build)", join(PKG, "node.mjs")],
-  ["package (cargo xtask build)", join(PKG, "mcp_tasks_web_bg.wasm")],
+  ["package (cargo xtask build)", join(PKG, "client_bg.wasm")],
   ["official requester (npm ci)", join(ROOT, "node_modules/@modelcontextprotocol/ext-tasks/package.json")],
   ["playwright-core (npm ci)", join(ROOT, "node_modules/playwright-core/index.mjs")],
   ["chromium", CHROMIUM],

@@ -26,7 +26,7 @@ const SCRIPT: &str = "xtask/bench-fixtures/poll/run.mjs";
 
 /// Builds the server, runs the script, and turns its JSON into rows and a detail.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
-    runner::require_pkg(ctx.root, &["node.mjs", "mcp_tasks_web_bg.wasm"])?;
+    runner::require_pkg(ctx.root, &["node.mjs", "client_bg.wasm"])?;
     let server = runner::reference_server(ctx.root)?;
     let json = runner::node_json::<&str>(ctx.root, Some(&server), SCRIPT, &[])?;
     let rows = rows(&json)?;

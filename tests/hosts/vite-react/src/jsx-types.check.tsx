@@ -1,6 +1,6 @@
 // Compile-time only (`tsc` runs before `vite build`; nothing imports this file): the JSX types of
 // mcp-tasks-web/react accept the element's real props and reject wrong ones.
-import type { TaskClient } from "mcp-tasks-web";
+import type { TaskClient } from "mcp-tasks-web/element";
 import type {} from "mcp-tasks-web/react";
 
 export const accepted = (client: TaskClient) => [

@@ -1,7 +1,6 @@
 // A React 19 host: calls a tool and shows its task as a live <mcp-task> card, which asks for input,
 // survives a reload and completes (the repository README's Quick start).
-import init, { TaskClient } from "mcp-tasks-web";
-import { defineMcpTask } from "mcp-tasks-web/element";
+import init, { TaskClient, defineMcpTask } from "mcp-tasks-web/element"; // the build with the element
 import type {} from "mcp-tasks-web/react"; // <mcp-task> in JSX: typed props and events
 import { useState } from "react";
 import { createRoot } from "react-dom/client";

@@ -1,7 +1,6 @@
 // A webpack 5 host: webpack's defaults (no config file), plain JS. The package's glue asks for the
 // .wasm as new URL("mcp_tasks_web_bg.wasm", import.meta.url), which webpack emits as an asset.
-import init, { TaskClient } from "mcp-tasks-web";
-import { defineMcpTask } from "mcp-tasks-web/element";
+import init, { TaskClient, defineMcpTask } from "mcp-tasks-web/element"; // the build with the element
 
 // The MCP server: `cargo xtask demo` serves one here (?mcp= picks another).
 const url = new URLSearchParams(location.search).get("mcp") ?? "http://127.0.0.1:8787/mcp";
