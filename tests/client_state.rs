@@ -333,6 +333,7 @@ proptest! {
             prop_assert!(new_sends.iter().all(|(_, _, slot)| *slot));
             outstanding.extend(new_sends.clone());
             prop_assert!(s.requests_in_flight() <= cap, "{} in flight, cap {cap}", s.requests_in_flight());
+            prop_assert!((1..=cap).contains(&s.request_window()), "window {} outside 1..={cap}", s.request_window());
             prop_assert_eq!(s.requests_in_flight(), outstanding.len());
             for id in &removed {
                 if s.record(id).is_none() {
@@ -342,8 +343,8 @@ proptest! {
                         "a waiter of removed {} was not settled", id);
                 }
             }
-            if passed && s.requests_in_flight() < cap {
-                // A free slot after a pass: nothing due was left behind.
+            if passed && s.requests_in_flight() < s.request_window() {
+                // A free slot in the window after a pass: nothing due was left behind.
                 for (id, record) in s.records().iter() {
                     let due = record.next_wakeup(&policy()).is_some_and(|at| at <= now);
                     prop_assert!(!due || outstanding.iter().any(|(o, _, _)| o == id),

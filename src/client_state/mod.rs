@@ -29,6 +29,7 @@ mod step_plan;
 mod tab_message;
 mod tabs;
 mod waiters;
+mod window;
 mod writes;
 
 pub use effect::Effect;
@@ -42,6 +43,7 @@ pub use session_stream::SessionStreamEnd;
 pub use step_plan::{plan_step, STEP_PARALLELISM};
 pub use tab_message::TabMessage;
 pub use waiters::Wait;
+pub use window::INITIAL_WINDOW;
 
 use attention::Attention;
 use listen::Listen;
@@ -49,13 +51,15 @@ use pause::Pause;
 use polling::Slots;
 use session_stream::SessionStream;
 use waiters::Waiters;
+use window::Window;
 pub use writes::WriteGroup;
 use writes::WriteQueue;
 
-/// Requests one polling client has in flight at most. A reload with 10,000 handles due would otherwise
-/// start 10,000 fetches at once, and Chromium refuses about half (`ERR_INSUFFICIENT_RESOURCES`); the
-/// rest wait for a free slot, which each answer hands on.
-pub const MAX_REQUESTS_IN_FLIGHT: usize = 16;
+/// Requests one polling client has in flight at most, the ceiling of its adaptive window (see
+/// `window.rs`). A reload with 10,000 handles due would otherwise start 10,000 fetches at once, and
+/// Chromium refuses about half (`ERR_INSUFFICIENT_RESOURCES`); the rest wait for a free slot, which
+/// each answer hands on.
+pub const MAX_REQUESTS_IN_FLIGHT: usize = 64;
 
 /// The host's settings that shape the bookkeeping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +70,7 @@ pub struct ClientConfig {
     pub retention: usize,
     /// Whether the client runs by itself (`false`: step mode, driven by `step()`).
     pub auto_poll: bool,
-    /// Request slots of a polling client.
+    /// Request slots of a polling client at most; the window in use starts lower and adapts.
     pub max_in_flight: usize,
 }
 
@@ -87,6 +91,8 @@ pub struct ClientState {
     live_calls: SortedSet<String>,
     waiters: Waiters,
     slots: Slots,
+    /// How many of the slots may be used now.
+    window: Window,
     listen: Listen,
     /// A 2025-11-25 session's GET stream.
     session_stream: SessionStream,
@@ -118,6 +124,7 @@ impl ClientState {
             live_calls: SortedSet::default(),
             waiters: Waiters::default(),
             slots: Slots::default(),
+            window: Window::new(config.max_in_flight),
             listen: Listen::new(seed),
             session_stream: SessionStream::new(seed),
             pause: Pause::default(),

@@ -104,7 +104,7 @@ impl ClientState {
             return;
         }
         let online = self.sends_at(now);
-        let room = self.config.max_in_flight.saturating_sub(self.slots.in_flight);
+        let room = self.window.size().saturating_sub(self.slots.in_flight);
         let policy = self.config.policy;
         let mut expired = Vec::new();
         let mut actions = Vec::new();
@@ -169,6 +169,7 @@ impl ClientState {
         slot: bool,
     ) -> Change {
         if slot {
+            self.window.on_answer(outcome, self.slots.in_flight, self.config.max_in_flight);
             self.slots.in_flight = self.slots.in_flight.saturating_sub(1);
         }
         let policy = self.config.policy;
@@ -195,7 +196,7 @@ impl ClientState {
         if !self.sends_at(now) {
             return self.poll_due(now);
         }
-        while self.slots.in_flight < self.config.max_in_flight {
+        while self.slots.in_flight < self.window.size() {
             let Some(id) = self.slots.backlog.pop() else {
                 return self.poll_due(now);
             };
@@ -213,7 +214,7 @@ impl ClientState {
         }
         let policy = &self.config.policy;
         let next = self.records.values().filter_map(|r| r.next_wakeup(policy)).min();
-        let saturated = self.slots.in_flight >= self.config.max_in_flight;
+        let saturated = self.slots.in_flight >= self.window.size();
         let records = next.filter(|&at| !(saturated && at <= now)).map(|at| at.max(self.pause.until()));
         let listen = if self.sends_now() { self.listen_wakeup() } else { None };
         match (records, listen) {
