@@ -38,7 +38,7 @@ pub use listen::{ListenEnd, IDLE_LIMIT_MS, REFUSED_RETRY_MS, RELISTEN_MAX_MS, RE
 pub use pause::MAX_SERVER_PAUSE_MS;
 pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
 pub use removal::Removal;
-pub use restore::Restore;
+pub use restore::{Restore, FIRST_PAGE, MAX_PAGE};
 pub use session_stream::SessionStreamEnd;
 pub use step_plan::{plan_step, STEP_PARALLELISM};
 pub use tab_message::TabMessage;

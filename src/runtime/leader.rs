@@ -2,7 +2,7 @@
 //! and take over when it is released (the holder closed or navigated away). Web Locks is bound by hand
 //! (web-sys gates it as unstable). Where the runtime has no Web Locks (Node, some workers), every client
 //! leads its own.
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect};
@@ -58,8 +58,16 @@ impl Leadership {
     /// client need not read everything again before its first poll. `None` when another client holds the
     /// lock or Web Locks is missing.
     pub async fn try_now(name: &str) -> Option<Self> {
+        Self::try_start(name)?.decided().await
+    }
+
+    /// [`Self::try_now`], asked now and answered by [`Trying::decided`]: an opening client asks while
+    /// IndexedDB opens, since on a fresh page each takes tens of milliseconds. `None` without Web Locks.
+    pub fn try_start(name: &str) -> Option<Trying> {
         let release: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
         let slot = release.clone();
+        let wanted = Rc::new(Cell::new(true));
+        let still_wanted = wanted.clone();
         let decide: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
         let decided = Promise::new(&mut |resolve, _reject| {
             *decide.borrow_mut() = Some(resolve);
@@ -70,7 +78,7 @@ impl Leadership {
             if let Some(resolve) = decide.borrow_mut().take() {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &JsValue::from_bool(granted));
             }
-            if granted {
+            if granted && still_wanted.get() {
                 held_until_released(&slot)
             } else {
                 Promise::resolve(&JsValue::UNDEFINED)
@@ -79,8 +87,43 @@ impl Leadership {
         let options = exclusive();
         let _ = Reflect::set(&options, &JsValue::from_str("ifAvailable"), &JsValue::TRUE);
         call_request(name, &options, &callback)?;
-        let granted = wasm_bindgen_futures::JsFuture::from(decided).await.ok()?.as_bool()?;
-        granted.then_some(Self { release, abort: None, _callback: callback })
+        let decided = Some(wasm_bindgen_futures::JsFuture::from(decided));
+        Some(Trying { release, wanted, decided, callback: Some(callback) })
+    }
+}
+
+/// An `ifAvailable` lock request in flight ([`Leadership::try_start`]).
+#[must_use = "dropping it gives the lock up; await `decided()`"]
+pub struct Trying {
+    release: Rc<RefCell<Option<Function>>>,
+    /// Cleared when this is dropped undecided: a grant that comes later is given back at once.
+    wanted: Rc<Cell<bool>>,
+    decided: Option<wasm_bindgen_futures::JsFuture>,
+    callback: Option<Closure<dyn FnMut(JsValue) -> Promise>>,
+}
+
+impl Trying {
+    /// The lock, if it was free.
+    pub async fn decided(mut self) -> Option<Leadership> {
+        let granted = self.decided.take()?.await.ok()?.as_bool()?;
+        let callback = self.callback.take()?;
+        // The release slot goes with the lock, so dropping `self` does not give it back.
+        let release = std::mem::replace(&mut self.release, Rc::new(RefCell::new(None)));
+        granted.then_some(Leadership { release, abort: None, _callback: callback })
+    }
+}
+
+impl Drop for Trying {
+    /// Not granted, or dropped before it was decided: nothing is held, and the callback, which the lock
+    /// manager may still call, is kept alive (it then gives the lock straight back).
+    fn drop(&mut self) {
+        self.wanted.set(false);
+        if let Some(resolve) = self.release.borrow_mut().take() {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+        if let Some(callback) = self.callback.take() {
+            callback.forget();
+        }
     }
 }
 

@@ -43,12 +43,19 @@ impl MemoryStore {
 
     /// Every record whose key starts with `prefix`, in key order.
     pub(crate) fn list(&self, prefix: &str) -> Vec<(String, String)> {
+        self.list_page(prefix, None, usize::MAX)
+    }
+
+    /// Up to `limit` records whose key starts with `prefix` and comes after `after`, in key order.
+    pub(crate) fn list_page(&self, prefix: &str, after: Option<&str>, limit: usize) -> Vec<(String, String)> {
         let records = self.records.borrow();
         // SortedMap orders `String`s the way `Store::list` promises (by code point), and every key
         // with the prefix sorts at or after the prefix itself, contiguously.
         records
-            .iter_from(prefix)
+            .iter_from(after.unwrap_or(prefix))
+            .skip_while(|(key, _)| Some(key.as_str()) == after)
             .take_while(|(key, _)| key.starts_with(prefix))
+            .take(limit)
             .map(|(key, value)| (key.clone(), value.clone()))
             .collect()
     }

@@ -110,6 +110,24 @@ impl Store {
         }
     }
 
+    /// Up to `limit` records whose key starts with `prefix` and comes after the key `after`, in the
+    /// backend's own key order; fewer than `limit` means the listing is over, else the next page starts
+    /// after the last key. A restore reads a small page first, so its polls start before the rest are
+    /// read. A host store cannot page: it gives everything in the first page and nothing after.
+    pub async fn list_page(
+        &self,
+        prefix: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        match self {
+            Store::IndexedDb(store) => store.list_page(prefix, after, limit.clamp(1, u32::MAX as usize) as u32).await,
+            Store::Memory(store) => Ok(store.list_page(prefix, after, limit)),
+            Store::Js(_) if after.is_some() => Ok(Vec::new()),
+            Store::Js(store) => store.list(prefix).await,
+        }
+    }
+
     /// Whether records outlive this page or worker. `false` only for [`Store::Memory`], so the
     /// client can tell the host that tasks will be forgotten on reload. (A host store is trusted
     /// to be durable: the host chose it.)

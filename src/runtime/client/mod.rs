@@ -118,6 +118,9 @@ async fn open_store(choice: StoreChoice) -> Result<(Store, Option<String>), Clie
 impl ClientCore {
     /// Opens a client: the store, then every record of this namespace and server, then polling.
     pub async fn open(options: ClientOptions) -> Result<Rc<Self>, ClientError> {
+        let keys = Keys::new(&options.namespace, &options.url);
+        // The Web Lock is asked for while IndexedDB opens: on a fresh page each takes tens of ms.
+        let trying = if options.auto_poll { Leadership::try_start(&keys.tabs()) } else { None };
         let (store, store_note) = open_store(options.store).await?;
         let meta = RequestMeta::task_client(options.client_info.clone(), true, true);
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
@@ -130,7 +133,6 @@ impl ClientCore {
             auto_poll: options.auto_poll,
             max_in_flight: MAX_REQUESTS_IN_FLIGHT,
         };
-        let keys = Keys::new(&options.namespace, &options.url);
         let mut state = ClientState::new(config, keys, !globals::is_online(), !options.auto_poll, random_u64());
         state.set_notify(options.notify);
         state.set_hidden(globals::is_hidden());
@@ -155,7 +157,7 @@ impl ClientCore {
             core.emit_storage(&note);
         }
         if options.auto_poll {
-            core.join_tabs().await;
+            core.join_tabs(trying).await;
         }
         // Before the restore: events the restore queues (calls of unknown outcome) are dispatched on
         // the next macrotask, which must come after `open()` resolves and the host listens; an await

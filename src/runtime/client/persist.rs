@@ -174,18 +174,14 @@ impl ClientCore {
         }
     }
 
-    /// Loads every record of this namespace from the store and swaps them in at once. `at_open` marks
-    /// them `restored` for the host. Returns the ids whose stored record was read anew.
+    /// Loads every record of this namespace from the store (see [`Self::read_pages`]). Returns the ids
+    /// whose stored record was read anew.
     pub(super) async fn restore(&self, at_open: bool) -> Vec<String> {
-        let prefix = self.state.borrow().keys().prefix().to_owned();
-        let entries = match self.store().list(&prefix).await {
-            Ok(entries) => entries,
-            Err(e) => {
-                self.storage_failed(&e);
-                return Vec::new();
-            }
-        };
-        self.restore_entries(entries, at_open).await
+        let (read_anew, outcome) = self.read_pages(at_open).await;
+        if let Err(e) = outcome {
+            self.storage_failed(&e);
+        }
+        read_anew
     }
 
     /// [`Self::restore`] at open, after [`migrate`]: a host store that cannot list (it breaks its
@@ -194,36 +190,46 @@ impl ClientCore {
     /// stored tasks are not loaded.
     pub(super) async fn restore_at_open(&self) -> Result<Vec<String>, ClientError> {
         let keys = self.state.borrow().keys().clone();
-        let listed = match migrate(&self.store(), &keys).await {
-            Ok(()) => self.store().list(keys.prefix()).await,
-            Err(e) => Err(e),
+        let (read_anew, outcome) = match migrate(&self.store(), &keys).await {
+            Ok(()) => self.read_pages(true).await,
+            Err(e) => (Vec::new(), Err(e)),
         };
-        let entries = match listed {
-            Ok(entries) => entries,
-            Err(e) if matches!(*self.store(), Store::Js(_)) => return Err(ClientError::storage(e.to_string())),
+        match outcome {
+            Err(e) if matches!(*self.store(), Store::Js(_)) => Err(ClientError::storage(e.to_string())),
             Err(e) => {
                 self.storage_failed(&e);
-                Vec::new()
+                Ok(read_anew)
             }
-        };
-        Ok(self.restore_entries(entries, true).await)
+            Ok(()) => Ok(read_anew),
+        }
     }
 
-    async fn restore_entries(&self, entries: Vec<(String, String)>, at_open: bool) -> Vec<String> {
+    /// Reads the namespace's records page by page, in the sizes the state asks for, and feeds each page
+    /// to the state (which, opening as the poller, starts polls after the first). Returns the ids read
+    /// anew, and how the reading ended: what was read before a store failure is kept.
+    async fn read_pages(&self, at_open: bool) -> (Vec<String>, Result<(), StoreError>) {
+        let prefix = self.state.borrow().keys().prefix().to_owned();
         let mut restore = self.state.borrow().begin_restore(at_open);
-        for (key, text) in entries {
-            if self.run(|state| state.restore_entry(&mut restore, &key, text)) {
-                // A polling client opening on many handles polls the first ones while it reads the
-                // rest: they are handed over, and one turn of the microtask queue lets their requests
-                // call `fetch` (1,000 handles: the first `tasks/get` no longer waits for the rest).
-                self.run(|state| state.hand_over(&mut restore));
-                self.pump();
-                let resolved = js_sys::Promise::resolve(&wasm_bindgen::JsValue::UNDEFINED);
-                let _ = wasm_bindgen_futures::JsFuture::from(resolved).await;
+        let mut after: Option<String> = None;
+        let outcome = loop {
+            let limit = restore.page_size();
+            let entries = match self.store().list_page(&prefix, after.as_deref(), limit).await {
+                Ok(entries) => entries,
+                Err(e) => break Err(e),
+            };
+            let more = entries.len() >= limit;
+            after = entries.last().map(|(key, _)| key.clone());
+            for (key, text) in entries {
+                self.run(|state| state.restore_entry(&mut restore, &key, text));
             }
-        }
+            let now = crate::host::globals::now_ms();
+            self.run(|state| state.page_read(&mut restore, now));
+            if !more {
+                break Ok(());
+            }
+        };
         let now = crate::host::globals::now_ms();
-        self.run(|state| state.finish_restore(restore, now))
+        (self.run(|state| state.finish_restore(restore, now)), outcome)
     }
 
     /// Step mode: before `respond`/`cancel` change a record, take the store's newer copy if there is one.

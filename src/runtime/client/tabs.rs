@@ -8,7 +8,7 @@ use crate::host::globals::{self, Timeout};
 use crate::host::spawn::spawn;
 use crate::json::Value;
 use crate::runtime::channel::Channel;
-use crate::runtime::leader::Leadership;
+use crate::runtime::leader::{Leadership, Trying};
 
 use super::once::Once;
 use super::ClientCore;
@@ -21,8 +21,9 @@ impl ClientCore {
     /// place in the queue for the lock that makes one of them the poller.
     ///
     /// Opening with no other client polling, it takes the lock before reading the store (`restore`
-    /// then comes after): that read is current, and the first poll follows it at once.
-    pub(super) async fn join_tabs(self: &Rc<Self>) {
+    /// then comes after): that read is current, and the first poll follows it at once. `trying`: that
+    /// lock request, made while the store opened.
+    pub(super) async fn join_tabs(self: &Rc<Self>, trying: Option<Trying>) {
         // Without Web Locks (Node, some workers) each client polls its own handles and talks to no one.
         if !Leadership::available() {
             self.state.borrow_mut().set_leader(true);
@@ -35,7 +36,11 @@ impl ClientCore {
                 core.on_message(&message);
             }
         });
-        if let Some(held) = Leadership::try_now(&name).await {
+        let held = match trying {
+            Some(trying) => trying.decided().await,
+            None => Leadership::try_now(&name).await,
+        };
+        if let Some(held) = held {
             *self.leadership.borrow_mut() = Some(held);
             self.state.borrow_mut().set_leader(true);
             return;

@@ -127,16 +127,33 @@ impl IdbStore {
     }
 
     /// Every record whose key starts with `prefix`, sorted by key.
+    pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut entries = self.list_page(prefix, None, u32::MAX).await?;
+        // IndexedDB sorts by UTF-16 code units; re-sort so every store orders keys the same way.
+        sort_by_key(&mut entries);
+        Ok(entries)
+    }
+
+    /// Up to `limit` records whose key starts with `prefix` and comes after the key `after`,
+    /// in IndexedDB's key order (UTF-16 code units): a restore reads a few first, so their polls start
+    /// before the rest are read.
     ///
     /// Keys and values are read with `getAllKeys` and `getAll` over the same key range in one
     /// read-only transaction: a consistent snapshot in two requests rather than one per record.
-    pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
+    pub(crate) async fn list_page(
+        &self,
+        prefix: &str,
+        after: Option<&str>,
+        limit: u32,
+    ) -> Result<Vec<(String, String)>, StoreError> {
         let operation = operation("IndexedDB list(", prefix, ")");
-        let range = prefix::range(prefix).map_err(|thrown| failed_js(&operation, &thrown))?;
+        let range = prefix::range_after(prefix, after).map_err(|thrown| failed_js(&operation, &thrown))?;
         let (transaction, records) = self.begin(IdbTransactionMode::Readonly, &operation)?;
         let finished = TransactionWait::new(&transaction);
-        let keys_request = records.get_all_keys_with_key(&range).map_err(|thrown| failed_js(&operation, &thrown))?;
-        let values_request = records.get_all_with_key(&range).map_err(|thrown| failed_js(&operation, &thrown))?;
+        let keys_request =
+            records.get_all_keys_with_key_and_limit(&range, limit).map_err(|thrown| failed_js(&operation, &thrown))?;
+        let values_request =
+            records.get_all_with_key_and_limit(&range, limit).map_err(|thrown| failed_js(&operation, &thrown))?;
         // Both waits exist before either is awaited, so neither success event can be missed.
         let keys_wait = RequestWait::new(&keys_request);
         let values_wait = RequestWait::new(&values_request);
@@ -164,8 +181,6 @@ impl IdbStore {
             let text = value.as_string().ok_or_else(|| not_text(&operation, &key, &value))?;
             entries.push((key, text));
         }
-        // IndexedDB sorts by UTF-16 code units; re-sort so every store orders keys the same way.
-        sort_by_key(&mut entries);
         Ok(entries)
     }
 

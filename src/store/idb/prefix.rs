@@ -23,16 +23,17 @@ pub(super) fn successor_of_every_extension(prefix: &str) -> Option<Vec<u16>> {
     None
 }
 
-/// `prefix` (included) up to the end of its extensions (excluded). With no string successor the
-/// range ends before the empty binary key, which sorts after every string (IndexedDB orders
-/// number < date < string < binary < array), so non-string keys are never included either.
-pub(super) fn range(prefix: &str) -> Result<IdbKeyRange, JsValue> {
-    let lower = JsValue::from_str(prefix);
+/// `prefix` (included; or, for the next page of a listing, just after the key `after`) up to the end
+/// of its extensions (excluded). With no string successor the range ends before the empty binary key,
+/// which sorts after every string (IndexedDB orders number < date < string < binary < array), so
+/// non-string keys are never included either.
+pub(super) fn range_after(prefix: &str, after: Option<&str>) -> Result<IdbKeyRange, JsValue> {
     let upper: JsValue = match successor_of_every_extension(prefix) {
         Some(units) => JsString::from_char_code(&units).into(),
         None => ArrayBuffer::new(0).into(),
     };
-    IdbKeyRange::bound_with_lower_open_and_upper_open(&lower, &upper, false, true)
+    let lower = JsValue::from_str(after.unwrap_or(prefix));
+    IdbKeyRange::bound_with_lower_open_and_upper_open(&lower, &upper, after.is_some(), true)
 }
 
 #[cfg(test)]
