@@ -4,9 +4,11 @@
 //
 // fetch: every POST to /mcp is classified by its `Mcp-Method` / `Mcp-Name` headers (both clients send them;
 // 2026-07-28 requires them), falling back to the JSON body. A `tasks/get` counts as *answered* when the page
-// has read the body of its HTTP 200 answer (`text()` / `json()` resolved): both clients act on an answer in
-// the continuation of that read, in the same microtask checkpoint, so at any task boundary every answer
-// counted has been acted on (and any IndexedDB write it caused has been requested). A fetch that rejects
+// has read the body of its HTTP 200 answer: `text()` / `json()` resolved (the official requester), or a
+// reader of `response.body` returned its end (`read()` resolved `done`: ours reads bodies as a stream, to
+// hold them to a size limit). Both clients act on an answer in the continuation of that read, in the same
+// microtask checkpoint, so at any task boundary every answer counted has been acted on (and any IndexedDB
+// write it caused has been requested). A fetch that rejects
 // (the browser refused it, a timeout, an abort) counts as *failed*. With `noListen` (ours.js sets it),
 // `server/discover` and `subscriptions/listen` are answered in the page with JSON-RPC -32601, as a server
 // without them would: our client then follows its tasks by polling, which is what this figure measures.
@@ -115,6 +117,43 @@ for (const method of ["text", "json", "arrayBuffer"]) {
   };
 }
 
+/** Bodies (ReadableStream) of those answers, and the readers taken of them → the answer (counted once, by
+ * whichever read ends first). */
+const pendingBodies = new WeakMap();
+const pendingReaders = new WeakMap();
+
+const realGetReader = ReadableStream.prototype.getReader;
+ReadableStream.prototype.getReader = function probedGetReader(...args) {
+  const reader = realGetReader.apply(this, args);
+  const response = pendingBodies.get(this);
+  if (response !== undefined) {
+    pendingBodies.delete(this);
+    pendingReaders.set(reader, response);
+  }
+  return reader;
+};
+
+const realRead = ReadableStreamDefaultReader.prototype.read;
+ReadableStreamDefaultReader.prototype.read = function probedRead(...args) {
+  const result = realRead.apply(this, args);
+  if (pendingReaders.has(this)) {
+    // Registered before the caller's own continuation, so it runs first in the same checkpoint.
+    result.then(
+      (chunk) => {
+        const response = pendingReaders.get(this);
+        const taskId = response === undefined ? undefined : pendingGets.get(response);
+        if (chunk.done && taskId !== undefined) {
+          pendingReaders.delete(this);
+          pendingGets.delete(response);
+          answeredGet(taskId);
+        }
+      },
+      () => {},
+    );
+  }
+  return result;
+};
+
 globalThis.fetch = function probedFetch(input, init) {
   const request = mcpRequest(input, init);
   if (request === null) return realFetch(input, init);
@@ -126,7 +165,10 @@ globalThis.fetch = function probedFetch(input, init) {
   const promise = realFetch(input, init);
   promise.then(
     (response) => {
-      if (method === "tasks/get" && name !== null && response.status === 200) pendingGets.set(response, name);
+      if (method === "tasks/get" && name !== null && response.status === 200) {
+        pendingGets.set(response, name);
+        if (response.body) pendingBodies.set(response.body, response);
+      }
     },
     () => {
       probe.failed += 1;
