@@ -17,6 +17,7 @@
 //   open(ns)                 marks, TaskClient.open() (autoPoll, IndexedDB) restoring the N handles.
 //   passes(k)                k scheduling passes with nothing due, each one `online` event (see below).
 //   cards(runs)              inserts 100 <mcp-task> cards of live tasks, times them to the drawn frame.
+//   quiet(ms)                idles as round() does, for ms, with nothing due (the page's own cost).
 //   mark(); round(...)       counts since a mark, until every task was answered (or a window ends).
 //   ended(...)               after the driver's idle_set: until every task ended (or a window ends).
 // Step (another fresh page, its own namespace of N handles none of which is due):
@@ -166,8 +167,18 @@ window.scale = {
     markedAt = performance.now();
   },
 
-  round(windowMs, timeoutMs) {
-    return round({ since: markedAt, windowMs: windowMs ?? Infinity, timeoutMs });
+  round(windowMs, timeoutMs, full = false) {
+    return round({ since: markedAt, windowMs: windowMs ?? Infinity, timeoutMs, full });
+  },
+
+  // The page idling as `round` does (a 50 ms sleep loop) for `ms` with nothing due: the main-thread time
+  // the page costs without any poll, which the driver subtracts from a window of polls. The driver
+  // checks that no request started.
+  async quiet(ms) {
+    const before = probe.sent;
+    const t0 = performance.now();
+    while (performance.now() - t0 < ms) await sleep(50);
+    return { ms: performance.now() - t0, sent: probe.sent - before };
   },
 
   // One scheduling pass with nothing due: the client re-runs its pump (every record: expiry tick, next

@@ -191,12 +191,13 @@ export async function until(test, ms, what, every = 20) {
 
 /**
  * Waits until every watched task was answered since mark(), or `windowMs` after `since` (whichever comes
- * first; `complete` says which); returns the counts since mark() and the ms since `since`.
+ * first; `complete` says which; with `full`, the whole window however soon they were); returns the counts
+ * since mark() and the ms since `since`.
  */
-export async function round({ since, windowMs = Infinity, timeoutMs }) {
+export async function round({ since, windowMs = Infinity, timeoutMs, full = false }) {
   const n = probe.watched.size;
   const limit = Math.min(windowMs, timeoutMs);
-  while (probe.covered < n && performance.now() - since < limit) await sleep(50);
+  while ((full || probe.covered < n) && performance.now() - since < limit) await sleep(50);
   if (probe.covered < n && windowMs > timeoutMs) {
     throw new Error(`timed out after ${timeoutMs} ms: ${probe.covered} of ${n} tasks answered (${probe.sent} tasks/get sent, ${probe.failed} failed)`);
   }

@@ -4,7 +4,7 @@
 //
 //   node xtask/bench-fixtures/scale/runner.mjs --www WWW --pkg PKG [--counts 1000,10000]
 //        [--poll-ms-per-task 30] [--min-poll-ms 5000] [--window-ms 30000] [--reload-ms 90000]
-//        [--subjects ours,official] [--passes 30] [--steps 10] [--card-runs 7]
+//        [--subjects ours,official] [--passes 30] [--steps 10] [--card-runs 7] [--quiet-ms 3000]
 //
 // For each subject and each count N: a fresh reference server in light mode (memory store, --quiet,
 // pollIntervalMs N × --poll-ms-per-task, at least --min-poll-ms) serving WWW at / and PKG at /pkg/, and a
@@ -22,15 +22,18 @@
 //                 opened and closed).
 //   step page     ours: a step-mode client on N handles none of which is due: its first step() (parses
 //                 every record), then --steps steps with nothing due, timed one by one.
-//   measure page  ours: N handles whose next polls are spread over one interval from 5 s + N ms after
-//                 open(): wasm memory after open; --passes scheduling passes with nothing due; 100
-//                 <mcp-task> cards, --card-runs times; a window of --window-ms of polls that change nothing
-//                 (IndexedDB writes per answered tasks/get, main-thread busy time); then idle_set completes
-//                 every task on the server and a second window counts IndexedDB writes per task seen ending.
+//   measure page  ours: N handles whose next polls are spread over one interval from 5 s + N ms +
+//                 --quiet-ms after open(): wasm memory after open; --passes scheduling passes with nothing
+//                 due; 100 <mcp-task> cards, --card-runs times; --quiet-ms of idling with nothing due (the
+//                 page's own main-thread time); a whole window of --window-ms of polls that change nothing
+//                 (IndexedDB writes per answered tasks/get, main-thread CPU time: less the quiet rate, the
+//                 main thread per answered idle poll); then idle_set completes every task on the server and
+//                 a second window counts IndexedDB writes per task seen ending.
 //
 // Memory: wasm linear memory is `memory.buffer.byteLength` of the instance; the JS heap is DevTools'
 // Runtime.getHeapUsage().usedSize after two HeapProfiler.collectGarbage. Busy: Performance.getMetrics
-// TaskDuration − DevToolsCommandDuration (main-thread busy time of the page's renderer) before and after.
+// TaskDuration − DevToolsCommandDuration (main-thread busy time of the page's renderer) before and after;
+// on the measure page in the main thread's CPU time (timeDomain threadTicks), elsewhere wall time.
 // Progress goes to stderr; one JSON object to stdout: `{ chromium, ..., results: [{ subject, n, ... }] }`.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -51,6 +54,7 @@ const { values } = parseArgs({
     passes: { type: "string", default: "30" },
     steps: { type: "string", default: "10" },
     "card-runs": { type: "string", default: "7" },
+    "quiet-ms": { type: "string", default: "3000" },
   },
 });
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -64,6 +68,7 @@ const subjects = values.subjects.split(",");
 const passes = Number(values.passes);
 const steps = Number(values.steps);
 const cardRuns = Number(values["card-runs"]);
+const quietMs = Number(values["quiet-ms"]);
 const PAGE = { ours: "ours.html", official: "official.html" };
 
 requireFiles([SERVER_BUILT, ["package (cargo xtask build)", join(values.pkg, "mcp_tasks_web.js")], ["package element (cargo xtask build)", join(values.pkg, "element.js")], ["chromium", CHROMIUM], ["bundled official.js", join(values.www, "official.js")]]);
@@ -125,10 +130,14 @@ async function open(context, url) {
   return { page, errors, call };
 }
 
-/** DevTools for one page: performance metrics and the JS heap after GC. */
-async function devtools(page) {
+/**
+ * DevTools for one page: performance metrics and the JS heap after GC. With `cpu`, durations are the main
+ * thread's CPU time (`threadTicks`) rather than wall time, so other processes on the machine (two shared
+ * cores) do not inflate them.
+ */
+async function devtools(page, { cpu = false } = {}) {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Performance.enable");
+  await cdp.send("Performance.enable", cpu ? { timeDomain: "threadTicks" } : {});
   return {
     /**
      * Main-thread busy ms so far: DevTools' TaskDuration (every task of the renderer's main thread:
@@ -196,8 +205,9 @@ async function measure(subject, n) {
   const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
   const result = { subject, n, pollMs, windowMs, reloadMs };
   const timeout = 120_000 + n * 30;
-  // Ours: the first polls fall due `lead` ms after open (time for the scheduling passes and the cards).
-  const lead = 5_000 + n;
+  // Ours: the first polls fall due `lead` ms after open (time for the scheduling passes, the cards and
+  // the quiet period).
+  const lead = 5_000 + n + quietMs;
   try {
     result.chromium = context.browser()?.version() ?? null;
     const pageUrl = `${server.base}/${PAGE[subject]}`;
@@ -236,8 +246,9 @@ async function measure(subject, n) {
     await stepPage.page.close();
 
     // Steady state: N handles whose next polls are spread over one interval from `lead` after open.
+    // Main-thread figures here are CPU time (see devtools()).
     const m = await open(context, pageUrl);
-    const dt = await devtools(m.page);
+    const dt = await devtools(m.page, { cpu: true });
     const base = await m.call(() => window.scale.baseline());
     await m.call(([ns, lead, spread]) => window.scale.schedule(ns, lead, spread), [ns, lead, pollMs]);
     const opened = await m.call((ns) => window.scale.open(ns), ns);
@@ -254,14 +265,25 @@ async function measure(subject, n) {
     if (bad) throw new Error(`ours n=${n}: only ${bad.drawn} of ${bad.cards} cards were drawn as working`);
     log(`ours n=${n}: 100 cards drawn in ${result.cards.map((c) => c.drawnMs.toFixed(0)).join(", ")} ms`);
 
-    // Polls that change nothing, for `windowMs`.
+    // The page's own main-thread time with nothing due, idling as the window below does (after a forced
+    // GC, so the cards' garbage is not collected in it).
+    await dt.heapAfterGc();
+    const q0 = await dt.busyMs();
+    const quiet = await m.call((ms) => window.scale.quiet(ms), quietMs);
+    const q1 = await dt.busyMs();
+    result.quiet = { ...quiet, busyMs: q1 - q0 };
+    if (quiet.sent !== 0) throw new Error(`ours n=${n}: ${quiet.sent} tasks/get started in the quiet period (something was due)`);
+
+    // Polls that change nothing, for the whole of `windowMs`.
     await m.call(() => window.scale.mark());
     const c0 = await dt.busyMs();
-    const steady = await m.call(([w, t]) => window.scale.round(w, t), [windowMs, timeout]);
+    const steady = await m.call(([w, t]) => window.scale.round(w, t, true), [windowMs, timeout]);
     const c1 = await dt.busyMs();
     result.steady = { ...steady, busyMs: c1 - c0 };
+    const idleMs = (result.quiet.busyMs / quiet.ms) * steady.ms;
     log(`ours n=${n}: polls that changed nothing: ${steady.answered} answered in ${(steady.ms / 1000).toFixed(1)} s (${steady.failed} failed), ` +
-      `${steady.writes} IndexedDB writes, main thread busy ${result.steady.busyMs.toFixed(0)} ms`);
+      `${steady.writes} IndexedDB writes, main thread busy ${result.steady.busyMs.toFixed(0)} ms (idle page: ${idleMs.toFixed(0)} ms; ` +
+      `${((result.steady.busyMs - idleMs) / steady.answered).toFixed(2)} ms per answered poll)`);
 
     // One status change per task: idle_set completes every idle task on the server.
     await m.call(() => window.scale.mark());
@@ -284,4 +306,4 @@ const results = [];
 for (const subject of subjects) {
   for (const n of counts) results.push(await measure(subject, n));
 }
-console.log(JSON.stringify({ chromium: results.find((r) => r.chromium)?.chromium ?? null, pollMsPerTask, minPollMs, windowMs, reloadMs, passes, steps, cardRuns, results }));
+console.log(JSON.stringify({ chromium: results.find((r) => r.chromium)?.chromium ?? null, pollMsPerTask, minPollMs, windowMs, reloadMs, passes, steps, cardRuns, quietMs, results }));

@@ -1,4 +1,4 @@
-//! The scale figure: one client carrying 1,000 and 10,000 live tasks (`BENCH_SCALE_COUNTS`, e.g. `1000`)
+//! The scale figure: one client carrying 100, 1,000 and 10,000 live tasks (`BENCH_SCALE_COUNTS`, e.g. `1000`)
 //! in headless Chromium against the reference server in light mode (`--light`: an `idle_job` task costs
 //! the server a stored row; `idle_seed` creates N of them in one call; `idle_set` completes them all).
 //!
@@ -16,7 +16,12 @@
 //! - ours only (the official requester has no equivalent; each row's note says why): wasm memory per
 //!   task after `open()`; one scheduling pass with nothing due; `step()` with nothing due; IndexedDB
 //!   writes per status change and per unchanged poll (handles whose polls are spread over an interval,
-//!   30 s windows); 100 `<mcp-task>` cards inserted → drawn.
+//!   30 s windows); main thread per answered idle poll (the same window's main-thread CPU time less the
+//!   page's own, measured idling with nothing due just before); 100 `<mcp-task>` cards inserted → drawn.
+//!
+//! The one hard check: main thread per answered idle poll at 10,000 tasks at most
+//! [`IDLE_POLL_GROWTH_MAX`] × the figure at 100 (a row with a budget; the bench fails when it is over), so
+//! that an answered poll's cost does not grow with the number of tasks (issue 17).
 //!
 //! The server is built here (`cargo build -p mcp-tasks-server`); pkg/ is used as it is (`cargo xtask
 //! build`). About 8 minutes with the defaults on two shared cores, most of it at 10,000 tasks.
@@ -28,7 +33,9 @@ const FIGURE: &str = "scale";
 const FIXTURES: &str = "xtask/bench-fixtures/scale";
 /// Copied as they are into the served directory, next to the bundled `official.js`.
 const PAGES: &[&str] = &["ours.html", "ours.js", "probe.js", "official.html"];
-const DEFAULT_COUNTS: &[u64] = &[1000, 10_000];
+const DEFAULT_COUNTS: &[u64] = &[100, 1000, 10_000];
+/// How much more main thread an answered idle poll may cost at 10,000 tasks than at 100.
+const IDLE_POLL_GROWTH_MAX: f64 = 1.5;
 /// The runner's defaults, repeated for the notes.
 const POLL_MS_PER_TASK: u64 = 30;
 const MIN_POLL_MS: u64 = 5000;
@@ -37,6 +44,7 @@ const PASSES: u64 = 30;
 const STEPS: u64 = 10;
 const CARD_RUNS: u64 = 7;
 const RELOAD_MS: u64 = 90_000;
+const QUIET_MS: u64 = 3_000;
 
 /// Builds the server, bundles the official page, runs the driver, and turns its JSON into rows.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
@@ -59,6 +67,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         PASSES.to_string(),
         STEPS.to_string(),
         CARD_RUNS.to_string(),
+        QUIET_MS.to_string(),
     ];
     let args = [
         "--www",
@@ -81,6 +90,8 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         &numbers[5],
         "--card-runs",
         &numbers[6],
+        "--quiet-ms",
+        &numbers[7],
     ];
     let json = runner::node_json(ctx.root, Some(&server), &script, &args)?;
     let results = results(&json)?;
@@ -128,6 +139,13 @@ impl Measured {
     /// Reload: main-thread busy µs per answered tasks/get.
     fn reload_busy_us_per_get(&self) -> f64 {
         (self.num("/reload/busyMs") * 1000.0 / self.num("/reload/answered")).round()
+    }
+
+    /// Main-thread CPU µs per answered poll that changed nothing: the window's CPU time less the page's
+    /// own over as long (its rate idling with nothing due), ÷ answered.
+    fn idle_poll_us(&self) -> f64 {
+        let page = self.num("/quiet/busyMs") / self.num("/quiet/ms") * self.num("/steady/ms");
+        ((self.num("/steady/busyMs") - page) * 1000.0 / self.num("/steady/answered")).round()
     }
 
     /// Wasm linear memory per task right after open (ours).
@@ -204,6 +222,16 @@ fn rows(results: &[Measured], chromium: &str, esbuild: &str) -> Vec<Row> {
          (then drained). No official figure: ext-tasks keeps no store (its host keeps serialized references)",
         w = WINDOW_MS / 1000
     );
+    let idle_poll_note = format!(
+        "N handles polled once each, their next polls spread over one interval; main-thread CPU time (DevTools \
+         TaskDuration − DevToolsCommandDuration, timeDomain threadTicks: other processes on the two shared cores do not \
+         inflate it) over a whole {w} s window of polls that change nothing, less the page's own rate (the same page \
+         idling {q} s with nothing due just before) over the window, ÷ answered tasks/get. \
+         Budget: at 10,000 tasks at most {IDLE_POLL_GROWTH_MAX}× the figure at 100 (the bench fails when over). No \
+         official figure: its polls are one timer per task, with no pass over the others",
+        w = WINDOW_MS / 1000,
+        q = QUIET_MS / 1000
+    );
     let cards_note = format!(
         "create 100 <mcp-task> elements (client, task-id of live tasks) and append them → the first frame after all 100 \
          reported their task (mcp-task-change): requestAnimationFrame, then a task; median of {CARD_RUNS}. No official \
@@ -240,6 +268,17 @@ fn rows(results: &[Measured], chromium: &str, esbuild: &str) -> Vec<Row> {
             if let Some(r) = find(n, Subject::Official) {
                 push(Row::new(FIGURE, Subject::Official, metric, value(r), unit).note(official_note.clone()));
             }
+        }
+    }
+    let idle_poll_at_100 = find(100, Subject::Ours).map(Measured::idle_poll_us).filter(|v| v.is_finite());
+    for &n in &counts {
+        if let Some(r) = find(n, Subject::Ours) {
+            let metric = format!("{} live tasks: main thread per answered idle poll", tasks(n));
+            let mut row = Row::new(FIGURE, Subject::Ours, metric, r.idle_poll_us(), "µs").note(idle_poll_note.clone());
+            if let (10_000, Some(base)) = (n, idle_poll_at_100) {
+                row = row.budget((base * IDLE_POLL_GROWTH_MAX).round());
+            }
+            push(row);
         }
     }
     let ours: [(&str, Value, &'static str, &str); 6] = [
@@ -337,14 +376,18 @@ fn details_text(results: &[Measured]) -> String {
         line(
             &mut out,
             format!(
-                "polls that change nothing, {:.0} s: {} answered, {} failed, {} IndexedDB writes, main thread busy {:.1} s \
-                 ({:.0} µs per answered tasks/get)",
+                "polls that change nothing, {:.0} s: {} answered, {} failed, {} IndexedDB writes, main thread CPU {:.1} s \
+                 ({:.0} µs per answered tasks/get; the page idling with nothing due: {:.0} ms in {:.1} s, so {:.0} µs per \
+                 answered poll beyond it)",
                 r.num("/steady/ms") / 1000.0,
                 r.num("/steady/answered"),
                 r.num("/steady/failed"),
                 r.num("/steady/writes"),
                 r.num("/steady/busyMs") / 1000.0,
                 r.num("/steady/busyMs") * 1000.0 / r.num("/steady/answered"),
+                r.num("/quiet/busyMs"),
+                r.num("/quiet/ms") / 1000.0,
+                r.idle_poll_us(),
             ),
         );
         line(
@@ -416,5 +459,31 @@ mod tests {
         assert_eq!(find("1,000 live tasks: 100 <mcp-task> cards, insert → drawn", Subject::Ours), Some(100.0));
         assert!(rows.iter().filter(|r| r.subject == Subject::Ours).all(|r| !r.note.is_empty()));
         assert!(details_text(&results(&serde_json::json!({ "results": [] })).unwrap()).contains("ms unless marked"));
+    }
+
+    #[test]
+    fn the_idle_poll_figure_at_10_000_is_held_to_one_and_a_half_times_the_figure_at_100() {
+        // 2,000 ms busy over 30 s with 500 answered; idling, the page costs 30 ms/s: 900 ms of the window.
+        let at = |n: u64, busy: f64| {
+            measured(
+                Subject::Ours,
+                n,
+                serde_json::json!({
+                    "steady": { "busyMs": busy, "ms": 30_000.0, "answered": 500 },
+                    "quiet": { "busyMs": 90.0, "ms": 3_000.0 },
+                }),
+            )
+        };
+        let three = rows(&[at(100, 2_000.0), at(1000, 2_500.0), at(10_000, 2_550.0)], "1", "0.1");
+        let row = |metric: &str| three.iter().find(|r| r.metric == metric).expect(metric);
+        let small = row("100 live tasks: main thread per answered idle poll");
+        assert_eq!((small.value, small.budget), (2200.0, None), "(2,000 − 900) ms ÷ 500");
+        assert_eq!(row("1,000 live tasks: main thread per answered idle poll").budget, None);
+        let large = row("10,000 live tasks: main thread per answered idle poll");
+        assert_eq!((large.value, large.budget), (3300.0, Some(3300.0)));
+        assert!(large.within_budget());
+        let over = rows(&[at(100, 2_000.0), at(10_000, 2_600.0)], "1", "0.1");
+        let large = over.iter().find(|r| r.metric.starts_with("10,000 live tasks: main thread per")).expect("row");
+        assert!(!large.within_budget(), "{} µs against a budget of {:?}", large.value, large.budget);
     }
 }
