@@ -130,11 +130,6 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
         self.entries.iter().map(|(_, v)| v)
     }
 
-    /// Values in key order, mutable.
-    pub(crate) fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, v)| v)
-    }
-
     /// Entries from the first key not less than `from`, in key order.
     pub(crate) fn iter_from(&self, from: &str) -> impl Iterator<Item = (&K, &V)> {
         let start = self.find(from).unwrap_or_else(|i| i);

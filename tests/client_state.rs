@@ -343,6 +343,11 @@ proptest! {
                         "a waiter of removed {} was not settled", id);
                 }
             }
+            // The wake-up queue's answer is the earliest wake-up of any record, as a walk finds it.
+            let saturated = s.requests_in_flight() >= s.request_window();
+            let earliest = s.records().values().filter_map(|r| r.next_wakeup(&policy())).min();
+            prop_assert_eq!(s.next_wakeup(now), earliest.filter(|&at| !(saturated && at <= now)));
+            prop_assert!(s.wake_stats().queued <= 4 * s.records().len() + 130, "stale queue entries pile up");
             if passed && s.requests_in_flight() < s.request_window() {
                 // A free slot in the window after a pass: nothing due was left behind.
                 for (id, record) in s.records().iter() {

@@ -36,6 +36,9 @@ struct Stream {
     opened_at: u64,
     /// The last time a byte arrived (or the stream opened).
     heard_at: u64,
+    /// The records' live version at which `asked` was last found to be the live set: a pass compares
+    /// the sets only when the version moved.
+    live_version: u64,
 }
 
 /// The listen stream's bookkeeping.
@@ -149,9 +152,8 @@ impl ClientState {
             self.end_stream(now, ListenEnd::Dropped);
         }
         self.listen.open_at = None;
-        let live = self.live_ids();
         match self.listen.supported {
-            None if !self.listen.discovering && !live.is_empty() => {
+            None if !self.listen.discovering && self.records.live() > 0 => {
                 self.listen.discovering = true;
                 self.push(Effect::Discover);
                 return;
@@ -159,7 +161,13 @@ impl ClientState {
             Some(true) => {}
             _ => return,
         }
-        if self.listen.current.as_ref().is_some_and(|s| s.asked == live) {
+        let version = self.records.live_version();
+        if self.listen.current.as_ref().is_some_and(|s| s.live_version == version) {
+            return;
+        }
+        let live = self.live_ids();
+        if let Some(stream) = self.listen.current.as_mut().filter(|s| s.asked == live) {
+            stream.live_version = version;
             return;
         }
         if !live.is_empty() {
@@ -181,7 +189,7 @@ impl ClientState {
         }
         self.listen.generation += 1;
         let ids = live.iter().cloned().collect();
-        self.listen.current = Some(Stream { asked: live, opened_at: now, heard_at: now });
+        self.listen.current = Some(Stream { asked: live, opened_at: now, heard_at: now, live_version: version });
         self.push(Effect::Listen { generation: self.listen.generation, ids });
     }
 
@@ -207,10 +215,11 @@ impl ClientState {
 
     /// Ends coverage: every task is polled again.
     fn uncover(&mut self, now: u64) {
-        let policy = self.config.policy;
-        for record in self.records.values_mut() {
-            record.set_pushed(now, false, &policy);
-        }
+        self.records.update_all(|_, record, policy| {
+            let covered = record.is_pushed();
+            record.set_pushed(now, false, policy);
+            covered
+        });
     }
 
     /// Bytes arrived on stream `generation` (a keep-alive is enough): it is alive.
@@ -246,11 +255,8 @@ impl ClientState {
             return;
         }
         self.listen.refused = None;
-        let policy = self.config.policy;
         for id in covered {
-            if let Some(record) = self.records.get_mut(&id) {
-                record.set_pushed(now, true, &policy);
-            }
+            self.records.update(&id, |record, policy| record.set_pushed(now, true, policy));
             self.push(Effect::EmitTask(id));
         }
         self.push(Effect::Rearm);

@@ -2,7 +2,7 @@
 //! quinn-proto's `Connection`. Its methods take `&mut self` and `now`, change the state, and queue
 //! [`Effect`]s (requests to send, records to write, events, tab messages, waiters to settle) that the
 //! driver in `runtime/client/` drains and carries out; [`ClientState::next_wakeup`] says when to call
-//! again. It never calls JS, so every rule — request slots and backlog, retention, removal, listen
+//! again. It never calls JS, so every rule — request slots and the wake-up queue, retention, removal, listen
 //! coverage, the tab protocol, waiters — is tested natively with a fake clock.
 use crate::collections::{SortedMap, SortedSet};
 use crate::error::{ClientError, ErrorKind};
@@ -22,6 +22,7 @@ mod keys;
 mod listen;
 mod pause;
 mod polling;
+mod records;
 mod removal;
 mod restore;
 mod session_stream;
@@ -29,6 +30,7 @@ mod step_plan;
 mod tab_message;
 mod tabs;
 mod waiters;
+mod wake_queue;
 mod window;
 mod writes;
 
@@ -37,6 +39,7 @@ pub use keys::{Keys, StoredKey};
 pub use listen::{ListenEnd, IDLE_LIMIT_MS, REFUSED_RETRY_MS, RELISTEN_MAX_MS, RELISTEN_MIN_MS};
 pub use pause::MAX_SERVER_PAUSE_MS;
 pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
+pub use records::WakeStats;
 pub use removal::Removal;
 pub use restore::{Restore, FIRST_PAGE, MAX_PAGE};
 pub use session_stream::SessionStreamEnd;
@@ -49,6 +52,7 @@ use attention::Attention;
 use listen::Listen;
 use pause::Pause;
 use polling::Slots;
+use records::Records;
 use session_stream::SessionStream;
 use waiters::Waiters;
 use window::Window;
@@ -79,7 +83,8 @@ pub struct ClientConfig {
 pub struct ClientState {
     config: ClientConfig,
     keys: Keys,
-    records: SortedMap<String, TaskRecord>,
+    /// The records, with their wake-up and TTL queues and live counts.
+    records: Records,
     /// The stored text of each record as this client last read or wrote it (step mode compares on
     /// write; a re-read skips records whose text it already holds).
     versions: SortedMap<String, String>,
@@ -117,7 +122,7 @@ impl ClientState {
         Self {
             config,
             keys,
-            records: SortedMap::new(),
+            records: Records::new(config.policy),
             versions: SortedMap::new(),
             restored: SortedSet::default(),
             unknown_calls: SortedMap::new(),
@@ -166,6 +171,12 @@ impl ClientState {
     /// Every record, by task id.
     pub fn records(&self) -> &SortedMap<String, TaskRecord> {
         &self.records
+    }
+
+    /// The wake-up queues' size and the entries taken off them so far: what passes cost, which a test
+    /// can hold to a bound that does not grow with the number of records.
+    pub fn wake_stats(&self) -> WakeStats {
+        self.records.stats()
     }
 
     /// Whether the task was restored from the store at open.
@@ -233,9 +244,7 @@ impl ClientState {
 
     /// The `_meta.progressToken` the call that created task `id` sent (2025-11-25); stored with it.
     pub fn set_progress_token(&mut self, id: &str, token: String) {
-        if let Some(record) = self.records.get_mut(id) {
-            record.set_progress_token(token);
-        }
+        self.records.update(id, |record, _| record.set_progress_token(token));
     }
 
     /// A `notifications/progress`: for the task it is tagged with, else the task whose call sent its
@@ -249,7 +258,7 @@ impl ClientState {
             _ => None,
         };
         let Some(id) = id else { return };
-        if self.records.get_mut(&id).is_some_and(|r| r.on_progress(progress.progress, progress.total)) {
+        if self.records.update(&id, |r, _| r.on_progress(progress.progress, progress.total)) == Some(true) {
             self.push(Effect::EmitTask(id));
         }
     }
@@ -312,8 +321,8 @@ impl ClientState {
         id: &str,
         event: impl FnOnce(&mut TaskRecord) -> Result<Change, RecordError>,
     ) -> Result<Change, ClientError> {
-        let record = self.records.get_mut(id).ok_or_else(|| ClientError::unknown_task(id))?;
-        event(record).map_err(|e| ClientError::new(ErrorKind::TaskState, e.to_string()))
+        let result = self.records.update(id, |record, _| event(record)).ok_or_else(|| ClientError::unknown_task(id))?;
+        result.map_err(|e| ClientError::new(ErrorKind::TaskState, e.to_string()))
     }
 
     /// Task `id` changed and is stored: tell the host and the other tabs, and settle its waiters if it
@@ -337,14 +346,14 @@ impl ClientState {
     /// stream): handled like a notification, and stored when it changed what a host sees.
     pub fn on_task_observed(&mut self, now: u64, task: crate::protocol::task::DetailedTask) {
         let id = task.task.task_id.clone();
-        let policy = self.config.policy;
-        let change = self.records.get_mut(&id).and_then(|r| {
+        let attention = &mut self.attention;
+        let change = self.records.update(&id, |r, policy| {
             let before = r.status();
-            let change = r.on_notification(now, task, &policy).ok();
-            self.attention.observed(&id, before, r.status());
+            let change = r.on_notification(now, task, policy).ok();
+            attention.observed(&id, before, r.status());
             change
         });
-        if change == Some(Change::State) {
+        if change == Some(Some(Change::State)) {
             self.push(Effect::Store(id));
         }
     }
@@ -354,9 +363,7 @@ impl ClientState {
     pub fn connectivity_changed(&mut self, now: u64, online: bool) {
         let was_online = !std::mem::replace(&mut self.offline, !online);
         if online {
-            for record in self.records.values_mut() {
-                let _ = record.on_network_restored(now, &self.config.policy);
-            }
+            self.records.update_all(|_, record, policy| record.on_network_restored(now, policy) != Change::Nothing);
         }
         if was_online != online {
             let mut live = Vec::new();

@@ -1,19 +1,18 @@
-//! What to send when: the request slots of a polling client and the backlog of due work waiting for
-//! one, the pass that finds what is due, what an answer does to its record, the next wake-up, and the
-//! same rules for one `step()` of an edge worker.
+//! What to send when: the request slots of a polling client, the pass that takes what is due off the
+//! wake-up queue (`records.rs`), what an answer does to its record, the next wake-up, and the same
+//! rules for one `step()` of an edge worker.
 use crate::json::{json, Value};
 use crate::machine::backoff::Failure;
 use crate::machine::record::{Action, Change, LocalStatus, TaskRecord};
 use crate::protocol::task::DetailedTask;
-use crate::protocol::task_protocol::TaskProtocol;
 
 use super::{ClientState, Effect};
 
-/// Request slots in use, and the ids the last pass found due but had no slot for (next last).
+/// Request slots in use. What is due and waits for a slot stays in the records' wake-up queue, whose
+/// order (earliest due first, then by id) decides who gets the next free slot.
 #[derive(Debug, Default)]
 pub(super) struct Slots {
     pub(super) in_flight: usize,
-    pub(super) backlog: Vec<String>,
 }
 
 /// How an exchange ended, as the state needs to know it (the driver reads it off the transport).
@@ -96,48 +95,16 @@ impl ClientState {
         self.sends_now() && !self.is_paused(now)
     }
 
-    /// One pass: ends tasks past their TTL, starts what is due in the free request slots (earliest due
-    /// first once the slots run out), and keeps the listen stream in step with the live tasks. Only a
-    /// self-driven client passes; step mode uses [`Self::step_due`].
+    /// One pass: ends tasks past their TTL, starts what is due in the free request slots, and keeps the
+    /// listen and session streams in step with the live tasks. Its work is what is due, not every
+    /// record: both come off queues by time. Only a self-driven client passes; step mode uses
+    /// [`Self::step_due`].
     pub fn poll_due(&mut self, now: u64) {
         if !self.polls_now() {
             return;
         }
-        let online = self.sends_at(now);
-        let room = self.window.size().saturating_sub(self.slots.in_flight);
-        let policy = self.config.policy;
-        let mut expired = Vec::new();
-        let mut actions = Vec::new();
-        let mut backlog = Vec::new();
-        let mut legacy_live = false;
-        // One pass, with only cheap checks for a record that has nothing due (a pass over 10,000 records
-        // is most of what an answer costs when nothing waits).
-        for (id, record) in self.records.iter_mut() {
-            if record.tick(now, &policy) == Change::State {
-                // A live task ran past its TTL: it ended.
-                self.attention.observed(id, LocalStatus::Working, LocalStatus::Expired);
-                expired.push(id.clone());
-            }
-            legacy_live |= record.protocol() == TaskProtocol::Legacy && !record.is_settled();
-            while online && actions.len() < room {
-                let Some(action) = record.next_action(now) else { break };
-                actions.push((id.clone(), action));
-            }
-            if online && actions.len() >= room {
-                if let Some(at) = record.next_wakeup(&policy).filter(|&at| at <= now) {
-                    backlog.push((at, id.clone()));
-                }
-            }
-        }
-        // What waits for a slot goes earliest due first, then by id (the sort is stable; the list is
-        // popped from its end): after a reload, a handle not yet polled goes before one polled a moment
-        // ago and due again.
-        let order = crate::collections::sorted_order(backlog.len(), &mut |a, b| backlog[a].0 < backlog[b].0);
-        let mut sorted = Vec::with_capacity(order.len());
-        for &i in order.iter().rev() {
-            sorted.push(std::mem::take(&mut backlog[i].1));
-        }
-        self.slots.backlog = sorted;
+        let expired = self.end_expired(now);
+        let actions = if self.sends_at(now) { self.take_due(now) } else { Vec::new() };
         for id in expired {
             self.push(Effect::Store(id));
         }
@@ -146,9 +113,44 @@ impl ClientState {
         }
         if self.sends_now() {
             self.ensure_listening(now);
-            self.tend_session_stream(now, legacy_live);
+            self.tend_session_stream(now, self.records.legacy_live() > 0);
         }
         self.push(Effect::Rearm);
+    }
+
+    /// Ends the live tasks whose TTL ran out by `now`; returns their ids, to be stored.
+    fn end_expired(&mut self, now: u64) -> Vec<String> {
+        let mut expired = Vec::new();
+        while let Some(id) = self.records.pop_expired(now) {
+            if self.records.update(&id, |r, policy| r.tick(now, policy)) == Some(Change::State) {
+                self.attention.observed(&id, LocalStatus::Working, LocalStatus::Expired);
+                expired.push(id);
+            }
+        }
+        expired
+    }
+
+    /// Takes what is due off the wake-up queue while request slots are free: earliest due first, then
+    /// by id, so after a reload a handle not yet polled goes before one polled a moment ago and due
+    /// again. What finds no slot stays queued for the next answer to take.
+    fn take_due(&mut self, now: u64) -> Vec<(String, Action)> {
+        let room = self.window.size().saturating_sub(self.slots.in_flight);
+        let mut actions = Vec::new();
+        let mut taken = Vec::new();
+        while actions.len() < room {
+            let Some(id) = self.records.pop_due(now) else { break };
+            self.records.update_taken(&id, |record, _| {
+                while actions.len() < room {
+                    let Some(action) = record.next_action(now) else { break };
+                    actions.push((id.clone(), action));
+                }
+            });
+            taken.push(id);
+        }
+        for id in taken {
+            self.records.requeue(&id);
+        }
+        actions
     }
 
     fn start(&mut self, id: String, action: Action) {
@@ -157,9 +159,8 @@ impl ClientState {
     }
 
     /// An exchange ended. Applies its outcome to the record (if it is still here), frees its slot and
-    /// hands it to work the last pass left waiting — with no pass over every record (a reload with
-    /// 10,000 handles due would otherwise pay one per answer); a full pass runs once nothing waits.
-    /// Returns the record's change: the caller stores it (and, for `State`, announces it).
+    /// hands it to what is due next. Returns the record's change: the caller stores it (and, for
+    /// `State`, announces it).
     pub fn on_exchange_done(
         &mut self,
         now: u64,
@@ -172,37 +173,33 @@ impl ClientState {
             self.window.on_answer(outcome, self.slots.in_flight, self.config.max_in_flight);
             self.slots.in_flight = self.slots.in_flight.saturating_sub(1);
         }
-        let policy = self.config.policy;
         if let ExchangeOutcome::Failed(failure) = outcome {
             self.pause.note(now, failure);
         }
-        let change = match self.records.get_mut(id) {
-            Some(record) => {
-                let before = record.status();
-                let change = apply_outcome(record, now, action, outcome, &policy);
-                self.attention.observed(id, before, record.status());
-                change
-            }
-            None => Change::Nothing,
-        };
+        let attention = &mut self.attention;
+        let change = self.records.update(id, |record, policy| {
+            let before = record.status();
+            let change = apply_outcome(record, now, action, outcome, policy);
+            attention.observed(id, before, record.status());
+            change
+        });
         if slot {
             self.start_waiting(now);
         }
-        change
+        change.unwrap_or(Change::Nothing)
     }
 
-    /// A freed slot goes to the backlog; a full pass once the backlog is empty.
+    /// A freed slot goes to what is due; a whole pass (TTL ends, streams, the timer) once nothing due
+    /// is left waiting. During a reload with 10,000 handles due, an answer so costs one queue entry.
     fn start_waiting(&mut self, now: u64) {
         if !self.sends_at(now) {
             return self.poll_due(now);
         }
-        while self.slots.in_flight < self.window.size() {
-            let Some(id) = self.slots.backlog.pop() else {
-                return self.poll_due(now);
-            };
-            if let Some(action) = self.records.get_mut(&id).and_then(|r| r.next_action(now)) {
-                self.start(id, action);
-            }
+        for (id, action) in self.take_due(now) {
+            self.start(id, action);
+        }
+        if self.slots.in_flight < self.window.size() {
+            self.poll_due(now);
         }
     }
 
@@ -212,8 +209,7 @@ impl ClientState {
         if !self.polls_now() || !self.leader {
             return None;
         }
-        let policy = &self.config.policy;
-        let next = self.records.values().filter_map(|r| r.next_wakeup(policy)).min();
+        let next = self.records.next_wakeup();
         let saturated = self.slots.in_flight >= self.window.size();
         let records = next.filter(|&at| !(saturated && at <= now)).map(|at| at.max(self.pause.until()));
         let listen = if self.sends_now() { self.listen_wakeup() } else { None };
@@ -226,44 +222,40 @@ impl ClientState {
     /// Step mode: ends tasks past their TTL and hands out everything due now (no slots: the driver runs
     /// them in bounded batches). Returns the expired ids and the exchanges to run.
     pub fn step_due(&mut self, now: u64) -> (Vec<String>, Vec<(String, Action)>) {
-        let policy = self.config.policy;
         let offline = self.offline;
         let mut expired = Vec::new();
         let mut actions = Vec::new();
-        for (id, record) in self.records.iter_mut() {
-            if record.tick(now, &policy) == Change::State {
-                expired.push(id.clone());
+        self.records.update_all(|id, record, policy| {
+            let ended = record.tick(now, policy) == Change::State;
+            if ended {
+                expired.push(id.to_owned());
             }
-            if offline {
-                continue;
+            let before = actions.len();
+            if !offline {
+                while let Some(action) = record.next_action(now) {
+                    actions.push((id.to_owned(), action));
+                }
             }
-            while let Some(action) = record.next_action(now) {
-                actions.push((id.clone(), action));
-            }
-        }
+            ended || actions.len() > before
+        });
         (expired, actions)
     }
 
     /// Step mode: the lease on sending task `id`'s answers and cancel, until `until`.
     pub fn take_send_lease(&mut self, id: &str, until: u64) {
-        if let Some(record) = self.records.get_mut(id) {
-            record.take_send_lease(until);
-        }
+        self.records.update(id, |record, _| record.take_send_lease(until));
     }
 
     /// Step mode: the lease could not be stored; what was handed out for `id` is not sent this step.
     pub fn abandon_actions(&mut self, id: &str) {
-        if let Some(record) = self.records.get_mut(id) {
-            record.abandon_actions();
-        }
+        self.records.update(id, |record, _| record.abandon_actions());
     }
 
     /// Step mode: what the step did and when the next is due ("due since long ago" reads as now).
     pub fn step_report(&self, now: u64, polled: usize, sent: usize) -> StepReport {
-        let policy = &self.config.policy;
-        let live = self.records.values().filter(|r| !r.is_settled()).count();
+        let live = self.records.live();
         StepReport {
-            next_wake_at: self.records.values().filter_map(|r| r.next_wakeup(policy)).min().map(|t| t.max(now)),
+            next_wake_at: self.records.next_wakeup().map(|t| t.max(now)),
             live,
             settled: self.records.len() - live,
             polled,
@@ -277,7 +269,6 @@ impl ClientState {
         id: &str,
         event: impl FnOnce(&mut TaskRecord, &crate::machine::backoff::PollPolicy) -> Change,
     ) -> Change {
-        let policy = self.config.policy;
-        self.records.get_mut(id).map_or(Change::Nothing, |r| event(r, &policy))
+        self.records.update(id, |r, policy| event(r, policy)).unwrap_or(Change::Nothing)
     }
 }

@@ -1,5 +1,5 @@
 //! The one way a task or call leaves a client — `forget`, `clear`, retention and another tab's
-//! message all come here: it is dropped from every index (records, versions, restored, backlog, queued
+//! message all come here: it is dropped from every index (records and their queues, versions, restored, queued
 //! writes, pending calls), its store keys are deleted, its waiters are rejected, the host hears a
 //! `forget` event, and the other tabs are told unless they told us.
 use crate::collections::SortedSet;
@@ -65,7 +65,6 @@ impl ClientState {
         for id in ids {
             gone.insert(id.clone());
         }
-        self.slots.backlog.retain(|id| !gone.contains(id));
         self.writes.forget(&gone);
         let error = ClientError::new(
             ErrorKind::Forgotten,

@@ -115,10 +115,10 @@ impl ClientState {
     /// read, such as a call that just returned, stay), then retention runs. Returns the ids whose
     /// stored record was read anew (new, or changed since this client last held it).
     pub fn finish_restore(&mut self, mut restore: Restore, now: u64) -> Vec<String> {
-        for (id, record) in std::mem::take(&mut self.records) {
+        for (id, record) in self.records.take_all() {
             restore.loaded.get_or_insert_with(id, || record);
         }
-        self.records = restore.loaded;
+        self.records.replace_all(restore.loaded);
         self.apply_retention(now);
         restore.read_anew
     }

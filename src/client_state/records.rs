@@ -1,0 +1,364 @@
+//! The records by task id, and what scheduling needs to know of them without walking them all: a queue
+//! by next wake-up, a queue by TTL end, and counts of live tasks (all, and 2025-11-25 ones for the
+//! session stream). Every change to a record goes through here (reads see the map through `Deref`), so
+//! no record changes its time without an entry for the new one; with 10,000 idle tasks a pass over
+//! every record after each answer was most of what an answered poll cost.
+use std::ops::Deref;
+
+use crate::collections::SortedMap;
+use crate::machine::backoff::PollPolicy;
+use crate::machine::record::TaskRecord;
+use crate::protocol::task_protocol::TaskProtocol;
+
+use super::wake_queue::WakeQueue;
+
+/// What the queues and counts hold of one record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Facts {
+    /// [`TaskRecord::next_wakeup`]. Queued only when it is not the TTL end, which has its own queue (a
+    /// task whose poll is in flight waits for its TTL end only: the entry would go stale at its answer).
+    wake: Option<u64>,
+    /// When [`TaskRecord::tick`] ends it: set for a live task whose last status is not terminal.
+    expiry: Option<u64>,
+    live: bool,
+    legacy: bool,
+}
+
+fn facts(record: &TaskRecord, policy: &PollPolicy) -> Facts {
+    let live = !record.is_settled();
+    let ticks = live && !record.last().task.status.is_terminal();
+    Facts {
+        wake: record.next_wakeup(policy),
+        expiry: if ticks { record.expires_at(policy) } else { None },
+        live,
+        legacy: live && record.protocol() == TaskProtocol::Legacy,
+    }
+}
+
+/// How much work finding what is due took, for tests and diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WakeStats {
+    /// Queue entries held, current or not (both queues).
+    pub queued: usize,
+    /// Queue entries taken off so far (due, stale or copies): the work of every pass together.
+    pub examined: u64,
+}
+
+/// The records, their two queues and the live counts.
+#[derive(Debug)]
+pub(super) struct Records {
+    map: SortedMap<String, TaskRecord>,
+    policy: PollPolicy,
+    wake: WakeQueue,
+    expiry: WakeQueue,
+    live: usize,
+    legacy_live: usize,
+    /// Bumped whenever a task may have joined or left the live set (listen compares sets only then).
+    live_version: u64,
+    examined: u64,
+}
+
+impl Facts {
+    /// The wake-up the wake queue holds for the record.
+    fn queued_wake(&self) -> Option<u64> {
+        self.wake.filter(|&at| Some(at) != self.expiry)
+    }
+}
+
+impl Deref for Records {
+    type Target = SortedMap<String, TaskRecord>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.map
+    }
+}
+
+impl Records {
+    pub(super) fn new(policy: PollPolicy) -> Self {
+        Self {
+            map: SortedMap::new(),
+            policy,
+            wake: WakeQueue::default(),
+            expiry: WakeQueue::default(),
+            live: 0,
+            legacy_live: 0,
+            live_version: 0,
+            examined: 0,
+        }
+    }
+
+    /// Live tasks.
+    pub(super) fn live(&self) -> usize {
+        self.live
+    }
+
+    /// Live 2025-11-25 tasks.
+    pub(super) fn legacy_live(&self) -> usize {
+        self.legacy_live
+    }
+
+    /// Changes whenever the live set may have changed.
+    pub(super) fn live_version(&self) -> u64 {
+        self.live_version
+    }
+
+    pub(super) fn stats(&self) -> WakeStats {
+        WakeStats { queued: self.wake.len() + self.expiry.len(), examined: self.examined }
+    }
+
+    /// The earliest wake-up of any record (both queues' tops are kept current).
+    pub(super) fn next_wakeup(&self) -> Option<u64> {
+        let wake = self.wake.peek().map(|(due, _)| due);
+        let expiry = self.expiry.peek().map(|(due, _)| due);
+        match (wake, expiry) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn count(&mut self, f: Facts, sign: isize) {
+        let step = |n: &mut usize, on: bool| {
+            if on {
+                *n = n.saturating_add_signed(sign);
+            }
+        };
+        step(&mut self.live, f.live);
+        step(&mut self.legacy_live, f.legacy);
+    }
+
+    /// Adds or replaces task `id`'s record.
+    pub(super) fn insert(&mut self, id: String, record: TaskRecord) -> Option<TaskRecord> {
+        let new = facts(&record, &self.policy);
+        self.count(new, 1);
+        self.queue(&id, new);
+        let old = self.map.insert(id, record);
+        if let Some(old) = &old {
+            self.count(facts(old, &self.policy), -1);
+        }
+        self.live_version += 1;
+        self.tidy();
+        old
+    }
+
+    /// Removes task `id`'s record (its entries go stale).
+    pub(super) fn remove(&mut self, id: &str) -> Option<TaskRecord> {
+        let old = self.map.remove(id)?;
+        self.count(facts(&old, &self.policy), -1);
+        self.live_version += 1;
+        self.tidy();
+        Some(old)
+    }
+
+    /// Applies `change` to task `id`'s record, queueing its new times.
+    pub(super) fn update<R>(&mut self, id: &str, change: impl FnOnce(&mut TaskRecord, &PollPolicy) -> R) -> Option<R> {
+        let before = self.facts_of(id)?;
+        let out = change(self.map.get_mut(id)?, &self.policy);
+        self.changed(id, before, true);
+        Some(out)
+    }
+
+    /// [`Self::update`] for a record [`Self::pop_due`] took: its wake-up is queued by [`Self::requeue`]
+    /// once the pass is done, so a record still due but with nothing to start is not taken again.
+    pub(super) fn update_taken<R>(
+        &mut self,
+        id: &str,
+        change: impl FnOnce(&mut TaskRecord, &PollPolicy) -> R,
+    ) -> Option<R> {
+        let before = self.facts_of(id)?;
+        let out = change(self.map.get_mut(id)?, &self.policy);
+        self.changed(id, before, false);
+        Some(out)
+    }
+
+    // The generic wrappers above stay thin (one copy per caller in the .wasm); the work is here, once.
+    #[inline(never)]
+    fn facts_of(&self, id: &str) -> Option<Facts> {
+        self.map.get(id).map(|r| facts(r, &self.policy))
+    }
+
+    #[inline(never)]
+    fn changed(&mut self, id: &str, before: Facts, queue_wake: bool) {
+        let Some(after) = self.facts_of(id) else { return };
+        if after != before {
+            self.note_change(id, before, after, queue_wake);
+            self.tidy();
+        }
+    }
+
+    fn note_change(&mut self, id: &str, before: Facts, after: Facts, queue_wake: bool) {
+        self.count(before, -1);
+        self.count(after, 1);
+        if before.live != after.live {
+            self.live_version += 1;
+        }
+        let moved = after.wake != before.wake || after.expiry != before.expiry;
+        if queue_wake && moved {
+            if let Some(at) = after.queued_wake() {
+                self.wake.push(at, id);
+            }
+        }
+        if after.expiry != before.expiry {
+            if let Some(at) = after.expiry {
+                self.expiry.push(at, id);
+            }
+        }
+    }
+
+    /// Applies `change` to every record (an O(n) event: connectivity, the end of listen coverage, a
+    /// step); `change` says whether it changed the record. Only changed records are queued again, and
+    /// the counts are taken anew only when one changed, so an `online` event with nothing to retry
+    /// costs a look at each record and no more.
+    pub(super) fn update_all(&mut self, mut change: impl FnMut(&str, &mut TaskRecord, &PollPolicy) -> bool) {
+        let policy = self.policy;
+        let mut changed = Vec::new();
+        for (id, record) in self.map.iter_mut() {
+            if change(id, record, &policy) {
+                changed.push(id.clone());
+            }
+        }
+        self.queue_changed(changed);
+    }
+
+    fn queue_changed(&mut self, changed: Vec<String>) {
+        if changed.is_empty() {
+            return;
+        }
+        for id in changed {
+            if let Some(f) = self.facts_of(&id) {
+                self.queue(&id, f);
+            }
+        }
+        self.recount();
+        self.tidy();
+    }
+
+    /// Takes every record out (the queues and counts start over).
+    pub(super) fn take_all(&mut self) -> SortedMap<String, TaskRecord> {
+        let map = std::mem::take(&mut self.map);
+        self.rebuild();
+        map
+    }
+
+    /// Holds `map` instead of the records held.
+    pub(super) fn replace_all(&mut self, map: SortedMap<String, TaskRecord>) {
+        self.map = map;
+        self.rebuild();
+    }
+
+    /// Takes the earliest record whose wake-up is at or before `now`, if any.
+    pub(super) fn pop_due(&mut self, now: u64) -> Option<String> {
+        let mut found = None;
+        while let Some((due, _)) = self.wake.peek() {
+            if due > now {
+                break;
+            }
+            let Some((due, id)) = self.wake.pop() else { break };
+            self.examined += 1;
+            if self.wakes_at(&id, due) {
+                while self.wake.pop_copy_of(due, &id) {
+                    self.examined += 1;
+                }
+                found = Some(id);
+                break;
+            }
+        }
+        self.tidy();
+        found
+    }
+
+    /// Queues the wake-up of a record [`Self::pop_due`] took.
+    pub(super) fn requeue(&mut self, id: &str) {
+        if let Some(at) = self.map.get(id).and_then(|r| facts(r, &self.policy).queued_wake()) {
+            self.wake.push(at, id);
+        }
+        self.tidy();
+    }
+
+    /// Takes the next live task whose TTL has run out by `now`, if any (whether or not requests may
+    /// start: a client offline or out of slots still ends them on time).
+    pub(super) fn pop_expired(&mut self, now: u64) -> Option<String> {
+        let mut found = None;
+        while let Some((due, _)) = self.expiry.peek() {
+            if due > now {
+                break;
+            }
+            let Some((due, id)) = self.expiry.pop() else { break };
+            self.examined += 1;
+            if self.expires_at(&id, due) {
+                found = Some(id);
+                break;
+            }
+        }
+        self.tidy();
+        found
+    }
+
+    fn wakes_at(&self, id: &str, due: u64) -> bool {
+        self.map.get(id).and_then(|r| r.next_wakeup(&self.policy)) == Some(due)
+    }
+
+    fn expires_at(&self, id: &str, due: u64) -> bool {
+        self.map.get(id).is_some_and(|r| facts(r, &self.policy).expiry == Some(due))
+    }
+
+    fn queue(&mut self, id: &str, f: Facts) {
+        if let Some(at) = f.queued_wake() {
+            self.wake.push(at, id);
+        }
+        if let Some(at) = f.expiry {
+            self.expiry.push(at, id);
+        }
+    }
+
+    /// Keeps both queues' tops current (so [`Self::next_wakeup`] needs no `&mut`) and rebuilds the
+    /// queues once stale entries outnumber the records (a time that keeps moving earlier, such as a
+    /// backoff cut short, leaves its later entries behind).
+    fn tidy(&mut self) {
+        let limit = self.map.len().saturating_mul(2).saturating_add(64);
+        if self.wake.len() > limit || self.expiry.len() > limit {
+            return self.rebuild();
+        }
+        while let Some((due, id)) = self.wake.peek() {
+            if self.wakes_at(id, due) {
+                break;
+            }
+            self.wake.pop();
+            self.examined += 1;
+        }
+        while let Some((due, id)) = self.expiry.peek() {
+            if self.expires_at(id, due) {
+                break;
+            }
+            self.expiry.pop();
+            self.examined += 1;
+        }
+    }
+
+    /// The live counts from the records.
+    fn recount(&mut self) {
+        let (mut live, mut legacy_live) = (0, 0);
+        for record in self.map.values() {
+            let f = facts(record, &self.policy);
+            live += usize::from(f.live);
+            legacy_live += usize::from(f.legacy);
+        }
+        self.live = live;
+        self.legacy_live = legacy_live;
+        self.live_version += 1;
+    }
+
+    /// Queues and counts from the records (O(n): a restore, or too many stale entries).
+    fn rebuild(&mut self) {
+        let (mut wake, mut expiry) = (Vec::new(), Vec::new());
+        for (id, record) in self.map.iter() {
+            let f = facts(record, &self.policy);
+            wake.extend(f.queued_wake().map(|at| (at, id.clone())));
+            expiry.extend(f.expiry.map(|at| (at, id.clone())));
+        }
+        self.wake.rebuild(wake);
+        self.expiry.rebuild(expiry);
+        self.recount();
+        // A rebuild visits every record: counted, so a test bounding the work per pass sees it.
+        self.examined += self.map.len() as u64;
+    }
+}
