@@ -20,7 +20,7 @@ use mcp_tasks_web::json::{json, Map, Value};
 use mcp_tasks_web::machine::backoff::PollPolicy;
 use mcp_tasks_web::machine::record::{Action, Change, TaskRecord};
 use mcp_tasks_web::protocol::form::FormModel;
-use mcp_tasks_web::protocol::jsonrpc::decode_response;
+use mcp_tasks_web::protocol::jsonrpc::{decode_message_value, parse_answer, Incoming};
 use mcp_tasks_web::protocol::request::{ClientRequest, RequestResult};
 use mcp_tasks_web::protocol::task::{decode_get_task_result, DetailedTask, StatusDetail, TaskStatus};
 
@@ -239,11 +239,13 @@ fn envelope(result: Value, id: u64) -> Vec<u8> {
 // ---------------------------------------------------------------------------------------------------
 // (1) Decoding a tasks/get response
 
-/// Envelope bytes → typed result, the way the transport does it: parse, check the envelope, decode the
-/// result for the request it answers (which also checks the taskId).
+/// Envelope bytes → typed result, the way the transport does it: parse (a tool result's parts kept as
+/// text, `parse_answer`), check the envelope, decode the result for the request it answers (which also
+/// checks the taskId).
 fn decode_get(request: &ClientRequest, bytes: &[u8]) -> DetailedTask {
     let text = std::str::from_utf8(bytes).expect("UTF-8");
-    let response = decode_response(text).expect("a JSON-RPC response");
+    let message = parse_answer(text).expect("JSON");
+    let Ok(Incoming::Response(response)) = decode_message_value(message) else { panic!("a JSON-RPC response") };
     let result = response.outcome.expect("a result, not an error");
     match request.decode_result(&result).expect("a tasks/get result") {
         RequestResult::Task(task) => task,

@@ -124,3 +124,33 @@ proptest! {
         prop_assert_eq!(json::from_str(&damaged).is_ok(), theirs.is_ok(), "{}", damaged);
     }
 }
+
+/// A `tasks/get`-shaped envelope around `inner` at the kept path, with `inner`'s members kept raw.
+fn kept(text: &str) -> Result<Value, json::ParseError> {
+    json::from_str_keeping(text, &[&["result", "result"], &["result", "*", "y"]])
+}
+
+proptest! {
+    #[test]
+    fn keeping_parts_raw_reads_the_same_value_and_writes_it_back(inner in json_text(), other in json_text()) {
+        let text = format!(r#"{{"id":1,"result":{{"x":{other},"result":{inner}}},"jsonrpc":"2.0"}}"#);
+        let tree = json::from_str(&text).expect("the generator writes JSON");
+        let raw = kept(&text).expect("accepted as the tree is");
+        prop_assert_eq!(&raw, &tree);
+        let mut expanded = raw.clone();
+        expanded.expand();
+        prop_assert_eq!(json::to_string(&expanded), json::to_string(&tree));
+        prop_assert_eq!(json::from_str(&json::to_string(&raw)).expect("what we write reads back"), tree.clone());
+        prop_assert_eq!(json::from_str(&json::to_string_pretty(&raw)).expect("pretty reads back"), tree);
+    }
+
+    #[test]
+    fn keeping_parts_raw_refuses_the_same_texts_at_the_same_place(inner in json_text(), cut in 0usize..64, junk in "[\\]\\[{},:\"a0-]") {
+        let mut damaged = format!(r#"{{"result":{{"result":{inner}}}}}"#);
+        let at = (cut + 20).min(damaged.len());
+        if damaged.is_char_boundary(at) {
+            damaged.insert_str(at, &junk);
+        }
+        prop_assert_eq!(kept(&damaged).err(), json::from_str(&damaged).err(), "{}", damaged);
+    }
+}

@@ -79,7 +79,9 @@ fn parse_url(url: &str, base: Option<&str>) -> Option<UrlParts> {
 pub fn element_card(client: &TaskClient, task_id: &str, snapshot: JsValue, words: JsValue) -> JsValue {
     let core = client.core();
     let given = || (!snapshot.is_undefined() && !snapshot.is_null()).then(|| value(&snapshot));
-    let Some(snapshot) = core.snapshot(task_id).or_else(given) else { return JsValue::NULL };
+    let Some(mut snapshot) = core.snapshot(task_id).or_else(given) else { return JsValue::NULL };
+    // The card reads inside the result, which the client keeps as text (`json::RawJson`).
+    snapshot.expand();
     // The server that asks, named on every form: its host, else the endpoint as configured. The
     // endpoint may be relative (`/mcp`): `fetch` resolves it against the page, and so does this.
     let url = core.server_url();
@@ -138,5 +140,6 @@ pub fn element_elapsed(ms: f64) -> String {
 /// in order, in the words of `words`.
 #[wasm_bindgen(js_name = elementList, skip_typescript)]
 pub fn element_list(client: &TaskClient, words: JsValue) -> JsValue {
+    // Rows read no result, so its raw parts (`json::RawJson`) stay text.
     to_js(&view::list(&client.core().snapshots(), &labels(&words)))
 }

@@ -17,6 +17,7 @@ mod macros;
 mod map;
 mod number;
 mod parse;
+mod raw;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod value;
@@ -24,7 +25,8 @@ mod write;
 
 pub use map::{Map, PutKey};
 pub use number::{NotANumber, Number};
-pub use parse::{from_str, ParseError};
+pub use parse::{from_str, from_str_keeping, ParseError};
+pub use raw::RawJson;
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};
 pub(crate) use write::write_string;

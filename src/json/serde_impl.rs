@@ -25,6 +25,7 @@ impl Serialize for Value {
                 seq.end()
             }
             Value::Object(map) => map.serialize(s),
+            Value::Raw(raw) => raw.parse().serialize(s),
         }
     }
 }

@@ -1,10 +1,10 @@
 //! The JSON value tree and its accessors.
 use std::fmt;
 
-use super::{Map, Number};
+use super::{Map, Number, RawJson};
 
 /// A JSON value.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub enum Value {
     /// `null`.
     #[default]
@@ -19,6 +19,31 @@ pub enum Value {
     Array(Vec<Value>),
     /// An object, in the order it was written.
     Object(Map),
+    /// An object or array still as the text it arrived in: only what [`from_str_keeping`] was asked
+    /// to keep (parts the client hands on unread). It reads as neither object nor array, equals the
+    /// tree it stands for, is written as it came, and [`Value::expand`] makes it a tree.
+    ///
+    /// [`from_str_keeping`]: super::from_str_keeping
+    Raw(RawJson),
+}
+
+/// Equal when they mean the same JSON: a raw part is compared by its text with another raw part, and
+/// as a tree with anything else.
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a == b,
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => a == b,
+            (Value::Object(a), Value::Object(b)) => a == b,
+            (Value::Raw(a), Value::Raw(b)) if a.as_str() == b.as_str() => true,
+            (Value::Raw(a), b) => a.parse() == *b,
+            (a, Value::Raw(b)) => *a == b.parse(),
+            _ => false,
+        }
+    }
 }
 
 impl Value {

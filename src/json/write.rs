@@ -28,6 +28,8 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>, level: usize) {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(n.as_str()),
         Value::String(s) => write_string(out, s),
+        Value::Raw(raw) if indent.is_none() => out.push_str(raw.as_str()),
+        Value::Raw(raw) => write(out, &raw.parse(), indent, level),
         Value::Array(items) if items.is_empty() => out.push_str("[]"),
         Value::Array(items) => {
             out.push('[');

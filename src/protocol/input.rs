@@ -127,7 +127,10 @@ impl ElicitRequest {
                 let schema = obj
                     .get("requestedSchema")
                     .ok_or(DecodeError::MissingField { what: WHAT, field: "requestedSchema" })?;
-                fields::object(schema, "requestedSchema")?;
+                // The client reads answers with the schema kept as text (`json::RawJson`).
+                if !matches!(schema, Value::Raw(raw) if raw.is_object()) {
+                    fields::object(schema, "requestedSchema")?;
+                }
                 Ok(Self::Form { message, requested_schema: schema.clone() })
             }
             Some("url") => Ok(Self::Url { message, url: fields::required_str(obj, WHAT, "url")?.to_owned() }),

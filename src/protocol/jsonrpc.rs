@@ -263,6 +263,23 @@ pub enum Incoming {
     },
 }
 
+/// Where the parts the client hands on unread sit, in a `tasks/get` answer (`result.…`) and a
+/// `notifications/tasks` (`params.…`): a task's tool result (its blocks, structured content and
+/// `_meta`) and each question's params (a form's `requestedSchema`, which only the element reads). The
+/// client keeps them as text; an MRTR `tools/call` answer's questions sit at the same place.
+const PASSED_ON: &[&[&str]] = &[
+    &["result", "result"],
+    &["params", "result"],
+    &["result", "inputRequests", "*", "params"],
+    &["params", "inputRequests", "*", "params"],
+];
+
+/// Parses the text of an answer or a stream's event as the client reads every message: a task's tool
+/// result keeps its parts as [`RawJson`](crate::json::RawJson) text.
+pub fn parse_answer(text: &str) -> Result<Value, crate::json::ParseError> {
+    crate::json::from_str_keeping(text, PASSED_ON)
+}
+
 /// Decodes one JSON-RPC message from text.
 pub fn decode_message(text: &str) -> Result<Incoming, DecodeError> {
     decode_message_value(fields::parse_json(text)?)

@@ -12,7 +12,7 @@ use super::redirect::{self, Hop};
 use crate::host::globals::{self, Listener, Timeout};
 use crate::json::Value;
 use crate::protocol::input::within_limit;
-use crate::protocol::jsonrpc::{decode_message_value, Incoming, RequestId, RequestIds};
+use crate::protocol::jsonrpc::{decode_message_value, parse_answer, Incoming, RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::sse::SseParser;
@@ -299,7 +299,7 @@ impl FetchTransport {
                 let text = read_text(&response, self.max_response_bytes)
                     .await
                     .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("body"))))?;
-                match crate::json::from_str(&text) {
+                match parse_answer(&text) {
                     Ok(v) => Some(v),
                     Err(_) if !(200..300).contains(&status) => None,
                     Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
@@ -496,7 +496,7 @@ async fn read_sse(
             Some(TransportError::BadResponse(e))
         })?;
         for event in events {
-            let Ok(message) = crate::json::from_str(&event.data) else { continue };
+            let Ok(message) = parse_answer(&event.data) else { continue };
             let is_ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
             if is_ours && message.get("method").is_none() {
                 let _ = reader.cancel();

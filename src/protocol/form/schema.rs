@@ -27,6 +27,7 @@ fn describe(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Array(_) => "an array".to_owned(),
         Value::Object(_) => "an object".to_owned(),
+        Value::Raw(_) => "an object or an array".to_owned(),
     }
 }
 

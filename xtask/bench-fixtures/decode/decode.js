@@ -3,11 +3,15 @@
 // response body, from a JS string to a decoded task in JS, for the three bodies of benches/core.rs
 // (inputs.json, written by that bench):
 //
-//   ours            benchDecodeTasksGet(taskId, text, true): the text into wasm, decoded as the client's
-//                   transport does, the task back out as a JS object (src/bindings/bench.rs);
+//   ours            route 2, the client's: benchDecodeTasksGetBytes(taskId, bytes, true): the body's
+//                   bytes (as fetch's arrayBuffer gives them) into wasm, decoded as the client's transport
+//                   does, the task back out as a JS object (src/bindings/bench.rs);
 //   official        officialDecode(taskId, text): JSON.parse + ext-tasks' GetTaskResultV2Schema parse
 //                   and taskId check (official-entry.mjs);
-//   oursDecodeOnly  the same wasm decode, only the status string back (what the JS object costs);
+//   oursText        route 1: the same from the body as a JS string (UTF-16 → UTF-8 on the way in);
+//   oursJsParse     route 3, a prototype: JSON.parse(text) in JS, Rust reads the fields it acts on
+//                   through Reflect and hands back the parsed result;
+//   oursDecodeOnly  route 2's wasm decode, only the status string back (what the JS object costs);
 //   jsonParse       JSON.parse(text) alone (the floor for anything that hands JS an object).
 //
 // Each subject runs in batches: a batch repeats one decode a fixed number of times (doubled beforehand,
@@ -15,7 +19,7 @@
 // batches interleave, in a rotating order, so a slow moment hits all of them. Before that, ours and
 // official are checked to decode each body alike. The result goes to `window.bench`
 // (`{ done, error?, ... }`), which the runner reads.
-import init, { benchDecodeTasksGet } from "/ours/mcp_tasks_web.js";
+import init, { benchDecodeTasksGet, benchDecodeTasksGetBytes, benchDecodeTasksGetParsed } from "/ours/mcp_tasks_web.js";
 import { officialDecode } from "./official.js";
 
 const params = new URLSearchParams(location.search);
@@ -24,10 +28,13 @@ const BATCH_MS = Number(params.get("batchMs") || 20);
 const WARMUP_MS = Number(params.get("warmupMs") || 300);
 const status = (text) => (document.getElementById("status").textContent = text);
 
+// Each takes (taskId, text, bytes): the body as a JS string and as the bytes fetch would give.
 const SUBJECTS = {
-  ours: (taskId, text) => benchDecodeTasksGet(taskId, text, true),
-  official: officialDecode,
-  oursDecodeOnly: (taskId, text) => benchDecodeTasksGet(taskId, text, false),
+  ours: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
+  official: (taskId, text) => officialDecode(taskId, text),
+  oursText: (taskId, text) => benchDecodeTasksGet(taskId, text, true),
+  oursJsParse: (taskId, text) => benchDecodeTasksGetParsed(taskId, JSON.parse(text)),
+  oursDecodeOnly: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, false),
   jsonParse: (_taskId, text) => JSON.parse(text),
 };
 
@@ -35,19 +42,19 @@ const SUBJECTS = {
 let sink = 0;
 
 /** Runs `fn` `n` times; ms taken. */
-function repeat(fn, taskId, text, n) {
+function repeat(fn, taskId, text, bytes, n) {
   const t0 = performance.now();
   for (let i = 0; i < n; i += 1) {
-    const value = fn(taskId, text);
+    const value = fn(taskId, text, bytes);
     if (value === undefined) sink += 1;
   }
   return performance.now() - t0;
 }
 
 /** Repetitions for one batch of at least BATCH_MS, by doubling. */
-function calibrate(fn, taskId, text) {
+function calibrate(fn, taskId, text, bytes) {
   let n = 1;
-  while (repeat(fn, taskId, text, n) < BATCH_MS && n < 1 << 24) n *= 2;
+  while (repeat(fn, taskId, text, bytes, n) < BATCH_MS && n < 1 << 24) n *= 2;
   return n;
 }
 
@@ -77,31 +84,34 @@ async function main() {
   const results = [];
   for (const { name, body } of inputs.cases) {
     status(`${name}…`);
-    const ours = SUBJECTS.ours(taskId, body);
-    const official = SUBJECTS.official(taskId, body);
-    if (gist(ours) !== gist(official)) throw new Error(`${name}: ours and official decode differently: ${gist(ours)} vs ${gist(official)}`);
-    if (SUBJECTS.oursDecodeOnly(taskId, body) !== ours.status) throw new Error(`${name}: decode-only status differs`);
+    const bytes = new TextEncoder().encode(body);
+    const official = SUBJECTS.official(taskId, body, bytes);
+    for (const subject of ["ours", "oursText", "oursJsParse"]) {
+      const ours = SUBJECTS[subject](taskId, body, bytes);
+      if (gist(ours) !== gist(official)) throw new Error(`${name}: ${subject} and official decode differently: ${gist(ours)} vs ${gist(official)}`);
+    }
+    if (SUBJECTS.oursDecodeOnly(taskId, body, bytes) !== official.status) throw new Error(`${name}: decode-only status differs`);
     const counts = {};
     for (const subject of names) {
       const fn = SUBJECTS[subject];
       // Warm up (wasm tiers up from its baseline compiler, JS functions get optimised), then size the batch.
-      const warmup = calibrate(fn, taskId, body);
+      const warmup = calibrate(fn, taskId, body, bytes);
       const until = performance.now() + WARMUP_MS;
-      while (performance.now() < until) repeat(fn, taskId, body, warmup);
-      counts[subject] = calibrate(fn, taskId, body);
+      while (performance.now() < until) repeat(fn, taskId, body, bytes, warmup);
+      counts[subject] = calibrate(fn, taskId, body, bytes);
     }
     const perOpUs = Object.fromEntries(names.map((s) => [s, []]));
     for (let round = 0; round < BATCHES; round += 1) {
       for (let k = 0; k < names.length; k += 1) {
         const subject = names[(round + k) % names.length];
-        const ms = repeat(SUBJECTS[subject], taskId, body, counts[subject]);
+        const ms = repeat(SUBJECTS[subject], taskId, body, bytes, counts[subject]);
         perOpUs[subject].push((ms * 1000) / counts[subject]);
       }
     }
     const subjects = Object.fromEntries(
       names.map((s) => [s, { perBatch: counts[s], perOpUs: perOpUs[s], ...spread(perOpUs[s]) }]),
     );
-    results.push({ name, bytes: new TextEncoder().encode(body).length, status: ours.status, subjects });
+    results.push({ name, bytes: bytes.length, status: official.status, subjects });
   }
   return {
     done: true,

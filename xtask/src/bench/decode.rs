@@ -3,10 +3,10 @@
 //! the three bodies `benches/core.rs` decodes natively (working; input_required with the ten-field form;
 //! completed with a ~10 KB result):
 //!
-//! - ours: `benchDecodeTasksGet` of a build with the `bench` feature (`src/bindings/bench.rs`; the
-//!   shipped pkg/ is built without it): the string into wasm, decoded as the client's transport does
-//!   (JSON parse, envelope, `tasks/get` result with its taskId check), the task out through the
-//!   client's `to_js` (serialise in wasm, `JSON.parse` in JS);
+//! - ours: `benchDecodeTasksGetBytes` of a build with the `bench` feature (`src/bindings/bench.rs`; the
+//!   shipped pkg/ is built without it): the body's bytes into wasm, as the client's transport reads a
+//!   fetch body, decoded as the transport does (JSON parse, envelope, `tasks/get` result with its taskId
+//!   check), the task out through the client's `to_js` (serialise in wasm, `JSON.parse` in JS);
 //! - official: what `@modelcontextprotocol/ext-tasks` 0.2.2 does with the same body under 2026-07-28:
 //!   `JSON.parse` (the host's `response.json()`), then its `responseResult` + `parseResult` with
 //!   `GetTaskResultV2Schema` (zod 4 `safeParse`) and the taskId check
@@ -14,8 +14,11 @@
 //!
 //! The page (`xtask/bench-fixtures/decode/`) warms each subject up, then times batches of 20–40 ms
 //! (a count fixed by doubling) and reports µs per decode, median of 21 batches (`BENCH_DECODE_BATCHES`, `BENCH_DECODE_BATCH_MS`), the subjects' batches
-//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show our decode
-//! with only the status string handed back, and `JSON.parse` alone. The bodies come from
+//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show the other two
+//! routes into wasm measured in the same page (the body as a JS string, today's `benchDecodeTasksGet`;
+//! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, a prototype), our decode
+//! with only the status string handed back, and `JSON.parse` alone. The hard check (issue 17): ours ÷
+//! official ≤ 1 on each body, one budget row per body. The bodies come from
 //! `benches/core.rs` itself (`CORE_BENCH_WRITE_DECODE_INPUTS`), so both halves decode the same bytes.
 //! About a minute after the builds; no server: the runner serves the files on 127.0.0.1.
 
@@ -32,13 +35,17 @@ const FIXTURES: &str = "xtask/bench-fixtures/decode";
 const PAGES: &[&str] = &["decode.html", "decode.js"];
 const DEFAULT_BATCHES: u64 = 21;
 const DEFAULT_BATCH_MS: u64 = 20;
-/// The page's subjects: the two the rows compare, then the two the details add.
-const SUBJECTS: [(&str, &str); 4] = [
-    ("ours", "ours"),
+/// The page's subjects: the two the rows compare, then the ones the details add.
+const SUBJECTS: [(&str, &str); 6] = [
+    ("ours", "ours (bytes in)"),
     ("official", "official"),
+    ("oursText", "ours, JS string in"),
+    ("oursJsParse", "JSON.parse + Rust reads fields"),
     ("oursDecodeOnly", "ours, status string out"),
     ("jsonParse", "JSON.parse alone"),
 ];
+/// The most ours ÷ official may be on any body.
+const RATIO_BUDGET: f64 = 1.0;
 
 /// Writes the inputs, builds our bench variant, bundles the official side, runs the page.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
@@ -62,7 +69,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         "µs per decode in headless Chromium {chromium}, median of {batches} interleaved batches of ≥ {batch_ms} ms, same page"
     );
     let ours_note = format!(
-        "benchDecodeTasksGet (feature `bench`, release + wasm-opt -Oz --converge): JS string → wasm → decoded as the transport does \
+        "benchDecodeTasksGetBytes (feature `bench`, release + wasm-opt -Oz --converge): body bytes → wasm → decoded as the transport does \
          (parse, envelope, tasks/get result, taskId check) → task as a JS object via the client's to_js; {setting}"
     );
     let official_note = format!(
@@ -76,6 +83,9 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
             Row::new(FIGURE, Subject::Official, metric(case), case.median("official")?, "µs")
                 .note(official_note.clone()),
         );
+    }
+    for case in &cases {
+        rows.push(ratio_row(case)?);
     }
     let text = details_text(&cases, batches);
     ctx.detail(FIGURE, format!("µs per tasks/get body, median (min–max) of {batches} batches"), text, json);
@@ -97,9 +107,21 @@ fn write_inputs(root: &Path, path: &Path) -> Result<()> {
     }
 }
 
-/// `working (224 B): JS string → task in JS`.
+/// `working (224 B): response body → task in JS`.
 fn metric(case: &Case) -> String {
-    format!("{} ({} B): JS string → task in JS", case.name, super::group_thousands(case.bytes as i64))
+    format!("{} ({} B): response body → task in JS", case.name, super::group_thousands(case.bytes as i64))
+}
+
+/// The hard check: ours ÷ official on one body, at most [`RATIO_BUDGET`].
+fn ratio_row(case: &Case) -> Result<Row> {
+    let (ours, official) = (case.median("ours")?, case.median("official")?);
+    if official <= 0.0 {
+        return Err(Error::msg(format!("decode runner: official took no time on {}", case.name)));
+    }
+    let metric = format!("{}: ours ÷ official", case.name);
+    Ok(Row::new(FIGURE, Subject::Ours, metric, round3(ours / official), "×")
+        .note("median ÷ median of the same page run")
+        .budget(RATIO_BUDGET))
 }
 
 /// One body: its name in benches/core.rs, its size, and each subject's (median, min, max) µs.
@@ -167,7 +189,10 @@ fn details_text(cases: &[Case], batches: u64) -> String {
         .collect();
     let mut out = super::aligned(&header, &rows, 1);
     out.push_str(&format!(
-        "  µs per decode, median (min–max) of {batches} batches. \"status string out\": our wasm decode handing back only the \
+        "  µs per decode, median (min–max) of {batches} batches. \"ours (bytes in)\": the body's bytes into wasm, as the transport \
+         reads them. \"JS string in\": the same decode from a JS string (UTF-16 → UTF-8 on the way in). \"JSON.parse + Rust reads \
+         fields\": a prototype of the third route, the result parsed in JS and the fields the client acts on read through \
+         Reflect (a form's schema and a result's blocks unread). \"status string out\": our wasm decode handing back only the \
          status (the rest of \"ours\" is the task's way out to a JS object). \"JSON.parse alone\": the floor for handing JS an \
          object, nothing checked.\n"
     ));
@@ -193,13 +218,27 @@ mod tests {
     fn reads_the_runner_and_prints_every_subject() {
         let cases = summarise(&runner_json()).expect("valid runner JSON");
         assert_eq!(cases.len(), 1);
-        assert_eq!(metric(&cases[0]), "working (1,234 B): JS string → task in JS");
+        assert_eq!(metric(&cases[0]), "working (1,234 B): response body → task in JS");
         assert_eq!(cases[0].median("official").expect("official"), 4.0);
         assert!(cases[0].median("nobody").is_err());
         let text = details_text(&cases, 21);
         let line = text.lines().nth(1).expect("one line per body");
         assert!(line.contains("2.00 (1.50–3.00)") && line.contains("0.50 (0.00–1.50)"), "{text}");
         assert!(line.ends_with("0.50×"), "{text}");
+    }
+
+    #[test]
+    fn the_ratio_row_holds_ours_to_the_official_time() {
+        let mut cases = summarise(&runner_json()).expect("valid runner JSON");
+        let row = ratio_row(&cases[0]).expect("both subjects");
+        assert_eq!((row.metric.as_str(), row.value, row.unit), ("working: ours ÷ official", 0.5, "×"));
+        assert!(row.within_budget());
+        let slow = Case { subjects: vec![("ours".into(), [4.4; 3]), ("official".into(), [4.0; 3])], ..cases.remove(0) };
+        let over = ratio_row(&slow).expect("both subjects");
+        assert_eq!(over.value, 1.1);
+        assert!(!over.within_budget());
+        let missing = Case { name: "x".into(), bytes: 1, subjects: vec![("ours".into(), [1.0; 3])] };
+        assert!(ratio_row(&missing).is_err());
     }
 
     #[test]
