@@ -8,6 +8,10 @@
 //                                    stored in localStorage as soon as its task exists) and waits until N
 //                                    references are stored. The session is left open (closing it settles
 //                                    every follow, which drops the references); the runner closes the page.
+//   official.html?mode=template      (many handles) connects and starts one idle_job task the same way;
+//                                    the runner then has the server create N − 1 more like it (idle_seed)
+//                                    and calls window.cloneHandles(ids, templateId), which stores one copy
+//                                    of its reference per id.
 //   official.html?mode=measure       marks t0, connects (the official client's `connect()` is its open:
 //                                    it probes the server), and calls `resumeAll()`; waits for the first
 //                                    tasks/get of a stored handle (and for every handle's first poll).
@@ -54,6 +58,23 @@ async function setup() {
   return { created: n, stored: storedIds().length };
 }
 
+async function template() {
+  localStorage.removeItem(STORE_KEY);
+  const host = await connect(url, hooks);
+  let failure = null;
+  host.run("idle_job", {}).catch((e) => (failure = String(e)));
+  await until(() => storedIds().length >= 1 || failure !== null, 30000, 20);
+  if (storedIds().length < 1) throw new Error(`idle_job was not stored: ${failure}`);
+  return { templateId: storedIds()[0] };
+}
+
+window.cloneHandles = (ids, templateId) => {
+  const references = JSON.parse(localStorage.getItem(STORE_KEY));
+  const text = JSON.stringify(references.find((r) => r.taskId === templateId));
+  localStorage.setItem(STORE_KEY, JSON.stringify([...references, ...ids.map((id) => JSON.parse(text.replaceAll(templateId, id)))]));
+  return { stored: storedIds().length };
+};
+
 async function measure() {
   const ids = storedIds();
   probe.mark();
@@ -68,7 +89,8 @@ async function measure() {
 
 try {
   status(`${mode}…`);
-  window.bench = mode === "setup" ? { done: true, ...(await setup()) } : await measure();
+  const run = { setup, template, measure }[mode];
+  window.bench = mode === "measure" ? await measure() : { done: true, ...(await run()) };
   status("done");
 } catch (error) {
   window.bench = { done: true, error: `${error?.name ?? "Error"}: ${error?.message ?? error}` };

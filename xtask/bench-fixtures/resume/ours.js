@@ -2,6 +2,10 @@
 //
 //   ours.html?mode=setup&n=N&ns=NS    opens a TaskClient (IndexedDB, step mode: no polling) and starts N
 //                                     long_job tasks, so the store holds N live handles; then closes it.
+//   ours.html?mode=template&ns=NS     (many handles) starts one idle_job task the same way and closes the
+//                                     client; the runner then has the server create N − 1 more like it
+//                                     (idle_seed) and calls window.cloneHandles(ids, templateId), which
+//                                     stores one copy of the template's record per id in one transaction.
 //   ours.html?mode=measure&ns=NS      loads and initialises the package (not timed), marks t0, calls
 //                                     TaskClient.open() on the same store, and waits for the first
 //                                     tasks/get of a restored handle (and for every handle's first poll).
@@ -40,6 +44,44 @@ async function setup(TaskClient) {
   return { created: ids.length, stored: ids.length };
 }
 
+async function template(TaskClient) {
+  const client = await TaskClient.open({ ...options, autoPoll: false });
+  if (!client.durable) throw new Error("the client fell back to memory: no IndexedDB");
+  const outcome = await client.callTool("idle_job", {});
+  if (outcome.kind !== "task") throw new Error(`idle_job answered ${outcome.kind}, not a task`);
+  client.close();
+  return { templateId: outcome.task.taskId };
+}
+
+const request = (req) =>
+  new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+
+// The client's database and object store (src/runtime/client, src/store/idb).
+window.cloneHandles = async (ids, templateId) => {
+  const db = await request(indexedDB.open("mcp-tasks-web"));
+  try {
+    const taskKeys = async () =>
+      (await request(db.transaction("records").objectStore("records").getAllKeys())).filter(
+        (k) => typeof k === "string" && k.includes(`/${namespace}/`) && k.includes("/task/"),
+      );
+    const key = (await taskKeys()).find((k) => k.endsWith(`/task/${templateId}`));
+    if (!key) throw new Error(`no stored record of the template ${templateId}`);
+    const text = await request(db.transaction("records").objectStore("records").get(key));
+    const tx = db.transaction("records", "readwrite");
+    for (const id of ids) tx.objectStore("records").put(text.replaceAll(templateId, id), key.replace(templateId, id));
+    await new Promise((resolve, reject) => {
+      tx.oncomplete = resolve;
+      tx.onabort = () => reject(tx.error ?? new Error("transaction aborted"));
+    });
+    return { stored: (await taskKeys()).length };
+  } finally {
+    db.close();
+  }
+};
+
 async function measure(TaskClient) {
   probe.mark();
   const client = await TaskClient.open(options);
@@ -54,7 +96,8 @@ try {
   const pkg = await import("/pkg/mcp_tasks_web.js");
   await pkg.default();
   status(`${mode}…`);
-  window.bench = mode === "setup" ? { done: true, ...(await setup(pkg.TaskClient)) } : await measure(pkg.TaskClient);
+  const run = { setup, template, measure }[mode];
+  window.bench = mode === "measure" ? await measure(pkg.TaskClient) : { done: true, ...(await run(pkg.TaskClient)) };
   status("done");
 } catch (error) {
   window.bench = { done: true, error: `${error?.name ?? "Error"}: ${error?.message ?? error}` };

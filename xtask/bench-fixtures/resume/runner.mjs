@@ -5,11 +5,15 @@
 //   node xtask/bench-fixtures/resume/runner.mjs --www WWW --pkg PKG [--counts 1,100,1000] [--runs 5]
 //        [--poll-ms 2000] [--subjects ours,official] [--listen]
 //
-// One reference server (memory store, --quiet) serves WWW at / and PKG at /pkg/. For each subject and
-// each count N: a fresh persistent Chromium profile (playwright-core, /usr/bin/chromium, headless, the
-// e2e rig's flags); one page stores N live handles (setup), then each run opens a fresh page in the same
-// profile, which times TaskClient.open() / connect() → the first tasks/get (see probe.js). Between runs
-// the runner waits one poll interval, so every stored handle is due again when the next page opens.
+// One reference server (memory store, --quiet, --light for the scale tools) serves WWW at / and PKG at
+// /pkg/. For each subject and each count N: a fresh persistent Chromium profile (playwright-core,
+// /usr/bin/chromium, headless, the e2e rig's flags); one page stores N live handles (setup: N long_job
+// calls; above SEED_ABOVE handles, one idle_job call whose stored handle is copied for N − 1 more tasks
+// the server's idle_seed creates like it, as the scale figure seeds), then each run opens a fresh page in
+// the same profile, which times TaskClient.open() / connect() → the first tasks/get (see probe.js). Both
+// subjects are set up before the first run and their runs alternate (ours, official, ours, ...).
+// Before each run the runner waits one poll interval, so every stored handle is due again when the
+// next page opens; a page waits up to 15 s (6 ms per handle above that) for every handle's first poll.
 // Prints one JSON object on stdout: `{ chromium, pollMs, results: [{ subject, n, setupMs, runs: [...] }] }`.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -41,9 +45,45 @@ requireFiles([SERVER_BUILT, ["package (cargo xtask build)", join(values.pkg, "mc
 const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
 
 const log = (text) => console.error(`resume: ${text}`);
+/** Above this many handles, setup seeds copies instead of making N calls (10,000 calls take minutes). */
+const SEED_ABOVE = 1000;
+/** How long a measure page waits for every handle's first tasks/get. */
+const waitMsFor = (n) => Math.max(15_000, n * 6);
+/**
+ * Runs of the official requester above SEED_ABOVE handles: one. Its resumeAll() starts every follow at
+ * once; at 10,000 Chromium refuses about half the fetches, and the next page of the same profile
+ * hung past its timeout (the network service still busy with the last page's requests).
+ */
+const runsFor = (subject, n) => (subject === "official" && n > SEED_ABOVE ? 1 : runs);
 
-/** Opens `url` in a new page of `context`, waits for `window.bench.done`, closes the page. */
-async function visit(context, url, timeout) {
+/** One JSON-RPC request to the reference server, as a 2026-07-28 client sends it (Node fetch, loopback). */
+async function rpc(url, method, params, name) {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "resume-bench-runner", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+  };
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  });
+  const message = await response.json();
+  if (message.error) throw new Error(`${method} ${name ?? ""}: ${message.error.code} ${message.error.message}`);
+  return message.result;
+}
+
+/**
+ * Opens `url` in a new page of `context`, waits for `window.bench.done`, then (if given) `then(page,
+ * bench)`, and closes the page.
+ */
+async function visit(context, url, timeout, then = null) {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e?.stack ?? e)));
@@ -53,40 +93,62 @@ async function visit(context, url, timeout) {
     await page.waitForFunction(() => window.bench?.done, null, { timeout, polling: 50 });
     const bench = await page.evaluate(() => window.bench);
     if (bench.error) throw new Error(`${url}: ${bench.error}${errors.length ? `\n${errors.join("\n")}` : ""}`);
-    return { ...bench, errors };
+    return { ...bench, ...(then ? await then(page, bench) : {}), errors };
   } finally {
     await page.close();
   }
 }
 
-const server = await startServer({ www: values.www, pkg: values.pkg, pollMs, quiet: true });
+/** Stores N live handles in the profile: N calls, or above SEED_ABOVE one call copied for idle_seed's tasks. */
+function setup(context, base, n) {
+  if (n <= SEED_ABOVE) return visit(context, `${base}&mode=setup&n=${n}`, 180_000);
+  return visit(context, `${base}&mode=template`, 60_000, async (page, { templateId }) => {
+    const seeded = await rpc(server.url, "tools/call", { name: "idle_seed", arguments: { count: n - 1, like: templateId } }, "idle_seed");
+    const ids = seeded.structuredContent?.taskIds;
+    if (!Array.isArray(ids) || ids.length !== n - 1) throw new Error(`idle_seed gave ${ids?.length} ids, not ${n - 1}`);
+    return page.evaluate(([ids, templateId]) => window.cloneHandles(ids, templateId), [ids, templateId]);
+  });
+}
+
+const server = await startServer({ www: values.www, pkg: values.pkg, pollMs, quiet: true, args: ["--light"] });
 const results = [];
 let version = null;
+
+/** One measured page of `subject` (its profile `p`) at N handles: checks it and logs it. */
+async function measureOnce(subject, p, n, run) {
+  const r = await visit(p.context, `${p.base}&mode=measure&wait=${waitMsFor(n)}${values.listen ? "&listen=1" : ""}`, waitMsFor(n) + 60_000);
+  if (r.restored !== n) throw new Error(`${subject} n=${n}: the page restored ${r.restored} handles, not ${n}`);
+  if (r.firstGetMs === null) throw new Error(`${subject} n=${n}: no tasks/get within the page's wait`);
+  if (!r.firstGetRestored) throw new Error(`${subject} n=${n}: the first tasks/get (${r.firstGetTaskId}) is not of a stored handle`);
+  log(`${subject} n=${n} run ${run + 1}: open → first tasks/get ${r.firstGetMs.toFixed(1)} ms, all ${n} polled ${r.allGetMs === null ? "—" : `${r.allGetMs.toFixed(1)} ms`}, open/connect resolved ${r.openMs.toFixed(1)} ms`);
+  return { firstGetMs: r.firstGetMs, allGetMs: r.allGetMs, openMs: r.openMs, polled: r.polled, counts: r.counts, faked: r.faked, errors: r.errors.length };
+}
+
 try {
-  for (const subject of subjects) {
-    for (const n of counts) {
-      const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-bench-resume-${subject}-${n}-`));
-      const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
-      version ??= context.browser()?.version() ?? null;
-      try {
-        const ns = `bench-${n}`;
-        const base = `${server.base}/${PAGE[subject]}?ns=${ns}`;
+  for (const n of counts) {
+    // Each subject in its own profile, both set up first; then the runs alternate between them, so a
+    // machine whose load drifts (other builds on shared cores) weighs on both alike.
+    const profiles = {};
+    try {
+      for (const subject of subjects) {
+        const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-bench-resume-${subject}-${n}-`));
+        const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+        profiles[subject] = { dir, context, base: `${server.base}/${PAGE[subject]}?ns=bench-${n}`, runs: [] };
+        version ??= context.browser()?.version() ?? null;
         const started = Date.now();
-        const setup = await visit(context, `${base}&mode=setup&n=${n}`, 180_000);
-        const setupMs = Date.now() - started;
-        log(`${subject} n=${n}: ${setup.stored} handles stored in ${setupMs} ms`);
-        const measured = [];
-        for (let run = 0; run < runs; run += 1) {
-          await sleep(pollMs + 200); // every handle due again
-          const r = await visit(context, `${base}&mode=measure${values.listen ? "&listen=1" : ""}`, 60_000);
-          if (r.restored !== n) throw new Error(`${subject} n=${n}: the page restored ${r.restored} handles, not ${n}`);
-          if (r.firstGetMs === null) throw new Error(`${subject} n=${n}: no tasks/get within the page's wait`);
-          if (!r.firstGetRestored) throw new Error(`${subject} n=${n}: the first tasks/get (${r.firstGetTaskId}) is not of a stored handle`);
-          log(`${subject} n=${n} run ${run + 1}: open → first tasks/get ${r.firstGetMs.toFixed(1)} ms, all ${n} polled ${r.allGetMs === null ? "—" : `${r.allGetMs.toFixed(1)} ms`}, open/connect resolved ${r.openMs.toFixed(1)} ms`);
-          measured.push({ firstGetMs: r.firstGetMs, allGetMs: r.allGetMs, openMs: r.openMs, polled: r.polled, counts: r.counts, faked: r.faked, errors: r.errors.length });
+        const stored = await setup(context, profiles[subject].base, n);
+        profiles[subject].setupMs = Date.now() - started;
+        log(`${subject} n=${n}: ${stored.stored} handles stored in ${profiles[subject].setupMs} ms`);
+      }
+      for (let run = 0; run < runs; run += 1) {
+        await sleep(pollMs + 200); // every handle due again
+        for (const subject of subjects) {
+          if (run < runsFor(subject, n)) profiles[subject].runs.push(await measureOnce(subject, profiles[subject], n, run));
         }
-        results.push({ subject, n, setupMs, runs: measured });
-      } finally {
+      }
+      for (const subject of subjects) results.push({ subject, n, setupMs: profiles[subject].setupMs, runs: profiles[subject].runs });
+    } finally {
+      for (const { context, dir } of Object.values(profiles)) {
         await context.close().catch(() => {});
         await rm(dir, { recursive: true, force: true });
       }

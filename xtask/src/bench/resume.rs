@@ -1,6 +1,9 @@
 //! The resume figure: how long a reloaded page takes to be live again — in headless Chromium, the time
-//! from opening the client to the first `tasks/get` of a restored handle, with 1, 100 and 1,000 stored
-//! handles (`BENCH_RESUME_COUNTS`, e.g. `1,100`), median of 5 runs (`BENCH_RESUME_RUNS`).
+//! from opening the client to the first `tasks/get` of a restored handle, and until every handle had
+//! its first, with 1, 100, 1,000 and 10,000 stored handles (`BENCH_RESUME_COUNTS`, e.g. `1,100`), median
+//! of 5 runs (`BENCH_RESUME_RUNS`), the two subjects' runs alternating so a drifting load on a shared
+//! machine weighs on both alike. One hard check: at 1,000 handles ours reaches its first `tasks/get`
+//! no later than the official requester in the same run (the row `… ours ÷ official`, budget 1.0).
 //!
 //! - ours: `TaskClient.open()` on a namespace whose IndexedDB holds N live `long_job` handles, to the
 //!   first `tasks/get` the page sends. `server/discover` and `subscriptions/listen` are answered -32601
@@ -18,10 +21,12 @@
 //! path. The pages and the driver are in `xtask/bench-fixtures/resume/`; `runner.mjs` prints one JSON
 //! object on its last stdout line and its progress on stderr. The server is built here
 //! (`cargo build -p mcp-tasks-server`); pkg/ is used as it is (`cargo xtask build`, or the size figure
-//! when it runs first). About 3 minutes with the defaults: each run waits one poll interval (2 s) first,
+//! when it runs first). About 6 minutes with the defaults: each run waits one poll interval (2 s) first,
 //! so every stored handle is due again when the next page opens, and storing 1,000 handles takes the
 //! official host 15–40 s (its `run()` follows, so polls, every task it has started meanwhile; ours
-//! stores them in step mode, which does not poll).
+//! stores them in step mode, which does not poll). 10,000 handles are seeded instead (one call, its
+//! stored handle copied for tasks the server's light-mode `idle_seed` creates like it), and a run
+//! waits up to 60 s for every handle's first poll; the official requester runs once at 10,000 (see runner.mjs).
 
 use super::{group_thousands, runner, Ctx, Row, Subject};
 use crate::error::{Error, Result};
@@ -30,7 +35,9 @@ const FIGURE: &str = "resume";
 const FIXTURES: &str = "xtask/bench-fixtures/resume";
 /// Copied as they are into the served directory, next to the bundled `official.js`.
 const PAGES: &[&str] = &["ours.html", "ours.js", "probe.js", "official.html"];
-const DEFAULT_COUNTS: &[u64] = &[1, 100, 1000];
+const DEFAULT_COUNTS: &[u64] = &[1, 100, 1000, 10000];
+/// The count of the hard check: ours no slower than the official requester to the first `tasks/get`.
+const CHECKED_COUNT: u64 = 1000;
 const DEFAULT_RUNS: u64 = 5;
 /// The server's `pollIntervalMs`; the runner waits this long (plus 200 ms) before each run.
 const POLL_MS: u64 = 2000;
@@ -74,7 +81,14 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
                 rows.push(Row::new(FIGURE, subject, metric(n), r.first_get.median, "ms").note(note.clone()));
             }
         }
+        for subject in [Subject::Ours, Subject::Official] {
+            let all = results.iter().find(|r| r.n == n && r.subject == subject).and_then(|r| r.all_polled);
+            if let (Some(all), true) = (all, n > 1) {
+                rows.push(Row::new(FIGURE, subject, every_metric(n), all.median, "ms"));
+            }
+        }
     }
+    rows.extend(checked_ratio(&results));
     let text = details_text(&results, runs);
     ctx.detail(FIGURE, format!("open → tasks/get in ms, median (min–max) of {runs} runs"), text, json);
     Ok(rows)
@@ -84,6 +98,22 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
 fn metric(n: u64) -> String {
     let handles = if n == 1 { "handle" } else { "handles" };
     format!("{} {handles}: open → first tasks/get", group_thousands(n as i64))
+}
+
+/// `1,000 handles: open → every handle polled`.
+fn every_metric(n: u64) -> String {
+    format!("{} handles: open → every handle polled", group_thousands(n as i64))
+}
+
+/// The hard check: at [`CHECKED_COUNT`] handles, ours ÷ official to the first `tasks/get` (medians of
+/// the same run), at most 1.0. None when either subject was not measured at that count.
+fn checked_ratio(results: &[Measured]) -> Option<Row> {
+    let median = |subject| results.iter().find(|r| r.n == CHECKED_COUNT && r.subject == subject);
+    let (ours, official) = (median(Subject::Ours)?, median(Subject::Official)?);
+    let ratio = round2(ours.first_get.median / official.first_get.median);
+    let metric = format!("{} handles: first tasks/get, ours ÷ official", group_thousands(CHECKED_COUNT as i64));
+    let note = "medians of the same run; the bench fails above 1.0 (ours slower than the official requester)";
+    Some(Row::new(FIGURE, Subject::Ours, metric, ratio, "×").note(note).budget(1.0))
 }
 
 /// Median, min and max of some runs.
@@ -173,7 +203,7 @@ fn details_text(results: &[Measured], runs: u64) -> String {
     out.push_str(&format!(
         "  ms from just before open() (ours) / connect() (official) in the page; median (min–max) of {runs} runs. \
          \"every handle polled\": until the last stored handle had its first tasks/get. \
-         \"setup\": storing the N handles (N long_job calls) in a first page.\n"
+         \"setup\": storing the N handles in a first page (N long_job calls; above 1,000, one call and copies of its handle for tasks idle_seed made).\n"
     ));
     out
 }
@@ -187,6 +217,22 @@ mod tests {
         assert_eq!(Spread::of(&[3.0, 1.0, 2.0]), Some(Spread { median: 2.0, min: 1.0, max: 3.0 }));
         assert_eq!(Spread::of(&[4.0, 1.0, 2.0, 3.0]).map(|s| s.median), Some(2.5));
         assert_eq!(Spread::of(&[]), None);
+    }
+
+    fn measured(subject: Subject, n: u64, first_get: f64) -> Measured {
+        let spread = Spread { median: first_get, min: first_get, max: first_get };
+        Measured { subject, n, setup_ms: 0.0, first_get: spread, all_polled: None, open: None }
+    }
+
+    #[test]
+    fn the_check_is_ours_over_theirs_at_1000_within_1() {
+        let faster = [measured(Subject::Ours, 1000, 30.0), measured(Subject::Official, 1000, 40.0)];
+        let row = checked_ratio(&faster).expect("both measured");
+        assert_eq!((row.value, row.budget), (0.75, Some(1.0)));
+        assert!(row.within_budget());
+        let slower = [measured(Subject::Ours, 1000, 50.0), measured(Subject::Official, 1000, 40.0)];
+        assert!(!checked_ratio(&slower).expect("both measured").within_budget());
+        assert!(checked_ratio(&[measured(Subject::Ours, 1000, 30.0)]).is_none(), "no official run, no check");
     }
 
     #[test]
