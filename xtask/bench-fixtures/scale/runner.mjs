@@ -23,9 +23,9 @@
 //   step page     ours: a step-mode client on N handles none of which is due: its first step() (parses
 //                 every record), then --steps steps with nothing due, timed one by one.
 //   measure page  ours: N handles whose next polls are spread over one interval from 5 s + N ms +
-//                 --quiet-ms after open(): wasm memory after open; --passes scheduling passes with nothing
-//                 due; 100 <mcp-task> cards, --card-runs times; --quiet-ms of idling with nothing due (the
-//                 page's own main-thread time); a whole window of --window-ms of polls that change nothing
+//                 --quiet-ms after open(): wasm memory after open; --quiet-ms of idling with nothing due
+//                 (the page's own main-thread time); --passes scheduling passes with nothing due; 100
+//                 <mcp-task> cards, --card-runs times; a whole window of --window-ms of polls that change nothing
 //                 (IndexedDB writes per answered tasks/get, main-thread CPU time: less the quiet rate, the
 //                 main thread per answered idle poll); then idle_set completes every task on the server and
 //                 a second window counts IndexedDB writes per task seen ending.
@@ -205,8 +205,8 @@ async function measure(subject, n) {
   const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
   const result = { subject, n, pollMs, windowMs, reloadMs };
   const timeout = 120_000 + n * 30;
-  // Ours: the first polls fall due `lead` ms after open (time for the scheduling passes, the cards and
-  // the quiet period).
+  // Ours: the first polls fall due `lead` ms after open (time for the quiet period, the scheduling
+  // passes and the cards).
   const lead = 5_000 + n + quietMs;
   try {
     result.chromium = context.browser()?.version() ?? null;
@@ -254,6 +254,16 @@ async function measure(subject, n) {
     const opened = await m.call((ns) => window.scale.open(ns), ns);
     if (opened.restored !== n) throw new Error(`ours n=${n}: the page restored ${opened.restored} handles, not ${n}`);
     result.open = { ...opened, wasmBase: base.wasmBytes };
+    // The page's own main-thread time with nothing due, idling as the steady window below does: first,
+    // while the whole lead is ahead (a loaded machine slows the passes and cards after it), after a
+    // forced GC.
+    await dt.heapAfterGc();
+    const q0 = await dt.busyMs();
+    const quiet = await m.call((ms) => window.scale.quiet(ms), quietMs);
+    const q1 = await dt.busyMs();
+    result.quiet = { ...quiet, busyMs: q1 - q0 };
+    if (quiet.sent !== 0) throw new Error(`ours n=${n}: ${quiet.sent} tasks/get started in the quiet period (something was due)`);
+
     const b0 = await dt.busyMs();
     result.passes = await m.call((k) => window.scale.passes(k), passes);
     const b1 = await dt.busyMs();
@@ -264,15 +274,6 @@ async function measure(subject, n) {
     const bad = result.cards.find((c) => c.drawn !== c.cards);
     if (bad) throw new Error(`ours n=${n}: only ${bad.drawn} of ${bad.cards} cards were drawn as working`);
     log(`ours n=${n}: 100 cards drawn in ${result.cards.map((c) => c.drawnMs.toFixed(0)).join(", ")} ms`);
-
-    // The page's own main-thread time with nothing due, idling as the window below does (after a forced
-    // GC, so the cards' garbage is not collected in it).
-    await dt.heapAfterGc();
-    const q0 = await dt.busyMs();
-    const quiet = await m.call((ms) => window.scale.quiet(ms), quietMs);
-    const q1 = await dt.busyMs();
-    result.quiet = { ...quiet, busyMs: q1 - q0 };
-    if (quiet.sent !== 0) throw new Error(`ours n=${n}: ${quiet.sent} tasks/get started in the quiet period (something was due)`);
 
     // Polls that change nothing, for the whole of `windowMs`.
     await m.call(() => window.scale.mark());

@@ -17,7 +17,8 @@
 //!   task after `open()`; one scheduling pass with nothing due; `step()` with nothing due; IndexedDB
 //!   writes per status change and per unchanged poll (handles whose polls are spread over an interval,
 //!   30 s windows); main thread per answered idle poll (the same window's main-thread CPU time less the
-//!   page's own, measured idling with nothing due just before); 100 `<mcp-task>` cards inserted → drawn.
+//!   page's own, measured idling with nothing due right after open()); 100 `<mcp-task>` cards inserted →
+//!   drawn.
 //!
 //! The one hard check: main thread per answered idle poll at 10,000 tasks at most
 //! [`IDLE_POLL_GROWTH_MAX`] × the figure at 100 (a row with a budget; the bench fails when it is over), so
@@ -226,7 +227,7 @@ fn rows(results: &[Measured], chromium: &str, esbuild: &str) -> Vec<Row> {
         "N handles polled once each, their next polls spread over one interval; main-thread CPU time (DevTools \
          TaskDuration − DevToolsCommandDuration, timeDomain threadTicks: other processes on the two shared cores do not \
          inflate it) over a whole {w} s window of polls that change nothing, less the page's own rate (the same page \
-         idling {q} s with nothing due just before) over the window, ÷ answered tasks/get. \
+         idling {q} s with nothing due right after open()) over the window, ÷ answered tasks/get. \
          Budget: at 10,000 tasks at most {IDLE_POLL_GROWTH_MAX}× the figure at 100 (the bench fails when over). No \
          official figure: its polls are one timer per task, with no pass over the others",
         w = WINDOW_MS / 1000,
