@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::error::{failed_js, operation, JsFailure};
-use super::{sort_by_key, StoreError};
+use super::{sort_by_key, KeyOp, StoreError};
 
 /// The four methods a host store must have, for error text (one string: no `join` of `&str`s).
 const METHODS: &str = "get, put, delete, list";
@@ -62,11 +62,23 @@ impl JsStore {
         })
     }
 
-    /// Calls `host.get(key)`; `undefined` and `null` mean "no record".
-    pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let operation = operation("host store get(", key, ")");
-        let value = self.call(&self.get, &[JsValue::from_str(key)], &operation).await?;
-        if value.is_undefined() || value.is_null() {
+    /// Calls `host.get(key)` (`undefined` and `null` mean "no record"), `host.put(key, value)` or
+    /// `host.delete(key)`; what a put or delete returns (or resolves to) is ignored.
+    pub(super) async fn run(&self, op: KeyOp<'_>) -> Result<Option<String>, StoreError> {
+        let key = JsValue::from_str(op.key());
+        let (head, tail) = match op {
+            KeyOp::Get(_) => ("host store get(", ")"),
+            KeyOp::Put(..) => ("host store put(", ", …)"),
+            KeyOp::Delete(_) => ("host store delete(", ")"),
+        };
+        let operation = operation(head, op.key(), tail);
+        let (method, args) = match op {
+            KeyOp::Get(_) => (&self.get, vec![key]),
+            KeyOp::Put(_, value) => (&self.put, vec![key, JsValue::from_str(value)]),
+            KeyOp::Delete(_) => (&self.delete, vec![key]),
+        };
+        let value = self.call(method, &args, &operation).await?;
+        if !matches!(op, KeyOp::Get(_)) || value.is_undefined() || value.is_null() {
             return Ok(None);
         }
         value.as_string().map(Some).ok_or_else(|| {
@@ -75,18 +87,6 @@ impl JsStore {
                 type_name(&value)
             ))
         })
-    }
-
-    /// Calls `host.put(key, value)`; whatever it returns (or resolves to) is ignored.
-    pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let operation = operation("host store put(", key, ", …)");
-        self.call(&self.put, &[JsValue::from_str(key), JsValue::from_str(value)], &operation).await.map(drop)
-    }
-
-    /// Calls `host.delete(key)`; whatever it returns (or resolves to) is ignored.
-    pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
-        let operation = operation("host store delete(", key, ")");
-        self.call(&self.delete, &[JsValue::from_str(key)], &operation).await.map(drop)
     }
 
     /// Calls `host.list(prefix)`, which must give an array whose items are either `[key, value]`

@@ -26,6 +26,21 @@ impl MemoryStore {
     // Plain functions, not `async`: [`Store`](super::Store) calls them without a future per
     // operation (each would be one more state machine in the .wasm), and they cannot fail.
 
+    /// [`super::Store::run`] on memory: what a get finds (`None` for a put or delete).
+    pub(super) fn run(&self, op: super::KeyOp<'_>) -> Option<String> {
+        match op {
+            super::KeyOp::Get(key) => self.get(key),
+            super::KeyOp::Put(key, value) => {
+                self.put(key, value);
+                None
+            }
+            super::KeyOp::Delete(key) => {
+                self.delete(key);
+                None
+            }
+        }
+    }
+
     /// The text stored under `key`, if any.
     pub(crate) fn get(&self, key: &str) -> Option<String> {
         self.records.borrow().get(key).cloned()

@@ -30,6 +30,22 @@ pub use idb::{delete_database, IdbStore};
 pub use js_host::JsStore;
 pub use memory::MemoryStore;
 
+/// A get, put or delete of one key, as every backend runs them (see [`Store::run`]).
+#[derive(Clone, Copy)]
+enum KeyOp<'a> {
+    Get(&'a str),
+    Put(&'a str, &'a str),
+    Delete(&'a str),
+}
+
+impl<'a> KeyOp<'a> {
+    fn key(self) -> &'a str {
+        match self {
+            KeyOp::Get(key) | KeyOp::Put(key, _) | KeyOp::Delete(key) => key,
+        }
+    }
+}
+
 /// A record store: one of the three backends behind a single async interface.
 #[derive(Debug)]
 pub enum Store {
@@ -44,22 +60,21 @@ pub enum Store {
 impl Store {
     /// The text stored under `key`, or `None` if there is no such record.
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        match self {
-            Store::IndexedDb(store) => store.get(key).await,
-            Store::Memory(store) => Ok(store.get(key)),
-            Store::Js(store) => store.get(key).await,
-        }
+        self.run(KeyOp::Get(key)).await
     }
 
     /// Stores `value` under `key`, replacing any previous value.
     pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.run(KeyOp::Put(key, value)).await.map(drop)
+    }
+
+    /// One future for the three single-key operations, and one per backend: a state machine per
+    /// operation and backend repeated the same few steps in the .wasm.
+    async fn run(&self, op: KeyOp<'_>) -> Result<Option<String>, StoreError> {
         match self {
-            Store::IndexedDb(store) => store.put(key, value).await,
-            Store::Memory(store) => {
-                store.put(key, value);
-                Ok(())
-            }
-            Store::Js(store) => store.put(key, value).await,
+            Store::IndexedDb(store) => store.run(op).await,
+            Store::Memory(store) => Ok(store.run(op)),
+            Store::Js(store) => store.run(op).await,
         }
     }
 
@@ -91,14 +106,7 @@ impl Store {
 
     /// Removes the record under `key`; removing a missing record is not an error.
     pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
-        match self {
-            Store::IndexedDb(store) => store.delete(key).await,
-            Store::Memory(store) => {
-                store.delete(key);
-                Ok(())
-            }
-            Store::Js(store) => store.delete(key).await,
-        }
+        self.run(KeyOp::Delete(key)).await.map(drop)
     }
 
     /// Every `(key, value)` whose key starts with `prefix`, sorted by key.

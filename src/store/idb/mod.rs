@@ -20,7 +20,7 @@ pub use open::delete_database;
 use wait::{RequestFailure, RequestWait, TransactionWait};
 
 use super::error::{failed, failed_js, operation, JsFailure};
-use super::{sort_by_key, StoreError};
+use super::{sort_by_key, KeyOp, StoreError};
 
 /// The object store every record lives in.
 const RECORDS: &str = "records";
@@ -79,27 +79,45 @@ impl IdbStore {
 
     /// The text stored under `key`, if any.
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let operation = operation("IndexedDB get(", key, ")");
-        let (transaction, records) = self.begin(IdbTransactionMode::Readonly, &operation)?;
+        self.run(KeyOp::Get(key)).await
+    }
+
+    /// Stores `value` under `key`, replacing what was there; returns once the write is committed.
+    pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.run(KeyOp::Put(key, value)).await.map(drop)
+    }
+
+    /// A get, put or delete in its own transaction; returns once the transaction is complete (a put
+    /// or delete committed), with what a get found.
+    pub(in crate::store) async fn run(&self, op: KeyOp<'_>) -> Result<Option<String>, StoreError> {
+        let key = op.key();
+        let head = match op {
+            KeyOp::Get(_) => "IndexedDB get(",
+            KeyOp::Put(..) => "IndexedDB put(",
+            KeyOp::Delete(_) => "IndexedDB delete(",
+        };
+        let operation = operation(head, key, ")");
+        let reads = matches!(op, KeyOp::Get(_));
+        let mode = if reads { IdbTransactionMode::Readonly } else { IdbTransactionMode::Readwrite };
+        let (transaction, records) = self.begin(mode, &operation)?;
         let finished = TransactionWait::new(&transaction);
-        let request = records.get(&JsValue::from_str(key)).map_err(|thrown| failed_js(&operation, &thrown))?;
-        let value = RequestWait::new(&request).outcome().await.map_err(|f| self.request_error(&operation, f))?;
+        let key_js = JsValue::from_str(key);
+        let request = match op {
+            KeyOp::Get(_) => records.get(&key_js),
+            KeyOp::Put(_, value) => records.put_with_key(&JsValue::from_str(value), &key_js),
+            KeyOp::Delete(_) => records.delete(&key_js),
+        }
+        .map_err(|thrown| failed_js(&operation, &thrown))?;
+        let value = if reads {
+            RequestWait::new(&request).outcome().await.map_err(|f| self.request_error(&operation, f))?
+        } else {
+            JsValue::UNDEFINED
+        };
         finished.outcome().await.map_err(|f| self.failure(&operation, &f))?;
         if value.is_undefined() {
             return Ok(None);
         }
         value.as_string().map(Some).ok_or_else(|| not_text(&operation, key, &value))
-    }
-
-    /// Stores `value` under `key`, replacing what was there; returns once the write is committed.
-    pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let operation = operation("IndexedDB put(", key, ")");
-        let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
-        let committed = TransactionWait::new(&transaction);
-        records
-            .put_with_key(&JsValue::from_str(value), &JsValue::from_str(key))
-            .map_err(|thrown| failed_js(&operation, &thrown))?;
-        committed.outcome().await.map_err(|f| self.failure(&operation, &f))
     }
 
     /// Stores every `(key, value)` in one transaction, in order; returns once all are committed. One
@@ -114,15 +132,6 @@ impl IdbStore {
                 return Err(failed_js(&operation, &thrown));
             }
         }
-        committed.outcome().await.map_err(|f| self.failure(&operation, &f))
-    }
-
-    /// Removes `key` (a missing key is not an error); returns once the deletion is committed.
-    pub(crate) async fn delete(&self, key: &str) -> Result<(), StoreError> {
-        let operation = operation("IndexedDB delete(", key, ")");
-        let (transaction, records) = self.begin(IdbTransactionMode::Readwrite, &operation)?;
-        let committed = TransactionWait::new(&transaction);
-        records.delete(&JsValue::from_str(key)).map_err(|thrown| failed_js(&operation, &thrown))?;
         committed.outcome().await.map_err(|f| self.failure(&operation, &f))
     }
 
