@@ -110,12 +110,14 @@ impl Store {
     }
 
     /// Every `(key, value)` whose key starts with `prefix`, sorted by key.
+    /// One unbounded page ([`Self::list_page`]'s future serves both).
     pub async fn list(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
-        match self {
-            Store::IndexedDb(store) => store.list(prefix).await,
-            Store::Memory(store) => Ok(store.list(prefix)),
-            Store::Js(store) => store.list(prefix).await,
+        let mut entries = self.list_page(prefix, None, usize::MAX).await?;
+        if let Store::IndexedDb(_) = self {
+            // IndexedDB sorts by UTF-16 code units; re-sort so every store orders keys the same way.
+            sort_by_key(&mut entries);
         }
+        Ok(entries)
     }
 
     /// Up to `limit` records whose key starts with `prefix` and comes after the key `after`, in the
