@@ -62,6 +62,21 @@ impl JsStore {
         })
     }
 
+    /// Calls `host.get(key)`; `undefined` and `null` mean "no record".
+    pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+        self.run(KeyOp::Get(key)).await
+    }
+
+    /// Calls `host.put(key, value)`; whatever it returns (or resolves to) is ignored.
+    pub async fn put(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.run(KeyOp::Put(key, value)).await.map(drop)
+    }
+
+    /// Calls `host.delete(key)`; whatever it returns (or resolves to) is ignored.
+    pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
+        self.run(KeyOp::Delete(key)).await.map(drop)
+    }
+
     /// Calls `host.get(key)` (`undefined` and `null` mean "no record"), `host.put(key, value)` or
     /// `host.delete(key)`; what a put or delete returns (or resolves to) is ignored.
     pub(super) async fn run(&self, op: KeyOp<'_>) -> Result<Option<String>, StoreError> {
