@@ -7,7 +7,7 @@
 //!   (fetch, store writes, timers, events, tab messages); Web Locks and BroadcastChannel.
 //! - [`transport`] (fetch, SSE) and [`store`] (IndexedDB, memory, host stores).
 //! - [`host`]: the JS environment both use: globals, timers, spawn, JS <-> JSON, JS error text.
-//! - [`client_state`]: every rule of one client as a plain value (slots, backlog, retention, removal,
+//! - [`client_state`]: every rule of one client as a plain value (request window, wake-up queues, retention, removal,
 //!   listen coverage, the tab protocol, waiters); `&mut self` + `now` in, effects out.
 //! - [`snapshot`]: what a host sees of a task (`TaskSnapshot`), its one JSON form (the client's events
 //!   carry it, the element reads it).
