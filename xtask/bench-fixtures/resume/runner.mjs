@@ -19,6 +19,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { serverRpc } from "../server-rpc.mjs";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../../../tests/support/server.mjs";
 
 const { values } = parseArgs({
@@ -57,27 +58,7 @@ const waitMsFor = (n) => Math.max(15_000, n * 6);
 const runsFor = (subject, n) => (subject === "official" && n > SEED_ABOVE ? 1 : runs);
 
 /** One JSON-RPC request to the reference server, as a 2026-07-28 client sends it (Node fetch, loopback). */
-async function rpc(url, method, params, name) {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": { name: "resume-bench-runner", version: "1.0.0" },
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
-  };
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(name ? { "mcp-name": name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
-  });
-  const message = await response.json();
-  if (message.error) throw new Error(`${method} ${name ?? ""}: ${message.error.code} ${message.error.message}`);
-  return message.result;
-}
+const rpc = (url, method, params, name) => serverRpc(url, method, params, name, "resume-bench-runner");
 
 /**
  * Opens `url` in a new page of `context`, waits for `window.bench.done`, then (if given) `then(page,

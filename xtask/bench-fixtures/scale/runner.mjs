@@ -39,6 +39,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { serverRpc } from "../server-rpc.mjs";
 import { ROOT, SERVER_BUILT, requireFiles, startServer } from "../../../tests/support/server.mjs";
 
 const { values } = parseArgs({
@@ -78,27 +79,7 @@ const log = (text) => console.error(`scale: ${text}`);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** One JSON-RPC request to the reference server, as a 2026-07-28 client sends it (Node fetch, loopback). */
-async function rpc(server, method, params, name) {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": { name: "scale-bench-runner", version: "1.0.0" },
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
-  };
-  const response = await fetch(server.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(name ? { "mcp-name": name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
-  });
-  const message = await response.json();
-  if (message.error) throw new Error(`${method} ${name ?? ""}: ${message.error.code} ${message.error.message}`);
-  return message.result;
-}
+const rpc = (server, method, params, name) => serverRpc(server.url, method, params, name, "scale-bench-runner");
 
 /** A synchronous scale tool's structuredContent. */
 async function tool(server, name, args) {
