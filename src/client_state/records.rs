@@ -35,6 +35,16 @@ fn facts(record: &TaskRecord, policy: &PollPolicy) -> Facts {
     }
 }
 
+/// Whether a wake-queue entry is still the record's next wake-up.
+fn wakes_at<'a>(map: &'a SortedMap<String, TaskRecord>, policy: &'a PollPolicy) -> impl Fn(u64, &str) -> bool + 'a {
+    move |due, id| map.get(id).and_then(|r| r.next_wakeup(policy)) == Some(due)
+}
+
+/// Whether an expiry-queue entry is still the record's TTL end.
+fn expires_at<'a>(map: &'a SortedMap<String, TaskRecord>, policy: &'a PollPolicy) -> impl Fn(u64, &str) -> bool + 'a {
+    move |due, id| map.get(id).is_some_and(|r| facts(r, policy).expiry == Some(due))
+}
+
 /// How much work finding what is due took, for tests and diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WakeStats {
@@ -247,23 +257,15 @@ impl Records {
 
     /// Takes the earliest record whose wake-up is at or before `now`, if any.
     pub(super) fn pop_due(&mut self, now: u64) -> Option<String> {
-        let mut found = None;
-        while let Some((due, _)) = self.wake.peek() {
-            if due > now {
-                break;
-            }
-            let Some((due, id)) = self.wake.pop() else { break };
-            self.examined += 1;
-            if self.wakes_at(&id, due) {
-                while self.wake.pop_copy_of(due, &id) {
-                    self.examined += 1;
-                }
-                found = Some(id);
-                break;
+        let (found, taken) = self.wake.take_due(now, wakes_at(&self.map, &self.policy));
+        self.examined += taken;
+        if let Some((due, id)) = &found {
+            while self.wake.pop_copy_of(*due, id) {
+                self.examined += 1;
             }
         }
         self.tidy();
-        found
+        found.map(|(_, id)| id)
     }
 
     /// Queues the wake-up of a record [`Self::pop_due`] took.
@@ -277,28 +279,10 @@ impl Records {
     /// Takes the next live task whose TTL has run out by `now`, if any (whether or not requests may
     /// start: a client offline or out of slots still ends them on time).
     pub(super) fn pop_expired(&mut self, now: u64) -> Option<String> {
-        let mut found = None;
-        while let Some((due, _)) = self.expiry.peek() {
-            if due > now {
-                break;
-            }
-            let Some((due, id)) = self.expiry.pop() else { break };
-            self.examined += 1;
-            if self.expires_at(&id, due) {
-                found = Some(id);
-                break;
-            }
-        }
+        let (found, taken) = self.expiry.take_due(now, expires_at(&self.map, &self.policy));
+        self.examined += taken;
         self.tidy();
-        found
-    }
-
-    fn wakes_at(&self, id: &str, due: u64) -> bool {
-        self.map.get(id).and_then(|r| r.next_wakeup(&self.policy)) == Some(due)
-    }
-
-    fn expires_at(&self, id: &str, due: u64) -> bool {
-        self.map.get(id).is_some_and(|r| facts(r, &self.policy).expiry == Some(due))
+        found.map(|(_, id)| id)
     }
 
     fn queue(&mut self, id: &str, f: Facts) {
@@ -318,20 +302,8 @@ impl Records {
         if self.wake.len() > limit || self.expiry.len() > limit {
             return self.rebuild();
         }
-        while let Some((due, id)) = self.wake.peek() {
-            if self.wakes_at(id, due) {
-                break;
-            }
-            self.wake.pop();
-            self.examined += 1;
-        }
-        while let Some((due, id)) = self.expiry.peek() {
-            if self.expires_at(id, due) {
-                break;
-            }
-            self.expiry.pop();
-            self.examined += 1;
-        }
+        self.examined += self.wake.drop_stale(wakes_at(&self.map, &self.policy));
+        self.examined += self.expiry.drop_stale(expires_at(&self.map, &self.policy));
     }
 
     /// The live counts from the records.

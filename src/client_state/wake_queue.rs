@@ -61,6 +61,30 @@ impl WakeQueue {
         }
     }
 
+    /// Takes entries due by `now`, earliest first, until `current` accepts one; returns it (if any)
+    /// and how many entries were taken, the accepted one included.
+    pub(super) fn take_due(&mut self, now: u64, current: impl Fn(u64, &str) -> bool) -> (Option<(u64, String)>, u64) {
+        let mut taken = 0;
+        while self.peek().is_some_and(|(due, _)| due <= now) {
+            let Some((due, id)) = self.pop() else { break };
+            taken += 1;
+            if current(due, &id) {
+                return (Some((due, id)), taken);
+            }
+        }
+        (None, taken)
+    }
+
+    /// Drops entries from the top until `current` accepts the top one; returns how many went.
+    pub(super) fn drop_stale(&mut self, current: impl Fn(u64, &str) -> bool) -> u64 {
+        let mut dropped = 0;
+        while self.peek().is_some_and(|(due, id)| !current(due, id)) {
+            self.pop();
+            dropped += 1;
+        }
+        dropped
+    }
+
     /// Takes the earliest entry if it is `(due, id)`: drops a copy of an entry just taken (a time that
     /// went A → B → A is pushed twice).
     pub(super) fn pop_copy_of(&mut self, due: u64, id: &str) -> bool {
