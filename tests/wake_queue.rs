@@ -167,6 +167,25 @@ fn a_ttl_end_is_found_offline_and_with_every_slot_taken() {
     assert_eq!(s.record(&ended[0]).map(|r| r.status()), Some(LocalStatus::Expired));
 }
 
+/// Offline, a due poll waits for the `online` event, not for a timer: the timer would fire again at
+/// once, pass after pass, for as long as the device stays offline. Only the TTL end is worth a wake-up.
+#[test]
+fn offline_a_due_poll_sets_no_timer_but_the_ttl_end_does() {
+    let mut s = state(16);
+    s.add_task(T0, "build".into(), task("a", TaskStatus::Working));
+    s.connectivity_changed(T0, false);
+    let later = T0 + 5_000;
+    s.poll_due(later);
+    assert!(sends(&s.drain_effects()).is_empty(), "nothing is sent offline");
+    let expiry = T0 + TTL_MS + GRACE_MS;
+    assert_eq!(s.next_wakeup(later), Some(expiry), "the poll due since T0 + 1 s sets no timer offline");
+
+    s.connectivity_changed(later, true);
+    assert!(s.next_wakeup(later).is_some_and(|at| at <= later), "online again, the due poll is due now");
+    s.poll_due(later);
+    assert_eq!(sends(&s.drain_effects()).len(), 1, "and goes out");
+}
+
 #[test]
 fn a_task_due_earlier_takes_the_slot_first_then_by_id() {
     let mut s = state(1);

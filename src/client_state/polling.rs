@@ -209,7 +209,9 @@ impl ClientState {
         if !self.polls_now() || !self.leader {
             return None;
         }
-        let next = self.records.next_wakeup();
+        // Offline, a due poll waits for the `online` event: a timer for it would fire again at once,
+        // pass after pass, until the network came back.
+        let next = if self.offline { self.records.next_expiry() } else { self.records.next_wakeup() };
         let saturated = self.slots.in_flight >= self.window.size();
         let records = next.filter(|&at| !(saturated && at <= now)).map(|at| at.max(self.pause.until()));
         let listen = if self.sends_now() { self.listen_wakeup() } else { None };

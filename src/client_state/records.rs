@@ -119,11 +119,15 @@ impl Records {
     /// The earliest wake-up of any record (both queues' tops are kept current).
     pub(super) fn next_wakeup(&self) -> Option<u64> {
         let wake = self.wake.peek().map(|(due, _)| due);
-        let expiry = self.expiry.peek().map(|(due, _)| due);
-        match (wake, expiry) {
+        match (wake, self.next_expiry()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// The earliest TTL end of any live record: the one wake-up that matters while nothing is sent.
+    pub(super) fn next_expiry(&self) -> Option<u64> {
+        self.expiry.peek().map(|(due, _)| due)
     }
 
     fn count(&mut self, f: Facts, sign: isize) {
