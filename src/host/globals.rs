@@ -26,9 +26,9 @@ pub(crate) fn now_ms() -> u64 {
     js_sys::Date::now().max(0.0) as u64
 }
 
-/// `fetch(request)`.
-pub(crate) fn fetch(request: &web_sys::Request) -> Result<Promise, JsValue> {
-    global_function("fetch")?.call1(&global(), request)?.dyn_into::<Promise>()
+/// `fetch(url, init)`.
+pub(crate) fn fetch(url: &str, init: &web_sys::RequestInit) -> Result<Promise, JsValue> {
+    global_function("fetch")?.call2(&global(), &JsValue::from_str(url), init)?.dyn_into::<Promise>()
 }
 
 /// A pending `setTimeout`; dropping it clears the timer.
