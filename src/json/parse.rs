@@ -314,22 +314,25 @@ impl Parser<'_> {
 
     /// The end of the run of string bytes from `from` that need no attention: not a quote, a backslash
     /// or a control character. Every byte of a multi-byte UTF-8 character is ≥ 0x80, so a run ends on
-    /// a character boundary. Eight bytes at a time while none of them needs attention (strings are
-    /// most of a large answer's bytes), then byte by byte.
+    /// a character boundary. Eight bytes at a time (strings are most of a large answer's bytes), read
+    /// as one little-endian word, so the first byte that needs attention is the lowest flagged one;
+    /// the last few bytes of the text byte by byte.
     fn plain_run(&self, from: usize) -> usize {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGHS: u64 = 0x8080_8080_8080_8080;
         let mut at = from;
-        while let Some(chunk) = self.bytes.get(at..at + 8) {
-            // A fold, not `copy_from_slice`, whose length check would bring a panic path.
-            let v = chunk.iter().fold(0u64, |word, &b| word << 8 | u64::from(b));
-            // Nonzero exactly when a byte is below 0x20 or is `"` or `\\` (`x - 1` borrows into the high
-            // bit only from a zero byte; `"` and `\\` have it clear, so `!v` masks as `!quote` would).
+        // `first_chunk`, not `copy_from_slice` or `try_into`, whose length checks bring panic paths.
+        while let Some(chunk) = self.bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+            let v = u64::from_le_bytes(*chunk);
+            // The lowest byte whose high bit is set in `flags` is the first one below 0x20 or `"` or `\\`
+            // (`x - 1` borrows into the high bit only from a zero byte; `"` and `\\` have it clear, so
+            // `!v` masks as `!quote` would). Borrows run upwards only: a flag above it may be false.
             let quote = v ^ (ONES * u64::from(b'"'));
             let backslash = v ^ (ONES * u64::from(b'\\'));
             let low = v.wrapping_sub(ONES * 0x20) | quote.wrapping_sub(ONES) | backslash.wrapping_sub(ONES);
-            if low & !v & HIGHS != 0 {
-                break;
+            let flags = low & !v & HIGHS;
+            if flags != 0 {
+                return at + (flags.trailing_zeros() / 8) as usize;
             }
             at += 8;
         }
