@@ -139,12 +139,12 @@ test("faults: 5xx, 429 and dropped connections are survived", async () => {
   // Polling mode: answer server/discover as a server without subscriptions would, so the faults hit
   // the polls (a listen stream opened before the faults would carry the task past them).
   const realFetch = globalThis.fetch;
-  globalThis.fetch = (request, init) => {
-    if (request.headers?.get?.("mcp-method") === "server/discover") {
+  globalThis.fetch = (input, init) => {
+    if (new Request(input, init).headers.get("mcp-method") === "server/discover") {
       const body = JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32601, message: "Method not found" } });
       return Promise.resolve(new Response(body, { status: 404, headers: { "content-type": "application/json" } }));
     }
-    return realFetch(request, init);
+    return realFetch(input, init);
   };
   try {
     const client = await open({ maxBackoffMs: 400 });
@@ -195,9 +195,9 @@ test("usage errors are typed", async () => {
 test("subscriptions/listen: acknowledged tasks are pushed, not polled", async () => {
   const realFetch = globalThis.fetch;
   const methods = [];
-  globalThis.fetch = (request, init) => {
-    methods.push(request.headers?.get?.("mcp-method") ?? "?");
-    return realFetch(request, init);
+  globalThis.fetch = (input, init) => {
+    methods.push(new Request(input, init).headers.get("mcp-method") ?? "?");
+    return realFetch(input, init);
   };
   try {
     const client = await open({ namespace: "listen" });
