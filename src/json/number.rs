@@ -102,11 +102,14 @@ impl Number {
     /// The value as `u64` when it is exactly a whole number in range, however written (`3`, `3.0`,
     /// `3e0`, `-0`), for counts and durations JSON Schema calls `integer`.
     pub(crate) fn as_whole_u64(&self) -> Option<u64> {
-        if self.is_integer_text() {
-            // Written as an integer (as counts nearly always are): read in place, no copy.
-            return if self.text == "-0" { Some(0) } else { self.as_u64() };
-        }
-        let whole = self.to_integer()?;
+        // Written as an integer (as counts nearly always are): read in place, no copy.
+        let rewritten;
+        let whole = if self.is_integer_text() {
+            self
+        } else {
+            rewritten = self.to_integer()?;
+            &rewritten
+        };
         if whole.text == "-0" {
             return Some(0);
         }
