@@ -26,11 +26,6 @@ pub(crate) fn now_ms() -> u64 {
     js_sys::Date::now().max(0.0) as u64
 }
 
-/// `fetch(url, init)`.
-pub(crate) fn fetch(url: &str, init: &web_sys::RequestInit) -> Result<Promise, JsValue> {
-    global_function("fetch")?.call2(&global(), &JsValue::from_str(url), init)?.dyn_into::<Promise>()
-}
-
 /// A pending `setTimeout`; dropping it clears the timer.
 #[must_use = "dropping a Timeout clears it"]
 pub(crate) struct Timeout {

@@ -2,14 +2,13 @@
 //! for per request and never stored), a timeout, the host's abort signal, and a JSON or SSE answer.
 use std::cell::RefCell;
 
-use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal, Headers, RequestInit, RequestRedirect, Response};
+use web_sys::{AbortController, AbortSignal};
 
 use super::error::{parse_retry_after, TransportError};
-use super::redirect::{self, Hop};
-use crate::host::globals::{self, Listener, Timeout};
 use crate::json::Value;
 use crate::protocol::input::within_limit;
 use crate::protocol::jsonrpc::{decode_message_value, parse_answer, Incoming, RequestId, RequestIds};
@@ -19,6 +18,52 @@ use crate::protocol::sse::SseParser;
 use crate::protocol::subscriptions::{ListenFilter, ServerNotification};
 use crate::protocol::task::DetailedTask;
 use crate::protocol::DecodeError;
+
+// The HTTP half of an exchange (headers, `fetch`, timeout, abort, redirects, reading the body): all
+// browser API, so it is JS (`http.js`); what the answer means is decided here.
+#[wasm_bindgen(module = "/src/transport/http.js")]
+extern "C" {
+    /// What `send` resolved with.
+    type Reply;
+    #[wasm_bindgen(method, getter)]
+    fn status(this: &Reply) -> u16;
+    #[wasm_bindgen(method, getter, js_name = retryAfter)]
+    fn retry_after(this: &Reply) -> Option<String>;
+    #[cfg(feature = "legacy")]
+    #[wasm_bindgen(method, getter)]
+    fn session(this: &Reply) -> Option<String>;
+    /// The whole body (not for an event stream, or when it was not read).
+    #[wasm_bindgen(method, getter)]
+    fn bytes(this: &Reply) -> Option<Uint8Array>;
+    /// An event stream's next chunk (`undefined` at its end).
+    #[wasm_bindgen(method)]
+    fn next(this: &Reply) -> Promise;
+    /// Ends the exchange: its timeout and abort listener go, an unread stream is cancelled.
+    #[wasm_bindgen(method)]
+    fn close(this: &Reply);
+
+    /// Sends `body` (empty: a GET) with `pairs` (name, value, …) and the host's `headers` option.
+    #[wasm_bindgen(js_name = send)]
+    fn send(
+        url: &str,
+        body: &str,
+        pairs: &Array,
+        host: &JsValue,
+        timeout_ms: Option<u32>,
+        signal: Option<AbortSignal>,
+        limit: f64,
+        read: bool,
+    ) -> Promise;
+}
+
+/// Closes a [`Reply`] however reading it ends (an answer found, a failure, the future dropped).
+struct Closing<'a>(&'a Reply);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
 
 /// What a listen stream delivers.
 pub(crate) enum ListenEvent {
@@ -249,133 +294,96 @@ impl FetchTransport {
         on_other: &mut dyn FnMut(Value),
     ) -> Result<Answer, TransportError> {
         let Exchange { body, headers, extra, id, signal } = exchange;
-        let controller = AbortController::new().map_err(|e| TransportError::Network(js_message(&e)))?;
-        let timed_out = std::rc::Rc::new(std::cell::Cell::new(false));
-        let _timeout = timeout_ms.and_then(|ms| {
-            let controller = controller.clone();
-            let timed_out = timed_out.clone();
-            Timeout::new(ms, move || {
-                timed_out.set(true);
-                controller.abort();
-            })
-            .ok()
-        });
-        if signal.is_some_and(AbortSignal::aborted) {
-            return Err(TransportError::Aborted);
+        let pairs = Array::new();
+        for (name, value) in headers.iter().map(|(n, v)| (*n, v)).chain(extra.iter().map(|(n, v)| (n.as_str(), v))) {
+            pairs.push(&JsValue::from_str(name));
+            pairs.push(&JsValue::from_str(value));
         }
-        // With no timeout the host's signal is the fetch's own (a stream the client closes); with one,
-        // either ends it through a controller of its own.
-        let direct = signal.filter(|_| timeout_ms.is_none());
-        let _host_abort = signal.filter(|_| direct.is_none()).and_then(|s| {
-            let controller = controller.clone();
-            Listener::new(s.as_ref(), "abort", move |_| controller.abort())
-        });
-        let map_abort = |e: JsValue| {
-            if timed_out.get() {
-                TransportError::Timeout
-            } else if signal.is_some_and(AbortSignal::aborted) {
-                TransportError::Aborted
-            } else {
-                TransportError::Network(js_message(&e))
-            }
-        };
-        let fetch_signal = direct.cloned().unwrap_or_else(|| controller.signal());
-        let response = self.fetch(body, headers, extra, &fetch_signal, &map_abort).await?;
-        let status = response.status();
-        let header = |name: &str| response.headers().get(name).ok().flatten();
-        let retry_after_ms = header("retry-after").and_then(|v| parse_retry_after(&v));
-        #[cfg(feature = "legacy")]
-        let session_id = header("mcp-session-id");
-        let content_type = header("content-type").unwrap_or_default();
+        let host = self.host_headers.clone().unwrap_or(JsValue::UNDEFINED);
+        let limit = self.max_response_bytes as f64;
+        let sent = send(&self.url, body, &pairs, &host, timeout_ms, signal.cloned(), limit, id.is_some());
+        let reply: Reply = JsFuture::from(sent).await.map_err(|e| self.failure(&e))?.unchecked_into();
+        let _closing = Closing(&reply);
+        let status = reply.status();
         let message = match id {
             // A notification or a response: the body (if any) carries nothing to read.
             None => None,
-            Some(id) if is_event_stream(&content_type) => {
-                read_sse(&response, id, self.max_response_bytes, &fetch_signal, on_other)
-                    .await
-                    .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("stream"))))?
-            }
-            Some(_) => {
-                let text = read_text(&response, self.max_response_bytes)
-                    .await
-                    .map_err(|e| e.unwrap_or_else(|| map_abort(JsValue::from_str("body"))))?;
-                match parse_answer(&text) {
+            Some(id) => match reply.bytes() {
+                Some(bytes) => match parse_answer(&String::from_utf8_lossy(&bytes.to_vec())) {
                     Ok(v) => Some(v),
                     Err(_) if !(200..300).contains(&status) => None,
                     Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
-                }
-            }
+                },
+                None => self.read_sse(&reply, id, signal, on_other).await?,
+            },
         };
         Ok(Answer {
             status,
-            retry_after_ms,
+            retry_after_ms: reply.retry_after().and_then(|v| parse_retry_after(&v)),
             #[cfg(feature = "legacy")]
-            session_id,
+            session_id: reply.session(),
             message,
         })
     }
 
-    /// POSTs `body` and returns the response, following a redirect only within the server's origin
-    /// ([`redirect::next_hop`]); `rejected` names why the fetch promise rejected (abort, timeout…).
-    async fn fetch(
-        &self,
-        body: &str,
-        headers: &[(&'static str, String)],
-        extra: &[(String, String)],
-        signal: &AbortSignal,
-        rejected: &dyn Fn(JsValue) -> TransportError,
-    ) -> Result<Response, TransportError> {
-        let mut url = self.url.clone();
-        let mut hops = 0;
-        loop {
-            let init = self.prepare(body, headers, extra, signal).await?;
-            let promise = globals::fetch(&url, &init).map_err(|e| TransportError::Network(js_message(&e)))?;
-            let response: Response = JsFuture::from(promise)
-                .await
-                .map_err(rejected)?
-                .dyn_into()
-                .map_err(|e| TransportError::Network(js_message(&e)))?;
-            match redirect::next_hop(&response, &url) {
-                Hop::Arrived => return Ok(response),
-                Hop::Follow(next) if hops < redirect::MAX_HOPS => {
-                    hops += 1;
-                    url = next;
-                }
-                Hop::Follow(_) => return Err(TransportError::Redirect { status: response.status(), to: None }),
-                Hop::Refuse(e) => return Err(e),
+    /// A failure `http.js` threw (`{ kind, message, status, to }`) as a [`TransportError`]; anything
+    /// else thrown is a network failure.
+    fn failure(&self, thrown: &JsValue) -> TransportError {
+        let field = |name: &str| Reflect::get(thrown, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+        let message = || field("message").as_string().unwrap_or_default();
+        match field("kind").as_string().as_deref() {
+            Some("timeout") => TransportError::Timeout,
+            Some("aborted") => TransportError::Aborted,
+            Some("headers") => TransportError::Headers(message()),
+            Some("redirect") => TransportError::Redirect {
+                status: field("status").as_f64().unwrap_or(0.0) as u16,
+                to: field("to").as_string(),
+            },
+            Some("too_large") => {
+                TransportError::BadResponse(DecodeError::TooLarge { what: "response", limit: self.max_response_bytes })
             }
+            Some(_) => TransportError::Network(message()),
+            None => TransportError::Network(js_message(thrown)),
         }
     }
 
-    /// The options of `fetch(url, init)` for `body`: protocol headers, `extra`, the host's headers,
-    /// `signal`, and redirects left to [`Self::fetch`]. Not a `Request` object: `fetch` would copy it
-    /// again (144 B gzip less of .wasm, the same request on the wire).
-    async fn prepare(
+    /// Reads an SSE answer until the response to `id`; every other message (progress, a server's
+    /// request in a 2025-11-25 stream) goes to `on_other`, and `null` once per chunk of bytes (a
+    /// listen stream's sign of life). A `signal` aborted by a handler ends the reading at once.
+    async fn read_sse(
         &self,
-        body: &str,
-        headers: &[(&'static str, String)],
-        extra: &[(String, String)],
-        signal: &AbortSignal,
-    ) -> Result<RequestInit, TransportError> {
-        let all = Headers::new().map_err(|e| TransportError::Headers(js_message(&e)))?;
-        for (name, value) in headers {
-            all.append(name, value).map_err(|e| TransportError::Headers(js_message(&e)))?;
+        reply: &Reply,
+        id: &RequestId,
+        signal: Option<&AbortSignal>,
+        on_other: &mut dyn FnMut(Value),
+    ) -> Result<Option<Value>, TransportError> {
+        let aborted = || signal.is_some_and(AbortSignal::aborted);
+        let mut parser = SseParser::with_limit(self.max_response_bytes);
+        loop {
+            let chunk = JsFuture::from(reply.next()).await.map_err(|e| self.failure(&e))?;
+            let done = chunk.is_undefined();
+            let events = if done {
+                parser.finish()
+            } else {
+                on_other(Value::Null);
+                parser.push(&Uint8Array::new(&chunk).to_vec())
+            };
+            for event in events.map_err(TransportError::BadResponse)? {
+                let Ok(message) = parse_answer(&event.data) else { continue };
+                let is_ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
+                if is_ours && message.get("method").is_none() {
+                    return Ok(Some(message));
+                }
+                on_other(message);
+                // The handler closed the stream (a listen that honours nothing): nothing more is read.
+                if aborted() {
+                    return Err(TransportError::Aborted);
+                }
+            }
+            if done {
+                return Err(if aborted() { TransportError::Aborted } else { TransportError::Network("stream".into()) });
+            }
         }
-        for (name, value) in extra {
-            all.append(name, value).map_err(|e| TransportError::Headers(js_message(&e)))?;
-        }
-        self.add_host_headers(&all).await?;
-        let init = RequestInit::new();
-        init.set_headers(&all);
-        if body.is_empty() {
-            init.set_method("GET");
-        } else {
-            init.set_method("POST");
-            init.set_body(&JsValue::from_str(body));
-        }
-        init.set_signal(Some(signal));
-        init.set_redirect(RequestRedirect::Manual);
-        Ok(init)
     }
 
     /// Opens `subscriptions/listen` for `task_ids` and feeds what arrives to `on_event` until the stream
@@ -438,109 +446,4 @@ impl FetchTransport {
             Err(e) => ListenEnd::Dropped(e),
         }
     }
-
-    /// Adds the host's headers, asked for now (tokens may rotate) and never kept.
-    async fn add_host_headers(&self, headers: &Headers) -> Result<(), TransportError> {
-        let Some(source) = &self.host_headers else { return Ok(()) };
-        let mut value = source.clone();
-        if let Some(f) = source.dyn_ref::<Function>() {
-            value = f.call0(&JsValue::UNDEFINED).map_err(|e| TransportError::Headers(js_message(&e)))?;
-        }
-        if let Some(p) = value.dyn_ref::<Promise>() {
-            value = JsFuture::from(p.clone()).await.map_err(|e| TransportError::Headers(js_message(&e)))?;
-        }
-        if value.is_undefined() || value.is_null() {
-            return Ok(());
-        }
-        let object: &Object = value
-            .dyn_ref()
-            .ok_or_else(|| TransportError::Headers("headers must be an object of name: value".into()))?;
-        for key in Object::keys(object).iter() {
-            let name = key.as_string().unwrap_or_default();
-            let v = Reflect::get(object, &key)
-                .ok()
-                .and_then(|v| v.as_string())
-                .ok_or_else(|| TransportError::Headers(format!("header {name} must be a string")))?;
-            headers.append(&name, &v).map_err(|e| TransportError::Headers(js_message(&e)))?;
-        }
-        Ok(())
-    }
-}
-
-/// Reads an SSE body until the response to `id`; every other message (progress, a server's request
-/// in a 2025-11-25 stream) goes to `on_other`, and `null` once per chunk of bytes (a listen stream's
-/// sign of life). A `signal` aborted by a handler ends the reading at once (`Err(None)`). `Err(None)` means the stream broke (mapped by the
-/// caller to timeout/abort/network).
-async fn read_sse(
-    response: &Response,
-    id: &RequestId,
-    max_event_bytes: usize,
-    signal: &AbortSignal,
-    on_other: &mut dyn FnMut(Value),
-) -> Result<Option<Value>, Option<TransportError>> {
-    let Some(body) = response.body() else { return Ok(None) };
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut parser = SseParser::with_limit(max_event_bytes);
-    loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|_| None)?;
-        let done = Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
-        let events = if done {
-            parser.finish()
-        } else {
-            let value = Reflect::get(&chunk, &JsValue::from_str("value")).map_err(|_| None)?;
-            on_other(Value::Null);
-            parser.push(&Uint8Array::new(&value).to_vec())
-        };
-        let events = events.map_err(|e| {
-            let _ = reader.cancel();
-            Some(TransportError::BadResponse(e))
-        })?;
-        for event in events {
-            let Ok(message) = parse_answer(&event.data) else { continue };
-            let is_ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
-            if is_ours && message.get("method").is_none() {
-                let _ = reader.cancel();
-                return Ok(Some(message));
-            }
-            on_other(message);
-            // The handler closed the stream (a listen that honours nothing): nothing more is read, and
-            // the aborted body is not touched again (its promises would reject with no one to hear).
-            if signal.aborted() {
-                return Err(None);
-            }
-        }
-        if done {
-            return Err(None);
-        }
-    }
-}
-
-/// Reads a whole body as text, refusing one over `limit` bytes. Counted as the bytes arrive, after
-/// the browser's content decoding, so a compression bomb stops at the limit instead of filling the
-/// module's memory. `Err(None)`: the stream broke (mapped by the caller).
-async fn read_text(response: &Response, limit: usize) -> Result<String, Option<TransportError>> {
-    let Some(body) = response.body() else { return Ok(String::new()) };
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut bytes = Vec::new();
-    loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|_| None)?;
-        if Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
-            break;
-        }
-        let array = Uint8Array::new(&Reflect::get(&chunk, &JsValue::from_str("value")).map_err(|_| None)?);
-        let start = bytes.len();
-        let len = array.length() as usize;
-        if start + len > limit {
-            let _ = reader.cancel();
-            return Err(Some(TransportError::BadResponse(DecodeError::TooLarge { what: "response", limit })));
-        }
-        bytes.resize(start + len, 0);
-        array.copy_to(&mut bytes[start..]);
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// Whether a `Content-Type` names `text/event-stream` anywhere.
-fn is_event_stream(content_type: &str) -> bool {
-    crate::text::find(content_type, "text/event-stream").is_some()
 }

@@ -2,7 +2,6 @@
 //! aborts, and errors as data.
 mod error;
 mod fetch;
-mod redirect;
 
 pub(crate) use error::TransportError;
 #[cfg(feature = "legacy")]

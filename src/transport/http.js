@@ -1,0 +1,188 @@
+// The HTTP half of one exchange with the MCP server, in JS because it is all browser API: the request's
+// headers (the protocol's and the host's, asked for per request and never kept), `fetch` with the
+// timeout and the host's abort signal, redirects (same origin and method-keeping only), and the body,
+// read whole up to a byte limit, or handed over chunk by chunk for an event stream. What the answer
+// means is decided in Rust (src/transport/fetch.rs), which turns every failure thrown here,
+// `{ kind, message, status, to }`, into a typed `TransportError`.
+//
+// Moved out of Rust to save size: the same steps there, through web-sys and js-sys, cost 8 KB gzip of
+// .wasm and glue; this file is about 1 KB minified.
+
+/** The most same-origin redirects one request follows. */
+const MAX_HOPS = 5;
+
+/** A failure for Rust: `kind` is network, timeout, aborted, headers, redirect or too_large. */
+function failure(kind, message = "", status = 0, to = null) {
+  return { kind, message, status, to };
+}
+
+/** A thrown value as text: an Error's message, anything else as `String(value)` would show it. */
+function text(thrown) {
+  if (thrown instanceof Error) return thrown.message;
+  try {
+    return String(thrown);
+  } catch {
+    return "(a value that cannot be shown as text)";
+  }
+}
+
+/**
+ * The request's headers: `pairs` (name, value, name, value…) then the host's, from `host` (an object
+ * of name: value, or a function, sync or async, returning one).
+ */
+async function headersOf(pairs, host) {
+  const all = new Headers();
+  let value;
+  try {
+    for (let i = 0; i < pairs.length; i += 2) all.append(pairs[i], pairs[i + 1]);
+    value = await (typeof host === "function" ? host() : host);
+  } catch (thrown) {
+    throw failure("headers", text(thrown));
+  }
+  if (value === undefined || value === null) return all;
+  if (typeof value !== "object" && typeof value !== "function") {
+    throw failure("headers", "headers must be an object of name: value");
+  }
+  for (const name of Object.keys(value)) {
+    let header;
+    try {
+      header = value[name];
+      if (typeof header === "string") all.append(name, header);
+    } catch (thrown) {
+      throw failure("headers", text(thrown));
+    }
+    if (typeof header !== "string") throw failure("headers", `header ${name} must be a string`);
+  }
+  return all;
+}
+
+/** A stream chunk as bytes (a runtime's stream may give an ArrayBuffer). */
+const bytesOf = (chunk) => (chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk));
+
+/**
+ * Where a redirect leads: `null` when `response` is none, the URL to send the request to again for a
+ * same-origin 307 or 308; any other redirect is refused (a browser hides the target of a manual
+ * redirect, status 0, so there every one is). Only the target's origin is named: its path or query
+ * may carry anything.
+ */
+function nextHop(response, from) {
+  const status = response.status;
+  if (status !== 0 && (status < 300 || status >= 400)) return null;
+  let target = null;
+  let own = null;
+  try {
+    const location = response.headers.get("location");
+    if (status !== 0 && location !== null) target = new URL(location, from);
+    own = new URL(from);
+  } catch {
+    // An unreadable Location is refused below, like a missing one.
+  }
+  if (target === null) throw failure("redirect", "", status);
+  if (own !== null && own.origin === target.origin && (status === 307 || status === 308)) return target.href;
+  throw failure("redirect", "", status, target.origin);
+}
+
+/**
+ * Sends `body` (a POST; empty: a GET) to `url` and resolves with the answer: `status`, `retryAfter`,
+ * `session` (`Mcp-Session-Id`), and, when `read`, either `bytes` (the whole body, at most `limit`
+ * bytes) or, for `text/event-stream`, `next()` giving each chunk (`undefined` at the end). `close()`
+ * ends it: the timeout and the abort listener go, an unread stream is cancelled. Rejects with a
+ * failure (see `failure`).
+ */
+export async function send(url, body, pairs, host, timeoutMs, signal, limit, read) {
+  if (signal?.aborted) throw failure("aborted");
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
+  const onAbort = () => controller.abort();
+  signal?.addEventListener("abort", onAbort);
+  let reader;
+  const end = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  };
+  const close = () => {
+    end();
+    reader?.cancel().catch(() => {});
+  };
+  // Why a fetch or a read failed: the timeout, the host's signal, or the network.
+  const why = (thrown) => (timedOut ? failure("timeout") : signal?.aborted ? failure("aborted") : failure("network", text(thrown)));
+  try {
+    let response;
+    for (let hops = 0; ; hops++) {
+      const init = { method: body ? "POST" : "GET", headers: await headersOf(pairs, host), signal: controller.signal, redirect: "manual" };
+      if (body) init.body = body;
+      if (typeof globalThis.fetch !== "function") throw failure("network", "this runtime has no global fetch()");
+      try {
+        response = await globalThis.fetch(url, init);
+      } catch (thrown) {
+        throw why(thrown);
+      }
+      if (typeof response?.status !== "number" || typeof response.headers?.get !== "function") {
+        throw failure("network", "fetch did not resolve to a Response");
+      }
+      const next = nextHop(response, url);
+      if (next === null) break;
+      if (hops >= MAX_HOPS) throw failure("redirect", "", response.status);
+      url = next;
+    }
+    const header = (name) => response.headers.get(name);
+    const reply = { status: response.status, retryAfter: header("retry-after"), session: header("mcp-session-id"), close };
+    if (!read) {
+      end();
+      return reply;
+    }
+    reader = response.body?.getReader();
+    if ((header("content-type") ?? "").includes("text/event-stream")) {
+      reply.next = async () => {
+        try {
+          const { done, value } = reader ? await reader.read() : { done: true };
+          if (done) end();
+          return done ? undefined : bytesOf(value);
+        } catch (thrown) {
+          end();
+          throw why(thrown);
+        }
+      };
+      return reply;
+    }
+    // Counted as the bytes arrive, after the browser's content decoding: a compression bomb stops at
+    // the limit instead of filling memory.
+    const chunks = [];
+    let size = 0;
+    for (;;) {
+      let chunk;
+      try {
+        chunk = reader ? await reader.read() : { done: true };
+      } catch (thrown) {
+        throw why(thrown);
+      }
+      if (chunk.done) break;
+      const value = bytesOf(chunk.value);
+      size += value.length;
+      if (size > limit) {
+        reader.cancel().catch(() => {});
+        throw failure("too_large");
+      }
+      chunks.push(value);
+    }
+    end();
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    reply.bytes = bytes;
+    return reply;
+  } catch (thrown) {
+    end();
+    throw thrown;
+  }
+}
