@@ -91,11 +91,6 @@ impl JsFailure {
         JsFailure { name: None, message: crate::host::js_error::js_string(value) }
     }
 
-    /// The same snapshot for a `DOMException`, read through its typed accessors.
-    pub(crate) fn from_dom_exception(exception: &web_sys::DomException) -> Self {
-        JsFailure { name: Some(exception.name()), message: exception.message() }
-    }
-
     /// Whether the failure is the browser saying the origin is out of quota.
     pub(crate) fn is_quota(&self) -> bool {
         self.name.as_deref() == Some("QuotaExceededError")

@@ -28,7 +28,7 @@ pub(crate) enum TransportError {
     Rpc(RpcError),
     /// The host's `headers` callback failed; nothing was sent.
     Headers(String),
-    /// The server redirected the request somewhere this client does not follow (`redirect.rs`).
+    /// The server redirected the request somewhere this client does not follow (`http.js`).
     Redirect {
         /// The redirect's status (0 when a browser hid it).
         status: u16,

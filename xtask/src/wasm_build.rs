@@ -125,7 +125,8 @@ fn emit(root: &Path, tools: &BuildTools, built: PathBuf, dir: &Path, out_name: &
     bindgen(root, tools, &pkg.raw_wasm, &pkg.dir, out_name)?;
     optimise(tools, &pkg.wasm)?;
     minify(tools, &pkg.js, true)?;
-    // The glue now holds the JS snippets it imported (src/transport/http.js): one file to fetch, not two.
+    // The glue now holds the JS snippets it imported (src/transport/http.js, src/store/idb.js): one
+    // file to fetch, not three.
     fresh_dir(&dir.join("snippets"))?;
     Ok(pkg)
 }

@@ -1,0 +1,329 @@
+// IndexedDB as a record store: the browser half of `IdbStore` (src/store/idb.rs), in JS because it
+// is all browser API. One database per client namespace with one object store, `records`: keys are the
+// record keys, values the JSON text. Every failure is thrown as `{ kind, message }`, `kind` one of
+// unavailable, blocked, quota or failed (the `StoreError` variants Rust makes of it).
+//
+// Moved out of Rust to save size: the same steps there, through web-sys, cost 7.6 KB gzip of .wasm and
+// glue; this file is under 2 KB minified.
+
+/** The object store every record lives in. */
+const RECORDS = "records";
+/** The database schema version; bump it (with an upgrade step in `open`) when `RECORDS` changes shape. */
+const SCHEMA_VERSION = 1;
+/**
+ * How long an open or delete may stay `blocked` before it is reported. `blocked` is not final: it fires
+ * while another connection has not closed yet, including one that already called `close()` and is only
+ * finishing a transaction (Chromium fires it for those), which takes milliseconds; a connection that
+ * really stays open still gives `blocked`, after this delay.
+ */
+const BLOCKED_GRACE_MS = 1000;
+
+const fail = (kind, message = "") => ({ kind, message });
+
+/** A thrown value's `name` (for Errors and DOMExceptions) and text, read without trusting it. */
+function describe(thrown) {
+  if (typeof thrown === "string") return { name: undefined, text: thrown };
+  try {
+    const name = typeof thrown?.name === "string" ? thrown.name : undefined;
+    const message = typeof thrown?.message === "string" ? thrown.message : undefined;
+    if (name !== undefined || message !== undefined) {
+      return { name, text: name && message ? `${name}: ${message}` : name || message };
+    }
+    return { name, text: String(thrown) };
+  } catch {
+    return { name: undefined, text: "(a value that cannot be shown as text)" };
+  }
+}
+
+/** A failure during `operation`: quota by its name wherever it comes from, anything else named. */
+function failed(operation, thrown) {
+  const { name, text } = describe(thrown);
+  return name === "QuotaExceededError" ? fail("quota") : fail("failed", `${operation}: ${text}`);
+}
+
+/** `operation` naming `key` as a JSON string, e.g. `IndexedDB get("task:1")`. */
+const named = (head, key) => `${head}(${JSON.stringify(key)})`;
+
+/** The global `indexedDB`, looked up on the global object so pages, workers and Node all work. */
+function factory() {
+  let value;
+  try {
+    value = globalThis.indexedDB;
+  } catch (thrown) {
+    // Reading the getter throws SecurityError in opaque-origin documents (sandboxed iframes, data: URLs).
+    throw fail("unavailable", `reading \`indexedDB\` was refused: ${describe(thrown).text}`);
+  }
+  if (value === undefined || value === null) {
+    throw fail(
+      "unavailable",
+      "this JavaScript environment has no `indexedDB` (Node.js and some embedded runtimes have none); pass a host store or use the memory store",
+    );
+  }
+  if (typeof value !== "object") throw fail("unavailable", "`indexedDB` is not an object here");
+  return value;
+}
+
+/** Why opening `name` failed: the names browsers use when storage is off or broken mean "use another store". */
+function openFailure(name, thrown) {
+  const { name: kind, text } = describe(thrown);
+  if (kind === "QuotaExceededError") return fail("quota");
+  if (kind === "InvalidStateError" || kind === "UnknownError" || kind === "SecurityError") {
+    return fail("unavailable", `IndexedDB refused to open database "${name}": ${text}`);
+  }
+  if (kind === "VersionError") {
+    return fail(
+      "failed",
+      `IndexedDB database "${name}" was created by a newer version of this client (this one uses schema version ${SCHEMA_VERSION}): ${text}`,
+    );
+  }
+  return fail("failed", `opening IndexedDB database "${name}": ${text}`);
+}
+
+/**
+ * An open or delete request's outcome: its result, or its error thrown; `blocked` is thrown as
+ * "blocked" only if the request has not settled within the grace.
+ */
+function settled(request) {
+  return new Promise((resolve, reject) => {
+    let timer;
+    request.onsuccess = () => {
+      clearTimeout(timer);
+      resolve(request.result);
+    };
+    request.onerror = () => {
+      clearTimeout(timer);
+      reject(request.error);
+    };
+    request.onblocked = () => {
+      request.onblocked = null;
+      timer = setTimeout(() => reject("blocked"), BLOCKED_GRACE_MS);
+    };
+  });
+}
+
+/** A data request's result, or its error thrown. */
+const done = (request) =>
+  new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+
+/**
+ * Resolves when `transaction` commits; rejects with its error when it aborts. Writes wait for this,
+ * not for their request: a write can still fail at commit (notably with QuotaExceededError).
+ */
+const committed = (transaction) =>
+  new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onabort = () =>
+      reject(transaction.error ?? { name: "AbortError", message: "the transaction was aborted" });
+  });
+
+/**
+ * The first string after every string that starts with `prefix` (IndexedDB orders strings by UTF-16
+ * code units): the prefix with its last unit that is not 0xFFFF incremented and the rest cut off. With
+ * none, the empty binary key, which sorts after every string.
+ */
+function upperBound(prefix) {
+  let end = prefix.length;
+  while (end > 0 && prefix.charCodeAt(end - 1) === 0xffff) end--;
+  return end === 0 ? new ArrayBuffer(0) : prefix.slice(0, end - 1) + String.fromCharCode(prefix.charCodeAt(end - 1) + 1);
+}
+
+/** Gives up on `transaction` after a request could not be made (nothing of it is kept). */
+function abort(transaction, finished) {
+  finished.catch(() => {});
+  try {
+    transaction.abort();
+  } catch {
+    // Already finished: there is nothing to undo.
+  }
+}
+
+/** A stored value that is not text: written by other code sharing the database. */
+function notText(operation, key, value) {
+  return fail("failed", `${operation}: the record under "${key}" is not text (typeof ${typeof value}); was it written by other code?`);
+}
+
+/**
+ * Opens (creating if needed) the database `name` with its `records` object store. The connection
+ * closes itself when another asks to upgrade or delete the database (a newer build in another tab),
+ * so this tab never blocks that; afterwards every operation fails saying so.
+ */
+export async function idbOpen(name) {
+  const indexedDB = factory();
+  let request;
+  try {
+    request = indexedDB.open(name, SCHEMA_VERSION);
+  } catch (thrown) {
+    throw openFailure(name, thrown);
+  }
+  request.onupgradeneeded = () => {
+    const database = request.result;
+    if (!database.objectStoreNames.contains(RECORDS)) {
+      try {
+        database.createObjectStore(RECORDS);
+      } catch {
+        // Half an upgrade would create a database without its store at our version for good; aborting
+        // makes the open fail and leaves nothing behind.
+        request.transaction?.abort();
+      }
+    }
+  };
+  let database;
+  try {
+    database = await settled(request);
+  } catch (thrown) {
+    if (thrown !== "blocked") throw openFailure(name, thrown);
+    // Still queued: a connection that opens later would have no owner and block the next upgrade.
+    request.onsuccess = () => request.result.close();
+    request.onerror = null;
+    throw fail("blocked");
+  }
+  let closed = false;
+  database.onversionchange = () => {
+    database.close();
+    closed = true;
+  };
+  const closedFailure = (operation) =>
+    fail(
+      "failed",
+      `${operation}: the connection to IndexedDB database "${name}" was closed because another tab or worker upgraded or deleted the database; reopen the store`,
+    );
+  // A failure of `operation`, saying how to recover when the connection is gone.
+  const failure = (operation, thrown) => {
+    if (closed) return closedFailure(operation);
+    const { name: kind, text } = describe(thrown);
+    if (kind === "InvalidStateError") {
+      return fail(
+        "failed",
+        `${operation}: the connection to IndexedDB database "${name}" is closed (the browser may have cleared site data); reopen the store: ${text}`,
+      );
+    }
+    return failed(operation, thrown);
+  };
+  // A transaction on `records`. Every operation, reads included, returns only once its transaction has
+  // finished: a dropped store then closes at once instead of "close pending" behind a read, which would
+  // make another tab's upgrade or deletion see `blocked`.
+  const begin = (mode, operation) => {
+    if (closed) throw closedFailure(operation);
+    let transaction;
+    try {
+      transaction = database.transaction(RECORDS, mode);
+    } catch (thrown) {
+      throw failure(operation, thrown);
+    }
+    try {
+      return [transaction, transaction.objectStore(RECORDS), committed(transaction)];
+    } catch (thrown) {
+      throw failed(operation, thrown);
+    }
+  };
+  return {
+    /** `kind` 0 get, 1 put, 2 delete of `key`, in its own transaction; a get resolves with the text or undefined. */
+    async run(kind, key, value) {
+      const operation = named(["IndexedDB get", "IndexedDB put", "IndexedDB delete"][kind], key);
+      const [transaction, records, finished] = begin(kind === 0 ? "readonly" : "readwrite", operation);
+      let request;
+      try {
+        request = kind === 0 ? records.get(key) : kind === 1 ? records.put(value, key) : records.delete(key);
+      } catch (thrown) {
+        abort(transaction, finished);
+        throw failed(operation, thrown);
+      }
+      let found;
+      try {
+        if (kind === 0) found = await done(request);
+        await finished;
+      } catch (thrown) {
+        finished.catch(() => {});
+        throw failure(operation, thrown);
+      }
+      if (found !== undefined && typeof found !== "string") throw notText(operation, key, found);
+      return found;
+    },
+
+    /** Stores every pair of `pairs` (key, value, key, value…) in one transaction, in order. */
+    async putAll(pairs) {
+      const operation = `IndexedDB put of ${pairs.length / 2} records`;
+      const [transaction, records, finished] = begin("readwrite", operation);
+      try {
+        for (let i = 0; i < pairs.length; i += 2) records.put(pairs[i + 1], pairs[i]);
+      } catch (thrown) {
+        abort(transaction, finished);
+        throw failed(operation, thrown);
+      }
+      try {
+        await finished;
+      } catch (thrown) {
+        throw failure(operation, thrown);
+      }
+    },
+
+    /**
+     * Up to `limit` records whose key starts with `prefix` and comes after `after` (when given), in
+     * IndexedDB's key order, as key, value, key, value…: `getAllKeys` and `getAll` over one range in one
+     * read-only transaction, a consistent snapshot in two requests.
+     */
+    async listPage(prefix, after, limit) {
+      const operation = named("IndexedDB list", prefix);
+      let range;
+      try {
+        range = IDBKeyRange.bound(after ?? prefix, upperBound(prefix), after !== undefined, true);
+      } catch (thrown) {
+        throw failed(operation, thrown);
+      }
+      const [, records, finished] = begin("readonly", operation);
+      let keys;
+      let values;
+      try {
+        const keysRequest = records.getAllKeys(range, limit);
+        const valuesRequest = records.getAll(range, limit);
+        [keys, values] = await Promise.all([done(keysRequest), done(valuesRequest)]);
+        await finished;
+      } catch (thrown) {
+        finished.catch(() => {});
+        throw failure(operation, thrown);
+      }
+      if (!Array.isArray(keys) || !Array.isArray(values)) throw fail("failed", `${operation}: getAll/getAllKeys did not return arrays`);
+      if (keys.length !== values.length) {
+        throw fail("failed", `${operation}: ${keys.length} keys but ${values.length} values in one snapshot`);
+      }
+      const out = [];
+      for (let i = 0; i < keys.length; i++) {
+        // The range holds only string keys; a value that is not text was written by other code.
+        if (typeof keys[i] !== "string") {
+          throw fail("failed", `${operation}: a key in the range is not a string: ${describe(keys[i]).text}`);
+        }
+        if (typeof values[i] !== "string") throw notText(operation, keys[i], values[i]);
+        out.push(keys[i], values[i]);
+      }
+      return out;
+    },
+
+    /** Closes the connection. */
+    close() {
+      database.onversionchange = null;
+      database.close();
+    },
+  };
+}
+
+/**
+ * Deletes the database `name`; deleting one that does not exist succeeds. Only connections opened by
+ * other code (ours close when asked) can make it `blocked`; the deletion still happens once they close.
+ */
+export async function idbDelete(name) {
+  const indexedDB = factory();
+  let request;
+  try {
+    request = indexedDB.deleteDatabase(name);
+  } catch (thrown) {
+    throw openFailure(name, thrown);
+  }
+  try {
+    await settled(request);
+  } catch (thrown) {
+    throw thrown === "blocked" ? fail("blocked") : failed(`deleting IndexedDB database "${name}"`, thrown);
+  }
+}
