@@ -29,8 +29,8 @@ pub use parse::{from_str, from_str_keeping, ParseError};
 pub use raw::RawJson;
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};
-pub(crate) use write::write_string;
 pub use write::{to_string, to_string_pretty};
+pub(crate) use write::{write_compact, write_string};
 
 #[doc(inline)]
 pub use crate::json;

@@ -67,7 +67,7 @@ impl Number {
     }
 
     fn is_integer_text(&self) -> bool {
-        !self.text.contains(['.', 'e', 'E'])
+        !self.text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
     }
 
     /// The value as the nearest `f64` (correctly rounded, so exactly what JavaScript's `Number()`
@@ -102,6 +102,10 @@ impl Number {
     /// The value as `u64` when it is exactly a whole number in range, however written (`3`, `3.0`,
     /// `3e0`, `-0`), for counts and durations JSON Schema calls `integer`.
     pub(crate) fn as_whole_u64(&self) -> Option<u64> {
+        if self.is_integer_text() {
+            // Written as an integer (as counts nearly always are): read in place, no copy.
+            return if self.text == "-0" { Some(0) } else { self.as_u64() };
+        }
         let whole = self.to_integer()?;
         if whole.text == "-0" {
             return Some(0);

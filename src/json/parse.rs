@@ -34,7 +34,7 @@ pub fn from_str(text: &str) -> Result<Value, ParseError> {
 /// list of blocks). The raw parts are checked as strictly as the rest, so the same texts fail, at the
 /// same offsets; they only skip building a tree that the client would hand on unread. At most 8 paths.
 pub fn from_str_keeping(text: &str, paths: &[&[&str]]) -> Result<Value, ParseError> {
-    let mut parser = Parser { text, bytes: text.as_bytes(), pos: 0, paths };
+    let mut parser = Parser { text, bytes: text.as_bytes(), pos: 0, paths, members: Vec::new(), items: Vec::new() };
     let all = (1u8 << paths.len().min(8)).wrapping_sub(1);
     let value = parser.value(0, if paths.is_empty() { How::Tree } else { How::Path(0, all) })?;
     parser.skip_whitespace();
@@ -76,6 +76,11 @@ struct Parser<'t> {
     pos: usize,
     /// The keys to the objects whose members stay raw.
     paths: &'t [&'t [&'t str]],
+    /// The members read so far of every object being read, innermost last: an object takes its own off
+    /// the top when it ends, in one allocation of its exact size, instead of growing a `Vec` of its own.
+    members: Vec<(String, Value)>,
+    /// The same for the items of arrays.
+    items: Vec<Value>,
 }
 
 impl Parser<'_> {
@@ -162,7 +167,7 @@ impl Parser<'_> {
             return Err(self.error("JSON nested too deeply"));
         }
         self.pos += 1;
-        let mut entries = Vec::new();
+        let base = self.members.len();
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -182,14 +187,14 @@ impl Parser<'_> {
             };
             let value = self.value(depth, member)?;
             if how != How::Skip {
-                entries.push((key, value));
+                self.members.push((key, value));
             }
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(Value::Object(Map::from_parsed(entries)));
+                    return Ok(Value::Object(Map::from_parsed(self.members.split_off(base))));
                 }
                 _ => return Err(self.error("expected ',' or '}' in an object")),
             }
@@ -201,11 +206,11 @@ impl Parser<'_> {
             return Err(self.error("JSON nested too deeply"));
         }
         self.pos += 1;
-        let mut items = Vec::new();
+        let base = self.items.len();
         self.skip_whitespace();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
         let item = match how {
             How::Skip => How::Skip,
@@ -215,14 +220,14 @@ impl Parser<'_> {
         loop {
             let value = self.value(depth, item)?;
             if how != How::Skip {
-                items.push(value);
+                self.items.push(value);
             }
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(Value::Array(self.items.split_off(base)));
                 }
                 _ => return Err(self.error("expected ',' or ']' in an array")),
             }
@@ -281,8 +286,10 @@ impl Parser<'_> {
         self.pos = self.plain_run(start);
         if self.peek() == Some(b'"') {
             self.pos += 1;
-            let text = if build { self.text.get(start..self.pos - 1).unwrap_or_default() } else { "" };
-            return Ok(text.to_owned());
+            if !build {
+                return Ok(String::new());
+            }
+            return Ok(self.text.get(start..self.pos - 1).unwrap_or_default().to_owned());
         }
         let mut out = String::new();
         if build {
@@ -314,22 +321,25 @@ impl Parser<'_> {
 
     /// The end of the run of string bytes from `from` that need no attention: not a quote, a backslash
     /// or a control character. Every byte of a multi-byte UTF-8 character is ≥ 0x80, so a run ends on
-    /// a character boundary. Eight bytes at a time while none of them needs attention (strings are
-    /// most of a large answer's bytes), then byte by byte.
+    /// a character boundary. Eight bytes at a time (strings are most of a large answer's bytes), read
+    /// as one little-endian word, so the first byte that needs attention is the lowest flagged one;
+    /// the last few bytes of the text byte by byte.
     fn plain_run(&self, from: usize) -> usize {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGHS: u64 = 0x8080_8080_8080_8080;
         let mut at = from;
-        while let Some(chunk) = self.bytes.get(at..at + 8) {
-            // A fold, not `copy_from_slice`, whose length check would bring a panic path.
-            let v = chunk.iter().fold(0u64, |word, &b| word << 8 | u64::from(b));
-            // Nonzero exactly when a byte is below 0x20 or is `"` or `\\` (`x - 1` borrows into the high
-            // bit only from a zero byte; `"` and `\\` have it clear, so `!v` masks as `!quote` would).
+        // `first_chunk`, not `copy_from_slice` or `try_into`, whose length checks bring panic paths.
+        while let Some(chunk) = self.bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+            let v = u64::from_le_bytes(*chunk);
+            // The lowest byte whose high bit is set in `flags` is the first one below 0x20 or `"` or `\\`
+            // (`x - 1` borrows into the high bit only from a zero byte; `"` and `\\` have it clear, so
+            // `!v` masks as `!quote` would). Borrows run upwards only: a flag above it may be false.
             let quote = v ^ (ONES * u64::from(b'"'));
             let backslash = v ^ (ONES * u64::from(b'\\'));
             let low = v.wrapping_sub(ONES * 0x20) | quote.wrapping_sub(ONES) | backslash.wrapping_sub(ONES);
-            if low & !v & HIGHS != 0 {
-                break;
+            let flags = low & !v & HIGHS;
+            if flags != 0 {
+                return at + (flags.trailing_zeros() / 8) as usize;
             }
             at += 8;
         }
@@ -451,7 +461,14 @@ mod tests {
                     ("é", false),
                 ] {
                     let text = format!("{}{byte}{}", "a".repeat(at), "b".repeat(len - at));
-                    let parser = Parser { text: &text, bytes: text.as_bytes(), pos: 0, paths: &[] };
+                    let parser = Parser {
+                        text: &text,
+                        bytes: text.as_bytes(),
+                        pos: 0,
+                        paths: &[],
+                        members: Vec::new(),
+                        items: Vec::new(),
+                    };
                     let want = if special { at } else { text.len() };
                     assert_eq!(parser.plain_run(0), want, "{text:?}");
                     assert_eq!(parser.plain_run(at.min(1)), want.max(at.min(1)), "{text:?} from 1");

@@ -4,8 +4,13 @@ use super::Value;
 /// Compact JSON (no spaces), as sent on the wire and stored.
 pub fn to_string(value: &Value) -> String {
     let mut out = String::new();
-    write(&mut out, value, None, 0);
+    write_compact(&mut out, value);
     out
+}
+
+/// Compact JSON appended to `out`: [`to_string`] into a buffer the caller keeps.
+pub(crate) fn write_compact(out: &mut String, value: &Value) {
+    write(out, value, None, 0);
 }
 
 /// JSON indented by two spaces, for showing a result to a person.
