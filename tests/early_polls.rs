@@ -98,6 +98,11 @@ fn read_page(s: &mut ClientState, entries: Vec<(String, String)>, now: u64) -> m
     restore
 }
 
+/// An early poll's answer, as the driver hands it over (outside the request window).
+fn early_answer(s: &mut ClientState, now: u64, id: &str, outcome: ExchangeOutcome) -> Change {
+    s.on_exchange_done(now, id, &Action::Poll, &outcome, false)
+}
+
 fn message(s: &ClientState, id: &str) -> Option<String> {
     s.record(id).and_then(|r| r.last().task.status_message.clone())
 }
@@ -105,11 +110,12 @@ fn message(s: &ClientState, id: &str) -> Option<String> {
 #[test]
 fn an_answer_that_came_before_its_record_is_applied_when_the_record_is_read() {
     let mut s = state(true, true);
-    s.early_polls_started(&["a".into(), "gone".into()]);
+    s.poll_early(&["a".into(), "gone".into()]);
+    assert_eq!(polls(&s.drain_effects()), ["a", "gone"], "both polled before any record is read");
     let at = T0 + 60_000;
     // Both answers come back before the store has given anything.
-    assert_eq!(s.on_early_answer(at, "a", answer("a", TaskStatus::Working, "half way", at)), Change::Nothing);
-    assert_eq!(s.on_early_answer(at, "gone", answer("gone", TaskStatus::Working, "?", at)), Change::Nothing);
+    assert_eq!(early_answer(&mut s, at, "a", answer("a", TaskStatus::Working, "half way", at)), Change::Nothing);
+    assert_eq!(early_answer(&mut s, at, "gone", answer("gone", TaskStatus::Working, "?", at)), Change::Nothing);
     assert!(s.record("a").is_none());
 
     let restore = read_page(&mut s, stored(&["a", "b"]), at + 40);
@@ -121,7 +127,7 @@ fn an_answer_that_came_before_its_record_is_applied_when_the_record_is_read() {
     s.finish_restore(restore, at + 50);
     assert!(s.record("gone").is_none(), "an answer for a task that is not stored makes no record");
     assert_eq!(
-        s.on_early_answer(at + 60, "gone", answer("gone", TaskStatus::Completed, "?", at)),
+        early_answer(&mut s, at + 60, "gone", answer("gone", TaskStatus::Completed, "?", at)),
         Change::Nothing,
         "nor does a late one"
     );
@@ -130,14 +136,15 @@ fn an_answer_that_came_before_its_record_is_applied_when_the_record_is_read() {
 #[test]
 fn a_poll_still_out_when_its_record_is_read_is_not_sent_again_and_its_answer_applies() {
     let mut s = state(true, true);
-    s.early_polls_started(&["a".into()]);
+    s.poll_early(&["a".into()]);
+    assert_eq!(polls(&s.drain_effects()), ["a"]);
     let at = T0 + 60_000;
     let restore = read_page(&mut s, stored(&["a", "b"]), at);
     assert_eq!(polls(&s.drain_effects()), ["b"], "the early poll of \"a\" is still out: no second one");
     s.finish_restore(restore, at + 5);
     assert_eq!(s.record("a").map(|r| r.status()), Some(LocalStatus::Working));
 
-    let change = s.on_early_answer(at + 20, "a", answer("a", TaskStatus::Completed, "done", at + 10));
+    let change = early_answer(&mut s, at + 20, "a", answer("a", TaskStatus::Completed, "done", at + 10));
     assert_eq!(change, Change::State, "the answer arrives after the restore and applies");
     assert_eq!(s.record("a").map(|r| r.status()), Some(LocalStatus::Completed));
 }
@@ -145,10 +152,11 @@ fn a_poll_still_out_when_its_record_is_read_is_not_sent_again_and_its_answer_app
 #[test]
 fn an_early_poll_that_failed_backs_its_task_off_like_any_poll() {
     let mut s = state(true, true);
-    s.early_polls_started(&["a".into()]);
+    s.poll_early(&["a".into()]);
+    assert_eq!(polls(&s.drain_effects()), ["a"]);
     let at = T0 + 60_000;
     let failure = ExchangeOutcome::Failed(mcp_tasks_web::machine::backoff::Failure::Network);
-    assert_eq!(s.on_early_answer(at, "a", failure), Change::Nothing, "kept for its record");
+    assert_eq!(early_answer(&mut s, at, "a", failure), Change::Nothing, "kept for its record");
     let restore = read_page(&mut s, stored(&["a"]), at + 30);
     assert!(polls(&s.drain_effects()).is_empty(), "backing off after the failed early poll");
     s.finish_restore(restore, at + 31);
@@ -169,8 +177,12 @@ fn the_hint_names_up_to_eight_live_tasks_of_this_generation_and_changes_with_the
     assert_eq!(s.early_hint(), None, "unchanged live set, nothing to write");
 
     let id = hint[0].clone();
-    s.early_polls_started(std::slice::from_ref(&id));
-    assert_eq!(s.on_early_answer(T0 + 1_000, &id, answer(&id, TaskStatus::Completed, "done", T0 + 900)), Change::State);
+    s.poll_early(std::slice::from_ref(&id));
+    assert_eq!(polls(&s.drain_effects()), std::slice::from_ref(&id));
+    assert_eq!(
+        early_answer(&mut s, T0 + 1_000, &id, answer(&id, TaskStatus::Completed, "done", T0 + 900)),
+        Change::State
+    );
     let after = s.early_hint().expect("a task ended");
     assert!(!after.contains(&id), "an ended task leaves the hint: {after:?}");
 

@@ -1,8 +1,9 @@
 //! Early polls at open. IndexedDB takes tens of milliseconds to open on a fresh page, and the records
 //! come after it; the poller does not wait for them to ask about the tasks it polled last. It keeps a
 //! short hint of live task ids in the host's synchronous storage (the driver writes what
-//! [`ClientState::early_hint`] hands out), polls those ids while the store opens, and the answers wait
-//! here until their records are read: applied then as the answer to a poll, not asked again.
+//! [`ClientState::early_hint`] hands out), polls those ids while the store opens, and each answer waits
+//! here until its record is read: applied then as the answer to a poll, so the task is not asked again.
+use crate::collections::SortedMap;
 use crate::machine::record::{Action, Change};
 use crate::protocol::task_protocol::TaskProtocol;
 
@@ -15,8 +16,8 @@ pub const EARLY_POLLS: usize = 8;
 /// The early polls of one open, and what the hint last said.
 #[derive(Debug, Default)]
 pub(super) struct EarlyPolls {
-    /// Task id → its answer, once it came back (with the time it did).
-    pending: crate::collections::SortedMap<String, Option<(u64, ExchangeOutcome)>>,
+    /// Task id → its answer once it came back before the record was read (with the time it did).
+    pending: SortedMap<String, Option<(u64, ExchangeOutcome)>>,
     /// The restore is over: an answer whose record was not read belongs to no task of ours.
     closed: bool,
     /// The live set's version when the hint was last handed out.
@@ -48,23 +49,25 @@ impl ClientState {
         Some(ids)
     }
 
-    /// Polls went out for `ids` before any record was read.
-    pub fn early_polls_started(&mut self, ids: &[String]) {
+    /// At open, before any record is read, as the poller: polls the tasks `ids` names (the hint),
+    /// outside the request window.
+    pub fn poll_early(&mut self, ids: &[String]) {
         for id in ids.iter().take(EARLY_POLLS) {
-            self.early.pending.insert(id.clone(), None);
+            if self.early.pending.insert(id.clone(), None).is_none() {
+                self.push(Effect::Send { id: id.clone(), action: Action::Poll, slot: false });
+            }
         }
     }
 
-    /// An early poll's answer at `now`: applied to its record if it is read already (the driver
-    /// stores and announces a [`Change::State`]), else kept until it is.
-    pub fn on_early_answer(&mut self, now: u64, id: &str, outcome: ExchangeOutcome) -> Change {
-        let Some(slot) = self.early.pending.get_mut(id) else { return Change::Nothing };
-        if !self.records.contains_key(id) && !self.early.closed {
-            *slot = Some((now, outcome));
-            return Change::Nothing;
+    /// An early poll's answer that came back before its record was read is kept for it (`true`).
+    pub(super) fn hold_early_answer(&mut self, now: u64, id: &str, outcome: &ExchangeOutcome) -> bool {
+        let Some(slot) = self.early.pending.get_mut(id) else { return false };
+        if self.records.contains_key(id) || self.early.closed {
+            self.early.pending.remove(id);
+            return false;
         }
-        self.early.pending.remove(id);
-        self.on_exchange_done(now, id, &Action::Poll, &outcome, false)
+        *slot = Some((now, outcome.clone()));
+        true
     }
 
     /// Records were just taken over: an answer that waited is applied (and the record stored), a

@@ -26,7 +26,7 @@ mod js_host;
 mod memory;
 
 pub use error::StoreError;
-pub use idb::{delete_database, IdbOpening, IdbStore};
+pub use idb::{delete_database, IdbStore};
 pub use js_host::JsStore;
 pub use memory::MemoryStore;
 

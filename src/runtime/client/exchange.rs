@@ -16,7 +16,7 @@ use super::ClientCore;
 const MAX_TIMER_MS: u64 = 60_000;
 
 /// What the state needs to know of a request's end.
-pub(super) fn outcome_of(result: Result<RequestResult, TransportError>) -> ExchangeOutcome {
+fn outcome_of(result: Result<RequestResult, TransportError>) -> ExchangeOutcome {
     match result {
         Ok(RequestResult::Task(task)) => ExchangeOutcome::Answered(Some(Box::new(task))),
         Ok(_) => ExchangeOutcome::Answered(None),

@@ -18,10 +18,10 @@ use crate::protocol::input::decode_input_responses;
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::tool_result::CallToolResult;
 use crate::runtime::channel::Channel;
-use crate::runtime::leader::Leadership;
+use crate::runtime::leader::{Leadership, Trying};
 use crate::runtime::options::{ClientOptions, StoreChoice};
 use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
-use crate::store::{IdbOpening, IdbStore, JsStore, MemoryStore, Store, StoreError};
+use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
 use crate::transport::FetchTransport;
 use wasm_bindgen::JsValue;
 
@@ -66,7 +66,7 @@ type Replied = Result<(), ClientError>;
 /// The engine behind a `TaskClient`: the state, and the JS resources that carry out its effects.
 pub struct ClientCore {
     state: RefCell<ClientState>,
-    transport: Rc<FetchTransport>,
+    transport: FetchTransport,
     store: RefCell<Rc<Store>>,
     events: Events,
     /// The one timer, set to the state's next wake-up.
@@ -96,63 +96,46 @@ pub(crate) fn random_u64() -> u64 {
     (a << 32) ^ b
 }
 
-/// The store being opened: ready at once, or IndexedDB's open request in flight.
-enum StoreOpening {
-    Ready(Result<Store, ClientError>),
-    IndexedDb(Result<IdbOpening, StoreError>),
-}
-
-/// Starts opening the store the host chose (IndexedDB's request goes out now).
-fn begin_store(choice: StoreChoice) -> StoreOpening {
-    match choice {
-        StoreChoice::Memory => StoreOpening::Ready(Ok(Store::Memory(MemoryStore::new()))),
-        StoreChoice::Js(object) => {
-            StoreOpening::Ready(JsStore::new(object).map(Store::Js).map_err(|e| ClientError::storage(e.to_string())))
-        }
-        StoreChoice::IndexedDb => StoreOpening::IndexedDb(IdbStore::start_open(DATABASE)),
-    }
-}
-
-/// The store the options asked for, once open. A host store that is not one (a method missing) is
-/// refused: `open()` rejects naming it, rather than keep tasks in memory the host believes are stored.
-/// Only IndexedDB falls back to memory (missing, blocked or refused by the browser), with the reason
-/// for a `storage` event.
-async fn finish_store(opening: StoreOpening) -> Result<(Store, Option<String>), ClientError> {
-    let opened = match opening {
-        StoreOpening::Ready(store) => return store.map(|store| (store, None)),
-        StoreOpening::IndexedDb(Ok(opening)) => opening.finish().await,
-        StoreOpening::IndexedDb(Err(e)) => Err(e),
-    };
-    Ok(match opened {
-        Ok(store) => (Store::IndexedDb(store), None),
-        Err(e) => (
-            Store::Memory(MemoryStore::new()),
-            Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only")),
-        ),
+/// The store the options ask for. A host store that is not one (a method missing) is refused:
+/// `open()` rejects naming it, rather than keep tasks in memory the host believes are stored. Only
+/// IndexedDB falls back to memory (missing, blocked or refused by the browser), with a `storage` event.
+async fn open_store(choice: StoreChoice) -> Result<(Store, Option<String>), ClientError> {
+    Ok(match choice {
+        StoreChoice::Memory => (Store::Memory(MemoryStore::new()), None),
+        StoreChoice::Js(object) => match JsStore::new(object) {
+            Ok(store) => (Store::Js(store), None),
+            Err(e) => return Err(ClientError::storage(e.to_string())),
+        },
+        StoreChoice::IndexedDb => match IdbStore::open(DATABASE).await {
+            Ok(store) => (Store::IndexedDb(store), None),
+            Err(e) => (
+                Store::Memory(MemoryStore::new()),
+                Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only")),
+            ),
+        },
     })
+}
+
+/// The lock, if the request made at open got it.
+async fn decide(trying: Option<Trying>) -> Option<Leadership> {
+    match trying {
+        Some(trying) => trying.decided().await,
+        None => None,
+    }
 }
 
 impl ClientCore {
     /// Opens a client: the store, then every record of this namespace and server, then polling.
     pub async fn open(options: ClientOptions) -> Result<Rc<Self>, ClientError> {
         let keys = Keys::new(&options.namespace, &options.url);
+        // The Web Lock is asked for while IndexedDB opens: on a fresh page each takes tens of ms.
+        let mut trying = if options.auto_poll { Leadership::try_start(&keys.tabs()) } else { None };
+        let hint = if trying.is_some() && globals::is_online() { early::read_hint(&keys) } else { Vec::new() };
         let meta = RequestMeta::task_client(options.client_info.clone(), true, true);
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
-        let transport = Rc::new(
+        let transport =
             FetchTransport::new(options.url.clone(), meta, options.headers, options.request_timeout_ms, first_id)
-                .with_limits(options.max_response_bytes, options.max_input_requests),
-        );
-        // While IndexedDB opens (tens of ms on a fresh page): the Web Lock is asked for, and the tab
-        // that gets it polls the tasks its hint names (see `early`).
-        let trying = if options.auto_poll { Leadership::try_start(&keys.tabs()) } else { None };
-        let opening = begin_store(options.store);
-        let held = match trying {
-            Some(trying) => trying.decided().await,
-            None => None,
-        };
-        let hint = if held.is_some() && globals::is_online() { early::read_hint(&keys) } else { Vec::new() };
-        let early_answers = (!hint.is_empty()).then(|| early::poll(&transport, &hint));
-        let (store, store_note) = finish_store(opening).await?;
+                .with_limits(options.max_response_bytes, options.max_input_requests);
         let config = ClientConfig {
             policy: options.policy,
             retention: options.retention,
@@ -162,10 +145,12 @@ impl ClientCore {
         let mut state = ClientState::new(config, keys, !globals::is_online(), !options.auto_poll, random_u64());
         state.set_notify(options.notify);
         state.set_hidden(globals::is_hidden());
+        // Made before its store is open, on a stand-in nothing is written to: with a hint, the tab that
+        // gets the lock polls those tasks while IndexedDB opens (see `early`).
         let core = Rc::new_cyclic(|me| Self {
             state: RefCell::new(state),
             transport,
-            store: RefCell::new(Rc::new(store)),
+            store: RefCell::new(Rc::new(Store::Memory(MemoryStore::new()))),
             events: Events::new(),
             timer: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
@@ -179,14 +164,29 @@ impl ClientCore {
             link: legacy_link::ServerLink::default(),
             me: me.clone(),
         });
+        let mut held = None;
+        if !hint.is_empty() {
+            held = decide(trying.take()).await;
+            if held.is_some() {
+                core.run(|state| state.poll_early(&hint));
+            }
+        }
+        let (store, store_note) = match open_store(options.store).await {
+            Ok(opened) => opened,
+            Err(e) => {
+                core.close();
+                return Err(e);
+            }
+        };
+        *core.store.borrow_mut() = Rc::new(store);
+        if trying.is_some() {
+            held = decide(trying).await;
+        }
         if let Some(note) = store_note {
             core.emit_storage(&note);
         }
         if options.auto_poll {
             core.join_tabs(held).await;
-        }
-        if let Some(answers) = early_answers {
-            core.adopt_early_polls(&hint, &answers);
         }
         // Before the restore: events the restore queues (calls of unknown outcome) are dispatched on
         // the next macrotask, which must come after `open()` resolves and the host listens; an await

@@ -43,28 +43,6 @@ pub struct IdbStore {
     _on_versionchange: Closure<dyn FnMut(JsValue)>,
 }
 
-/// An IndexedDB open in flight ([`IdbStore::start_open`]).
-pub struct IdbOpening(open::Opening);
-
-impl IdbOpening {
-    /// The store, once the database is open (errors as [`IdbStore::open`]).
-    pub async fn finish(self) -> Result<IdbStore, StoreError> {
-        let name = self.0.name().to_owned();
-        let database = self.0.finish().await?;
-        let closed_by_versionchange = Rc::new(Cell::new(false));
-        let on_versionchange = {
-            let database = database.clone();
-            let closed = Rc::clone(&closed_by_versionchange);
-            Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
-                database.close();
-                closed.set(true);
-            })
-        };
-        database.set_onversionchange(Some(on_versionchange.as_ref().unchecked_ref()));
-        Ok(IdbStore { database, name, closed_by_versionchange, _on_versionchange: on_versionchange })
-    }
-}
-
 impl std::fmt::Debug for IdbStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("IdbStore").field("name", &self.name).finish_non_exhaustive()
@@ -80,12 +58,23 @@ impl IdbStore {
     /// upgrade waits on another connection; [`StoreError::Failed`] otherwise (for example a database of
     /// that name created by a newer schema version).
     pub async fn open(database_name: &str) -> Result<IdbStore, StoreError> {
-        Self::start_open(database_name)?.finish().await
-    }
-
-    /// [`Self::open`] in two halves: the request goes out now, [`IdbOpening::finish`] awaits it.
-    pub fn start_open(database_name: &str) -> Result<IdbOpening, StoreError> {
-        open::start(database_name).map(IdbOpening)
+        let database = open::open(database_name).await?;
+        let closed_by_versionchange = Rc::new(Cell::new(false));
+        let on_versionchange = {
+            let database = database.clone();
+            let closed = Rc::clone(&closed_by_versionchange);
+            Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+                database.close();
+                closed.set(true);
+            })
+        };
+        database.set_onversionchange(Some(on_versionchange.as_ref().unchecked_ref()));
+        Ok(IdbStore {
+            database,
+            name: database_name.to_owned(),
+            closed_by_versionchange,
+            _on_versionchange: on_versionchange,
+        })
     }
 
     /// The text stored under `key`, if any.

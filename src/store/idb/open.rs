@@ -86,44 +86,23 @@ impl Drop for UpgradeHandler {
     }
 }
 
-/// An open request of a database at our schema version: issued at once by [`start`] and awaited by
-/// [`Opening::finish`], so the browser opens the database while the caller does other work.
-pub(super) struct Opening {
-    request: IdbOpenDbRequest,
-    upgrade: UpgradeHandler,
-    name: String,
-}
-
-/// Asks to open `database_name`; the `records` store is created if the database is new.
-pub(super) fn start(database_name: &str) -> Result<Opening, StoreError> {
-    let request = factory()?
+/// Opens `database_name` at our schema version, creating the `records` store if it is new.
+pub(super) async fn open(database_name: &str) -> Result<IdbDatabase, StoreError> {
+    let factory = factory()?;
+    let request = factory
         .open_with_u32(database_name, SCHEMA_VERSION)
         .map_err(|thrown| open_error(database_name, &JsFailure::from_js(&thrown)))?;
     let upgrade = UpgradeHandler::install(&request);
-    Ok(Opening { request, upgrade, name: database_name.to_owned() })
-}
-
-impl Opening {
-    /// The database's name.
-    pub(super) fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The database, once open. A request that finished before this was awaited is read as it ended;
-    /// a `blocked` event that fired before it is not seen, and the open waits for the other connection
-    /// to close (every client of ours closes on `versionchange`).
-    pub(super) async fn finish(self) -> Result<IdbDatabase, StoreError> {
-        let Opening { request, upgrade, name } = self;
-        match RequestWait::new_open(&request).outcome().await {
-            Ok(database) => {
-                drop(upgrade);
-                Ok(database.unchecked_into())
-            }
-            Err(RequestFailure::Error(failure)) => Err(open_error(&name, &failure)),
-            Err(RequestFailure::Blocked) => {
-                close_if_it_opens_later(&request, upgrade);
-                Err(StoreError::Blocked)
-            }
+    let outcome = RequestWait::new_open(&request).outcome().await;
+    match outcome {
+        Ok(database) => {
+            drop(upgrade);
+            Ok(database.unchecked_into())
+        }
+        Err(RequestFailure::Error(failure)) => Err(open_error(database_name, &failure)),
+        Err(RequestFailure::Blocked) => {
+            close_if_it_opens_later(&request, upgrade);
+            Err(StoreError::Blocked)
         }
     }
 }
