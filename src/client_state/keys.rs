@@ -127,6 +127,11 @@ impl Keys {
         format!("mcp-tasks-web|{}", self.prefix)
     }
 
+    /// The `localStorage` key of the poller's hint of tasks to poll before the store opens.
+    pub fn early_hint(&self) -> String {
+        format!("mcp-tasks-web|early|{}", self.prefix)
+    }
+
     /// What a stored key names: a task, a call, or something else under the prefix.
     pub fn classify(&self, key: &str) -> StoredKey {
         let rest = key.strip_prefix(self.prefix.as_str()).and_then(|rest| rest.split_once('/'));

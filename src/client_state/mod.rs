@@ -17,6 +17,7 @@ use crate::protocol::task::Task;
 use crate::protocol::task_protocol::TaskProtocol;
 
 mod attention;
+mod early;
 mod effect;
 mod keys;
 mod listen;
@@ -34,6 +35,7 @@ mod wake_queue;
 mod window;
 mod writes;
 
+pub use early::EARLY_POLLS;
 pub use effect::Effect;
 pub use keys::{Keys, StoredKey};
 pub use listen::{ListenEnd, IDLE_LIMIT_MS, REFUSED_RETRY_MS, RELISTEN_MAX_MS, RELISTEN_MIN_MS};
@@ -112,6 +114,8 @@ pub struct ClientState {
     leader: bool,
     /// Whom to notify of what (opt-in).
     attention: Attention,
+    /// Polls sent at open before the records were read, and the hint they came from.
+    early: early::EarlyPolls,
     seed: u64,
     effects: Vec<Effect>,
 }
@@ -139,6 +143,7 @@ impl ClientState {
             closed: false,
             leader,
             attention: Attention::default(),
+            early: early::EarlyPolls::default(),
             seed,
             effects: Vec::new(),
         }

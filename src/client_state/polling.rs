@@ -169,6 +169,9 @@ impl ClientState {
         outcome: &ExchangeOutcome,
         slot: bool,
     ) -> Change {
+        if !slot && self.hold_early_answer(now, id, outcome) {
+            return Change::Nothing;
+        }
         if slot {
             self.window.on_answer(outcome, self.slots.in_flight, self.config.max_in_flight);
             self.slots.in_flight = self.slots.in_flight.saturating_sub(1);

@@ -108,6 +108,7 @@ impl ClientState {
         for (id, record) in std::mem::take(&mut restore.loaded) {
             self.records.insert(id, record);
         }
+        self.take_early_answers();
         self.poll_due(now);
     }
 
@@ -119,6 +120,8 @@ impl ClientState {
             restore.loaded.get_or_insert_with(id, || record);
         }
         self.records.replace_all(restore.loaded);
+        self.take_early_answers();
+        self.close_early_polls();
         self.apply_retention(now);
         restore.read_anew
     }

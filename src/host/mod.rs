@@ -5,4 +5,5 @@ pub(crate) mod events;
 pub mod globals;
 pub(crate) mod js_error;
 pub mod js_json;
+pub(crate) mod local_storage;
 pub(crate) mod spawn;

@@ -404,6 +404,12 @@ impl TaskRecord {
         None
     }
 
+    /// A poll of this task is already out (sent at open before its record was read): no other is
+    /// started until its answer comes back through [`Self::on_poll_result`] or a poll failure.
+    pub fn mark_poll_in_flight(&mut self) {
+        self.in_flight.poll = true;
+    }
+
     /// Marks the task as covered (or no longer covered) by a listen stream. A covered task is polled
     /// only as a backstop (see [`TaskRecord::pushed_poll_at`]); when coverage ends (the stream dropped)
     /// the next poll is due at once, to catch up on whatever was missed in the gap, but never sooner

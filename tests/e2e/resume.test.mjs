@@ -233,6 +233,60 @@ test("reload while an answer is in flight: it is sent, applied once, and never a
   });
 });
 
+test("early polls: after a reload the hinted task is polled before IndexedDB opens, and its answer is not asked again", { timeout: 25_000 }, async () => {
+  await withRig("early", async ({ server, profile }) => {
+    const page = profile.context.pages()[0] ?? (await profile.context.newPage());
+    await page.goto(`${server.base}/?ns=early&minPoll=100`);
+    await hostReady(page);
+    const out = await page.evaluate(() => window.host.start("build", { seconds: 20, target: "early" }));
+    assert.equal(out.kind, "task");
+    const id = out.task.taskId;
+    // The polling tab keeps its hint of live tasks in localStorage.
+    await page.waitForFunction(
+      (taskId) => Object.keys(localStorage).some((k) => k.startsWith("mcp-tasks-web|early|") && localStorage.getItem(k).includes(taskId)),
+      id,
+      { timeout: 5_000 },
+    );
+    await sleep(300); // the stored record is due for a poll again when the next page opens
+
+    // The next page's IndexedDB open succeeds 400 ms late (its success event is held back), and it
+    // polls every 5 s at most: a second tasks/get within a second would mean the early answer was lost.
+    await profile.context.addInitScript(() => {
+      const open = IDBFactory.prototype.open;
+      const onsuccess = Object.getOwnPropertyDescriptor(IDBRequest.prototype, "onsuccess");
+      IDBFactory.prototype.open = function (...args) {
+        const request = open.apply(this, args);
+        Object.defineProperty(request, "onsuccess", {
+          configurable: true,
+          get() { return onsuccess.get.call(this); },
+          set(handler) {
+            onsuccess.set.call(this, handler && ((event) => setTimeout(() => {
+              window.__idbOpenedAt = Date.now();
+              handler.call(this, event);
+            }, 400)));
+          },
+        });
+        return request;
+      };
+    });
+    const navigatedAt = Date.now();
+    await page.goto(`${server.base}/?ns=early&minPoll=5000`);
+    await hostReady(page);
+    const openedAt = await page.evaluate(() => window.__idbOpenedAt);
+    assert.ok(openedAt > navigatedAt, "the page opened IndexedDB (late)");
+    const gets = () => profile.requests.filter((r) => r.at >= navigatedAt && r.method === "tasks/get" && r.taskId === id);
+    assert.ok(gets().length >= 1, "the task was polled after the navigation");
+    assert.ok(gets()[0].at < openedAt, `the first tasks/get (${gets()[0].at - navigatedAt} ms) came before IndexedDB opened (${openedAt - navigatedAt} ms)`);
+    await sleep(1_000);
+    assert.equal(gets().length, 1, `one tasks/get: the early answer was applied when the record was read (${gets().map((r) => r.at - navigatedAt).join(", ")} ms)`);
+    const restored = await snapshotOf(page, id);
+    assert.ok(restored, "the task is restored");
+    assert.equal(restored.restored, true);
+    assert.equal(restored.status, "working");
+    assertNoPageErrors(profile);
+  });
+});
+
 test("a call cut off by a reload is reported as outcome unknown", { timeout: 20_000 }, async () => {
   await withRig("unknown", async ({ server, profile }) => {
     let page = await profile.openHost(server.base, "unknown");

@@ -18,7 +18,7 @@ use crate::protocol::input::decode_input_responses;
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::tool_result::CallToolResult;
 use crate::runtime::channel::Channel;
-use crate::runtime::leader::Leadership;
+use crate::runtime::leader::{Leadership, Trying};
 use crate::runtime::options::{ClientOptions, StoreChoice};
 use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
 use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
@@ -29,6 +29,7 @@ pub use crate::client_state::StepReport;
 pub use crate::error::{ClientError, ErrorKind};
 
 mod calls;
+mod early;
 mod exchange;
 #[cfg(feature = "legacy")]
 mod legacy_link;
@@ -115,13 +116,21 @@ async fn open_store(choice: StoreChoice) -> Result<(Store, Option<String>), Clie
     })
 }
 
+/// The lock, if the request made at open got it.
+async fn decide(trying: Option<Trying>) -> Option<Leadership> {
+    match trying {
+        Some(trying) => trying.decided().await,
+        None => None,
+    }
+}
+
 impl ClientCore {
     /// Opens a client: the store, then every record of this namespace and server, then polling.
     pub async fn open(options: ClientOptions) -> Result<Rc<Self>, ClientError> {
         let keys = Keys::new(&options.namespace, &options.url);
         // The Web Lock is asked for while IndexedDB opens: on a fresh page each takes tens of ms.
-        let trying = if options.auto_poll { Leadership::try_start(&keys.tabs()) } else { None };
-        let (store, store_note) = open_store(options.store).await?;
+        let mut trying = if options.auto_poll { Leadership::try_start(&keys.tabs()) } else { None };
+        let hint = if trying.is_some() && globals::is_online() { early::read_hint(&keys) } else { Vec::new() };
         let meta = RequestMeta::task_client(options.client_info.clone(), true, true);
         let first_id = (random_u64() % 1_000_000_000) as i64 + 1;
         let transport =
@@ -136,10 +145,12 @@ impl ClientCore {
         let mut state = ClientState::new(config, keys, !globals::is_online(), !options.auto_poll, random_u64());
         state.set_notify(options.notify);
         state.set_hidden(globals::is_hidden());
+        // Made before its store is open, on a stand-in nothing is written to: with a hint, the tab that
+        // gets the lock polls those tasks while IndexedDB opens (see `early`).
         let core = Rc::new_cyclic(|me| Self {
             state: RefCell::new(state),
             transport,
-            store: RefCell::new(Rc::new(store)),
+            store: RefCell::new(Rc::new(Store::Memory(MemoryStore::new()))),
             events: Events::new(),
             timer: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
@@ -153,11 +164,29 @@ impl ClientCore {
             link: legacy_link::ServerLink::default(),
             me: me.clone(),
         });
+        let mut held = None;
+        if !hint.is_empty() {
+            held = decide(trying.take()).await;
+            if held.is_some() {
+                core.run(|state| state.poll_early(&hint));
+            }
+        }
+        let (store, store_note) = match open_store(options.store).await {
+            Ok(opened) => opened,
+            Err(e) => {
+                core.close();
+                return Err(e);
+            }
+        };
+        *core.store.borrow_mut() = Rc::new(store);
+        if trying.is_some() {
+            held = decide(trying).await;
+        }
         if let Some(note) = store_note {
             core.emit_storage(&note);
         }
         if options.auto_poll {
-            core.join_tabs(trying).await;
+            core.join_tabs(held).await;
         }
         // Before the restore: events the restore queues (calls of unknown outcome) are dispatched on
         // the next macrotask, which must come after `open()` resolves and the host listens; an await
@@ -196,6 +225,7 @@ impl ClientCore {
                 let _ = store.delete(&key).await;
             });
         }
+        self.write_early_hint();
     }
 
     /// Feeds the state one event, carries out its effects and waits for the store deletes it asked

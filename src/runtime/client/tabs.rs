@@ -8,7 +8,7 @@ use crate::host::globals::{self, Timeout};
 use crate::host::spawn::spawn;
 use crate::json::Value;
 use crate::runtime::channel::Channel;
-use crate::runtime::leader::{Leadership, Trying};
+use crate::runtime::leader::Leadership;
 
 use super::once::Once;
 use super::ClientCore;
@@ -21,9 +21,9 @@ impl ClientCore {
     /// place in the queue for the lock that makes one of them the poller.
     ///
     /// Opening with no other client polling, it takes the lock before reading the store (`restore`
-    /// then comes after): that read is current, and the first poll follows it at once. `trying`: that
-    /// lock request, made while the store opened.
-    pub(super) async fn join_tabs(self: &Rc<Self>, trying: Option<Trying>) {
+    /// then comes after): that read is current, and the first poll follows it at once. `held`: that
+    /// lock, when the request made while the store opened got it.
+    pub(super) async fn join_tabs(self: &Rc<Self>, held: Option<Leadership>) {
         // Without Web Locks (Node, some workers) each client polls its own handles and talks to no one.
         if !Leadership::available() {
             self.state.borrow_mut().set_leader(true);
@@ -36,10 +36,6 @@ impl ClientCore {
                 core.on_message(&message);
             }
         });
-        let held = match trying {
-            Some(trying) => trying.decided().await,
-            None => Leadership::try_now(&name).await,
-        };
         if let Some(held) = held {
             *self.leadership.borrow_mut() = Some(held);
             self.state.borrow_mut().set_leader(true);
