@@ -143,7 +143,11 @@ fn keep_class_names(minified: &str) -> String {
     for pair in exports.unwrap_or_default().split(',') {
         let Some((local, exported)) = pair.split_once(" as ") else { continue };
         let is_class = |rest: &str| minified.contains(&format!("class {local}{rest}"));
-        if exported.starts_with(|c: char| c.is_ascii_uppercase()) && (is_class("{") || is_class(" extends")) {
+        // A bundled module declares it as an expression: `var w=class r{…}` (named `r`).
+        let is_class_expression = minified.contains(&format!("{local}=class"));
+        if exported.starts_with(|c: char| c.is_ascii_uppercase())
+            && (is_class("{") || is_class(" extends") || is_class_expression)
+        {
             out.push_str(&format!("\nObject.defineProperty({local},\"name\",{{value:\"{exported}\"}});"));
         }
     }
@@ -254,5 +258,7 @@ mod tests {
         assert!(!out.contains(r#"value:"Helper""#), "a function is not a class: {out}");
         assert!(!out.contains(r#"value:"default""#), "only names that read as class names: {out}");
         assert_eq!(keep_class_names("var a=1;"), "var a=1;\n", "nothing exported: unchanged");
+        let bundled = "var M=class r{static f(){}};export{M as TaskClient};";
+        assert!(keep_class_names(bundled).contains(r#"Object.defineProperty(M,"name",{value:"TaskClient"});"#));
     }
 }
