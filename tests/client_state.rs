@@ -1,6 +1,8 @@
 //! `ClientState` driven natively with a fake clock and a simulated server: request slots and the
 //! backlog, the one removal path (forget, clear, retention, other tabs), waiters, group writes, tab
 //! messages, and property tests over random sequences of all of them.
+mod common;
+
 use mcp_tasks_web::client_state::{
     ClientConfig, ClientState, Effect, ExchangeOutcome, Keys, Removal, TabMessage, Wait,
 };
@@ -16,14 +18,7 @@ use proptest::prelude::*;
 const T0: u64 = 1_785_574_800_000;
 
 fn policy() -> PollPolicy {
-    PollPolicy {
-        min_interval_ms: 100,
-        default_interval_ms: 500,
-        backoff_base_ms: 500,
-        max_backoff_ms: 4_000,
-        expiry_grace_ms: 60_000,
-        pushed_backstop_ms: 60_000,
-    }
+    common::state_policy()
 }
 
 fn state(max_in_flight: usize, retention: usize) -> ClientState {

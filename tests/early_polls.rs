@@ -2,10 +2,11 @@
 //! and each answer is applied to its record once the record is read (not asked again), or dropped if
 //! no record comes; a poll still out when its record is read keeps a second one from starting. The
 //! hint names up to eight live 2026-07-28 tasks and changes only with the live set.
+mod common;
+
 use mcp_tasks_web::client_state::{
     ClientConfig, ClientState, Effect, ExchangeOutcome, Keys, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };
-use mcp_tasks_web::machine::backoff::PollPolicy;
 use mcp_tasks_web::machine::record::{Action, Change, LocalStatus};
 use mcp_tasks_web::machine::stored::to_stored;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
@@ -22,15 +23,12 @@ fn keys() -> Keys {
 }
 
 fn state(leader: bool, auto_poll: bool) -> ClientState {
-    let policy = PollPolicy {
-        min_interval_ms: 100,
-        default_interval_ms: 500,
-        backoff_base_ms: 500,
-        max_backoff_ms: 4_000,
-        expiry_grace_ms: 60_000,
-        pushed_backstop_ms: 60_000,
+    let config = ClientConfig {
+        policy: common::state_policy(),
+        retention: 500,
+        auto_poll,
+        max_in_flight: MAX_REQUESTS_IN_FLIGHT,
     };
-    let config = ClientConfig { policy, retention: 500, auto_poll, max_in_flight: MAX_REQUESTS_IN_FLIGHT };
     ClientState::new(config, keys(), false, leader, 7)
 }
 
@@ -79,13 +77,7 @@ fn polls(effects: &[Effect]) -> Vec<String> {
 }
 
 fn stores(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Store(id) => Some(id.clone()),
-            _ => None,
-        })
-        .collect()
+    common::stored_ids(effects)
 }
 
 /// Reads `entries` as one page at `now` (the first page of a poller's open), without finishing.

@@ -2,6 +2,8 @@
 //! queue work with 100 or 10,000 idle live tasks (no pass over every record), a TTL end is still found
 //! on time (with the poll in flight, offline, with every slot taken), and the count of live 2025-11-25
 //! tasks opens and closes the session stream as the walk over the records did.
+mod common;
+
 use std::collections::VecDeque;
 
 use mcp_tasks_web::client_state::{ClientConfig, ClientState, Effect, ExchangeOutcome, Keys, Removal};
@@ -18,14 +20,7 @@ const TTL_MS: u64 = 3_600_000;
 const GRACE_MS: u64 = 60_000;
 
 fn state(max_in_flight: usize) -> ClientState {
-    let policy = PollPolicy {
-        min_interval_ms: 100,
-        default_interval_ms: 500,
-        backoff_base_ms: 500,
-        max_backoff_ms: 4_000,
-        expiry_grace_ms: GRACE_MS,
-        pushed_backstop_ms: 60_000,
-    };
+    let policy = PollPolicy { expiry_grace_ms: GRACE_MS, ..common::state_policy() };
     let config = ClientConfig { policy, retention: 500, auto_poll: true, max_in_flight };
     ClientState::new(config, Keys::new("ns", "http://127.0.0.1:1/mcp"), false, true, 7)
 }
@@ -62,13 +57,7 @@ fn sends(effects: &[Effect]) -> Vec<(String, Action)> {
 }
 
 fn stored(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Store(id) => Some(id.clone()),
-            _ => None,
-        })
-        .collect()
+    common::stored_ids(effects)
 }
 
 /// The queue work (entries taken off) of each timer pass and of each answered poll, while `n` idle

@@ -34,3 +34,27 @@ pub fn read_json(path: &Path) -> mcp_tasks_web::json::Value {
     let text = std::fs::read_to_string(path).expect("readable file");
     mcp_tasks_web::json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
+
+/// The poll policy the client-state tests run on: polls every 0.5 s (0.1 s at the fastest), backoff
+/// from 0.5 s up to 4 s, and a minute of grace after a TTL and between listen backstops.
+pub fn state_policy() -> mcp_tasks_web::machine::backoff::PollPolicy {
+    mcp_tasks_web::machine::backoff::PollPolicy {
+        min_interval_ms: 100,
+        default_interval_ms: 500,
+        backoff_base_ms: 500,
+        max_backoff_ms: 4_000,
+        expiry_grace_ms: 60_000,
+        pushed_backstop_ms: 60_000,
+    }
+}
+
+/// The ids of the records `effects` asks to store, in order.
+pub fn stored_ids(effects: &[mcp_tasks_web::client_state::Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            mcp_tasks_web::client_state::Effect::Store(id) => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}
