@@ -105,6 +105,21 @@ async function measureOnce(subject, p, n, run) {
   return { firstGetMs: r.firstGetMs, allGetMs: r.allGetMs, openMs: r.openMs, polled: r.polled, counts: r.counts, faked: r.faked, errors: r.errors.length };
 }
 
+/**
+ * [`measureOnce`], except that a page whose renderer crashed is a result, not the end of the figure:
+ * the official requester's page at 10,000 handles (10,000 fetches at once) crashes Chromium's renderer
+ * on this machine, and the other counts and subjects are still worth having.
+ */
+async function measureOrCrash(subject, p, n, run) {
+  try {
+    return await measureOnce(subject, p, n, run);
+  } catch (e) {
+    if (!/Target crashed|Page crashed/.test(String(e?.message ?? e))) throw e;
+    log(`${subject} n=${n} run ${run + 1}: the page crashed (${String(e?.message ?? e).split("\n")[0]})`);
+    return { crashed: true };
+  }
+}
+
 try {
   for (const n of counts) {
     // Each subject in its own profile, both set up first; then the runs alternate between them, so a
@@ -124,7 +139,7 @@ try {
       for (let run = 0; run < runs; run += 1) {
         await sleep(pollMs + 200); // every handle due again
         for (const subject of subjects) {
-          if (run < runsFor(subject, n)) profiles[subject].runs.push(await measureOnce(subject, profiles[subject], n, run));
+          if (run < runsFor(subject, n)) profiles[subject].runs.push(await measureOrCrash(subject, profiles[subject], n, run));
         }
       }
       for (const subject of subjects) results.push({ subject, n, setupMs: profiles[subject].setupMs, runs: profiles[subject].runs });

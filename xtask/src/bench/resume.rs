@@ -62,7 +62,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         ["--www", &www_arg, "--pkg", &pkg_arg, "--counts", &counts_arg, "--runs", &runs_arg, "--poll-ms", &poll_arg];
     let json = runner::node_json(ctx.root, Some(&server), &script, &args)?;
 
-    let results = summarise(&json)?;
+    let (results, crashed) = summarise(&json)?;
     let chromium = json["chromium"].as_str().unwrap_or("?");
     let ours_note = format!(
         "TaskClient.open() on N live handles in IndexedDB → the page's first tasks/get fetch (performance.now() in the page); \
@@ -89,7 +89,8 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         }
     }
     rows.extend(checked_ratio(&results));
-    let text = details_text(&results, runs);
+    let mut text = details_text(&results, runs);
+    text.extend(crashed);
     ctx.detail(FIGURE, format!("open → tasks/get in ms, median (min–max) of {runs} runs"), text, json);
     Ok(rows)
 }
@@ -158,28 +159,39 @@ struct Measured {
     open: Option<Spread>,
 }
 
-/// The runner's `results` as spreads over the runs.
-fn summarise(json: &serde_json::Value) -> Result<Vec<Measured>> {
+/// The runner's `results` as spreads over the runs that did not crash, and a line for each subject and
+/// count whose every page crashed (left out of the rows).
+fn summarise(json: &serde_json::Value) -> Result<(Vec<Measured>, Vec<String>)> {
     let results = json["results"].as_array().ok_or_else(|| Error::msg("resume runner: no `results` in its JSON"))?;
-    results
-        .iter()
-        .map(|r| {
-            let (subject, n) = runner::subject_and_n(r, "resume")?;
-            let runs = r["runs"].as_array().map(Vec::as_slice).unwrap_or_default();
-            let values = |key: &str| runs.iter().filter_map(|run| run[key].as_f64()).collect::<Vec<_>>();
-            let first_get = Spread::of(&values("firstGetMs"))
-                .ok_or_else(|| Error::msg(format!("resume runner: no runs for {} n={n}", subject.as_str())))?;
-            let all = values("allGetMs");
-            Ok(Measured {
-                subject,
-                n,
-                setup_ms: r["setupMs"].as_f64().unwrap_or(f64::NAN),
-                first_get,
-                all_polled: if all.len() == runs.len() { Spread::of(&all) } else { None },
-                open: Spread::of(&values("openMs")),
-            })
-        })
-        .collect()
+    let (mut measured, mut crashed) = (Vec::new(), Vec::new());
+    for r in results {
+        let (subject, n) = runner::subject_and_n(r, "resume")?;
+        let all_runs = r["runs"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let runs: Vec<&serde_json::Value> = all_runs.iter().filter(|run| run["crashed"] != true).collect();
+        let values = |key: &str| runs.iter().filter_map(|run| run[key].as_f64()).collect::<Vec<_>>();
+        let Some(first_get) = Spread::of(&values("firstGetMs")) else {
+            if all_runs.is_empty() || !runs.is_empty() {
+                return Err(Error::msg(format!("resume runner: no runs for {} n={n}", subject.as_str())));
+            }
+            crashed.push(format!(
+                "  {} at {} handles: the page crashed in each of its {} run(s); not measured\n",
+                subject.as_str(),
+                group_thousands(n as i64),
+                all_runs.len()
+            ));
+            continue;
+        };
+        let all = values("allGetMs");
+        measured.push(Measured {
+            subject,
+            n,
+            setup_ms: r["setupMs"].as_f64().unwrap_or(f64::NAN),
+            first_get,
+            all_polled: if all.len() == runs.len() { Spread::of(&all) } else { None },
+            open: Spread::of(&values("openMs")),
+        });
+    }
+    Ok((measured, crashed))
 }
 
 /// One line per count and subject: first tasks/get, every handle polled, open resolved, setup.
@@ -233,6 +245,21 @@ mod tests {
         let slower = [measured(Subject::Ours, 1000, 50.0), measured(Subject::Official, 1000, 40.0)];
         assert!(!checked_ratio(&slower).expect("both measured").within_budget());
         assert!(checked_ratio(&[measured(Subject::Ours, 1000, 30.0)]).is_none(), "no official run, no check");
+    }
+
+    #[test]
+    fn a_subject_whose_pages_all_crashed_is_named_and_left_out_and_a_crashed_run_is_not_a_value() {
+        let json = serde_json::json!({ "results": [
+            { "subject": "ours", "n": 10000, "setupMs": 1.0,
+              "runs": [{ "firstGetMs": 80.0, "allGetMs": 1.0, "openMs": 2.0 }, { "crashed": true }, { "firstGetMs": 20.0, "allGetMs": 1.0, "openMs": 2.0 }] },
+            { "subject": "official", "n": 10000, "setupMs": 1.0, "runs": [{ "crashed": true }] },
+        ]});
+        let (measured, crashed) = summarise(&json).expect("a crash is a result");
+        assert_eq!(measured.len(), 1);
+        assert_eq!((measured[0].subject, measured[0].first_get.median), (Subject::Ours, 50.0));
+        assert_eq!(crashed, ["  official at 10,000 handles: the page crashed in each of its 1 run(s); not measured\n"]);
+        let none = serde_json::json!({ "results": [{ "subject": "ours", "n": 1, "runs": [] }] });
+        assert!(summarise(&none).is_err(), "no runs at all is still an error");
     }
 
     #[test]
