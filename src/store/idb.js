@@ -3,8 +3,8 @@
 // record keys, values the JSON text. Every failure is thrown as `{ kind, message }`, `kind` one of
 // unavailable, blocked, quota or failed (the `StoreError` variants Rust makes of it).
 //
-// Moved out of Rust to save size: the same steps there, through web-sys, cost 7.6 KB gzip of .wasm and
-// glue; this file is under 2 KB minified.
+// Moved out of Rust to save size: a client-only host downloads about 5 KB gzip less with this file (2 KB
+// minified and gzipped) than with the same steps in Rust through web-sys.
 
 /** The object store every record lives in. */
 const RECORDS = "records";

@@ -5,8 +5,8 @@
 // means is decided in Rust (src/transport/fetch.rs), which turns every failure thrown here,
 // `{ kind, message, status, to }`, into a typed `TransportError`.
 //
-// Moved out of Rust to save size: the same steps there, through web-sys and js-sys, cost 8 KB gzip of
-// .wasm and glue; this file is about 1 KB minified.
+// Moved out of Rust to save size: a client-only host downloads 2.3 KB gzip less with this file (1.3 KB
+// minified and gzipped) than with the same steps in Rust through web-sys and js-sys.
 
 /** The most same-origin redirects one request follows. */
 const MAX_HOPS = 5;
