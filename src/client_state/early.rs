@@ -73,15 +73,15 @@ impl ClientState {
     /// Records were just taken over: an answer that waited is applied (and the record stored), a
     /// poll still out marks its record so no second one starts.
     pub(super) fn take_early_answers(&mut self) {
-        let mut i = 0;
-        loop {
-            let next = self.early.pending.iter().nth(i).map(|(id, answer)| (id.clone(), answer.is_some()));
-            let Some((id, answered)) = next else { break };
-            if !self.records.contains_key(&id) {
-                i += 1;
-            } else if !answered {
+        let mut read = Vec::new();
+        for (id, answer) in self.early.pending.iter() {
+            if self.records.contains_key(id) {
+                read.push((id.clone(), answer.is_some()));
+            }
+        }
+        for (id, answered) in read {
+            if !answered {
                 self.records.update(&id, |record, _| record.mark_poll_in_flight());
-                i += 1;
             } else if let Some(Some((at, outcome))) = self.early.pending.remove(&id) {
                 if self.on_exchange_done(at, &id, &Action::Poll, &outcome, false) == Change::State {
                     self.push(Effect::Store(id));

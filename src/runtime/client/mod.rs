@@ -18,7 +18,7 @@ use crate::protocol::input::decode_input_responses;
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::tool_result::CallToolResult;
 use crate::runtime::channel::Channel;
-use crate::runtime::leader::{Leadership, Trying};
+use crate::runtime::leader::Leadership;
 use crate::runtime::options::{ClientOptions, StoreChoice};
 use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
 use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
@@ -116,14 +116,6 @@ async fn open_store(choice: StoreChoice) -> Result<(Store, Option<String>), Clie
     })
 }
 
-/// The lock, if the request made at open got it.
-async fn decide(trying: Option<Trying>) -> Option<Leadership> {
-    match trying {
-        Some(trying) => trying.decided().await,
-        None => None,
-    }
-}
-
 impl ClientCore {
     /// Opens a client: the store, then every record of this namespace and server, then polling.
     pub async fn open(options: ClientOptions) -> Result<Rc<Self>, ClientError> {
@@ -164,12 +156,14 @@ impl ClientCore {
             link: legacy_link::ServerLink::default(),
             me: me.clone(),
         });
-        let mut held = None;
-        if !hint.is_empty() {
-            held = decide(trying.take()).await;
-            if held.is_some() {
-                core.run(|state| state.poll_early(&hint));
-            }
+        // With a hint (only a client that asked for the lock has one), the lock is settled first:
+        // only the tab that gets it polls early.
+        let held_early = match trying.take_if(|_| !hint.is_empty()) {
+            Some(asked) => asked.decided().await,
+            None => None,
+        };
+        if held_early.is_some() {
+            core.run(|state| state.poll_early(&hint));
         }
         let (store, store_note) = match open_store(options.store).await {
             Ok(opened) => opened,
@@ -179,9 +173,10 @@ impl ClientCore {
             }
         };
         *core.store.borrow_mut() = Rc::new(store);
-        if trying.is_some() {
-            held = decide(trying).await;
-        }
+        let held = match trying {
+            Some(asked) => asked.decided().await,
+            None => held_early,
+        };
         if let Some(note) = store_note {
             core.emit_storage(&note);
         }
