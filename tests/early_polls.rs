@@ -157,6 +157,29 @@ fn an_early_poll_that_failed_backs_its_task_off_like_any_poll() {
 }
 
 #[test]
+fn an_early_poll_that_fails_after_its_record_was_read_sets_the_timer_for_the_retry() {
+    // Seen in WebKitGTK: the answer came after the restore, nothing re-armed the driver's timer, and
+    // the task was never polled again.
+    let mut s = state(true, true);
+    s.poll_early(&["a".into()]);
+    assert_eq!(polls(&s.drain_effects()), ["a"]);
+    let at = T0 + 60_000;
+    let restore = read_page(&mut s, stored(&["a"]), at);
+    s.finish_restore(restore, at + 1);
+    s.drain_effects();
+    let before = s.next_wakeup(at + 1);
+    assert!(before.is_some_and(|t| t >= at + 3_600_000), "the only poll is out: only the TTL is timed: {before:?}");
+
+    let failure = ExchangeOutcome::Failed(mcp_tasks_web::machine::backoff::Failure::Network);
+    early_answer(&mut s, at + 20, "a", failure);
+    let effects = s.drain_effects();
+    assert!(effects.contains(&Effect::Rearm), "the driver is told to set its timer anew: {effects:?}");
+    let retry = s.record("a").and_then(|r| r.next_wakeup(&s.config().policy)).expect("a retry is scheduled");
+    assert!(retry > at + 20, "after the backoff: {retry}");
+    assert_eq!(s.next_wakeup(at + 20), Some(retry), "and the timer is set for it");
+}
+
+#[test]
 fn the_hint_names_up_to_eight_live_tasks_of_this_generation_and_changes_with_the_live_set() {
     let mut s = state(true, true);
     for i in 0..10 {

@@ -188,6 +188,10 @@ impl ClientState {
         });
         if slot {
             self.start_waiting(now);
+        } else {
+            // An early poll answered after its record was read: no slot to hand on, but the record's
+            // next poll moved, and the timer must follow it.
+            self.poll_due(now);
         }
         change.unwrap_or(Change::Nothing)
     }
