@@ -171,7 +171,7 @@ fn an_early_poll_that_fails_after_its_record_was_read_sets_the_timer_for_the_ret
     assert!(before.is_some_and(|t| t >= at + 3_600_000), "the only poll is out: only the TTL is timed: {before:?}");
 
     let failure = ExchangeOutcome::Failed(mcp_tasks_web::machine::backoff::Failure::Network);
-    early_answer(&mut s, at + 20, "a", failure);
+    assert_eq!(early_answer(&mut s, at + 20, "a", failure), Change::State, "the task now backs off");
     let effects = s.drain_effects();
     assert!(effects.contains(&Effect::Rearm), "the driver is told to set its timer anew: {effects:?}");
     let retry = s.record("a").and_then(|r| r.next_wakeup(&s.config().policy)).expect("a retry is scheduled");
