@@ -103,7 +103,7 @@ fn a_removed_task_is_gone_everywhere_and_its_waiters_are_rejected() {
     let Wait::Later(waiter) = s.wait("a").unwrap() else { panic!("a live task waits") };
     s.remove(&["a".into()], Removal::Forget);
     let effects = s.drain_effects();
-    assert!(s.record("a").is_none() && s.version("a").is_none());
+    assert!(s.record("a").is_none() && !s.has_version("a"));
     assert_eq!(settles(&effects), vec![(waiter, Err(ErrorKind::Forgotten))]);
     assert!(effects.contains(&Effect::Delete(s.keys().task("a"))), "{effects:?}");
     assert!(effects.contains(&Effect::EmitForget("a".into())), "{effects:?}");
@@ -159,7 +159,7 @@ fn a_record_removed_while_its_group_is_written_is_deleted_again() {
     s.group_written(group);
     let effects = s.drain_effects();
     assert_eq!(effects, vec![Effect::Delete(s.keys().task("b"))]);
-    assert!(s.version("a").is_some() && s.version("b").is_none());
+    assert!(s.has_version("a") && !s.has_version("b"));
     assert!(s.take_write_group().is_none(), "nothing left: the writer stops");
     assert!(s.queue_write("a"), "and the next write starts it again");
 }
@@ -332,7 +332,7 @@ proptest! {
             prop_assert_eq!(s.requests_in_flight(), outstanding.len());
             for id in &removed {
                 if s.record(id).is_none() {
-                    prop_assert!(s.version(id).is_none());
+                    prop_assert!(!s.has_version(id));
                     prop_assert!(!s.is_restored(id));
                     prop_assert!(waiters.iter().filter(|(_, t)| *t == id).all(|(w, _)| settled.get(w) == Some(&1)),
                         "a waiter of removed {} was not settled", id);

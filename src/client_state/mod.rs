@@ -30,6 +30,7 @@ mod session_stream;
 mod step_plan;
 mod tab_message;
 mod tabs;
+mod versions;
 mod waiters;
 mod wake_queue;
 mod window;
@@ -87,9 +88,9 @@ pub struct ClientState {
     keys: Keys,
     /// The records, with their wake-up and TTL queues and live counts.
     records: Records,
-    /// The stored text of each record as this client last read or wrote it (step mode compares on
-    /// write; a re-read skips records whose text it already holds).
-    versions: SortedMap<String, String>,
+    /// The stored version of each record as this client last read or wrote it (step mode compares on
+    /// write; a re-read skips records it already holds).
+    versions: versions::Versions,
     /// Records restored from the store at open (`restored` in snapshots).
     restored: SortedSet<String>,
     /// Calls found at open whose page died before their answer.
@@ -127,7 +128,7 @@ impl ClientState {
             config,
             keys,
             records: Records::new(config.policy),
-            versions: SortedMap::new(),
+            versions: versions::Versions::new(!config.auto_poll),
             restored: SortedSet::default(),
             unknown_calls: SortedMap::new(),
             live_calls: SortedSet::default(),
@@ -194,9 +195,14 @@ impl ClientState {
         self.unknown_calls.values()
     }
 
-    /// The stored text this client last read or wrote for task `id`.
+    /// Whether this client holds a version of task `id`'s stored record.
+    pub fn has_version(&self, id: &str) -> bool {
+        self.versions.contains(id)
+    }
+
+    /// Step mode: the stored text this client last read or wrote for task `id`.
     pub fn version(&self, id: &str) -> Option<&str> {
-        self.versions.get(id).map(String::as_str)
+        self.versions.text(id)
     }
 
     /// Whether the runtime reports no network.

@@ -63,7 +63,7 @@ impl ClientState {
                 // Re-reading: a record whose stored text this client already holds is kept where it is,
                 // not parsed again (1,000 handles: most of the time to the first poll), and stays in view
                 // while the next page is read; `finish_restore` keeps it.
-                if !restore.at_open && self.versions.get(&id) == Some(&text) && self.records.contains_key(&id) {
+                if !restore.at_open && self.versions.holds(&id, &text) && self.records.contains_key(&id) {
                     return;
                 }
                 match parse::<TaskRecord>(&text) {
@@ -75,7 +75,7 @@ impl ClientState {
                             // The page that stored it may have sent its queued answers already.
                             record.recheck_outbox_first();
                         }
-                        self.versions.insert(id.clone(), text);
+                        self.versions.set(id.clone(), text);
                         restore.loaded.insert(id.clone(), record);
                         restore.read_anew.push(id);
                     }
@@ -138,18 +138,18 @@ impl ClientState {
         let mut seen = SortedSet::new();
         for (key, text) in entries {
             let StoredKey::Task(id) = self.keys.classify(&key) else { continue };
-            if self.versions.get(&id) == Some(&text) {
+            if self.versions.holds(&id, &text) {
                 seen.insert(id);
                 continue;
             }
             if let Ok(record) = parse::<TaskRecord>(&text) {
                 self.records.insert(id.clone(), record);
-                self.versions.insert(id.clone(), text);
+                self.versions.set(id.clone(), text);
             }
             seen.insert(id);
         }
         let mut gone = Vec::new();
-        for id in self.versions.keys() {
+        for id in self.versions.ids() {
             if !seen.contains(id) {
                 gone.push(id.clone());
             }

@@ -65,7 +65,7 @@ impl ClientState {
         for (id, (key, text)) in group.ids.into_iter().zip(group.entries) {
             self.writes.unstored.remove(&id);
             if self.records.contains_key(&id) {
-                self.versions.insert(id, text);
+                self.versions.set(id, text);
             } else {
                 self.push(Effect::Delete(key));
             }
@@ -90,7 +90,7 @@ impl ClientState {
 
     /// Task `id` was written (or read) as `text`.
     pub fn set_version(&mut self, id: &str, text: String) {
-        self.versions.insert(id.to_owned(), text);
+        self.versions.set(id.to_owned(), text);
     }
 
     /// Step mode: another writer's copy of task `id` replaces ours (`None`: it is gone or unreadable,
@@ -98,7 +98,7 @@ impl ClientState {
     pub fn adopt_stored(&mut self, id: &str, stored: Option<(String, TaskRecord)>) {
         match stored {
             Some((text, record)) => {
-                self.versions.insert(id.to_owned(), text);
+                self.versions.set(id.to_owned(), text);
                 self.records.insert(id.to_owned(), record);
             }
             None => self.remove(&[id.to_owned()], super::Removal::Vanished),
