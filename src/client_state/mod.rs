@@ -171,11 +171,11 @@ impl ClientState {
 
     /// Task `id`'s record.
     pub fn record(&self, id: &str) -> Option<&TaskRecord> {
-        self.records.get(id)
+        self.records.get(id).map(|r| &**r)
     }
 
     /// Every record, by task id.
-    pub fn records(&self) -> &SortedMap<String, TaskRecord> {
+    pub fn records(&self) -> &SortedMap<String, Box<TaskRecord>> {
         &self.records
     }
 
@@ -249,7 +249,7 @@ impl ClientState {
         let id = handle.task_id.clone();
         let record =
             TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
-        self.records.insert(id.clone(), record);
+        self.records.insert(id.clone(), Box::new(record));
         id
     }
 
@@ -340,7 +340,7 @@ impl ClientState {
     /// ended.
     pub fn announce(&mut self, id: &str) {
         let Some(record) = self.records.get(id) else { return };
-        let stored = crate::machine::stored::to_stored(record);
+        let stored = crate::machine::stored::to_stored(&**record);
         let settled = record.is_settled();
         let notify = self.attention.announced(id) && self.leader;
         self.push(Effect::EmitTask(id.to_owned()));

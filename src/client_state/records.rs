@@ -36,12 +36,18 @@ fn facts(record: &TaskRecord, policy: &PollPolicy) -> Facts {
 }
 
 /// Whether a wake-queue entry is still the record's next wake-up.
-fn wakes_at<'a>(map: &'a SortedMap<String, TaskRecord>, policy: &'a PollPolicy) -> impl Fn(u64, &str) -> bool + 'a {
+fn wakes_at<'a>(
+    map: &'a SortedMap<String, Box<TaskRecord>>,
+    policy: &'a PollPolicy,
+) -> impl Fn(u64, &str) -> bool + 'a {
     move |due, id| map.get(id).and_then(|r| r.next_wakeup(policy)) == Some(due)
 }
 
 /// Whether an expiry-queue entry is still the record's TTL end.
-fn expires_at<'a>(map: &'a SortedMap<String, TaskRecord>, policy: &'a PollPolicy) -> impl Fn(u64, &str) -> bool + 'a {
+fn expires_at<'a>(
+    map: &'a SortedMap<String, Box<TaskRecord>>,
+    policy: &'a PollPolicy,
+) -> impl Fn(u64, &str) -> bool + 'a {
     move |due, id| map.get(id).is_some_and(|r| facts(r, policy).expiry == Some(due))
 }
 
@@ -57,7 +63,7 @@ pub struct WakeStats {
 /// The records, their two queues and the live counts.
 #[derive(Debug)]
 pub(super) struct Records {
-    map: SortedMap<String, TaskRecord>,
+    map: SortedMap<String, Box<TaskRecord>>,
     policy: PollPolicy,
     wake: WakeQueue,
     expiry: WakeQueue,
@@ -76,7 +82,7 @@ impl Facts {
 }
 
 impl Deref for Records {
-    type Target = SortedMap<String, TaskRecord>;
+    type Target = SortedMap<String, Box<TaskRecord>>;
 
     fn deref(&self) -> &Self::Target {
         &self.map
@@ -141,7 +147,7 @@ impl Records {
     }
 
     /// Adds or replaces task `id`'s record.
-    pub(super) fn insert(&mut self, id: String, record: TaskRecord) -> Option<TaskRecord> {
+    pub(super) fn insert(&mut self, id: String, record: Box<TaskRecord>) -> Option<Box<TaskRecord>> {
         let new = facts(&record, &self.policy);
         self.count(new, 1);
         self.queue(&id, new);
@@ -155,7 +161,7 @@ impl Records {
     }
 
     /// Removes task `id`'s record (its entries go stale).
-    pub(super) fn remove(&mut self, id: &str) -> Option<TaskRecord> {
+    pub(super) fn remove(&mut self, id: &str) -> Option<Box<TaskRecord>> {
         let old = self.map.remove(id)?;
         self.count(facts(&old, &self.policy), -1);
         self.live_version += 1;
@@ -247,14 +253,14 @@ impl Records {
     }
 
     /// Takes every record out (the queues and counts start over).
-    pub(super) fn take_all(&mut self) -> SortedMap<String, TaskRecord> {
+    pub(super) fn take_all(&mut self) -> SortedMap<String, Box<TaskRecord>> {
         let map = std::mem::take(&mut self.map);
         self.rebuild();
         map
     }
 
     /// Holds `map` instead of the records held.
-    pub(super) fn replace_all(&mut self, map: SortedMap<String, TaskRecord>) {
+    pub(super) fn replace_all(&mut self, map: SortedMap<String, Box<TaskRecord>>) {
         self.map = map;
         self.rebuild();
     }

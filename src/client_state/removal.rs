@@ -98,7 +98,8 @@ impl ClientState {
     /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
     pub fn apply_retention(&mut self, now: u64) {
         let doomed: Vec<String> = {
-            let settled: Vec<(&String, &TaskRecord)> = self.records.iter().filter(|(_, r)| r.is_settled()).collect();
+            let settled: Vec<(&String, &Box<TaskRecord>)> =
+                self.records.iter().filter(|(_, r)| r.is_settled()).collect();
             let order = crate::collections::sorted_order(settled.len(), &mut |a, b| {
                 settled[a].1.received_at() < settled[b].1.received_at()
             });

@@ -24,7 +24,7 @@ pub const MAX_PAGE: usize = 2048;
 #[derive(Debug)]
 pub struct Restore {
     at_open: bool,
-    loaded: SortedMap<String, TaskRecord>,
+    loaded: SortedMap<String, Box<TaskRecord>>,
     read_anew: Vec<String>,
     /// Hand each page over as soon as it is read, so its polls start while the next one is read.
     early_start: bool,
@@ -76,7 +76,7 @@ impl ClientState {
                             record.recheck_outbox_first();
                         }
                         self.versions.set(id.clone(), text);
-                        restore.loaded.insert(id.clone(), record);
+                        restore.loaded.insert(id.clone(), Box::new(record));
                         restore.read_anew.push(id);
                     }
                     // Left in the store untouched (a newer release may read it); reported, never dropped.
@@ -143,7 +143,7 @@ impl ClientState {
                 continue;
             }
             if let Ok(record) = parse::<TaskRecord>(&text) {
-                self.records.insert(id.clone(), record);
+                self.records.insert(id.clone(), Box::new(record));
                 self.versions.set(id.clone(), text);
             }
             seen.insert(id);
