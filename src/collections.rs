@@ -78,6 +78,11 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
         }
     }
 
+    /// The stored key equal to `key` (a shared key, such as an `Rc<str>`, can then be cloned).
+    pub(crate) fn key_of(&self, key: &str) -> Option<&K> {
+        self.find(key).ok().map(|i| &self.entries[i].0)
+    }
+
     /// Removes `key`.
     pub fn remove(&mut self, key: &str) -> Option<V> {
         self.find(key).ok().map(|i| self.entries.remove(i).1)

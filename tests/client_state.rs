@@ -178,7 +178,7 @@ fn retention_keeps_the_newest_settled_tasks_and_tells_the_other_tabs() {
     }
     s.drain_effects();
     s.apply_retention(T0 + 20_000);
-    let kept: Vec<&String> = s.records().keys().collect();
+    let kept: Vec<&str> = s.records().keys().map(|id| &**id).collect();
     assert_eq!(kept, ["t3", "t4"], "the two newest stay");
     let effects = s.drain_effects();
     assert!(effects.contains(&Effect::Post(TabMessage::Forget { ids: vec!["t0".into(), "t1".into(), "t2".into()] })));
@@ -282,7 +282,7 @@ proptest! {
         let mut settled: std::collections::BTreeMap<String, usize> = Default::default();
         let mut removed: std::collections::BTreeSet<String> = Default::default();
         for op in ops {
-            let ids: Vec<String> = s.records().keys().cloned().collect();
+            let ids: Vec<String> = s.records().keys().map(|id| id.to_string()).collect();
             let pick = |n: usize| ids.get(n % ids.len().max(1)).cloned();
             match op {
                 Op::Add => { add(&mut s, now, &format!("t{next_id:03}")); next_id += 1; }
@@ -310,7 +310,7 @@ proptest! {
                     if let Ok(Wait::Later(w)) = s.wait(&id) { waiters.insert(w, id); }
                 },
                 Op::Retention => {
-                    let before: Vec<String> = s.records().keys().cloned().collect();
+                    let before: Vec<String> = s.records().keys().map(|id| id.to_string()).collect();
                     s.apply_retention(now);
                     let settled_left = s.records().values().filter(|r| r.is_settled()).count();
                     prop_assert!(settled_left <= keep);
@@ -347,7 +347,7 @@ proptest! {
                 // A free slot in the window after a pass: nothing due was left behind.
                 for (id, record) in s.records().iter() {
                     let due = record.next_wakeup(&policy()).is_some_and(|at| at <= now);
-                    prop_assert!(!due || outstanding.iter().any(|(o, _, _)| o == id),
+                    prop_assert!(!due || outstanding.iter().any(|(o, _, _)| o.as_str() == &**id),
                         "{} was due at {:?} (now {}) and not sent", id, record.next_wakeup(&policy()), now);
                 }
             }

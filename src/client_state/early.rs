@@ -43,7 +43,7 @@ impl ClientState {
                 break;
             }
             if !record.is_settled() && record.protocol() == TaskProtocol::Extension {
-                ids.push(id.clone());
+                ids.push(id.to_string());
             }
         }
         Some(ids)

@@ -137,7 +137,7 @@ impl ClientState {
         let mut live = SortedSet::new();
         for (id, record) in self.records.iter() {
             if !record.is_settled() {
-                live.insert(id.clone());
+                live.insert(id.to_string());
             }
         }
         live

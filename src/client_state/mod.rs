@@ -175,7 +175,7 @@ impl ClientState {
     }
 
     /// Every record, by task id.
-    pub fn records(&self) -> &SortedMap<String, Box<TaskRecord>> {
+    pub fn records(&self) -> &SortedMap<std::rc::Rc<str>, Box<TaskRecord>> {
         &self.records
     }
 
@@ -249,7 +249,7 @@ impl ClientState {
         let id = handle.task_id.clone();
         let record =
             TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
-        self.records.insert(id.clone(), Box::new(record));
+        self.records.insert(id.as_str().into(), Box::new(record));
         id
     }
 
@@ -263,9 +263,11 @@ impl ClientState {
     pub fn on_progress(&mut self, progress: Progress) {
         let id = match (&progress.related_task, &progress.token) {
             (Some(id), _) => Some(id.clone()),
-            (None, Value::String(token)) => {
-                self.records.iter().find(|(_, r)| r.progress_token() == Some(token.as_str())).map(|(id, _)| id.clone())
-            }
+            (None, Value::String(token)) => self
+                .records
+                .iter()
+                .find(|(_, r)| r.progress_token() == Some(token.as_str()))
+                .map(|(id, _)| id.to_string()),
             _ => None,
         };
         let Some(id) = id else { return };
@@ -380,7 +382,7 @@ impl ClientState {
             let mut live = Vec::new();
             for (id, record) in self.records.iter() {
                 if !record.is_settled() {
-                    live.push(id.clone());
+                    live.push(id.to_string());
                 }
             }
             for id in live {

@@ -4,6 +4,7 @@
 //! no record changes its time without an entry for the new one; with 10,000 idle tasks a pass over
 //! every record after each answer was most of what an answered poll cost.
 use std::ops::Deref;
+use std::rc::Rc;
 
 use crate::collections::SortedMap;
 use crate::machine::backoff::PollPolicy;
@@ -37,7 +38,7 @@ fn facts(record: &TaskRecord, policy: &PollPolicy) -> Facts {
 
 /// Whether a wake-queue entry is still the record's next wake-up.
 fn wakes_at<'a>(
-    map: &'a SortedMap<String, Box<TaskRecord>>,
+    map: &'a SortedMap<Rc<str>, Box<TaskRecord>>,
     policy: &'a PollPolicy,
 ) -> impl Fn(u64, &str) -> bool + 'a {
     move |due, id| map.get(id).and_then(|r| r.next_wakeup(policy)) == Some(due)
@@ -45,7 +46,7 @@ fn wakes_at<'a>(
 
 /// Whether an expiry-queue entry is still the record's TTL end.
 fn expires_at<'a>(
-    map: &'a SortedMap<String, Box<TaskRecord>>,
+    map: &'a SortedMap<Rc<str>, Box<TaskRecord>>,
     policy: &'a PollPolicy,
 ) -> impl Fn(u64, &str) -> bool + 'a {
     move |due, id| map.get(id).is_some_and(|r| facts(r, policy).expiry == Some(due))
@@ -63,7 +64,8 @@ pub struct WakeStats {
 /// The records, their two queues and the live counts.
 #[derive(Debug)]
 pub(super) struct Records {
-    map: SortedMap<String, Box<TaskRecord>>,
+    /// Keyed by task id, shared with the queues' entries.
+    map: SortedMap<Rc<str>, Box<TaskRecord>>,
     policy: PollPolicy,
     wake: WakeQueue,
     expiry: WakeQueue,
@@ -82,7 +84,7 @@ impl Facts {
 }
 
 impl Deref for Records {
-    type Target = SortedMap<String, Box<TaskRecord>>;
+    type Target = SortedMap<Rc<str>, Box<TaskRecord>>;
 
     fn deref(&self) -> &Self::Target {
         &self.map
@@ -147,7 +149,7 @@ impl Records {
     }
 
     /// Adds or replaces task `id`'s record.
-    pub(super) fn insert(&mut self, id: String, record: Box<TaskRecord>) -> Option<Box<TaskRecord>> {
+    pub(super) fn insert(&mut self, id: Rc<str>, record: Box<TaskRecord>) -> Option<Box<TaskRecord>> {
         let new = facts(&record, &self.policy);
         self.count(new, 1);
         self.queue(&id, new);
@@ -206,6 +208,8 @@ impl Records {
     }
 
     fn note_change(&mut self, id: &str, before: Facts, after: Facts, queue_wake: bool) {
+        let Some(id) = self.map.key_of(id).cloned() else { return };
+        let id = &id;
         self.count(before, -1);
         self.count(after, 1);
         if before.live != after.live {
@@ -230,7 +234,7 @@ impl Records {
     /// costs a look at each record and no more.
     pub(super) fn update_all(&mut self, mut change: impl FnMut(&str, &mut TaskRecord, &PollPolicy) -> bool) {
         let policy = self.policy;
-        let mut changed = Vec::new();
+        let mut changed: Vec<Rc<str>> = Vec::new();
         for (id, record) in self.map.iter_mut() {
             if change(id, record, &policy) {
                 changed.push(id.clone());
@@ -239,7 +243,7 @@ impl Records {
         self.queue_changed(changed);
     }
 
-    fn queue_changed(&mut self, changed: Vec<String>) {
+    fn queue_changed(&mut self, changed: Vec<Rc<str>>) {
         if changed.is_empty() {
             return;
         }
@@ -253,20 +257,20 @@ impl Records {
     }
 
     /// Takes every record out (the queues and counts start over).
-    pub(super) fn take_all(&mut self) -> SortedMap<String, Box<TaskRecord>> {
+    pub(super) fn take_all(&mut self) -> SortedMap<Rc<str>, Box<TaskRecord>> {
         let map = std::mem::take(&mut self.map);
         self.rebuild();
         map
     }
 
     /// Holds `map` instead of the records held.
-    pub(super) fn replace_all(&mut self, map: SortedMap<String, Box<TaskRecord>>) {
+    pub(super) fn replace_all(&mut self, map: SortedMap<Rc<str>, Box<TaskRecord>>) {
         self.map = map;
         self.rebuild();
     }
 
     /// Takes the earliest record whose wake-up is at or before `now`, if any.
-    pub(super) fn pop_due(&mut self, now: u64) -> Option<String> {
+    pub(super) fn pop_due(&mut self, now: u64) -> Option<Rc<str>> {
         let (found, taken) = self.wake.take_due(now, wakes_at(&self.map, &self.policy));
         self.examined += taken;
         if let Some((due, id)) = &found {
@@ -279,7 +283,7 @@ impl Records {
     }
 
     /// Queues the wake-up of a record [`Self::pop_due`] took.
-    pub(super) fn requeue(&mut self, id: &str) {
+    pub(super) fn requeue(&mut self, id: &Rc<str>) {
         if let Some(at) = self.map.get(id).and_then(|r| facts(r, &self.policy).queued_wake()) {
             self.wake.push(at, id);
         }
@@ -288,14 +292,14 @@ impl Records {
 
     /// Takes the next live task whose TTL has run out by `now`, if any (whether or not requests may
     /// start: a client offline or out of slots still ends them on time).
-    pub(super) fn pop_expired(&mut self, now: u64) -> Option<String> {
+    pub(super) fn pop_expired(&mut self, now: u64) -> Option<Rc<str>> {
         let (found, taken) = self.expiry.take_due(now, expires_at(&self.map, &self.policy));
         self.examined += taken;
         self.tidy();
         found.map(|(_, id)| id)
     }
 
-    fn queue(&mut self, id: &str, f: Facts) {
+    fn queue(&mut self, id: &Rc<str>, f: Facts) {
         if let Some(at) = f.queued_wake() {
             self.wake.push(at, id);
         }

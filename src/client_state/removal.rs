@@ -49,7 +49,7 @@ impl ClientState {
     fn all_ids(&self) -> Vec<String> {
         let mut ids = Vec::with_capacity(self.records.len() + self.unknown_calls.len());
         for id in self.records.keys() {
-            ids.push(id.clone());
+            ids.push(id.to_string());
         }
         for id in self.unknown_calls.keys() {
             ids.push(id.clone());
@@ -98,7 +98,7 @@ impl ClientState {
     /// Drops settled records past their TTL, and the oldest settled ones beyond the retention limit.
     pub fn apply_retention(&mut self, now: u64) {
         let doomed: Vec<String> = {
-            let settled: Vec<(&String, &Box<TaskRecord>)> =
+            let settled: Vec<(&std::rc::Rc<str>, &Box<TaskRecord>)> =
                 self.records.iter().filter(|(_, r)| r.is_settled()).collect();
             let order = crate::collections::sorted_order(settled.len(), &mut |a, b| {
                 settled[a].1.received_at() < settled[b].1.received_at()
@@ -113,7 +113,7 @@ impl ClientState {
             let mut doomed = Vec::new();
             for (i, &k) in order.iter().enumerate() {
                 if i < excess || past_ttl(settled[k].1) {
-                    doomed.push(settled[k].0.clone());
+                    doomed.push(settled[k].0.to_string());
                 }
             }
             doomed

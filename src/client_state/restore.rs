@@ -4,6 +4,8 @@
 //! before the rest are read; otherwise records swap in at once when the last page is read (a reader
 //! never sees an empty list in between). Records whose stored text this client already holds are kept
 //! as they are, not parsed.
+use std::rc::Rc;
+
 use crate::collections::{SortedMap, SortedSet};
 use crate::json::Value;
 use crate::machine::pending::PendingCall;
@@ -24,7 +26,7 @@ pub const MAX_PAGE: usize = 2048;
 #[derive(Debug)]
 pub struct Restore {
     at_open: bool,
-    loaded: SortedMap<String, Box<TaskRecord>>,
+    loaded: SortedMap<Rc<str>, Box<TaskRecord>>,
     read_anew: Vec<String>,
     /// Hand each page over as soon as it is read, so its polls start while the next one is read.
     early_start: bool,
@@ -76,7 +78,7 @@ impl ClientState {
                             record.recheck_outbox_first();
                         }
                         self.versions.set(id.clone(), text);
-                        restore.loaded.insert(id.clone(), Box::new(record));
+                        restore.loaded.insert(Rc::from(id.as_str()), Box::new(record));
                         restore.read_anew.push(id);
                     }
                     // Left in the store untouched (a newer release may read it); reported, never dropped.
@@ -143,7 +145,7 @@ impl ClientState {
                 continue;
             }
             if let Ok(record) = parse::<TaskRecord>(&text) {
-                self.records.insert(id.clone(), Box::new(record));
+                self.records.insert(Rc::from(id.as_str()), Box::new(record));
                 self.versions.set(id.clone(), text);
             }
             seen.insert(id);

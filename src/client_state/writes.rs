@@ -99,7 +99,7 @@ impl ClientState {
         match stored {
             Some((text, record)) => {
                 self.versions.set(id.to_owned(), text);
-                self.records.insert(id.to_owned(), Box::new(record));
+                self.records.insert(id.into(), Box::new(record));
             }
             None => self.remove(&[id.to_owned()], super::Removal::Vanished),
         }

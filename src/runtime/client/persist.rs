@@ -363,7 +363,7 @@ mod tests {
                 state.restore_entry(&mut restore, &key, text);
             }
             state.finish_restore(restore, 0);
-            state.records().keys().cloned().collect::<Vec<_>>()
+            state.records().keys().map(|id| id.to_string()).collect::<Vec<_>>()
         };
         assert_eq!(loaded(&Keys::new("ns", "https://h")), ["t1"]);
         assert_eq!(loaded(&Keys::new("ns", "https://h/task")), ["t2"]);
