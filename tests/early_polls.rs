@@ -90,6 +90,19 @@ fn read_page(s: &mut ClientState, entries: Vec<(String, String)>, now: u64) -> m
     restore
 }
 
+/// A poller that opened with a hint naming `ids` and has polled each of them, before any record is read.
+fn polling_early(ids: &[&str]) -> ClientState {
+    let mut s = state(true, true);
+    let ids: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
+    s.poll_early(&ids);
+    assert_eq!(polls(&s.drain_effects()), ids, "each polled before any record is read");
+    s
+}
+
+fn network_failure() -> ExchangeOutcome {
+    ExchangeOutcome::Failed(mcp_tasks_web::machine::backoff::Failure::Network)
+}
+
 /// An early poll's answer, as the driver hands it over (outside the request window).
 fn early_answer(s: &mut ClientState, now: u64, id: &str, outcome: ExchangeOutcome) -> Change {
     s.on_exchange_done(now, id, &Action::Poll, &outcome, false)
@@ -101,9 +114,7 @@ fn message(s: &ClientState, id: &str) -> Option<String> {
 
 #[test]
 fn an_answer_that_came_before_its_record_is_applied_when_the_record_is_read() {
-    let mut s = state(true, true);
-    s.poll_early(&["a".into(), "gone".into()]);
-    assert_eq!(polls(&s.drain_effects()), ["a", "gone"], "both polled before any record is read");
+    let mut s = polling_early(&["a", "gone"]);
     let at = T0 + 60_000;
     // Both answers come back before the store has given anything.
     assert_eq!(early_answer(&mut s, at, "a", answer("a", TaskStatus::Working, "half way", at)), Change::Nothing);
@@ -127,9 +138,7 @@ fn an_answer_that_came_before_its_record_is_applied_when_the_record_is_read() {
 
 #[test]
 fn a_poll_still_out_when_its_record_is_read_is_not_sent_again_and_its_answer_applies() {
-    let mut s = state(true, true);
-    s.poll_early(&["a".into()]);
-    assert_eq!(polls(&s.drain_effects()), ["a"]);
+    let mut s = polling_early(&["a"]);
     let at = T0 + 60_000;
     let restore = read_page(&mut s, stored(&["a", "b"]), at);
     assert_eq!(polls(&s.drain_effects()), ["b"], "the early poll of \"a\" is still out: no second one");
@@ -143,12 +152,9 @@ fn a_poll_still_out_when_its_record_is_read_is_not_sent_again_and_its_answer_app
 
 #[test]
 fn an_early_poll_that_failed_backs_its_task_off_like_any_poll() {
-    let mut s = state(true, true);
-    s.poll_early(&["a".into()]);
-    assert_eq!(polls(&s.drain_effects()), ["a"]);
+    let mut s = polling_early(&["a"]);
     let at = T0 + 60_000;
-    let failure = ExchangeOutcome::Failed(mcp_tasks_web::machine::backoff::Failure::Network);
-    assert_eq!(early_answer(&mut s, at, "a", failure), Change::Nothing, "kept for its record");
+    assert_eq!(early_answer(&mut s, at, "a", network_failure()), Change::Nothing, "kept for its record");
     let restore = read_page(&mut s, stored(&["a"]), at + 30);
     assert!(polls(&s.drain_effects()).is_empty(), "backing off after the failed early poll");
     s.finish_restore(restore, at + 31);
@@ -160,9 +166,7 @@ fn an_early_poll_that_failed_backs_its_task_off_like_any_poll() {
 fn an_early_poll_that_fails_after_its_record_was_read_sets_the_timer_for_the_retry() {
     // Seen in WebKitGTK: the answer came after the restore, nothing re-armed the driver's timer, and
     // the task was never polled again.
-    let mut s = state(true, true);
-    s.poll_early(&["a".into()]);
-    assert_eq!(polls(&s.drain_effects()), ["a"]);
+    let mut s = polling_early(&["a"]);
     let at = T0 + 60_000;
     let restore = read_page(&mut s, stored(&["a"]), at);
     s.finish_restore(restore, at + 1);
@@ -170,8 +174,7 @@ fn an_early_poll_that_fails_after_its_record_was_read_sets_the_timer_for_the_ret
     let before = s.next_wakeup(at + 1);
     assert!(before.is_some_and(|t| t >= at + 3_600_000), "the only poll is out: only the TTL is timed: {before:?}");
 
-    let failure = ExchangeOutcome::Failed(mcp_tasks_web::machine::backoff::Failure::Network);
-    assert_eq!(early_answer(&mut s, at + 20, "a", failure), Change::State, "the task now backs off");
+    assert_eq!(early_answer(&mut s, at + 20, "a", network_failure()), Change::State, "the task now backs off");
     let effects = s.drain_effects();
     assert!(effects.contains(&Effect::Rearm), "the driver is told to set its timer anew: {effects:?}");
     let retry = s.record("a").and_then(|r| r.next_wakeup(&s.config().policy)).expect("a retry is scheduled");
