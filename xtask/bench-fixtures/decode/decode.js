@@ -11,6 +11,9 @@
 //   oursText        route 1: the same from the body as a JS string (UTF-16 → UTF-8 on the way in);
 //   oursJsParse     route 3, a prototype: JSON.parse(text) in JS, Rust reads the fields it acts on
 //                   through Reflect and hands back the parsed result;
+//   oursJsFields    route 3 batched, a prototype: JSON.parse(text) in JS, which hands the same fields
+//                   to Rust in one call (each typed, or absent with a bit saying it had another type);
+//                   Rust checks them as oursJsParse does;
 //   oursDecodeOnly  route 2's wasm decode, only the status string back (what the JS object costs);
 //   jsonParse       JSON.parse(text) alone (the floor for anything that hands JS an object).
 //
@@ -19,7 +22,12 @@
 // batches interleave, in a rotating order, so a slow moment hits all of them. Before that, ours and
 // official are checked to decode each body alike. The result goes to `window.bench`
 // (`{ done, error?, ... }`), which the runner reads.
-import init, { benchDecodeTasksGet, benchDecodeTasksGetBytes, benchDecodeTasksGetParsed } from "/ours/mcp_tasks_web.js";
+import init, {
+  benchDecodeTasksGet,
+  benchDecodeTasksGetBytes,
+  benchDecodeTasksGetFields,
+  benchDecodeTasksGetParsed,
+} from "/ours/mcp_tasks_web.js";
 import { officialDecode } from "./official.js";
 
 const params = new URLSearchParams(location.search);
@@ -28,12 +36,53 @@ const BATCH_MS = Number(params.get("batchMs") || 20);
 const WARMUP_MS = Number(params.get("warmupMs") || 300);
 const status = (text) => (document.getElementById("status").textContent = text);
 
+// The bits of benchDecodeTasksGetFields' `wrong`, in the order of src/bindings/bench.rs's `Field`.
+const WRONG = { id: 1, result: 2, jsonrpc: 4, taskId: 8, status: 16, resultType: 32, createdAt: 64 };
+Object.assign(WRONG, { lastUpdatedAt: 128, statusMessage: 256, ttlMs: 512, pollIntervalMs: 1024 });
+
+/** Route 3 batched: parses the body and hands Rust the fields it acts on in one call. */
+function decodeFields(taskId, text) {
+  const message = JSON.parse(text);
+  let wrong = 0;
+  // A string, or undefined (null counts as absent); any other type sets the field's bit.
+  const str = (value, bit) => {
+    if (typeof value === "string") return value;
+    if (value !== undefined && value !== null) wrong |= bit;
+    return undefined;
+  };
+  const num = (value, bit) => {
+    if (typeof value === "number") return value;
+    if (value !== undefined && value !== null) wrong |= bit;
+    return undefined;
+  };
+  const { id, result } = message;
+  if (typeof id !== "number" && typeof id !== "string") wrong |= WRONG.id;
+  if (typeof result !== "object" || result === null || message.error !== undefined) {
+    return benchDecodeTasksGetFields(taskId, result, wrong | WRONG.result);
+  }
+  return benchDecodeTasksGetFields(
+    taskId,
+    result,
+    wrong,
+    str(message.jsonrpc, WRONG.jsonrpc),
+    str(result.taskId, WRONG.taskId),
+    str(result.status, WRONG.status),
+    str(result.resultType, WRONG.resultType),
+    str(result.createdAt, WRONG.createdAt),
+    str(result.lastUpdatedAt, WRONG.lastUpdatedAt),
+    str(result.statusMessage, WRONG.statusMessage),
+    num(result.ttlMs, WRONG.ttlMs),
+    num(result.pollIntervalMs, WRONG.pollIntervalMs),
+  );
+}
+
 // Each takes (taskId, text, bytes): the body as a JS string and as the bytes fetch would give.
 const SUBJECTS = {
   ours: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
   official: (taskId, text) => officialDecode(taskId, text),
   oursText: (taskId, text) => benchDecodeTasksGet(taskId, text, true),
   oursJsParse: (taskId, text) => benchDecodeTasksGetParsed(taskId, JSON.parse(text)),
+  oursJsFields: (taskId, text) => decodeFields(taskId, text),
   oursDecodeOnly: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, false),
   jsonParse: (_taskId, text) => JSON.parse(text),
 };
@@ -86,11 +135,34 @@ async function main() {
     status(`${name}…`);
     const bytes = new TextEncoder().encode(body);
     const official = SUBJECTS.official(taskId, body, bytes);
-    for (const subject of ["ours", "oursText", "oursJsParse"]) {
+    for (const subject of ["ours", "oursText", "oursJsParse", "oursJsFields"]) {
       const ours = SUBJECTS[subject](taskId, body, bytes);
       if (gist(ours) !== gist(official)) throw new Error(`${name}: ${subject} and official decode differently: ${gist(ours)} vs ${gist(official)}`);
     }
     if (SUBJECTS.oursDecodeOnly(taskId, body, bytes) !== official.status) throw new Error(`${name}: decode-only status differs`);
+    // The route 3 prototypes refuse what the client refuses (each mutation breaks one check).
+    const mutations = {
+      "another task": (m) => (m.result.taskId = "tsk_other"),
+      "status a number": (m) => (m.result.status = 3),
+      "unknown status": (m) => (m.result.status = "paused"),
+      "fractional ttlMs": (m) => (m.result.ttlMs = 1.5),
+      "no createdAt": (m) => delete m.result.createdAt,
+      "an error beside the result": (m) => (m.error = { code: 1, message: "x" }),
+    };
+    for (const [what, mutate] of Object.entries(mutations)) {
+      const message = JSON.parse(body);
+      mutate(message);
+      const text = JSON.stringify(message);
+      for (const subject of ["ours", "oursJsParse", "oursJsFields"]) {
+        let refused = false;
+        try {
+          SUBJECTS[subject](taskId, text, new TextEncoder().encode(text));
+        } catch {
+          refused = true;
+        }
+        if (!refused) throw new Error(`${name}: ${subject} accepted a body with ${what}`);
+      }
+    }
     const counts = {};
     for (const subject of names) {
       const fn = SUBJECTS[subject];

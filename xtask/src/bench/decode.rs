@@ -16,7 +16,8 @@
 //! (a count fixed by doubling) and reports µs per decode, median of 21 batches (`BENCH_DECODE_BATCHES`, `BENCH_DECODE_BATCH_MS`), the subjects' batches
 //! interleaved in one page, so the ratio is of one run. Beside the rows, the details show the other two
 //! routes into wasm measured in the same page (the body as a JS string, today's `benchDecodeTasksGet`;
-//! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, a prototype), our decode
+//! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, or handed them by JS in
+//! one call, two prototypes that must refuse the same broken bodies as ours), our decode
 //! with only the status string handed back, and `JSON.parse` alone. The hard check (issue 17): ours ÷
 //! official ≤ 1 on each body, one budget row per body. The bodies come from
 //! `benches/core.rs` itself (`CORE_BENCH_WRITE_DECODE_INPUTS`), so both halves decode the same bytes.
@@ -36,11 +37,12 @@ const PAGES: &[&str] = &["decode.html", "decode.js"];
 const DEFAULT_BATCHES: u64 = 21;
 const DEFAULT_BATCH_MS: u64 = 20;
 /// The page's subjects: the two the rows compare, then the ones the details add.
-const SUBJECTS: [(&str, &str); 6] = [
+const SUBJECTS: [(&str, &str); 7] = [
     ("ours", "ours (bytes in)"),
     ("official", "official"),
     ("oursText", "ours, JS string in"),
     ("oursJsParse", "JSON.parse + Rust reads fields"),
+    ("oursJsFields", "JSON.parse + fields in one call"),
     ("oursDecodeOnly", "ours, status string out"),
     ("jsonParse", "JSON.parse alone"),
 ];
@@ -192,7 +194,8 @@ fn details_text(cases: &[Case], batches: u64) -> String {
         "  µs per decode, median (min–max) of {batches} batches. \"ours (bytes in)\": the body's bytes into wasm, as the transport \
          reads them. \"JS string in\": the same decode from a JS string (UTF-16 → UTF-8 on the way in). \"JSON.parse + Rust reads \
          fields\": a prototype of the third route, the result parsed in JS and the fields the client acts on read through \
-         Reflect (a form's schema and a result's blocks unread). \"status string out\": our wasm decode handing back only the \
+         Reflect (a form's schema and a result's blocks unread). \"JSON.parse + fields in one call\": the same \
+         prototype with JS handing Rust those fields in one call, each typed or absent with a bit for a wrong type. \"status string out\": our wasm decode handing back only the \
          status (the rest of \"ours\" is the task's way out to a JS object). \"JSON.parse alone\": the floor for handing JS an \
          object, nothing checked.\n"
     ));
