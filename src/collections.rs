@@ -78,9 +78,10 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
         }
     }
 
-    /// The stored key equal to `key` (a shared key, such as an `Rc<str>`, can then be cloned).
-    pub(crate) fn key_of(&self, key: &str) -> Option<&K> {
-        self.find(key).ok().map(|i| &self.entries[i].0)
+    /// The stored key equal to `key` with its value (a shared key, such as an `Rc<str>`, can then be
+    /// cloned).
+    pub(crate) fn get_key_value(&self, key: &str) -> Option<(&K, &V)> {
+        self.find(key).ok().map(|i| (&self.entries[i].0, &self.entries[i].1))
     }
 
     /// Removes `key`.

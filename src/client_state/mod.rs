@@ -249,7 +249,7 @@ impl ClientState {
         let id = handle.task_id.clone();
         let record =
             TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
-        self.records.insert(id.as_str().into(), Box::new(record));
+        self.records.insert(id.as_str(), record);
         id
     }
 

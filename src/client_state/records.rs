@@ -148,18 +148,21 @@ impl Records {
         step(&mut self.legacy_live, f.legacy);
     }
 
-    /// Adds or replaces task `id`'s record.
-    pub(super) fn insert(&mut self, id: Rc<str>, record: Box<TaskRecord>) -> Option<Box<TaskRecord>> {
+    /// Adds or replaces task `id`'s record (an id as text or already shared, a record boxed or not).
+    pub(super) fn insert(&mut self, id: impl Into<Rc<str>>, record: impl Into<Box<TaskRecord>>) {
+        self.insert_boxed(id.into(), record.into());
+    }
+
+    #[inline(never)]
+    fn insert_boxed(&mut self, id: Rc<str>, record: Box<TaskRecord>) {
         let new = facts(&record, &self.policy);
         self.count(new, 1);
         self.queue(&id, new);
-        let old = self.map.insert(id, record);
-        if let Some(old) = &old {
-            self.count(facts(old, &self.policy), -1);
+        if let Some(old) = self.map.insert(id, record) {
+            self.count(facts(&old, &self.policy), -1);
         }
         self.live_version += 1;
         self.tidy();
-        old
     }
 
     /// Removes task `id`'s record (its entries go stale).
@@ -200,16 +203,16 @@ impl Records {
 
     #[inline(never)]
     fn changed(&mut self, id: &str, before: Facts, queue_wake: bool) {
-        let Some(after) = self.facts_of(id) else { return };
+        let Some((id, record)) = self.map.get_key_value(id) else { return };
+        let after = facts(record, &self.policy);
         if after != before {
-            self.note_change(id, before, after, queue_wake);
+            let id = id.clone();
+            self.note_change(&id, before, after, queue_wake);
             self.tidy();
         }
     }
 
-    fn note_change(&mut self, id: &str, before: Facts, after: Facts, queue_wake: bool) {
-        let Some(id) = self.map.key_of(id).cloned() else { return };
-        let id = &id;
+    fn note_change(&mut self, id: &Rc<str>, before: Facts, after: Facts, queue_wake: bool) {
         self.count(before, -1);
         self.count(after, 1);
         if before.live != after.live {

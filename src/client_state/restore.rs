@@ -145,7 +145,7 @@ impl ClientState {
                 continue;
             }
             if let Ok(record) = parse::<TaskRecord>(&text) {
-                self.records.insert(Rc::from(id.as_str()), Box::new(record));
+                self.records.insert(id.as_str(), record);
                 self.versions.set(id.clone(), text);
             }
             seen.insert(id);

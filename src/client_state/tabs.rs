@@ -34,7 +34,7 @@ impl ClientState {
             return;
         }
         let settled = record.is_settled();
-        self.records.insert(id.as_str().into(), Box::new(record));
+        self.records.insert(id.as_str(), record);
         self.push(Effect::EmitTask(id.clone()));
         if settled {
             self.settle_waiters(&id);

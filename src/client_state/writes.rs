@@ -52,7 +52,7 @@ impl ClientState {
         let (ids, entries) = ids
             .into_iter()
             .filter_map(|id| {
-                let text = to_stored(&**self.records.get(&id)?).to_string();
+                let text = to_stored(self.record(&id)?).to_string();
                 Some((id.clone(), (self.keys.task(&id), text)))
             })
             .unzip();
@@ -85,7 +85,7 @@ impl ClientState {
 
     /// The stored text of task `id`'s record as it is now.
     pub fn stored_text(&self, id: &str) -> Option<String> {
-        self.records.get(id).map(|r| to_stored(&**r).to_string())
+        self.record(id).map(|r| to_stored(r).to_string())
     }
 
     /// Task `id` was written (or read) as `text`.
@@ -99,7 +99,7 @@ impl ClientState {
         match stored {
             Some((text, record)) => {
                 self.versions.set(id.to_owned(), text);
-                self.records.insert(id.into(), Box::new(record));
+                self.records.insert(id, record);
             }
             None => self.remove(&[id.to_owned()], super::Removal::Vanished),
         }

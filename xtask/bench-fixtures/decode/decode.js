@@ -36,43 +36,53 @@ const BATCH_MS = Number(params.get("batchMs") || 20);
 const WARMUP_MS = Number(params.get("warmupMs") || 300);
 const status = (text) => (document.getElementById("status").textContent = text);
 
-// The bits of benchDecodeTasksGetFields' `wrong`, in the order of src/bindings/bench.rs's `Field`.
-const WRONG = { id: 1, result: 2, jsonrpc: 4, taskId: 8, status: 16, resultType: 32, createdAt: 64 };
-Object.assign(WRONG, { lastUpdatedAt: 128, statusMessage: 256, ttlMs: 512, pollIntervalMs: 1024 });
+// The fields benchDecodeTasksGetFields reads, in the order of src/bindings/bench.rs's `FIELDS`: a
+// field's bit in `wrong` is 1 << its index.
+const FIELDS = [
+  "id",
+  "result",
+  "jsonrpc",
+  "taskId",
+  "status",
+  "resultType",
+  "createdAt",
+  "lastUpdatedAt",
+  "statusMessage",
+  "ttlMs",
+  "pollIntervalMs",
+];
+const bit = (name) => 1 << FIELDS.indexOf(name);
 
 /** Route 3 batched: parses the body and hands Rust the fields it acts on in one call. */
 function decodeFields(taskId, text) {
   const message = JSON.parse(text);
   let wrong = 0;
-  // A string, or undefined (null counts as absent); any other type sets the field's bit.
-  const str = (value, bit) => {
-    if (typeof value === "string") return value;
-    if (value !== undefined && value !== null) wrong |= bit;
-    return undefined;
-  };
-  const num = (value, bit) => {
-    if (typeof value === "number") return value;
-    if (value !== undefined && value !== null) wrong |= bit;
+  // A value of the type `typeName`, or undefined (null counts as absent); any other type sets the
+  // field's bit.
+  const typed = (object, name, typeName) => {
+    const value = object[name];
+    if (typeof value === typeName) return value;
+    if (value !== undefined && value !== null) wrong |= bit(name);
     return undefined;
   };
   const { id, result } = message;
-  if (typeof id !== "number" && typeof id !== "string") wrong |= WRONG.id;
+  if (typeof id !== "number" && typeof id !== "string") wrong |= bit("id");
   if (typeof result !== "object" || result === null || message.error !== undefined) {
-    return benchDecodeTasksGetFields(taskId, result, wrong | WRONG.result);
+    return benchDecodeTasksGetFields(taskId, result, wrong | bit("result"));
   }
   return benchDecodeTasksGetFields(
     taskId,
     result,
     wrong,
-    str(message.jsonrpc, WRONG.jsonrpc),
-    str(result.taskId, WRONG.taskId),
-    str(result.status, WRONG.status),
-    str(result.resultType, WRONG.resultType),
-    str(result.createdAt, WRONG.createdAt),
-    str(result.lastUpdatedAt, WRONG.lastUpdatedAt),
-    str(result.statusMessage, WRONG.statusMessage),
-    num(result.ttlMs, WRONG.ttlMs),
-    num(result.pollIntervalMs, WRONG.pollIntervalMs),
+    typed(message, "jsonrpc", "string"),
+    typed(result, "taskId", "string"),
+    typed(result, "status", "string"),
+    typed(result, "resultType", "string"),
+    typed(result, "createdAt", "string"),
+    typed(result, "lastUpdatedAt", "string"),
+    typed(result, "statusMessage", "string"),
+    typed(result, "ttlMs", "number"),
+    typed(result, "pollIntervalMs", "number"),
   );
 }
 
