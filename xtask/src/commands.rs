@@ -12,8 +12,8 @@ use crate::error::{Error, Result};
 use crate::reference_server::{self, ServerProcess};
 use crate::wasm_build::{self, Package, Pkg};
 use crate::{
-    clean_copy, conformance, interop, js_tests, lints, matrix, pack, package_lint, pkg_check, sizes, toolchain,
-    wasm_imports, wasm_tests,
+    clean_copy, conformance, interop, js_tests, lints, matrix, pack, package_lint, pkg_check, short_names, sizes,
+    toolchain, wasm_tests, workspace,
 };
 
 const PKG_REFS: &str = "pkg/package.json references only files in pkg/ and types every JS export";
@@ -323,21 +323,26 @@ fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Packag
     Ok(package)
 }
 
-/// Fails, listing them, if the final module imports anything from `env`.
+/// Fails, listing them, if the final module imports anything from `env`. Read from the module's name
+/// map, which keeps the module each import came from before the names were shortened.
 fn check_env_imports(pkg: &Pkg) -> Result<()> {
-    let bytes = std::fs::read(&pkg.wasm).map_err(|e| Error::msg(format!("reading {}: {e}", pkg.wasm.display())))?;
-    let stray =
-        wasm_imports::env_imports(&bytes).map_err(|e| Error::msg(format!("parsing {}: {e}", pkg.wasm.display())))?;
+    let map = short_names::NameMap::parse(&workspace::read(&pkg.names_map)?)
+        .map_err(|e| Error::msg(format!("reading {}: {e}", pkg.names_map.display())))?;
+    let stray: Vec<String> = map
+        .imports
+        .iter()
+        .filter(|(module, _, _)| module == "env")
+        .map(|(_, name, _)| format!("  env \"{name}\""))
+        .collect();
     if stray.is_empty() {
         eprintln!("xtask: {} has no `env` imports", pkg.wasm.display());
         return Ok(());
     }
-    let list: Vec<String> = stray.iter().map(|i| format!("  {i}")).collect();
     Err(Error::msg(format!(
         "{} imports {} item(s) from `env` — unresolved native symbols that no JS host provides:\n{}\n\
          (usually a dependency that needs libc or a native API; gate it out of the wasm32 build)",
         pkg.wasm.display(),
         stray.len(),
-        list.join("\n")
+        stray.join("\n")
     )))
 }

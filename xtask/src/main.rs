@@ -19,6 +19,7 @@ mod pack;
 mod package_lint;
 mod pkg_check;
 mod reference_server;
+mod short_names;
 mod sizes;
 mod template;
 mod toolchain;

@@ -1,5 +1,6 @@
 //! The pipeline that turns the Rust crate into the npm package in pkg/:
-//! cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see `optimise`), once for
+//! cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see `optimise`) → short
+//! import and export names (see [`short_names`]), once for
 //! the client alone and once with the element (see [`build`]) → pkg-template.
 //!
 //! `--target web` emits a plain ES module with an async `init()`, which works unbundled in
@@ -11,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cmd;
 use crate::error::{Context, Result};
+use crate::short_names;
 use crate::template;
 use crate::toolchain::{BuildTools, WASM_TARGET};
 use crate::workspace;
@@ -27,7 +29,7 @@ const CLIENT_OUT_NAME: &str = "client";
 /// the last two since LLVM 20) and records in the module's `target_features` section, which is
 /// what `wasm-opt --print-features` reports for our module. binaryen rejects instructions from
 /// features that are not enabled, so we list them explicitly rather than rely on detection.
-const WASM_OPT_FEATURES: [&str; 8] = [
+pub(crate) const WASM_OPT_FEATURES: [&str; 8] = [
     "--enable-bulk-memory",
     "--enable-nontrapping-float-to-int",
     "--enable-sign-ext",
@@ -50,6 +52,8 @@ pub struct Pkg {
     /// section): a copy in cargo's wasm32 release folder named after the build, which the next
     /// build of the same name overwrites.
     pub raw_wasm: PathBuf,
+    /// The old → new import and export names of `wasm` (see [`short_names`]), beside `raw_wasm`.
+    pub names_map: PathBuf,
 }
 
 /// The package in pkg/: two builds, so a host pays only for what it imports.
@@ -120,10 +124,13 @@ fn emit(root: &Path, tools: &BuildTools, built: PathBuf, dir: &Path, out_name: &
         dir: dir.to_path_buf(),
         wasm: dir.join(format!("{out_name}_bg.wasm")),
         js: dir.join(format!("{out_name}.js")),
+        names_map: raw_wasm.with_extension("names.json"),
         raw_wasm,
     };
     bindgen(root, tools, &pkg.raw_wasm, &pkg.dir, out_name)?;
     optimise(tools, &pkg.wasm)?;
+    let wasm_types = dir.join(format!("{out_name}_bg.wasm.d.ts"));
+    short_names::shorten(tools, &pkg.wasm, &pkg.js, &wasm_types, &pkg.names_map)?;
     minify(tools, &pkg.js, true)?;
     // The glue now holds the JS snippets it imported (src/transport/http.js, src/store/idb.js): one
     // file to fetch, not three.
