@@ -190,3 +190,61 @@ fn progress_goes_to_the_task_its_token_or_tag_names() {
     complete(&mut state, "b", T0 + 1_000);
     assert_eq!(progress_of(&state, "b"), "null", "an ended task shows none");
 }
+
+/// A build without the `legacy` feature (`set_drives_legacy(false)`) meets a namespace where a build
+/// with it stored a 2025-11-25 task beside a 2026-07-28 one: it holds, polls and rewrites only the
+/// latter, whether the records come from a restore, another tab or a step's re-read, and says why
+/// the other is left in the store.
+#[test]
+fn a_build_without_the_2025_generation_leaves_those_records_in_the_store() {
+    use mcp_tasks_web::client_state::TabMessage;
+    use mcp_tasks_web::machine::stored::to_stored;
+
+    let keys = Keys::new("ns", "http://127.0.0.1:1/mcp");
+    let mut writer = state();
+    add(&mut writer, "old", TaskProtocol::Legacy);
+    add(&mut writer, "new", TaskProtocol::Extension);
+    let stored = |id: &str| to_stored(writer.record(id).expect("added"));
+    let entries: Vec<(String, String)> =
+        ["old", "new"].iter().map(|id| (keys.task(id), stored(id).to_string())).collect();
+
+    // At open.
+    let mut reader = state();
+    reader.set_drives_legacy(false);
+    let mut restore = reader.begin_restore(true);
+    for (key, text) in &entries {
+        reader.restore_entry(&mut restore, key, text.clone());
+    }
+    reader.page_read(&mut restore, T0);
+    reader.finish_restore(restore, T0);
+    assert!(reader.record("new").is_some());
+    assert!(reader.record("old").is_none(), "not held, so never polled, expired or written back");
+    let effects = reader.drain_effects();
+    let reported =
+        effects.iter().any(|e| matches!(e, Effect::EmitStorage(m) if m.contains("old") && m.contains("2025-11-25")));
+    assert!(reported, "said why it was left: {effects:?}");
+    reader.poll_due(T0 + 60_000);
+    let sent: Vec<_> = reader
+        .drain_effects()
+        .into_iter()
+        .filter_map(|e| if let Effect::Send { id, .. } = e { Some(id) } else { None })
+        .collect();
+    assert_eq!(sent, ["new"]);
+
+    // Handed over by the tab that created it (this one polls), and from a step's re-read.
+    let mut other_tab = state();
+    other_tab.set_drives_legacy(false);
+    other_tab.on_tab_message(T0, TabMessage::Adopt { id: "old".into(), stored: stored("old") });
+    assert!(other_tab.record("old").is_none());
+    other_tab.on_tab_message(T0, TabMessage::Adopt { id: "new".into(), stored: stored("new") });
+    assert!(other_tab.record("new").is_some(), "the 2026-07-28 one is adopted as before");
+    other_tab.sync_from_store(entries.clone());
+    assert!(other_tab.record("old").is_none());
+    assert!(other_tab.read_stored(Some(&entries[0].1)).is_none());
+    assert!(other_tab.read_stored(Some(&entries[1].1)).is_some());
+
+    // A build that drives both holds both, as before.
+    let mut both = state();
+    both.sync_from_store(entries);
+    assert!(both.record("old").is_some() && both.record("new").is_some());
+}

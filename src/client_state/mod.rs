@@ -117,6 +117,8 @@ pub struct ClientState {
     attention: Attention,
     /// Polls sent at open before the records were read, and the hint they came from.
     early: early::EarlyPolls,
+    /// Whether this build drives 2025-11-25 tasks (see [`ClientState::set_drives_legacy`]).
+    drives_legacy: bool,
     seed: u64,
     effects: Vec<Effect>,
 }
@@ -145,6 +147,7 @@ impl ClientState {
             leader,
             attention: Attention::default(),
             early: early::EarlyPolls::default(),
+            drives_legacy: true,
             seed,
             effects: Vec::new(),
         }
@@ -157,6 +160,14 @@ impl ClientState {
 
     fn push(&mut self, effect: Effect) {
         self.effects.push(effect);
+    }
+
+    /// Whether this client drives 2025-11-25 tasks (on unless turned off: a build without the `legacy`
+    /// feature turns it off). One that does not leaves their stored records as they are — never held,
+    /// polled, expired or rewritten — so a client that does (a build with the feature, in another tab
+    /// or on a later page) still finds them; each is reported once per read as a storage event.
+    pub fn set_drives_legacy(&mut self, drives: bool) {
+        self.drives_legacy = drives;
     }
 
     /// The settings.

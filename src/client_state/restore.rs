@@ -11,6 +11,7 @@ use crate::json::Value;
 use crate::machine::pending::PendingCall;
 use crate::machine::record::TaskRecord;
 use crate::machine::stored::from_stored;
+use crate::protocol::task_protocol::TaskProtocol;
 
 use super::{ClientState, Effect, Removal, StoredKey};
 
@@ -46,6 +47,22 @@ fn parse<T: crate::machine::stored::StoredForm>(text: &str) -> Result<T, String>
 }
 
 impl ClientState {
+    /// A stored record this client may hold: one it can read, of a task generation it drives.
+    pub(super) fn holdable(&self, record: Result<TaskRecord, String>) -> Result<TaskRecord, String> {
+        match record? {
+            record if record.protocol() == TaskProtocol::Legacy && !self.drives_legacy => {
+                Err("it is a 2025-11-25 task, which this build of mcp-tasks-web does not drive (it has no `legacy` \
+                 feature); left in the store for one that does"
+                    .into())
+            }
+            record => Ok(record),
+        }
+    }
+
+    fn read_record(&self, text: &str) -> Result<TaskRecord, String> {
+        self.holdable(parse::<TaskRecord>(text))
+    }
+
     /// Starts reading the store's entries: at open (`at_open`: they are marked `restored`), or again
     /// when this tab becomes the poller.
     pub fn begin_restore(&self, at_open: bool) -> Restore {
@@ -68,7 +85,7 @@ impl ClientState {
                 if !restore.at_open && self.versions.holds(&id, &text) && self.records.contains_key(&id) {
                     return;
                 }
-                match parse::<TaskRecord>(&text) {
+                match self.read_record(&text) {
                     Ok(mut record) => {
                         if restore.at_open {
                             self.restored.insert(id.clone());
@@ -144,7 +161,7 @@ impl ClientState {
                 seen.insert(id);
                 continue;
             }
-            if let Ok(record) = parse::<TaskRecord>(&text) {
+            if let Ok(record) = self.read_record(&text) {
                 self.records.insert(id.as_str(), record);
                 self.versions.set(id.clone(), text);
             }
@@ -159,8 +176,9 @@ impl ClientState {
         self.remove(&gone, Removal::Vanished);
     }
 
-    /// Step mode: reads one record another writer stored (`None` when it is gone or unreadable).
-    pub fn read_stored(text: Option<&str>) -> Option<TaskRecord> {
-        parse::<TaskRecord>(text?).ok()
+    /// Step mode: reads one record another writer stored (`None` when it is gone, unreadable or of a
+    /// generation this client does not drive).
+    pub fn read_stored(&self, text: Option<&str>) -> Option<TaskRecord> {
+        self.read_record(text?).ok()
     }
 }

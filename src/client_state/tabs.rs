@@ -29,7 +29,7 @@ impl ClientState {
 
     /// The poller takes new handles only (`adopt`); the other tabs take every record it shares.
     fn take_record(&mut self, now: u64, id: String, stored: &Value, adopt: bool) {
-        let Ok(record) = from_stored::<TaskRecord>(stored) else { return };
+        let Ok(record) = self.holdable(from_stored::<TaskRecord>(stored).map_err(|e| e.to_string())) else { return };
         if self.leader && (!adopt || self.records.contains_key(&id)) {
             return;
         }

@@ -26,6 +26,7 @@ pub fn build(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
     let package = build_and_report(root, &tools)?;
     check_env_imports(&package.client)?;
+    check_env_imports(&package.extension)?;
     check_env_imports(&package.element)?;
     eprintln!("xtask: built {}", package.dir.display());
     Ok(())
@@ -78,6 +79,7 @@ pub fn test(root: &Path) -> Result<()> {
         Some(pkg) => {
             checks.run("final .wasm files import nothing from `env`", || {
                 check_env_imports(&pkg.client)?;
+                check_env_imports(&pkg.extension)?;
                 check_env_imports(&pkg.element)
             });
             checks.run(PKG_REFS, || {
@@ -312,8 +314,13 @@ pub fn setup(root: &Path, browser: bool) -> Result<()> {
 fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Package> {
     let package = wasm_build::build(root, tools)?;
     let client = package.client_files().iter().map(|f| sizes::measure(f)).collect::<Result<Vec<_>>>()?;
+    let extension = package.extension_files().iter().map(|f| sizes::measure(f)).collect::<Result<Vec<_>>>()?;
     let element = package.element_files().iter().map(|f| sizes::measure(f)).collect::<Result<Vec<_>>>()?;
     println!("\nA host that imports only TaskClient (mcp-tasks-web):\n{}", sizes::table(&client));
+    println!(
+        "A host whose servers all speak the Tasks extension (mcp-tasks-web/extension):\n{}",
+        sizes::table(&extension)
+    );
     println!("A host that shows <mcp-task> cards (mcp-tasks-web/element):\n{}", sizes::table(&element));
     sizes::check_budget(
         "the client with the element (.wasm + glue + element.js)",

@@ -24,6 +24,9 @@ const CRATE: &str = "mcp-tasks-web";
 const OUT_NAME: &str = "mcp_tasks_web";
 /// wasm-bindgen's `--out-name` of the client alone (what `mcp-tasks-web` loads).
 const CLIENT_OUT_NAME: &str = "client";
+/// wasm-bindgen's `--out-name` of the client without the 2025-11-25 generation (what
+/// `mcp-tasks-web/extension` loads).
+const EXTENSION_OUT_NAME: &str = "extension";
 
 /// Features wasm-opt must accept: the ones rustc's wasm32 target enables by default (Rust 1.82+;
 /// the last two since LLVM 20) and records in the module's `target_features` section, which is
@@ -63,6 +66,9 @@ pub struct Package {
     /// The client alone (`client.js`, `client_bg.wasm`): what `import "mcp-tasks-web"` (and the
     /// Node, workerd and Deno entries) load.
     pub client: Pkg,
+    /// The client for servers of the Tasks extension only (`extension.js`, `extension_bg.wasm`):
+    /// what `mcp-tasks-web/extension` loads.
+    pub extension: Pkg,
     /// The client with the element's model (`mcp_tasks_web.js`, `mcp_tasks_web_bg.wasm`), which
     /// `element.js` (`mcp-tasks-web/element`) imports and re-exports.
     pub element: Pkg,
@@ -74,6 +80,11 @@ impl Package {
         [self.client.wasm.clone(), self.client.js.clone()]
     }
 
+    /// What a host that imports `TaskClient` from `mcp-tasks-web/extension` downloads.
+    pub fn extension_files(&self) -> [PathBuf; 2] {
+        [self.extension.wasm.clone(), self.extension.js.clone()]
+    }
+
     /// What a host that shows `<mcp-task>` cards downloads: the element build's .wasm and glue, and
     /// element.js.
     pub fn element_files(&self) -> [PathBuf; 3] {
@@ -82,20 +93,23 @@ impl Package {
 }
 
 /// Builds pkg/ from scratch (a stale file from an older build must never ship): the client alone,
-/// then the client with the element, then the template.
+/// the client without the 2025-11-25 generation, then the client with the element, then the template.
 ///
-/// Two builds because one .wasm cannot leave out what some hosts import: the element's card and
+/// Three builds because one .wasm cannot leave out what some hosts import: the element's card and
 /// form model is about a quarter of the module, and a host that only uses `TaskClient` (a worker,
-/// an edge function, a chat host with its own UI) would download it for nothing.
+/// an edge function, a chat host with its own UI) would download it for nothing; the 2025-11-25
+/// generation is about a seventh of the client, which a host whose servers all speak the Tasks
+/// extension (2026-07-28) need not download.
 pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
     let dir = root.join("pkg");
     fresh_dir(&dir)?;
     let client = emit(root, tools, compile(root, &[CLIENT_FEATURES])?, &dir, CLIENT_OUT_NAME)?;
+    let extension = emit(root, tools, compile(root, &[])?, &dir, EXTENSION_OUT_NAME)?;
     let element = emit(root, tools, compile(root, &[FEATURES])?, &dir, OUT_NAME)?;
     template::install(&root.join("pkg-template"), &dir, &workspace::crate_version(root)?)?;
     template::install_licences(root, &dir)?;
     minify(tools, &dir.join("element.js"), false)?;
-    Ok(Package { dir, client, element })
+    Ok(Package { dir, client, extension, element })
 }
 
 /// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo

@@ -12,6 +12,7 @@ use crate::machine::mrtr::MrtrCall;
 use crate::machine::pending::PendingCall;
 use crate::machine::stored::to_stored;
 use crate::protocol::input::{decode_input_responses, encode_input_requests, InputResponses};
+use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::param_headers;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::tool_call::ToolCallOutcome;
@@ -117,7 +118,7 @@ impl ClientCore {
                         return Ok((outcome, TaskProtocol::Extension));
                     }
                     Err(CallError::Client(e)) => return Err(e),
-                    Err(CallError::Transport(e)) if known.is_none() && super::legacy_link::may_be_older_server(&e) => e,
+                    Err(CallError::Transport(e)) if known.is_none() && may_be_older_server(&e) => e,
                     Err(CallError::Transport(e)) => return Err(ClientError::from(&e)),
                 };
                 match self.negotiate().await {
@@ -143,7 +144,13 @@ impl ClientCore {
         match self.run_call(name, arguments, on_input, signal, extra).await {
             Ok(outcome) => Ok((outcome, TaskProtocol::Extension)),
             Err(CallError::Client(e)) => Err(e),
-            Err(CallError::Transport(e)) => Err(ClientError::from(&e)),
+            Err(CallError::Transport(e)) => {
+                let mut error = ClientError::from(&e);
+                if may_be_older_server(&e) {
+                    error.message.push_str(OLDER_SERVER_HINT);
+                }
+                Err(error)
+            }
         }
     }
 
@@ -294,3 +301,24 @@ async fn ask_host(callback: &Function, requests: &Value) -> Result<InputResponse
     let value = from_js(&answer).map_err(ClientError::usage)?;
     decode_input_responses(&value).map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")))
 }
+
+/// Whether a failed 2026-07-28 request may mean the server speaks an older protocol: an HTTP 4xx that
+/// is not about authorization or rate limits, or a JSON-RPC error a 2026-07-28 server would not use
+/// for a well-formed request (a TypeScript SDK v1 server answers `-32000` "No valid session ID").
+fn may_be_older_server(error: &TransportError) -> bool {
+    match error {
+        TransportError::Http { status, .. } => {
+            (400..500).contains(status) && !matches!(status, 401 | 403 | 407 | 408 | 429)
+        }
+        TransportError::Rpc(e) => {
+            matches!(e.kind(), RpcErrorKind::InvalidRequest | RpcErrorKind::MethodNotFound | RpcErrorKind::Other)
+        }
+        _ => false,
+    }
+}
+
+/// Added to such a failure by a build that speaks only 2026-07-28 (no `legacy` feature): the error
+/// keeps its kind, and says where the older generations are driven.
+#[cfg(not(feature = "legacy"))]
+const OLDER_SERVER_HINT: &str = "; the server may speak an MCP version before 2026-07-28, which this build of \
+     mcp-tasks-web (`mcp-tasks-web/extension`) does not drive: the `mcp-tasks-web` entry does";

@@ -64,7 +64,8 @@ impl ClientCore {
         let outcome = match protocol {
             #[cfg(feature = "legacy")]
             TaskProtocol::Legacy => self.legacy_exchange(&id, &action).await,
-            // A record another build wrote (one with the `legacy` feature) that this one cannot drive.
+            // Not reached: this build holds no 2025-11-25 record (`ClientState::set_drives_legacy`), so
+            // one another build wrote stays in the store untouched rather than ending here.
             #[cfg(not(feature = "legacy"))]
             TaskProtocol::Legacy => ExchangeOutcome::UnknownTask(
                 "this build of mcp-tasks-web does not drive 2025-11-25 tasks (the `legacy` feature)".into(),

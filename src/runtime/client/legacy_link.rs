@@ -11,7 +11,6 @@ use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
 use crate::json::{Map, Value};
 use crate::protocol::discover::DiscoverResult;
-use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::legacy::handshake::{
     decode_initialize_result, encode_initialize, encode_initialized, LegacyTaskCapabilities,
 };
@@ -104,21 +103,6 @@ fn read_link(text: &str) -> Option<(Generation, Option<Session>)> {
         Session { id, tasks }
     });
     Some((generation, session))
-}
-
-/// Whether a failed 2026-07-28 request may mean the server speaks an older protocol: an HTTP 4xx that
-/// is not about authorization or rate limits, or a JSON-RPC error a 2026-07-28 server would not use
-/// for a well-formed request (a TypeScript SDK v1 server answers `-32000` "No valid session ID").
-pub(super) fn may_be_older_server(error: &TransportError) -> bool {
-    match error {
-        TransportError::Http { status, .. } => {
-            (400..500).contains(status) && !matches!(status, 401 | 403 | 407 | 408 | 429)
-        }
-        TransportError::Rpc(e) => {
-            matches!(e.kind(), RpcErrorKind::InvalidRequest | RpcErrorKind::MethodNotFound | RpcErrorKind::Other)
-        }
-        _ => false,
-    }
 }
 
 /// Whether the server no longer knows the session we sent: HTTP 404 (the spec's answer), or the 400

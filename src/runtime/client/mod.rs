@@ -137,6 +137,7 @@ impl ClientCore {
         let mut state = ClientState::new(config, keys, !globals::is_online(), !options.auto_poll, random_u64());
         state.set_notify(options.notify);
         state.set_hidden(globals::is_hidden());
+        state.set_drives_legacy(cfg!(feature = "legacy"));
         // Made before its store is open, on a stand-in nothing is written to: with a hint, the tab that
         // gets the lock polls those tasks while IndexedDB opens (see `early`).
         let core = Rc::new_cyclic(|me| Self {

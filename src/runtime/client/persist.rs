@@ -92,7 +92,10 @@ impl ClientCore {
                 None
             }
         };
-        let stored = text.and_then(|text| Some((text.clone(), ClientState::read_stored(Some(&text))?)));
+        let stored = text.and_then(|text| {
+            let record = self.state.borrow().read_stored(Some(&text))?;
+            Some((text, record))
+        });
         let found = stored.is_some();
         self.run(|state| state.adopt_stored(id, stored));
         found

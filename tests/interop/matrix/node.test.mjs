@@ -5,6 +5,7 @@
 //
 //   node --test tests/interop/matrix/node.test.mjs   (MATRIX_SERVERS=fastmcp4 to pick peers, MATRIX_TRACE=1 for every exchange)
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { pkgDir } from "./servers.mjs";
@@ -23,6 +24,21 @@ async function clientFor(server) {
     })());
   }
   return packages.get(dir);
+}
+
+/** `TaskClient` of `server`'s package's `mcp-tasks-web/extension` build (no 2025-11-25 generation), loaded once. */
+const extensions = new Map();
+async function extensionClientFor(server) {
+  const dir = pkgDir(server);
+  if (!extensions.has(dir)) {
+    extensions.set(dir, (async () => {
+      const pkg = await import(pathToFileURL(join(dir, "extension.js")).href);
+      // Node's fetch cannot read file: URLs: the module's bytes are handed over.
+      await pkg.default({ module_or_path: await readFile(join(dir, "extension_bg.wasm")) });
+      return pkg.TaskClient;
+    })());
+  }
+  return extensions.get(dir);
 }
 
 /** Every POST this process sends: { at, url, method, taskId, status, request, response }. */
@@ -359,6 +375,35 @@ cells("status stream", (server, peer) => traced(peer, async () => {
     assert.deepEqual(results.map((r) => r.endedAt !== null), results.map(() => true), "forgetting the task closed its tasks/result stream");
     const open = gets.filter((g) => g.url === peer.url && g.endedAt === null);
     assert.equal(open.length, 0, "no live task: no session stream");
+  } finally {
+    client.close();
+  }
+}));
+
+// `mcp-tasks-web/extension`, the build without the 2025-11-25 generation: a 2026-07-28 server's task
+// runs as with the default entry; a 2025-11-25 server's refusal of the first call is passed on, with
+// the error saying which entry drives that server, and nothing else is sent.
+cells("extension entry", (server, peer) => traced(peer, async () => {
+  const TaskClient = await extensionClientFor(server);
+  const client = await TaskClient.open({ url: peer.url, store: "memory", minPollIntervalMs: 100, namespace: "matrix-extension" });
+  try {
+    if (legacy(server)) {
+      await assert.rejects(
+        client.callTool("build", { seconds: 1, target: "matrix" }),
+        (e) => /before 2026-07-28/.test(e.message) && /`mcp-tasks-web` entry does/.test(e.message),
+        "the refusal says which entry drives this server",
+      );
+      assert.equal(client.tasks().length, 0);
+      assert.equal(sent(peer, "tools/call").length, 1, "one tools/call, refused");
+      assert.equal(sent(peer, "initialize").length, 0, "no 2025-11-25 session is opened");
+      return;
+    }
+    const out = await client.callTool("build", { seconds: 2, target: "matrix" });
+    assert.equal(out.kind, "task", `build returns a task handle: ${JSON.stringify(out)}`);
+    const done = await within(client.wait(out.task.taskId), 20_000, "wait(build)");
+    assert.equal(done.status, "completed", `completed: ${JSON.stringify(done)}`);
+    assert.equal(done.protocol, "2026-07-28");
+    assert.equal(done.result?.structuredContent?.target, "matrix");
   } finally {
     client.close();
   }

@@ -52,6 +52,7 @@ export const CELLS = [
   ["step mode", "node"],
   ["listen cost", "node"],
   ["status stream", "node"],
+  ["extension entry", "node"],
   ["reload mid-task", "chromium"],
   ["offline and back", "chromium"],
   ["two tabs", "chromium"],
