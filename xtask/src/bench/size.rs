@@ -96,14 +96,17 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         rows.push(gzip_row);
         rows.push(Row::new(FIGURE, subject, format!("{label}: brotli 11"), sum(|m| m.brotli), "B").note(note));
     }
-    // The official requester has no cards, so the same bundle stands beside our client + element too:
-    // the bar a host with cards would otherwise ship before writing any UI.
-    let beside_element: Vec<Row> = rows
+    // The official requester has no cards and speaks one generation, so the same bundle stands beside
+    // our other two builds too: the bar a host would otherwise ship before writing any UI.
+    let beside: Vec<Row> = [EXTENSION, "client + element"]
         .iter()
-        .filter(|r| r.subject == Subject::Official)
-        .map(|r| Row { metric: r.metric.replacen("client:", "client + element:", 1), ..r.clone() })
+        .flat_map(|variant| {
+            rows.iter()
+                .filter(|r| r.subject == Subject::Official)
+                .map(move |r| Row { metric: r.metric.replacen("client:", &format!("{variant}:"), 1), ..r.clone() })
+        })
         .collect();
-    rows.extend(beside_element);
+    rows.extend(beside);
     // Table order: every metric of the client (both subjects), then client + element.
     rows.sort_by_key(|r| !r.metric.starts_with("client:"));
 
