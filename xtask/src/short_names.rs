@@ -7,7 +7,8 @@
 //! reserved word) and prints the old → new map; this rewrites the glue's import object, its
 //! `wasm.<export>` uses and the module's `.d.ts` from that map. Measured on the client build:
 //! the .wasm 1,727 B and the glue 1,353 B smaller gzip. Neither name is part of our API: hosts call
-//! the glue's functions and classes, which keep theirs.
+//! the glue's functions and classes, which keep theirs; the module's `memory` keeps its name too,
+//! since the package types it (`client_bg.wasm.d.ts`).
 //!
 //! The map is kept beside the module cargo built ([`Pkg::names_map`](crate::wasm_build::Pkg)), so
 //! the `env`-import check still reads the modules the imports came from.
@@ -18,6 +19,10 @@ use crate::error::{Context, Error, Result};
 use crate::toolchain::BuildTools;
 use crate::wasm_imports;
 use crate::workspace;
+
+/// Exports that keep their names: the module's `memory`, which the package's `*_bg.wasm.d.ts` types
+/// for hosts that read it (one name, a few bytes).
+const KEPT_EXPORTS: [&str; 1] = ["memory"];
 
 /// The old → new names binaryen printed.
 #[derive(Debug, Default, PartialEq)]
@@ -84,8 +89,15 @@ pub fn shorten(tools: &BuildTools, wasm: &Path, glue: &Path, wasm_types: &Path, 
         .arg("-o")
         .arg(&tmp);
     let printed = cmd::stdout_of(&mut opt)?;
-    let map = NameMap::parse(&printed)?;
-    let bytes = std::fs::read(&tmp).context(format!("reading {}", tmp.display()))?;
+    let mut map = NameMap::parse(&printed)?;
+    let mut bytes = std::fs::read(&tmp).context(format!("reading {}", tmp.display()))?;
+    for keep in KEPT_EXPORTS {
+        if let Some(at) = map.exports.iter().position(|(old, _)| old == keep) {
+            let (_, short) = map.exports.remove(at);
+            bytes = wasm_imports::rename_export(&bytes, &short, keep).map_err(Error::msg)?;
+        }
+    }
+    std::fs::write(&tmp, &bytes).context(format!("writing {}", tmp.display()))?;
     let new_module = only_module(&bytes)?;
 
     let js = rewrite_glue(&workspace::read(glue)?, &map, &new_module)?;

@@ -1,4 +1,5 @@
-//! Lists the imports of a .wasm file: the module a renamed build imports from (`short_names`), and
+//! Lists the imports of a .wasm file (and renames one export): the module a renamed build imports
+//! from and the `memory` export it keeps (`short_names`), and
 //! the modules its imports came from, to catch stray `env` imports (checked on the name map, since
 //! the final module's modules are renamed).
 //!
@@ -31,6 +32,65 @@ impl fmt::Display for Import {
 
 /// The import section's id in the binary format.
 const IMPORT_SECTION: u8 = 2;
+/// The export section's id.
+const EXPORT_SECTION: u8 = 7;
+
+/// `wasm` with its export named `from` renamed `to` (for `short_names`, which keeps `memory` under
+/// its own name); an error if no export has that name.
+pub fn rename_export(wasm: &[u8], from: &str, to: &str) -> Result<Vec<u8>, String> {
+    let mut r = Reader { bytes: wasm, pos: 0 };
+    let mut out = r.take(8)?.to_vec();
+    let mut renamed = false;
+    while !r.at_end() {
+        let id = r.byte()?;
+        let size = r.u32()? as usize;
+        let body = r.take(size)?;
+        let body = if id == EXPORT_SECTION {
+            let mut e = Reader { bytes: body, pos: 0 };
+            let count = e.u32()?;
+            let mut new_body = Vec::new();
+            push_uleb(&mut new_body, u64::from(count));
+            for _ in 0..count {
+                let name = e.name()?;
+                let start = e.pos;
+                e.byte()?; // kind
+                e.u32()?; // index
+                let name = if name == from {
+                    renamed = true;
+                    to
+                } else {
+                    name.as_str()
+                };
+                push_uleb(&mut new_body, name.len() as u64);
+                new_body.extend_from_slice(name.as_bytes());
+                new_body.extend_from_slice(&body[start..e.pos]);
+            }
+            new_body
+        } else {
+            body.to_vec()
+        };
+        out.push(id);
+        push_uleb(&mut out, body.len() as u64);
+        out.extend_from_slice(&body);
+    }
+    if renamed {
+        Ok(out)
+    } else {
+        Err(format!("the module exports nothing named `{from}`"))
+    }
+}
+
+fn push_uleb(out: &mut Vec<u8>, mut value: u64) {
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
 
 /// Reads all imports of a wasm module, or explains where the binary is malformed.
 pub fn imports(wasm: &[u8]) -> Result<Vec<Import>, String> {
@@ -244,6 +304,19 @@ mod tests {
         assert_eq!(kinds, ["func", "func", "memory", "table", "global", "tag"]);
         let env: Vec<_> = all.iter().filter(|i| i.module == "env").map(|i| i.name.as_str()).collect();
         assert_eq!(env, ["memcpy", "memory"]);
+    }
+
+    #[test]
+    fn renames_one_export_and_keeps_every_other_byte() {
+        let mut wasm = module(&[entry("./glue.js", "__wbg_log", &[0x00, 0x00])]);
+        // An export section: "Ea" (memory 0) and "b" (func 3).
+        wasm.extend_from_slice(&[7, 10, 2, 2, b'E', b'a', 2, 0, 1, b'b', 0, 3]);
+        let out = rename_export(&wasm, "Ea", "memory").expect("renamed");
+        assert_eq!(out[..wasm.len() - 12], wasm[..wasm.len() - 12], "sections before it unchanged");
+        let tail: &[u8] = &[7, 14, 2, 6, b'm', b'e', b'm', b'o', b'r', b'y', 2, 0, 1, b'b', 0, 3];
+        assert_eq!(&out[wasm.len() - 12..], tail);
+        assert_eq!(imports(&out).expect("still valid").len(), 1);
+        assert!(rename_export(&wasm, "nope", "x").is_err());
     }
 
     #[test]

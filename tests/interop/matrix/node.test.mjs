@@ -11,35 +11,31 @@ import { pathToFileURL } from "node:url";
 import { pkgDir } from "./servers.mjs";
 import { cells, fillForm, nextTask, sleep, within } from "./support.mjs";
 
-/** The client package of `server` (pkg/, or the build its entry names), loaded once. */
-const packages = new Map();
-async function clientFor(server) {
-  const dir = pkgDir(server);
-  if (!packages.has(dir)) {
-    packages.set(dir, (async () => {
-      const pkg = await import(pathToFileURL(join(dir, "node.mjs")).href);
-      await pkg.default();
-      const { mapStore } = await import(pathToFileURL(join(dir, "stores.js")).href);
-      return { TaskClient: pkg.TaskClient, mapStore };
-    })());
-  }
-  return packages.get(dir);
+/** `load(dir)` once per package directory of `server` (pkg/, or the build its entry names). */
+function oncePerPackage(load) {
+  const loaded = new Map();
+  return (server) => {
+    const dir = pkgDir(server);
+    if (!loaded.has(dir)) loaded.set(dir, load(dir));
+    return loaded.get(dir);
+  };
 }
 
-/** `TaskClient` of `server`'s package's `mcp-tasks-web/extension` build (no 2025-11-25 generation), loaded once. */
-const extensions = new Map();
-async function extensionClientFor(server) {
-  const dir = pkgDir(server);
-  if (!extensions.has(dir)) {
-    extensions.set(dir, (async () => {
-      const pkg = await import(pathToFileURL(join(dir, "extension.js")).href);
-      // Node's fetch cannot read file: URLs: the module's bytes are handed over.
-      await pkg.default({ module_or_path: await readFile(join(dir, "extension_bg.wasm")) });
-      return pkg.TaskClient;
-    })());
-  }
-  return extensions.get(dir);
-}
+/** The client package of `server`: its default entry's `TaskClient` and its `mapStore`. */
+const clientFor = oncePerPackage(async (dir) => {
+  const pkg = await import(pathToFileURL(join(dir, "node.mjs")).href);
+  await pkg.default();
+  const { mapStore } = await import(pathToFileURL(join(dir, "stores.js")).href);
+  return { TaskClient: pkg.TaskClient, mapStore };
+});
+
+/** `TaskClient` of `server`'s package's `mcp-tasks-web/extension` build (no 2025-11-25 generation). */
+const extensionClientFor = oncePerPackage(async (dir) => {
+  const pkg = await import(pathToFileURL(join(dir, "extension.js")).href);
+  // Node's fetch cannot read file: URLs: the module's bytes are handed over.
+  await pkg.default({ module_or_path: await readFile(join(dir, "extension_bg.wasm")) });
+  return pkg.TaskClient;
+});
 
 /** Every POST this process sends: { at, url, method, taskId, status, request, response }. */
 const wire = [];
