@@ -112,8 +112,8 @@ pub fn bench_decode_tasks_get_fields(
     Ok(result)
 }
 
-/// The fields of a `tasks/get` answer that route 3 reads; a field's bit in `wrong` is `1 << index`
-/// (the bench page's `FIELDS` lists them in the same order).
+/// The fields of a `tasks/get` answer that route 3 reads; a field's bit in `wrong` is `1 << index`.
+/// The bench page reads them through [`bench_task_fields`], so both sides share one order.
 const FIELDS: [&str; 11] = [
     "id",
     "result",
@@ -127,6 +127,12 @@ const FIELDS: [&str; 11] = [
     "ttlMs",
     "pollIntervalMs",
 ];
+
+/// [`FIELDS`] for the bench page, which sets each field's bit in `wrong` by its index here.
+#[wasm_bindgen(js_name = benchTaskFields)]
+pub fn bench_task_fields() -> Vec<JsValue> {
+    FIELDS.iter().map(|f| JsValue::from_str(f)).collect()
+}
 
 /// Field `name`'s bit in `wrong`.
 fn bit(name: &str) -> u32 {

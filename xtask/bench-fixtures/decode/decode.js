@@ -27,6 +27,7 @@ import init, {
   benchDecodeTasksGetBytes,
   benchDecodeTasksGetFields,
   benchDecodeTasksGetParsed,
+  benchTaskFields,
 } from "/ours/mcp_tasks_web.js";
 import { officialDecode } from "./official.js";
 
@@ -36,21 +37,9 @@ const BATCH_MS = Number(params.get("batchMs") || 20);
 const WARMUP_MS = Number(params.get("warmupMs") || 300);
 const status = (text) => (document.getElementById("status").textContent = text);
 
-// The fields benchDecodeTasksGetFields reads, in the order of src/bindings/bench.rs's `FIELDS`: a
-// field's bit in `wrong` is 1 << its index.
-const FIELDS = [
-  "id",
-  "result",
-  "jsonrpc",
-  "taskId",
-  "status",
-  "resultType",
-  "createdAt",
-  "lastUpdatedAt",
-  "statusMessage",
-  "ttlMs",
-  "pollIntervalMs",
-];
+// The fields benchDecodeTasksGetFields reads, in Rust's order (src/bindings/bench.rs's `FIELDS`): a
+// field's bit in `wrong` is 1 << its index. Read after init().
+let FIELDS = [];
 const bit = (name) => 1 << FIELDS.indexOf(name);
 
 /** Route 3 batched: parses the body and hands Rust the fields it acts on in one call. */
@@ -137,6 +126,7 @@ function gist(task) {
 
 async function main() {
   await init();
+  FIELDS = benchTaskFields();
   const inputs = await (await fetch("./inputs.json")).json();
   const { taskId } = inputs;
   const names = Object.keys(SUBJECTS);
