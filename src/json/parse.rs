@@ -55,8 +55,6 @@ enum How {
     Member,
     /// An item of such a member array: an object or array stays raw.
     Item,
-    /// Nothing: only checked, inside a raw part.
-    Skip,
 }
 
 impl How {
@@ -116,18 +114,67 @@ impl Parser<'_> {
         let start = self.pos;
         match self.peek() {
             Some(byte) if how.keeps_raw(byte) => {
-                self.value(depth, How::Skip)?;
+                self.check(depth)?;
                 Ok(Value::Raw(RawJson::checked(self.text.get(start..self.pos).unwrap_or_default())))
             }
             None => Err(self.error("unexpected end of JSON")),
             Some(b'{') => self.object(depth + 1, how),
             Some(b'[') => self.array(depth + 1, how),
-            Some(b'"') => self.string(how != How::Skip).map(Value::String),
-            Some(b't') => self.literal("true", Value::Bool(true)),
-            Some(b'f') => self.literal("false", Value::Bool(false)),
-            Some(b'n') => self.literal("null", Value::Null),
-            Some(b'-' | b'0'..=b'9') => self.number(how != How::Skip),
+            Some(b'"') => self.string(true).map(Value::String),
+            Some(b't') => self.literal("true").map(|()| Value::Bool(true)),
+            Some(b'f') => self.literal("false").map(|()| Value::Bool(false)),
+            Some(b'n') => self.literal("null").map(|()| Value::Null),
+            Some(b'-' | b'0'..=b'9') => {
+                self.number_end()?;
+                Ok(Value::Number(Number::from_checked(self.text.get(start..self.pos).unwrap_or_default().to_owned())))
+            }
             Some(_) => Err(self.error("expected a JSON value")),
+        }
+    }
+
+    /// Checks one value as [`Parser::value`] reads it, with the same errors at the same offsets, and
+    /// builds nothing: a raw part costs a scan, not a tree that is dropped at once.
+    fn check(&mut self, depth: usize) -> Result<(), ParseError> {
+        self.skip_whitespace();
+        let (close, what) = match self.peek() {
+            None => return Err(self.error("unexpected end of JSON")),
+            Some(b'{') => (b'}', "expected ',' or '}' in an object"),
+            Some(b'[') => (b']', "expected ',' or ']' in an array"),
+            Some(b'"') => return self.string(false).map(drop),
+            Some(b't') => return self.literal("true"),
+            Some(b'f') => return self.literal("false"),
+            Some(b'n') => return self.literal("null"),
+            Some(b'-' | b'0'..=b'9') => return self.number_end(),
+            Some(_) => return Err(self.error("expected a JSON value")),
+        };
+        if depth + 1 > MAX_DEPTH {
+            return Err(self.error("JSON nested too deeply"));
+        }
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.peek() == Some(close) {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            if close == b'}' {
+                self.skip_whitespace();
+                if self.peek() != Some(b'"') {
+                    return Err(self.error("expected a string key"));
+                }
+                self.string(false)?;
+                self.expect(b':', "expected ':' after an object key")?;
+            }
+            self.check(depth + 1)?;
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(byte) if byte == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.error(what)),
+            }
         }
     }
 
@@ -153,10 +200,10 @@ impl Parser<'_> {
         }
     }
 
-    fn literal(&mut self, word: &'static str, value: Value) -> Result<Value, ParseError> {
+    fn literal(&mut self, word: &'static str) -> Result<(), ParseError> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
-            Ok(value)
+            Ok(())
         } else {
             Err(self.error("expected a JSON value"))
         }
@@ -178,17 +225,14 @@ impl Parser<'_> {
             if self.peek() != Some(b'"') {
                 return Err(self.error("expected a string key"));
             }
-            let key = self.string(how != How::Skip)?;
+            let key = self.string(true)?;
             self.expect(b':', "expected ':' after an object key")?;
             let member = match how {
-                How::Skip => How::Skip,
                 How::Path(n, live) => self.follow(n, live, &key),
                 _ => How::Tree,
             };
             let value = self.value(depth, member)?;
-            if how != How::Skip {
-                self.members.push((key, value));
-            }
+            self.members.push((key, value));
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -212,16 +256,10 @@ impl Parser<'_> {
             self.pos += 1;
             return Ok(Value::Array(Vec::new()));
         }
-        let item = match how {
-            How::Skip => How::Skip,
-            How::Member => How::Item,
-            _ => How::Tree,
-        };
+        let item = if how == How::Member { How::Item } else { How::Tree };
         loop {
             let value = self.value(depth, item)?;
-            if how != How::Skip {
-                self.items.push(value);
-            }
+            self.items.push(value);
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -242,9 +280,8 @@ impl Parser<'_> {
         self.pos - start
     }
 
-    /// A number; its text is copied only when `build`.
-    fn number(&mut self, build: bool) -> Result<Value, ParseError> {
-        let start = self.pos;
+    /// Reads past a number, checking its grammar.
+    fn number_end(&mut self) -> Result<(), ParseError> {
         if self.peek() == Some(b'-') {
             self.pos += 1;
         }
@@ -270,10 +307,7 @@ impl Parser<'_> {
                 return Err(self.error("expected a digit in the exponent"));
             }
         }
-        if !build {
-            return Ok(Value::Null);
-        }
-        Ok(Value::Number(Number::from_checked(self.text.get(start..self.pos).unwrap_or_default().to_owned())))
+        Ok(())
     }
 
     /// A string starting at the opening quote; escapes decoded. A lone surrogate escape becomes

@@ -1,12 +1,15 @@
 //! [`RawJson`]: an object or array kept as the text it arrived in. What the client hands on unread (a
-//! tool result's blocks and structured content) then costs one copy to read, to clone and to write,
-//! instead of a tree of small allocations three times over.
+//! tool result's blocks and structured content) then costs one copy to read and to write instead of a
+//! tree of small allocations, and nothing to clone: the text is shared (a record, its snapshot and the
+//! JSON written from it each hold the same 10 KB).
 use super::Value;
 
 /// JSON text of one object or array, checked by the parser when it was read (see
 /// [`from_str_keeping`](super::from_str_keeping)), so it is always valid JSON. Written back as is.
+/// `Arc`, not `Rc`: a `Value` is `Send` and `Sync` (statics of it exist; the native server moves values
+/// between threads).
 #[derive(Clone, Debug)]
-pub struct RawJson(Box<str>);
+pub struct RawJson(std::sync::Arc<str>);
 
 impl RawJson {
     /// Wraps text the parser has just checked.
@@ -122,8 +125,24 @@ mod tests {
             r#"{"r":{"a":{"b":tru}}}"#,
             r#"{"r":{"a":{"b":1}"#,
             r#"{"r":{"a":[[1] [2]]}}"#,
+            r#"{"r":{"a":{"b":1,}}}"#,
+            r#"{"r":{"a":[1}}}"#,
+            r#"{"r":{"a":{"b":1]}}}"#,
+            r#"{"r":{"a":{1:2}}}"#,
+            r#"{"r":{"a":[-]}}"#,
+            r#"{"r":{"a":[nul]}}"#,
+            r#"{"r":{"a":[ "#,
+            r#"{"r":{"a":{ "b" : [ 1 , {"c": "\u12"} ] }}}"#,
         ] {
             assert_eq!(keep(text).unwrap_err(), from_str(text).unwrap_err(), "{text}");
+        }
+        for text in [
+            r#"{"r":{"a":[ ],"b":{ },"c":[ 1 , -2.5e+3 , true , null , "\u00e9" ]}}"#,
+            r#"{"r":{"a":{"b":[{}]},"c":[[],{},0,"",false]}}"#,
+        ] {
+            let value = keep(text).unwrap();
+            assert!(matches!(&value["r"]["c"], Value::Array(c) if c.len() == 5), "{text}");
+            assert_eq!(value, from_str(text).unwrap(), "{text}");
         }
         let deep = format!(r#"{{"r":{{"a":{}{}}}}}"#, "[".repeat(200), "]".repeat(200));
         assert_eq!(keep(&deep).unwrap_err().what, "JSON nested too deeply");
