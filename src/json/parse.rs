@@ -136,10 +136,10 @@ impl Parser<'_> {
     /// builds nothing: a raw part costs a scan, not a tree that is dropped at once.
     fn check(&mut self, depth: usize) -> Result<(), ParseError> {
         self.skip_whitespace();
-        let (close, what) = match self.peek() {
+        let close = match self.peek() {
             None => return Err(self.error("unexpected end of JSON")),
-            Some(b'{') => (b'}', "expected ',' or '}' in an object"),
-            Some(b'[') => (b']', "expected ',' or ']' in an array"),
+            Some(b'{') => b'}',
+            Some(b'[') => b']',
             Some(b'"') => return self.string(false).map(drop),
             Some(b't') => return self.literal("true"),
             Some(b'f') => return self.literal("false"),
@@ -147,34 +147,61 @@ impl Parser<'_> {
             Some(b'-' | b'0'..=b'9') => return self.number_end(),
             Some(_) => return Err(self.error("expected a JSON value")),
         };
-        if depth + 1 > MAX_DEPTH {
-            return Err(self.error("JSON nested too deeply"));
-        }
-        self.pos += 1;
-        self.skip_whitespace();
-        if self.peek() == Some(close) {
-            self.pos += 1;
+        if self.open(depth + 1, close)? {
             return Ok(());
         }
         loop {
             if close == b'}' {
-                self.skip_whitespace();
-                if self.peek() != Some(b'"') {
-                    return Err(self.error("expected a string key"));
-                }
-                self.string(false)?;
-                self.expect(b':', "expected ':' after an object key")?;
+                self.key(false)?;
             }
             self.check(depth + 1)?;
-            self.skip_whitespace();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(byte) if byte == close => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.error(what)),
+            if self.next_or_close(close)? {
+                return Ok(());
             }
+        }
+    }
+
+    /// Past the `{` or `[` of a container at `depth` and any whitespace; `true` when `close` follows at
+    /// once (the container is empty, and read to its end).
+    fn open(&mut self, depth: usize, close: u8) -> Result<bool, ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error("JSON nested too deeply"));
+        }
+        self.pos += 1;
+        self.skip_whitespace();
+        let empty = self.peek() == Some(close);
+        if empty {
+            self.pos += 1;
+        }
+        Ok(empty)
+    }
+
+    /// A member's key and its colon; the key is built only when `build`.
+    fn key(&mut self, build: bool) -> Result<String, ParseError> {
+        self.skip_whitespace();
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a string key"));
+        }
+        let key = self.string(build)?;
+        self.expect(b':', "expected ':' after an object key")?;
+        Ok(key)
+    }
+
+    /// After a member or an item: past the `,` before the next (`false`) or the container's `close`
+    /// (`true`).
+    fn next_or_close(&mut self, close: u8) -> Result<bool, ParseError> {
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(byte) if byte == close => {
+                self.pos += 1;
+                Ok(true)
+            }
+            _ if close == b'}' => Err(self.error("expected ',' or '}' in an object")),
+            _ => Err(self.error("expected ',' or ']' in an array")),
         }
     }
 
@@ -210,64 +237,35 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, depth: usize, how: How) -> Result<Value, ParseError> {
-        if depth > MAX_DEPTH {
-            return Err(self.error("JSON nested too deeply"));
-        }
-        self.pos += 1;
-        let base = self.members.len();
-        self.skip_whitespace();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
+        if self.open(depth, b'}')? {
             return Ok(Value::Object(Map::new()));
         }
+        let base = self.members.len();
         loop {
-            self.skip_whitespace();
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a string key"));
-            }
-            let key = self.string(true)?;
-            self.expect(b':', "expected ':' after an object key")?;
+            let key = self.key(true)?;
             let member = match how {
                 How::Path(n, live) => self.follow(n, live, &key),
                 _ => How::Tree,
             };
             let value = self.value(depth, member)?;
             self.members.push((key, value));
-            self.skip_whitespace();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Value::Object(Map::from_parsed(self.members.split_off(base))));
-                }
-                _ => return Err(self.error("expected ',' or '}' in an object")),
+            if self.next_or_close(b'}')? {
+                return Ok(Value::Object(Map::from_parsed(self.members.split_off(base))));
             }
         }
     }
 
     fn array(&mut self, depth: usize, how: How) -> Result<Value, ParseError> {
-        if depth > MAX_DEPTH {
-            return Err(self.error("JSON nested too deeply"));
-        }
-        self.pos += 1;
-        let base = self.items.len();
-        self.skip_whitespace();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
+        if self.open(depth, b']')? {
             return Ok(Value::Array(Vec::new()));
         }
+        let base = self.items.len();
         let item = if how == How::Member { How::Item } else { How::Tree };
         loop {
             let value = self.value(depth, item)?;
             self.items.push(value);
-            self.skip_whitespace();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Value::Array(self.items.split_off(base)));
-                }
-                _ => return Err(self.error("expected ',' or ']' in an array")),
+            if self.next_or_close(b']')? {
+                return Ok(Value::Array(self.items.split_off(base)));
             }
         }
     }
