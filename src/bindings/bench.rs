@@ -3,13 +3,14 @@
 //! the body as a JS string into wasm, as bytes into wasm (what the transport reads), and `JSON.parse`
 //! in JS with Rust reading only the fields it needs from the JS object (field by field through
 //! `Reflect`, or all of them handed over in one call).
-use js_sys::{Array, Reflect};
+use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::host::js_json::to_js;
 use crate::protocol::jsonrpc::decode_message_value;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task::TaskStatus;
+use crate::transport::task_answer::{self, Ticket};
 
 /// Route 1. Decodes `text`, a `tasks/get` response body for `taskId`, as the transport does (parse,
 /// envelope, result for that request, which checks the taskId). `toJs`: return the decoded task as a JS
@@ -26,6 +27,37 @@ pub fn bench_decode_tasks_get_bytes(task_id: String, body: &[u8], to_js_object: 
     decode(task_id, text, to_js_object)
 }
 
+/// The client's path (`transport::fetch`'s `send_once`) for the body of a `tasks/get` answer to a task
+/// last seen in `lastStatus`: through the fast path of `transport::task_answer` (`JSON.parse` in
+/// `http.js`, the Task fields handed over in one call) when it is worth trying and the answer allows,
+/// otherwise as route 2, after the fast path's parse when it was tried.
+#[wasm_bindgen(js_name = benchDecodeTasksGetClient)]
+pub fn bench_decode_tasks_get_client(
+    task_id: String,
+    last_status: &str,
+    body: &Uint8Array,
+    to_js_object: bool,
+) -> Result<JsValue, JsValue> {
+    let last = TaskStatus::parse(last_status).map_err(|e| e.to_string())?;
+    if task_answer::worth_trying(last) {
+        let ticket = Ticket::new();
+        if read_task_answer(body, ticket.number()) {
+            let fields = ticket.take().ok_or("the fast path handed nothing over")?;
+            let request = ClientRequest::GetTask { task_id };
+            let result = fields.decide().and_then(|task| request.decode_plain_task(task));
+            return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
+        }
+    }
+    decode(task_id, &crate::text::lossy_utf8(&body.to_vec()), to_js_object)
+}
+
+#[wasm_bindgen(module = "/src/transport/http.js")]
+extern "C" {
+    /// The transport's fast path for one body (see `transport::task_answer`).
+    #[wasm_bindgen(js_name = readTaskAnswer)]
+    fn read_task_answer(bytes: &Uint8Array, ticket: u32) -> bool;
+}
+
 fn decode(task_id: String, text: &str, to_js_object: bool) -> Result<JsValue, JsValue> {
     let request = ClientRequest::GetTask { task_id };
     let message = crate::protocol::jsonrpc::parse_answer(text).map_err(|e| e.to_string())?;
@@ -34,7 +66,12 @@ fn decode(task_id: String, text: &str, to_js_object: bool) -> Result<JsValue, Js
         _ => return Err("not a response".into()),
     };
     let outcome = response.outcome.map_err(|e| e.message)?;
-    match request.decode_result(&outcome).map_err(|e| e.to_string())? {
+    hand_over(request.decode_result(&outcome).map_err(|e| e.to_string())?, to_js_object)
+}
+
+/// The decoded task as a JS object (through the client's `to_js`), or only its status string.
+fn hand_over(result: RequestResult, to_js_object: bool) -> Result<JsValue, JsValue> {
+    match result {
         RequestResult::Task(task) if to_js_object => Ok(to_js(&task.to_json())),
         RequestResult::Task(task) => Ok(JsValue::from_str(task.task.status.as_str())),
         _ => Err(JsValue::from_str("not a tasks/get result")),

@@ -22,6 +22,7 @@ pub(crate) mod result_type;
 pub mod sse;
 pub mod subscriptions;
 pub mod task;
+pub(crate) mod task_fields;
 pub mod task_protocol;
 pub mod timestamp;
 pub mod tool_call;

@@ -1,6 +1,7 @@
 //! `FetchTransport`: one POST per request with the protocol's `_meta` and headers (plus the host's, asked
 //! for per request and never stored), a timeout, the host's abort signal, and a JSON or SSE answer.
 use std::cell::RefCell;
+use std::future::Future;
 
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -9,6 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::error::{parse_retry_after, TransportError};
+use super::task_answer::{TaskAnswer, Ticket};
 use crate::json::Value;
 use crate::protocol::input::within_limit;
 use crate::protocol::jsonrpc::{decode_message_value, parse_answer, Incoming, RequestId, RequestIds};
@@ -53,6 +55,7 @@ extern "C" {
         signal: Option<AbortSignal>,
         limit: f64,
         read: bool,
+        ticket: Option<u32>,
     ) -> Promise;
 }
 
@@ -103,11 +106,22 @@ pub(crate) struct Answer {
     /// `Mcp-Session-Id` (2025-11-25 servers).
     #[cfg(feature = "legacy")]
     pub(crate) session_id: Option<String>,
-    /// The JSON-RPC message that answers the request; `None` when the body held none.
+    /// The JSON-RPC message that answers the request; `None` when the body held none, or when it
+    /// took the fast path into `task`.
     pub(crate) message: Option<Value>,
+    /// A regular `tasks/get` answer's Task fields, handed over by `http.js` (see [`super::task_answer`]).
+    pub(crate) task: Option<TaskAnswer>,
 }
 
 impl Answer {
+    /// Nothing unless the HTTP status is 2xx: a non-2xx answer that holds a result is an HTTP failure.
+    fn fail_unless_ok(&self) -> Result<(), TransportError> {
+        if (200..300).contains(&self.status) {
+            return Ok(());
+        }
+        Err(TransportError::Http { status: self.status, retry_after_ms: self.retry_after_ms })
+    }
+
     /// The JSON-RPC result, or why there is none: the server's JSON-RPC error whatever the status; an
     /// HTTP failure for a non-2xx answer without one; a protocol error for a 2xx that is no response.
     pub(crate) fn into_result(self) -> Result<Value, TransportError> {
@@ -231,31 +245,34 @@ impl FetchTransport {
     }
 
     /// Sends `request` and decodes its result.
-    pub(crate) async fn send(
-        &self,
-        request: &ClientRequest,
-        signal: Option<&AbortSignal>,
-    ) -> Result<RequestResult, TransportError> {
-        self.send_with_headers(request, &[], signal).await
+    pub(crate) fn send<'a>(
+        &'a self,
+        request: &'a ClientRequest,
+        signal: Option<&'a AbortSignal>,
+    ) -> impl Future<Output = Result<RequestResult, TransportError>> + 'a {
+        // Not an `async fn`: a wrapper's own future would be one more state machine in the .wasm.
+        self.send_with_headers(request, &[], signal, false)
     }
 
     /// Sends `request` with `extra` headers (`Mcp-Param-*`). A -32022 (unsupported version) whose
     /// `supported` list names the version this client speaks is retried once, under a new id; one
-    /// that does not is reported naming both sides.
+    /// that does not is reported naming both sides. `fast`: a `tasks/get` to read through the fast path
+    /// of [`super::task_answer`] when its answer allows (see `task_answer::worth_trying`).
     pub(crate) async fn send_with_headers(
         &self,
         request: &ClientRequest,
         extra: &[(String, String)],
         signal: Option<&AbortSignal>,
+        fast: bool,
     ) -> Result<RequestResult, TransportError> {
-        let first = self.send_once(&self.next_id(), request, extra, signal).await;
+        let first = self.send_once(&self.next_id(), request, extra, signal, fast).await;
         let Err(TransportError::Rpc(e)) = &first else { return first };
         if e.code != crate::protocol::jsonrpc::codes::UNSUPPORTED_PROTOCOL_VERSION {
             return first;
         }
         match e.supported_versions() {
             Some(versions) if versions.iter().any(|v| v == crate::protocol::PROTOCOL_VERSION) => {
-                self.send_once(&self.next_id(), request, extra, signal).await
+                self.send_once(&self.next_id(), request, extra, signal, fast).await
             }
             Some(versions) => Err(TransportError::Rpc(crate::protocol::jsonrpc::RpcError::new(
                 e.code,
@@ -276,10 +293,16 @@ impl FetchTransport {
         request: &ClientRequest,
         extra: &[(String, String)],
         signal: Option<&AbortSignal>,
+        fast: bool,
     ) -> Result<RequestResult, TransportError> {
         let body = request.envelope(id, &self.meta).to_string();
         let exchange = Exchange { body: &body, headers: &request.http_headers(), extra, id: Some(id), signal };
-        let answer = self.post(exchange, Some(self.timeout_ms), &mut |_| {}).await?;
+        let ticket = fast.then(Ticket::new);
+        let mut answer = self.post_reading(exchange, Some(self.timeout_ms), &mut |_| {}, ticket.as_ref()).await?;
+        if let Some(task) = answer.task.take() {
+            answer.fail_unless_ok()?;
+            return task.decide().and_then(|task| request.decode_plain_task(task)).map_err(TransportError::BadResponse);
+        }
         let result = request.decode_result(&answer.into_result()?).and_then(|r| self.within_limits(r));
         result.map_err(TransportError::BadResponse)
     }
@@ -287,11 +310,22 @@ impl FetchTransport {
     /// One POST of `exchange` with the host's headers added, ended by `timeout_ms` (none: a request
     /// that may rightly take hours) or the host's signal. An SSE answer is read up to the response to
     /// the exchange's id; every other message on the stream goes to `on_other` as it arrives.
-    pub(crate) async fn post(
+    pub(crate) fn post<'a>(
+        &'a self,
+        exchange: Exchange<'a>,
+        timeout_ms: Option<u32>,
+        on_other: &'a mut dyn FnMut(Value),
+    ) -> impl Future<Output = Result<Answer, TransportError>> + 'a {
+        self.post_reading(exchange, timeout_ms, on_other, None)
+    }
+
+    /// [`Self::post`]; with a `ticket`, a regular `tasks/get` answer comes as [`Answer::task`].
+    async fn post_reading(
         &self,
         exchange: Exchange<'_>,
         timeout_ms: Option<u32>,
         on_other: &mut dyn FnMut(Value),
+        ticket: Option<&Ticket>,
     ) -> Result<Answer, TransportError> {
         let Exchange { body, headers, extra, id, signal } = exchange;
         let pairs = Array::new();
@@ -301,15 +335,19 @@ impl FetchTransport {
         }
         let host = self.host_headers.clone().unwrap_or(JsValue::UNDEFINED);
         let limit = self.max_response_bytes as f64;
-        let sent = send(&self.url, body, &pairs, &host, timeout_ms, signal.cloned(), limit, id.is_some());
+        let read = id.is_some();
+        let sent =
+            send(&self.url, body, &pairs, &host, timeout_ms, signal.cloned(), limit, read, ticket.map(Ticket::number));
         let reply: Reply = JsFuture::from(sent).await.map_err(|e| self.failure(&e))?.unchecked_into();
         let _closing = Closing(&reply);
         let status = reply.status();
+        let task = ticket.and_then(Ticket::take);
         let message = match id {
             // A notification or a response: the body (if any) carries nothing to read.
             None => None,
+            Some(_) if task.is_some() => None,
             Some(id) => match reply.bytes() {
-                Some(bytes) => match parse_answer(&String::from_utf8_lossy(&bytes.to_vec())) {
+                Some(bytes) => match parse_answer(&crate::text::lossy_utf8(&bytes.to_vec())) {
                     Ok(v) => Some(v),
                     Err(_) if !(200..300).contains(&status) => None,
                     Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
@@ -323,6 +361,7 @@ impl FetchTransport {
             #[cfg(feature = "legacy")]
             session_id: reply.session(),
             message,
+            task,
         })
     }
 

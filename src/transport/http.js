@@ -82,14 +82,78 @@ function nextHop(response, from) {
   throw failure("redirect", "", status, target.origin);
 }
 
+// The fast path for a tasks/get answer without a status detail (src/transport/task_answer.rs): Rust
+// gives the function to hand the Task fields to, the status names by code, and a bit per code this
+// path takes.
+let taskSink = null;
+let statusNames = [];
+let plainStatuses = 0;
+
+/** Called once by Rust before the first request that may take the fast path. */
+export function useTaskSink(sink, statuses, plain) {
+  taskSink = sink;
+  statusNames = statuses;
+  plainStatuses = plain;
+}
+
+// Non-fatal like Rust's lossy read of the bytes; a BOM is kept, so JSON.parse refuses it as Rust does.
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** A string, or undefined for an absent or null field; anything else: the answer is not regular. */
+const IRREGULAR = Symbol("irregular");
+const optionalText = (value) => (value === undefined || value === null ? undefined : typeof value === "string" ? value : IRREGULAR);
+/** A count of milliseconds as JSON.parse gives it: a non-negative safe integer. */
+const isMillis = (value) => Number.isSafeInteger(value) && value >= 0;
+const isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Hands the Task fields of `bytes`, a tasks/get answer, to Rust under `ticket` and returns true, when
+ * the answer has exactly the regular shape: a response with a result and no error, whose status
+ * carries no detail and whose fields all have their JSON types. Anything else returns false, and
+ * Rust reads the bytes with its own parser and reports what is wrong. The regular shape is a subset
+ * of what Rust accepts, except where JSON.parse's doubles hide the digits (an id or a count written
+ * `1.0` or `2000.0000000000001`), which pass here as the whole numbers they read as.
+ */
+export function readTaskAnswer(bytes, ticket) {
+  if (taskSink === null) return false;
+  let message;
+  try {
+    message = JSON.parse(utf8.decode(bytes));
+  } catch {
+    return false;
+  }
+  if (!isRecord(message) || message.jsonrpc !== "2.0" || message.method !== undefined || message.error !== undefined) return false;
+  const { id, result } = message;
+  if ((typeof id !== "string" && !Number.isSafeInteger(id)) || !isRecord(result)) return false;
+  const { resultType, taskId, status, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = result;
+  const statusMessage = optionalText(result.statusMessage);
+  const code = statusNames.indexOf(status);
+  if (
+    (resultType !== undefined && resultType !== null && resultType !== "complete") ||
+    code < 0 ||
+    ((plainStatuses >> code) & 1) === 0 ||
+    typeof taskId !== "string" ||
+    typeof createdAt !== "string" ||
+    typeof lastUpdatedAt !== "string" ||
+    statusMessage === IRREGULAR ||
+    (ttlMs !== null && !isMillis(ttlMs)) ||
+    (pollIntervalMs !== undefined && pollIntervalMs !== null && !isMillis(pollIntervalMs))
+  ) {
+    return false;
+  }
+  taskSink(ticket, taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined);
+  return true;
+}
+
 /**
  * Sends `body` (a POST; empty: a GET) to `url` and resolves with the answer: `status`, `retryAfter`,
  * `session` (`Mcp-Session-Id`), and, when `read`, either `bytes` (the whole body, at most `limit`
- * bytes) or, for `text/event-stream`, `next()` giving each chunk (`undefined` at the end). `close()`
- * ends it: the timeout and the abort listener go, an unread stream is cancelled. Rejects with a
- * failure (see `failure`).
+ * bytes) or, for `text/event-stream`, `next()` giving each chunk (`undefined` at the end). With a
+ * `ticket`, a regular tasks/get answer goes to Rust by `readTaskAnswer` instead of as `bytes`.
+ * `close()` ends it: the timeout and the abort listener go, an unread stream is cancelled. Rejects
+ * with a failure (see `failure`).
  */
-export async function send(url, body, pairs, host, timeoutMs, signal, limit, read) {
+export async function send(url, body, pairs, host, timeoutMs, signal, limit, read, ticket) {
   if (signal?.aborted) throw failure("aborted");
   const controller = new AbortController();
   let timedOut = false;
@@ -179,7 +243,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, rea
       bytes.set(chunk, at);
       at += chunk.length;
     }
-    reply.bytes = bytes;
+    if (ticket === undefined || !readTaskAnswer(bytes, ticket)) reply.bytes = bytes;
     return reply;
   } catch (thrown) {
     end();

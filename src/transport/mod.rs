@@ -2,6 +2,7 @@
 //! aborts, and errors as data.
 mod error;
 mod fetch;
+pub(crate) mod task_answer;
 
 pub(crate) use error::TransportError;
 #[cfg(feature = "legacy")]

@@ -184,7 +184,7 @@ impl ClientCore {
         let (_, mut request) = call.first(&mut ids);
         loop {
             self.check_server_pause().map_err(CallError::Client)?;
-            let outcome = match self.transport.send_with_headers(&request, extra, signal).await {
+            let outcome = match self.transport.send_with_headers(&request, extra, signal, false).await {
                 Ok(RequestResult::ToolCall(outcome)) => outcome,
                 Ok(_) => {
                     return Err(CallError::Client(ClientError::new(

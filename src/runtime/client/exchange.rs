@@ -6,6 +6,7 @@ use crate::host::globals::{self, Timeout};
 use crate::machine::record::{Action, Change, TaskRecord};
 use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::task::TaskStatus;
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::transport::TransportError;
 
@@ -60,7 +61,10 @@ impl ClientCore {
     /// the answer is in — before the record's write, so requests do not wait for IndexedDB (1,000
     /// restored handles: 9.4 s until each was polled once, 6.3 s without the wait).
     pub(super) async fn execute(&self, id: String, action: Action, slot: bool) {
-        let protocol = self.state.borrow().record(&id).map(TaskRecord::protocol).unwrap_or_default();
+        let (protocol, last_status) = match self.state.borrow().record(&id) {
+            Some(record) => (record.protocol(), record.last().task.status),
+            None => (TaskProtocol::default(), TaskStatus::Working),
+        };
         let outcome = match protocol {
             #[cfg(feature = "legacy")]
             TaskProtocol::Legacy => self.legacy_exchange(&id, &action).await,
@@ -78,7 +82,8 @@ impl ClientCore {
                     }
                     Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
                 };
-                outcome_of(self.transport.send(&request, None).await)
+                let fast = matches!(action, Action::Poll) && crate::transport::task_answer::worth_trying(last_status);
+                outcome_of(self.transport.send_with_headers(&request, &[], None, fast).await)
             }
         };
         let now = globals::now_ms();

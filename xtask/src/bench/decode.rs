@@ -3,10 +3,13 @@
 //! the three bodies `benches/core.rs` decodes natively (working; input_required with the ten-field form;
 //! completed with a ~10 KB result):
 //!
-//! - ours: `benchDecodeTasksGetBytes` of a build with the `bench` feature (`src/bindings/bench.rs`; the
-//!   shipped pkg/ is built without it): the body's bytes into wasm, as the client's transport reads a
-//!   fetch body, decoded as the transport does (JSON parse, envelope, `tasks/get` result with its taskId
-//!   check), the task out through the client's `to_js` (serialise in wasm, `JSON.parse` in JS);
+//! - ours: `benchDecodeTasksGetClient` of a build with the `bench` feature (`src/bindings/bench.rs`; the
+//!   shipped pkg/ is built without it): the client's path for a task last seen in the body's own
+//!   status. A body without a status detail takes the transport's fast path (`JSON.parse` in
+//!   `http.js`, the Task fields handed to Rust in one call, decided by `protocol::task_fields`); any
+//!   other goes in as bytes, as the transport reads a fetch body, decoded as the transport does (JSON
+//!   parse, envelope, `tasks/get` result with its taskId check). The task comes out through the
+//!   client's `to_js` (serialise in wasm, `JSON.parse` in JS);
 //! - official: what `@modelcontextprotocol/ext-tasks` 0.2.2 does with the same body under 2026-07-28:
 //!   `JSON.parse` (the host's `response.json()`), then its `responseResult` + `parseResult` with
 //!   `GetTaskResultV2Schema` (zod 4 `safeParse`) and the taskId check
@@ -37,13 +40,14 @@ const PAGES: &[&str] = &["decode.html", "decode.js"];
 const DEFAULT_BATCHES: u64 = 21;
 const DEFAULT_BATCH_MS: u64 = 20;
 /// The page's subjects: the two the rows compare, then the ones the details add.
-const SUBJECTS: [(&str, &str); 7] = [
-    ("ours", "ours (bytes in)"),
+const SUBJECTS: [(&str, &str); 8] = [
+    ("ours", "ours (the client's path)"),
     ("official", "official"),
+    ("oursBytes", "ours, bytes in"),
     ("oursText", "ours, JS string in"),
     ("oursJsParse", "JSON.parse + Rust reads fields"),
     ("oursJsFields", "JSON.parse + fields in one call"),
-    ("oursDecodeOnly", "ours, status string out"),
+    ("oursDecodeOnly", "ours (client's path), status string out"),
     ("jsonParse", "JSON.parse alone"),
 ];
 /// The most ours ÷ official may be on any body.
