@@ -7,10 +7,10 @@ use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::host::js_json::to_js;
-use crate::protocol::jsonrpc::decode_message_value;
+use crate::protocol::jsonrpc::{decode_message_value, RequestId};
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task::TaskStatus;
-use crate::transport::task_answer::{self, Ticket};
+use crate::transport::task_answer::{self, TaskSink};
 
 /// Route 1. Decodes `text`, a `tasks/get` response body for `taskId`, as the transport does (parse,
 /// envelope, result for that request, which checks the taskId). `toJs`: return the decoded task as a JS
@@ -40,12 +40,11 @@ pub fn bench_decode_tasks_get_client(
 ) -> Result<JsValue, JsValue> {
     let last = TaskStatus::parse(last_status).map_err(|e| e.to_string())?;
     if task_answer::worth_trying(last) {
-        let ticket = Ticket::new();
-        if read_task_answer(body, ticket.number()) {
+        let sink = SINK.with(|sink| sink.clone());
+        let ticket = sink.ticket();
+        if read_task_answer(body, ticket.number(), ticket.function()) {
             let fields = ticket.take().ok_or("the fast path handed nothing over")?;
-            let request = ClientRequest::GetTask { task_id };
-            let result = fields.decide().and_then(|task| request.decode_plain_task(task));
-            return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
+            return decode_message(task_id, fields.into_response(&RequestId::Number(1)), to_js_object);
         }
     }
     decode(task_id, &crate::text::lossy_utf8(&body.to_vec()), to_js_object)
@@ -55,12 +54,22 @@ pub fn bench_decode_tasks_get_client(
 extern "C" {
     /// The transport's fast path for one body (see `transport::task_answer`).
     #[wasm_bindgen(js_name = readTaskAnswer)]
-    fn read_task_answer(bytes: &Uint8Array, ticket: u32) -> bool;
+    fn read_task_answer(bytes: &Uint8Array, ticket: u32, sink: &JsValue) -> bool;
+}
+
+thread_local! {
+    /// The bench's transport's sink: one, as a client has one per transport.
+    static SINK: std::rc::Rc<TaskSink> = std::rc::Rc::new(TaskSink::new());
 }
 
 fn decode(task_id: String, text: &str, to_js_object: bool) -> Result<JsValue, JsValue> {
-    let request = ClientRequest::GetTask { task_id };
     let message = crate::protocol::jsonrpc::parse_answer(text).map_err(|e| e.to_string())?;
+    decode_message(task_id, message, to_js_object)
+}
+
+/// The rest of the transport's decode, from the parsed message on.
+fn decode_message(task_id: String, message: crate::json::Value, to_js_object: bool) -> Result<JsValue, JsValue> {
+    let request = ClientRequest::GetTask { task_id };
     let response = match decode_message_value(message).map_err(|e| e.to_string())? {
         crate::protocol::jsonrpc::Incoming::Response(r) => r,
         _ => return Err("not a response".into()),

@@ -78,13 +78,33 @@ pub(crate) fn optional_millis(
     }
 }
 
-/// A JSON number that is a whole, non-negative count of milliseconds (see
-/// [`millis_of`](super::task_fields::millis_of)); `1500.5` and `-1` are not.
+/// A field whose key must be present but whose value may be `null` (e.g. `ttlMs`, where null means unlimited).
+pub(crate) fn required_nullable_millis(
+    obj: &Object,
+    what: &'static str,
+    field: &'static str,
+) -> Result<Option<u64>, DecodeError> {
+    match obj.get(field) {
+        None => Err(DecodeError::MissingField { what, field }),
+        Some(Value::Null) => Ok(None),
+        Some(v) => millis(v, what, field).map(Some),
+    }
+}
+
+/// Largest integer a JavaScript number holds exactly; the schema bounds milliseconds by it.
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A JSON number that is a whole, non-negative count of milliseconds. `2000.0` counts as whole (JSON
+/// Schema's `integer` accepts it); `1500.5` and `-1` do not.
 pub(crate) fn millis(value: &Value, what: &'static str, field: &'static str) -> Result<u64, DecodeError> {
     let Value::Number(n) = value else {
         return Err(wrong_type(what, field, "an integer"));
     };
-    super::task_fields::millis_of(n).count(field)
+    // Exactly whole on the digits (`2000.0`, `2e3`), not as a double (`2000.0000000000001` is not).
+    match n.as_whole_u64() {
+        Some(u) if u <= MAX_SAFE_INTEGER => Ok(u),
+        _ => Err(DecodeError::NotAnInteger { field, found: n.to_string() }),
+    }
 }
 
 /// A `WrongType` error for a named field.

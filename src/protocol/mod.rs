@@ -7,7 +7,7 @@
 //! milliseconds). Encoding is exact.
 
 mod error;
-mod fields;
+pub(crate) mod fields;
 
 pub mod discover;
 pub mod form;
@@ -22,7 +22,6 @@ pub(crate) mod result_type;
 pub mod sse;
 pub mod subscriptions;
 pub mod task;
-pub(crate) mod task_fields;
 pub mod task_protocol;
 pub mod timestamp;
 pub mod tool_call;

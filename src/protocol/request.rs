@@ -8,7 +8,6 @@ use super::input::{decode_input_responses, encode_input_responses, InputResponse
 use super::jsonrpc::RequestId;
 use super::meta::RequestMeta;
 use super::subscriptions::ListenFilter;
-use super::task::{DetailedTask, StatusDetail, Task};
 use super::DecodeError;
 
 /// `tools/call` params.
@@ -214,33 +213,7 @@ impl RequestResult {
     }
 }
 
-/// Nothing if `task` is the one `asked` for: a misrouted reply must never settle the wrong task.
-fn answers_for(task: &Task, asked: &str) -> Result<(), DecodeError> {
-    if task.task_id == asked {
-        return Ok(());
-    }
-    Err(DecodeError::Invalid {
-        what: "tasks/get result",
-        detail: format!("answers for task \"{}\" but \"{asked}\" was asked", task.task_id),
-    })
-}
-
 impl ClientRequest {
-    /// The result of this `tasks/get` when its answer, read by the transport's fast path, made `task`
-    /// of a status that carries no detail (the rest of [`Self::decode_result`]'s checks).
-    pub(crate) fn decode_plain_task(&self, task: Task) -> Result<RequestResult, DecodeError> {
-        match self {
-            Self::GetTask { task_id } if !task.status.has_detail() => {
-                answers_for(&task, task_id)?;
-                Ok(RequestResult::Task(DetailedTask { task, detail: StatusDetail::None }))
-            }
-            _ => Err(DecodeError::Invalid {
-                what: "tasks/get result",
-                detail: "not a detail-free tasks/get answer".into(),
-            }),
-        }
-    }
-
     /// Decodes the `result` of a response to this request. A `task` result for anything but
     /// `tools/call` is an error, and a `tasks/get` answer for a different taskId is refused so a
     /// misrouted reply can never settle the wrong task.
@@ -250,7 +223,13 @@ impl ClientRequest {
             Self::CallTool(_) => super::tool_call::decode_tool_call_result(result).map(RequestResult::ToolCall),
             Self::GetTask { task_id } => {
                 let task = super::task::decode_get_task_result(result)?;
-                answers_for(&task.task, task_id).map(|()| RequestResult::Task(task))
+                if &task.task.task_id != task_id {
+                    return Err(DecodeError::Invalid {
+                        what: "tasks/get result",
+                        detail: format!("answers for task \"{}\" but \"{task_id}\" was asked", task.task.task_id),
+                    });
+                }
+                Ok(RequestResult::Task(task))
             }
             Self::UpdateTask { .. } | Self::CancelTask { .. } => {
                 decode_ack(result, self.method()).map(|()| RequestResult::Ack)

@@ -5,7 +5,6 @@ use super::fields::{self, Object};
 use super::input::{decode_input_requests, encode_input_requests, InputRequests};
 use super::jsonrpc::RpcError;
 use super::result_type::{read_result_type, ResultType};
-use super::task_fields::TaskFields;
 use super::tool_result::CallToolResult;
 use super::DecodeError;
 
@@ -86,13 +85,64 @@ impl Task {
                 detail: "`ttl`/`pollInterval` instead of `ttlMs`/`pollIntervalMs`",
             });
         }
-        Self::read(obj, what, false)
+        // With the `legacy` feature the shared reader serves both generations; without it, the 2026
+        // fields are read here on their own (the reader's unfolded 2025-11-25 branches would cost
+        // pkg/ 0.7 KB raw).
+        if cfg!(feature = "legacy") {
+            return Self::read(obj, what, false);
+        }
+        Ok(Self {
+            task_id: fields::required_str(obj, what, "taskId")?.to_owned(),
+            status: TaskStatus::parse(fields::required_str(obj, what, "status")?)?,
+            status_message: fields::optional_str(obj, what, "statusMessage")?.map(str::to_owned),
+            created_at: fields::required_str(obj, what, "createdAt")?.to_owned(),
+            last_updated_at: fields::required_str(obj, what, "lastUpdatedAt")?.to_owned(),
+            ttl_ms: fields::required_nullable_millis(obj, what, "ttlMs")?,
+            poll_interval_ms: fields::optional_millis(obj, what, "pollIntervalMs")?,
+        })
     }
 
-    /// The Task fields of either generation (see [`TaskFields::decide`]), in one function rather
-    /// than two near-copies in the .wasm.
+    /// The Task fields of either generation, in one function rather than two near-copies in the .wasm.
+    /// `legacy` (2025-11-25, see `legacy::task::task_from_object`): a non-empty `taskId`,
+    /// `lastUpdatedAt` defaulting to `createdAt`, and `ttl`/`pollInterval` read before the 2026 names;
+    /// otherwise `lastUpdatedAt` and `ttlMs` are required. Fields are checked in the order each
+    /// generation's decoder always used, so a message with several faults reports the same one.
     pub(crate) fn read(obj: &Object, what: &'static str, legacy: bool) -> Result<Self, DecodeError> {
-        TaskFields::read(obj, legacy).decide(what, legacy)
+        let task_id = fields::required_str(obj, what, "taskId")?;
+        if legacy && task_id.is_empty() {
+            return Err(DecodeError::Invalid { what, detail: "taskId must not be empty".into() });
+        }
+        let status = TaskStatus::parse(fields::required_str(obj, what, "status")?)?;
+        let mut status_message = None;
+        if !legacy {
+            status_message = fields::optional_str(obj, what, "statusMessage")?;
+        }
+        let created_at = fields::required_str(obj, what, "createdAt")?;
+        let last_updated_at = if legacy {
+            fields::optional_str(obj, what, "lastUpdatedAt")?.unwrap_or(created_at)
+        } else {
+            fields::required_str(obj, what, "lastUpdatedAt")?
+        };
+        if legacy {
+            status_message = fields::optional_str(obj, what, "statusMessage")?;
+        }
+        let (ttl_ms, poll_interval_ms) = if legacy {
+            (either_millis(obj, what, "ttl", "ttlMs")?, either_millis(obj, what, "pollInterval", "pollIntervalMs")?)
+        } else {
+            (
+                fields::required_nullable_millis(obj, what, "ttlMs")?,
+                fields::optional_millis(obj, what, "pollIntervalMs")?,
+            )
+        };
+        Ok(Self {
+            task_id: task_id.to_owned(),
+            status,
+            status_message: status_message.map(str::to_owned),
+            created_at: created_at.to_owned(),
+            last_updated_at: last_updated_at.to_owned(),
+            ttl_ms,
+            poll_interval_ms,
+        })
     }
 
     /// Writes the Task fields into `obj` exactly as the spec names them.
@@ -116,6 +166,19 @@ impl Task {
         obj.put("resultType", Value::from(ResultType::Task.as_str()));
         self.write_into(&mut obj);
         Value::Object(obj)
+    }
+}
+
+/// A millisecond field under its legacy name, else its 2026 name; absent or `null` under both is `None`.
+fn either_millis(
+    obj: &Object,
+    what: &'static str,
+    legacy: &'static str,
+    modern: &'static str,
+) -> Result<Option<u64>, DecodeError> {
+    match fields::optional_millis(obj, what, legacy)? {
+        Some(ms) => Ok(Some(ms)),
+        None => fields::optional_millis(obj, what, modern),
     }
 }
 

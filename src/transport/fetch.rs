@@ -10,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::error::{parse_retry_after, TransportError};
-use super::task_answer::{TaskAnswer, Ticket};
+use super::task_answer::{TaskSink, Ticket};
 use crate::json::Value;
 use crate::protocol::input::within_limit;
 use crate::protocol::jsonrpc::{decode_message_value, parse_answer, Incoming, RequestId, RequestIds};
@@ -56,6 +56,7 @@ extern "C" {
         limit: f64,
         read: bool,
         ticket: Option<u32>,
+        sink: Option<&JsValue>,
     ) -> Promise;
 }
 
@@ -106,22 +107,12 @@ pub(crate) struct Answer {
     /// `Mcp-Session-Id` (2025-11-25 servers).
     #[cfg(feature = "legacy")]
     pub(crate) session_id: Option<String>,
-    /// The JSON-RPC message that answers the request; `None` when the body held none, or when it
-    /// took the fast path into `task`.
+    /// The JSON-RPC message that answers the request; `None` when the body held none. One that took
+    /// the fast path of [`super::task_answer`] is made of the fields `http.js` handed over.
     pub(crate) message: Option<Value>,
-    /// A regular `tasks/get` answer's Task fields, handed over by `http.js` (see [`super::task_answer`]).
-    pub(crate) task: Option<TaskAnswer>,
 }
 
 impl Answer {
-    /// Nothing unless the HTTP status is 2xx: a non-2xx answer that holds a result is an HTTP failure.
-    fn fail_unless_ok(&self) -> Result<(), TransportError> {
-        if (200..300).contains(&self.status) {
-            return Ok(());
-        }
-        Err(TransportError::Http { status: self.status, retry_after_ms: self.retry_after_ms })
-    }
-
     /// The JSON-RPC result, or why there is none: the server's JSON-RPC error whatever the status; an
     /// HTTP failure for a non-2xx answer without one; a protocol error for a 2xx that is no response.
     pub(crate) fn into_result(self) -> Result<Value, TransportError> {
@@ -159,6 +150,8 @@ pub(crate) struct FetchTransport {
     /// The most `inputRequests` one answer may carry (`maxInputRequests`).
     max_input_requests: usize,
     ids: RefCell<RequestIds>,
+    /// Where `tasks/get` answers taken by the fast path arrive.
+    task_sink: TaskSink,
 }
 
 fn js_message(value: &JsValue) -> String {
@@ -197,6 +190,7 @@ impl FetchTransport {
             max_response_bytes: crate::protocol::sse::DEFAULT_MAX_EVENT_BYTES,
             max_input_requests: crate::protocol::input::DEFAULT_MAX_INPUT_REQUESTS,
             ids: RefCell::new(RequestIds::starting_at(first_id)),
+            task_sink: TaskSink::new(),
         }
     }
 
@@ -297,12 +291,8 @@ impl FetchTransport {
     ) -> Result<RequestResult, TransportError> {
         let body = request.envelope(id, &self.meta).to_string();
         let exchange = Exchange { body: &body, headers: &request.http_headers(), extra, id: Some(id), signal };
-        let ticket = fast.then(Ticket::new);
-        let mut answer = self.post_reading(exchange, Some(self.timeout_ms), &mut |_| {}, ticket.as_ref()).await?;
-        if let Some(task) = answer.task.take() {
-            answer.fail_unless_ok()?;
-            return task.decide().and_then(|task| request.decode_plain_task(task)).map_err(TransportError::BadResponse);
-        }
+        let ticket = fast.then(|| self.task_sink.ticket());
+        let answer = self.post_reading(exchange, Some(self.timeout_ms), &mut |_| {}, ticket.as_ref()).await?;
         let result = request.decode_result(&answer.into_result()?).and_then(|r| self.within_limits(r));
         result.map_err(TransportError::BadResponse)
     }
@@ -325,7 +315,7 @@ impl FetchTransport {
         exchange: Exchange<'_>,
         timeout_ms: Option<u32>,
         on_other: &mut dyn FnMut(Value),
-        ticket: Option<&Ticket>,
+        ticket: Option<&Ticket<'_>>,
     ) -> Result<Answer, TransportError> {
         let Exchange { body, headers, extra, id, signal } = exchange;
         let pairs = Array::new();
@@ -336,8 +326,18 @@ impl FetchTransport {
         let host = self.host_headers.clone().unwrap_or(JsValue::UNDEFINED);
         let limit = self.max_response_bytes as f64;
         let read = id.is_some();
-        let sent =
-            send(&self.url, body, &pairs, &host, timeout_ms, signal.cloned(), limit, read, ticket.map(Ticket::number));
+        let sent = send(
+            &self.url,
+            body,
+            &pairs,
+            &host,
+            timeout_ms,
+            signal.cloned(),
+            limit,
+            read,
+            ticket.map(Ticket::number),
+            ticket.map(Ticket::function),
+        );
         let reply: Reply = JsFuture::from(sent).await.map_err(|e| self.failure(&e))?.unchecked_into();
         let _closing = Closing(&reply);
         let status = reply.status();
@@ -345,7 +345,7 @@ impl FetchTransport {
         let message = match id {
             // A notification or a response: the body (if any) carries nothing to read.
             None => None,
-            Some(_) if task.is_some() => None,
+            Some(id) if task.is_some() => task.map(|task| task.into_response(id)),
             Some(id) => match reply.bytes() {
                 Some(bytes) => match parse_answer(&crate::text::lossy_utf8(&bytes.to_vec())) {
                     Ok(v) => Some(v),
@@ -361,7 +361,6 @@ impl FetchTransport {
             #[cfg(feature = "legacy")]
             session_id: reply.session(),
             message,
-            task,
         })
     }
 

@@ -83,15 +83,13 @@ function nextHop(response, from) {
 }
 
 // The fast path for a tasks/get answer without a status detail (src/transport/task_answer.rs): Rust
-// gives the function to hand the Task fields to, the status names by code, and a bit per code this
-// path takes.
-let taskSink = null;
+// gives the status names by code and a bit per code this path takes; each request that may take it
+// comes with the function to hand the Task fields to.
 let statusNames = [];
 let plainStatuses = 0;
 
-/** Called once by Rust before the first request that may take the fast path. */
-export function useTaskSink(sink, statuses, plain) {
-  taskSink = sink;
+/** Called by Rust (with the same values each time) before any request takes the fast path. */
+export function useTaskStatuses(statuses, plain) {
   statusNames = statuses;
   plainStatuses = plain;
 }
@@ -107,15 +105,14 @@ const isMillis = (value) => Number.isSafeInteger(value) && value >= 0;
 const isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * Hands the Task fields of `bytes`, a tasks/get answer, to Rust under `ticket` and returns true, when
+ * Hands the Task fields of `bytes`, a tasks/get answer, to Rust's `sink` under `ticket` and returns true, when
  * the answer has exactly the regular shape: a response with a result and no error, whose status
  * carries no detail and whose fields all have their JSON types. Anything else returns false, and
  * Rust reads the bytes with its own parser and reports what is wrong. The regular shape is a subset
  * of what Rust accepts, except where JSON.parse's doubles hide the digits (an id or a count written
  * `1.0` or `2000.0000000000001`), which pass here as the whole numbers they read as.
  */
-export function readTaskAnswer(bytes, ticket) {
-  if (taskSink === null) return false;
+export function readTaskAnswer(bytes, ticket, sink) {
   let message;
   try {
     message = JSON.parse(utf8.decode(bytes));
@@ -141,7 +138,7 @@ export function readTaskAnswer(bytes, ticket) {
   ) {
     return false;
   }
-  taskSink(ticket, taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined);
+  sink(ticket, taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined);
   return true;
 }
 
@@ -149,11 +146,11 @@ export function readTaskAnswer(bytes, ticket) {
  * Sends `body` (a POST; empty: a GET) to `url` and resolves with the answer: `status`, `retryAfter`,
  * `session` (`Mcp-Session-Id`), and, when `read`, either `bytes` (the whole body, at most `limit`
  * bytes) or, for `text/event-stream`, `next()` giving each chunk (`undefined` at the end). With a
- * `ticket`, a regular tasks/get answer goes to Rust by `readTaskAnswer` instead of as `bytes`.
+ * `ticket`, a regular tasks/get answer goes to Rust's `sink` by `readTaskAnswer` instead of as `bytes`.
  * `close()` ends it: the timeout and the abort listener go, an unread stream is cancelled. Rejects
  * with a failure (see `failure`).
  */
-export async function send(url, body, pairs, host, timeoutMs, signal, limit, read, ticket) {
+export async function send(url, body, pairs, host, timeoutMs, signal, limit, read, ticket, sink) {
   if (signal?.aborted) throw failure("aborted");
   const controller = new AbortController();
   let timedOut = false;
@@ -243,7 +240,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, rea
       bytes.set(chunk, at);
       at += chunk.length;
     }
-    if (ticket === undefined || !readTaskAnswer(bytes, ticket)) reply.bytes = bytes;
+    if (ticket === undefined || !readTaskAnswer(bytes, ticket, sink)) reply.bytes = bytes;
     return reply;
   } catch (thrown) {
     end();
