@@ -7,7 +7,7 @@ use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::host::js_json::to_js;
-use crate::protocol::jsonrpc::{decode_message_value, RequestId};
+use crate::protocol::jsonrpc::decode_message_value;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task::TaskStatus;
 use crate::transport::task_answer::{self, TaskSink};
@@ -44,7 +44,9 @@ pub fn bench_decode_tasks_get_client(
         let ticket = sink.ticket();
         if read_task_answer(body, ticket.number(), ticket.function()) {
             let fields = ticket.take().ok_or("the fast path handed nothing over")?;
-            return decode_message(task_id, fields.into_response(&RequestId::Number(1)), to_js_object);
+            let request = ClientRequest::GetTask { task_id };
+            let result = fields.into_task().and_then(|task| request.accept_task(task));
+            return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
         }
     }
     decode(task_id, &crate::text::lossy_utf8(&body.to_vec()), to_js_object)
@@ -63,13 +65,8 @@ thread_local! {
 }
 
 fn decode(task_id: String, text: &str, to_js_object: bool) -> Result<JsValue, JsValue> {
-    let message = crate::protocol::jsonrpc::parse_answer(text).map_err(|e| e.to_string())?;
-    decode_message(task_id, message, to_js_object)
-}
-
-/// The rest of the transport's decode, from the parsed message on.
-fn decode_message(task_id: String, message: crate::json::Value, to_js_object: bool) -> Result<JsValue, JsValue> {
     let request = ClientRequest::GetTask { task_id };
+    let message = crate::protocol::jsonrpc::parse_answer(text).map_err(|e| e.to_string())?;
     let response = match decode_message_value(message).map_err(|e| e.to_string())? {
         crate::protocol::jsonrpc::Incoming::Response(r) => r,
         _ => return Err("not a response".into()),

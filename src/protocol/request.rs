@@ -8,6 +8,7 @@ use super::input::{decode_input_responses, encode_input_responses, InputResponse
 use super::jsonrpc::RequestId;
 use super::meta::RequestMeta;
 use super::subscriptions::ListenFilter;
+use super::task::DetailedTask;
 use super::DecodeError;
 
 /// `tools/call` params.
@@ -214,6 +215,19 @@ impl RequestResult {
 }
 
 impl ClientRequest {
+    /// `task`, decoded from the answer to this `tasks/get` (by [`Self::decode_result`], or by the
+    /// transport's fast path), as its result: refused when it is another task than the one asked for,
+    /// so a misrouted reply can never settle the wrong task.
+    pub(crate) fn accept_task(&self, task: DetailedTask) -> Result<RequestResult, DecodeError> {
+        match self {
+            Self::GetTask { task_id } if task.task.task_id != *task_id => Err(DecodeError::Invalid {
+                what: "tasks/get result",
+                detail: format!("answers for task \"{}\" but \"{task_id}\" was asked", task.task.task_id),
+            }),
+            _ => Ok(RequestResult::Task(task)),
+        }
+    }
+
     /// Decodes the `result` of a response to this request. A `task` result for anything but
     /// `tools/call` is an error, and a `tasks/get` answer for a different taskId is refused so a
     /// misrouted reply can never settle the wrong task.
@@ -221,16 +235,7 @@ impl ClientRequest {
         match self {
             Self::Discover => super::discover::DiscoverResult::from_json(result).map(RequestResult::Discover),
             Self::CallTool(_) => super::tool_call::decode_tool_call_result(result).map(RequestResult::ToolCall),
-            Self::GetTask { task_id } => {
-                let task = super::task::decode_get_task_result(result)?;
-                if &task.task.task_id != task_id {
-                    return Err(DecodeError::Invalid {
-                        what: "tasks/get result",
-                        detail: format!("answers for task \"{}\" but \"{task_id}\" was asked", task.task.task_id),
-                    });
-                }
-                Ok(RequestResult::Task(task))
-            }
+            Self::GetTask { .. } => self.accept_task(super::task::decode_get_task_result(result)?),
             Self::UpdateTask { .. } | Self::CancelTask { .. } => {
                 decode_ack(result, self.method()).map(|()| RequestResult::Ack)
             }

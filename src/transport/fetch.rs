@@ -10,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::error::{parse_retry_after, TransportError};
-use super::task_answer::{TaskSink, Ticket};
+use super::task_answer::{TaskAnswer, TaskSink, Ticket};
 use crate::json::Value;
 use crate::protocol::input::within_limit;
 use crate::protocol::jsonrpc::{decode_message_value, parse_answer, Incoming, RequestId, RequestIds};
@@ -107,9 +107,11 @@ pub(crate) struct Answer {
     /// `Mcp-Session-Id` (2025-11-25 servers).
     #[cfg(feature = "legacy")]
     pub(crate) session_id: Option<String>,
-    /// The JSON-RPC message that answers the request; `None` when the body held none. One that took
-    /// the fast path of [`super::task_answer`] is made of the fields `http.js` handed over.
+    /// The JSON-RPC message that answers the request; `None` when the body held none, or when it
+    /// took the fast path into `task`.
     pub(crate) message: Option<Value>,
+    /// A regular `tasks/get` answer's Task fields, handed over by `http.js` (see [`super::task_answer`]).
+    pub(crate) task: Option<TaskAnswer>,
 }
 
 impl Answer {
@@ -292,8 +294,15 @@ impl FetchTransport {
         let body = request.envelope(id, &self.meta).to_string();
         let exchange = Exchange { body: &body, headers: &request.http_headers(), extra, id: Some(id), signal };
         let ticket = fast.then(|| self.task_sink.ticket());
-        let answer = self.post_reading(exchange, Some(self.timeout_ms), &mut |_| {}, ticket.as_ref()).await?;
-        let result = request.decode_result(&answer.into_result()?).and_then(|r| self.within_limits(r));
+        let mut answer = self.post_reading(exchange, Some(self.timeout_ms), &mut |_| {}, ticket.as_ref()).await?;
+        let result = match answer.task.take() {
+            None => request.decode_result(&answer.into_result()?).and_then(|r| self.within_limits(r)),
+            // As `into_result`: a non-2xx answer that holds a result is an HTTP failure.
+            Some(_) if !(200..300).contains(&answer.status) => {
+                return Err(TransportError::Http { status: answer.status, retry_after_ms: answer.retry_after_ms })
+            }
+            Some(task) => task.into_task().and_then(|task| request.accept_task(task)),
+        };
         result.map_err(TransportError::BadResponse)
     }
 
@@ -345,7 +354,7 @@ impl FetchTransport {
         let message = match id {
             // A notification or a response: the body (if any) carries nothing to read.
             None => None,
-            Some(id) if task.is_some() => task.map(|task| task.into_response(id)),
+            Some(_) if task.is_some() => None,
             Some(id) => match reply.bytes() {
                 Some(bytes) => match parse_answer(&crate::text::lossy_utf8(&bytes.to_vec())) {
                     Ok(v) => Some(v),
@@ -361,6 +370,7 @@ impl FetchTransport {
             #[cfg(feature = "legacy")]
             session_id: reply.session(),
             message,
+            task,
         })
     }
 

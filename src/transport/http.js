@@ -89,8 +89,8 @@ let statusNames = [];
 let plainStatuses = 0;
 
 /** Called by Rust (with the same values each time) before any request takes the fast path. */
-export function useTaskStatuses(statuses, plain) {
-  statusNames = statuses;
+export function useTaskStatuses(names, plain) {
+  statusNames = names.split(" ");
   plainStatuses = plain;
 }
 

@@ -1,7 +1,8 @@
 //! The fast path for a `tasks/get` answer that carries no status detail (a `working` or `cancelled`
 //! task): `http.js` parses the body with the host's `JSON.parse` and, when the answer has exactly the
 //! regular shape, hands its Task fields to Rust in one call instead of the body's bytes, which would be
-//! parsed a second time here. Every decision on the fields is still Rust's ([`TaskAnswer::into_response`]);
+//! parsed a second time here. Every decision on the fields is still Rust's ([`TaskAnswer::into_task`], then the same
+//! taskId check as every `tasks/get` answer);
 //! an answer of any other shape (a detail, a broken envelope, a field of another type) comes as bytes
 //! and is decoded as every other answer is, with the same typed errors.
 //!
@@ -12,23 +13,21 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::json::{Map as Object, Value};
 use crate::protocol::fields::MAX_SAFE_INTEGER;
-use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::result_type::ResultType;
-use crate::protocol::task::TaskStatus;
+use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use crate::protocol::DecodeError;
 
 #[wasm_bindgen(module = "/src/transport/http.js")]
 extern "C" {
-    /// Gives `http.js` the status names by code, and the codes its fast path takes (a bit per code).
+    /// Gives `http.js` the status names in code order (each followed by a space), and the codes its
+    /// fast path takes (a bit per code).
     #[wasm_bindgen(js_name = useTaskStatuses)]
-    fn use_task_statuses(statuses: Vec<JsValue>, plain: u32);
+    fn use_task_statuses(names: &str, plain: u32);
 }
 
 /// The Task fields of one answer as `http.js` handed them over: each of the JSON type the field
 /// takes (`http.js` sends any other answer as bytes), `status` as its index in [`TaskStatus::ALL`],
 /// `ttl_ms` `None` for `null` (the key is always there).
-#[derive(Debug)]
 pub(crate) struct TaskAnswer {
     task_id: String,
     status: u32,
@@ -40,42 +39,41 @@ pub(crate) struct TaskAnswer {
 }
 
 impl TaskAnswer {
-    /// The response these fields answer request `id` with, as our JSON tree holds a parsed one (the
-    /// strings moved, not copied), so the one decoder every answer goes through, with its native
-    /// tests, makes every decision on it whichever path read it.
-    pub(crate) fn into_response(self, id: &RequestId) -> Value {
-        let mut result = Object::new();
-        result.put("resultType", Value::from(ResultType::Complete.as_str()));
-        result.put("taskId", Value::String(self.task_id));
-        let status = TaskStatus::ALL.get(self.status as usize);
-        result.put("status", status.map_or(Value::Null, |s| Value::from(s.as_str())));
-        if let Some(message) = self.status_message {
-            result.put("statusMessage", Value::String(message));
-        }
-        result.put("createdAt", Value::String(self.created_at));
-        result.put("lastUpdatedAt", Value::String(self.last_updated_at));
-        result.put("ttlMs", self.ttl_ms.map_or(Value::Null, millis));
-        if let Some(ms) = self.poll_interval_ms {
-            result.put("pollIntervalMs", millis(ms));
-        }
-        let mut message = Object::new();
-        message.put("jsonrpc", Value::from("2.0"));
-        message.put("id", id.to_json());
-        message.put("result", Value::Object(result));
-        Value::Object(message)
+    /// The task these fields make. What `http.js` checked (each field's JSON type, the envelope, a
+    /// `resultType` of `complete`) needs no second look; what is left is decided here, on values: the
+    /// status (one without a detail), and each count of milliseconds (see [`millis`]). Built straight
+    /// from the fields: going through our JSON tree and the general decoder cost 2 µs per answer.
+    pub(crate) fn into_task(self) -> Result<DetailedTask, DecodeError> {
+        let status = match TaskStatus::ALL.get(self.status as usize) {
+            Some(status) if !status.has_detail() => *status,
+            _ => {
+                return Err(DecodeError::Invalid { what: WHAT, detail: "a status the fast path does not take".into() })
+            }
+        };
+        let task = Task {
+            task_id: self.task_id,
+            status,
+            status_message: self.status_message,
+            created_at: self.created_at,
+            last_updated_at: self.last_updated_at,
+            ttl_ms: self.ttl_ms.map(|ms| millis(ms, "ttlMs")).transpose()?,
+            poll_interval_ms: self.poll_interval_ms.map(|ms| millis(ms, "pollIntervalMs")).transpose()?,
+        };
+        Ok(DetailedTask { task, detail: StatusDetail::None })
     }
 }
 
-/// A count of milliseconds `JSON.parse` read, as our tree holds a number. `http.js` hands over only
-/// non-negative safe integers; its digits are gone, so `86400000.000000001`, which the parse already
-/// rounded, passes as 86400000 where the bytes path refuses it. Anything else becomes a value the
-/// decoder refuses, never a formatted double (that would ship the standard library's float tables).
-fn millis(x: f64) -> Value {
+const WHAT: &str = "tasks/get result";
+
+/// A count of milliseconds `JSON.parse` read: whole, non-negative and at most 2^53 − 1, as the bytes
+/// path requires. Its digits are gone, so `86400000.000000001`, which the parse already rounded,
+/// passes as 86400000 where the bytes path refuses it. A refused one is described, not written out:
+/// formatting a double would ship the standard library's float tables (30 KB of `.wasm`).
+fn millis(x: f64, field: &'static str) -> Result<u64, DecodeError> {
     if x >= 0.0 && x.fract() == 0.0 && x <= MAX_SAFE_INTEGER as f64 {
-        Value::from(x as u64)
-    } else {
-        Value::from("a number that is no whole count up to 2^53 - 1")
+        return Ok(x as u64);
     }
+    Err(DecodeError::NotAnInteger { field, found: "a number that is no whole count up to 2^53 - 1".into() })
 }
 
 /// Whether a `tasks/get` for a task last seen in `last` should try the fast path: its answer most
@@ -99,10 +97,16 @@ pub(crate) struct TaskSink {
 
 impl TaskSink {
     pub(crate) fn new() -> Self {
-        let statuses = TaskStatus::ALL.iter().map(|s| JsValue::from_str(s.as_str())).collect();
-        let plain =
-            TaskStatus::ALL.iter().enumerate().filter(|(_, s)| !s.has_detail()).fold(0, |bits, (i, _)| bits | 1 << i);
-        use_task_statuses(statuses, plain);
+        let mut names = String::new();
+        let mut plain = 0;
+        for (code, status) in TaskStatus::ALL.into_iter().enumerate() {
+            names.push_str(status.as_str());
+            names.push(' ');
+            if !status.has_detail() {
+                plain |= 1 << code;
+            }
+        }
+        use_task_statuses(&names, plain);
         let answers = Rc::new(RefCell::new(Vec::new()));
         let into = Rc::clone(&answers);
         #[allow(clippy::too_many_arguments)] // one argument per field: one crossing for all of them
@@ -160,5 +164,61 @@ impl Ticket<'_> {
 impl Drop for Ticket<'_> {
     fn drop(&mut self) {
         self.take();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(status: u32, ttl_ms: Option<f64>, poll_interval_ms: Option<f64>) -> TaskAnswer {
+        TaskAnswer {
+            task_id: "t1".into(),
+            status,
+            status_message: Some("m".into()),
+            created_at: "a".into(),
+            last_updated_at: "b".into(),
+            ttl_ms,
+            poll_interval_ms,
+        }
+    }
+
+    #[test]
+    fn the_fields_make_the_task_they_name() {
+        let task = answer(0, None, Some(500.0)).into_task().unwrap();
+        assert_eq!(task.detail, StatusDetail::None);
+        let task = task.task;
+        assert_eq!(
+            (task.task_id.as_str(), task.status, task.status_message.as_deref()),
+            ("t1", TaskStatus::Working, Some("m"))
+        );
+        assert_eq!((task.created_at.as_str(), task.last_updated_at.as_str()), ("a", "b"));
+        assert_eq!((task.ttl_ms, task.poll_interval_ms), (None, Some(500)));
+        let cancelled = answer(4, Some(-0.0), None).into_task().unwrap().task;
+        assert_eq!(
+            (cancelled.status, cancelled.ttl_ms, cancelled.poll_interval_ms),
+            (TaskStatus::Cancelled, Some(0), None)
+        );
+    }
+
+    #[test]
+    fn a_status_with_a_detail_or_no_status_is_refused() {
+        for code in [1, 2, 3, 5, u32::MAX] {
+            assert!(matches!(answer(code, None, None).into_task(), Err(DecodeError::Invalid { .. })), "{code}");
+        }
+    }
+
+    #[test]
+    fn counts_are_whole_non_negative_and_safe() {
+        let max = MAX_SAFE_INTEGER as f64;
+        assert_eq!(answer(0, Some(max), None).into_task().unwrap().task.ttl_ms, Some(MAX_SAFE_INTEGER));
+        for bad in [-1.0, 1.5, max + 1.0, f64::NAN, f64::INFINITY] {
+            let refused = answer(0, Some(bad), None).into_task();
+            assert!(matches!(refused, Err(DecodeError::NotAnInteger { field: "ttlMs", .. })), "{bad}");
+            let refused = answer(0, None, Some(bad)).into_task();
+            assert!(matches!(refused, Err(DecodeError::NotAnInteger { field: "pollIntervalMs", .. })), "{bad}");
+        }
+        // What a double cannot tell apart: JSON.parse already made 86400000 of 86400000.000000001.
+        assert_eq!(answer(0, Some(86400000.000000001), None).into_task().unwrap().task.ttl_ms, Some(86_400_000));
     }
 }
