@@ -138,7 +138,13 @@ export function readTaskAnswer(bytes, ticket, sink) {
   ) {
     return false;
   }
-  sink(ticket, taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined);
+  try {
+    sink(ticket, taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined);
+  } catch {
+    // The sink's transport was dropped while this answer was on the way (today a request keeps its
+    // transport alive, so this is a guard): nobody waits for the answer, so nothing is thrown.
+    return false;
+  }
   return true;
 }
 

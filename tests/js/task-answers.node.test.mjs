@@ -65,6 +65,8 @@ const SCENARIOS = {
     const body = answer(id, task(t, { statusMessage: `poll ${n}` }));
     return n === 1 ? body : body.replace('"ttlMs":null', '"ttlMs":86400000.000000001');
   },
+  // The second answer comes late, after the test closed its client.
+  late: (n, id, t) => (n === 1 ? answer(id, task(t)) : { delayMs: 300, body: answer(id, task(t, { statusMessage: "late" })) }),
   "http-503": (n, id, t) => (n === 1 ? answer(id, task(t)) : { status: 503, body: answer(id, task(t, { statusMessage: "from a 503" })) }),
   ...Object.fromEntries(Object.entries(BROKEN).map(([name, body]) => [name, (n, id, t) => (n === 1 ? answer(id, task(t)) : body(id, t))])),
 };
@@ -76,8 +78,8 @@ const server = createServer((req, res) => {
   req.on("end", () => {
     const rpc = JSON.parse(text || "{}");
     const send = (reply) => {
-      const { status = 200, body } = typeof reply === "string" ? { body: reply } : reply;
-      res.writeHead(status, { "content-type": "application/json" }).end(body);
+      const { status = 200, body, delayMs = 0 } = typeof reply === "string" ? { body: reply } : reply;
+      setTimeout(() => res.writeHead(status, { "content-type": "application/json" }).end(body), delayMs);
     };
     if (rpc.method === "tools/call") {
       const taskId = `${rpc.params.name}-${polls.size}`;
@@ -146,6 +148,34 @@ test("a regular working answer with HTTP 503 is an HTTP failure and changes noth
     assert.equal(failed.statusMessage, null, "the 503's message was not taken");
   } finally {
     client.close();
+  }
+});
+
+test("an answer that arrives after its client closed is dropped quietly", async () => {
+  const thrown = [];
+  const onThrown = (e) => thrown.push(e);
+  process.on("uncaughtException", onThrown);
+  process.on("unhandledRejection", onThrown);
+  try {
+    const client = await open();
+    const id = await start(client, "late");
+    // Wait until the late poll is on its way, then close while it is.
+    const until = Date.now() + 10_000;
+    while ((polls.get(id) ?? 0) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(polls.get(id), 2, "the late poll was sent");
+    client.close();
+    await new Promise((r) => setTimeout(r, 600));
+    assert.deepEqual(thrown.map(String), [], "nothing was thrown when the answer arrived");
+    const next = await open();
+    try {
+      const other = await start(next, "regular");
+      assert.equal((await next.wait(other)).status, "completed", "a new client works after it");
+    } finally {
+      next.close();
+    }
+  } finally {
+    process.off("uncaughtException", onThrown);
+    process.off("unhandledRejection", onThrown);
   }
 });
 
