@@ -81,7 +81,7 @@ impl SseParser {
                 }
                 continue;
             }
-            let mut text = String::from_utf8_lossy(line).into_owned();
+            let mut text = crate::text::lossy_utf8(line).into_owned();
             if !self.started {
                 self.started = true;
                 if let Some(rest) = text.strip_prefix('\u{feff}') {

@@ -1,10 +1,10 @@
 //! The fast path for a `tasks/get` answer that carries no status detail (a `working` or `cancelled`
 //! task): `http.js` parses the body with the host's `JSON.parse` and, when the answer has exactly the
 //! regular shape, hands its Task fields to Rust in one call instead of the body's bytes, which would be
-//! parsed a second time here. Every decision on the fields is still Rust's ([`TaskAnswer::into_task`], then the same
-//! taskId check as every `tasks/get` answer);
-//! an answer of any other shape (a detail, a broken envelope, a field of another type) comes as bytes
-//! and is decoded as every other answer is, with the same typed errors.
+//! parsed a second time here. Every decision on the fields is still Rust's ([`TaskAnswer::into_task`],
+//! then the same taskId check as every `tasks/get` answer); an answer of any other shape (a detail, a
+//! broken envelope, a field of another type) comes as bytes and is decoded as every other answer is,
+//! with the same typed errors.
 //!
 //! Why: parsing in wasm and handing the task back to JS cost more than `JSON.parse` alone; this is
 //! the first step of `docs/decode-route-3.md`.

@@ -3,9 +3,9 @@
 // one, its Task fields handed to Rust in one call) and by the bytes path it falls back to, from a
 // small HTTP server of this file's own on loopback that answers each poll with a scripted body.
 // Asserted: regular answers change the task through the fast path (a ttlMs written
-// 86400000.000000001, which only a double-reading path takes, shows which path read it); an answer that carries a
-// detail falls back and is read whole; and every broken answer is refused (badResponse, or the HTTP
-// status) without changing the task, whichever path saw it first.
+// 86400000.000000001, which only a double-reading path takes, shows which path read it); an answer
+// that carries a detail falls back and is read whole; and every broken answer is refused
+// (badResponse, or the HTTP status) without changing the task, whichever path saw it first.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -102,6 +102,16 @@ after(() => server.close());
 
 const open = () => TaskClient.open({ url, store: "memory", minPollIntervalMs: 20 });
 
+/** Runs `body` with a fresh client, closed afterwards whatever happens. */
+async function withClient(body) {
+  const client = await open();
+  try {
+    return await body(client);
+  } finally {
+    client.close();
+  }
+}
+
 /** Starts `scenario`'s task; resolves with its id. */
 async function start(client, scenario) {
   const out = await client.callTool(scenario, {});
@@ -109,9 +119,8 @@ async function start(client, scenario) {
   return out.task.taskId;
 }
 
-test("regular working answers change the task, and the result after them is read whole", async () => {
-  const client = await open();
-  try {
+test("regular working answers change the task, and the result after them is read whole", () =>
+  withClient(async (client) => {
     const id = await start(client, "regular");
     const stepped = await nextTask(client, (s) => s.taskId === id && s.statusMessage === "step 2", 10_000);
     assert.equal(stepped.status, "working");
@@ -120,36 +129,25 @@ test("regular working answers change the task, and the result after them is read
     assert.equal(done.status, "completed");
     assert.equal(done.result.content[0].text, "all done");
     assert.equal(done.lastError, null);
-  } finally {
-    client.close();
-  }
-});
+  }));
 
-test("a working answer is read by the fast path: a count JSON.parse rounds to a whole one is taken as that", async () => {
-  const client = await open();
-  try {
+test("a working answer is read by the fast path: a count JSON.parse rounds to a whole one is taken as that", () =>
+  withClient(async (client) => {
     const id = await start(client, "rounded");
     const read = await nextTask(client, (s) => s.taskId === id && s.ttlMs !== null, 10_000);
     assert.equal(read.ttlMs, 86_400_000);
     assert.equal(read.lastError, null);
     assert.equal(read.status, "working");
-  } finally {
-    client.close();
-  }
-});
+  }));
 
-test("a regular working answer with HTTP 503 is an HTTP failure and changes nothing", async () => {
-  const client = await open();
-  try {
+test("a regular working answer with HTTP 503 is an HTTP failure and changes nothing", () =>
+  withClient(async (client) => {
     const id = await start(client, "http-503");
     const failed = await nextTask(client, (s) => s.taskId === id && s.lastError !== null, 10_000);
     assert.equal(failed.lastError.failure.kind, "http");
     assert.equal(failed.lastError.failure.status, 503);
     assert.equal(failed.statusMessage, null, "the 503's message was not taken");
-  } finally {
-    client.close();
-  }
-});
+  }));
 
 test("an answer that arrives after its client closed is dropped quietly", async () => {
   const thrown = [];
@@ -166,13 +164,10 @@ test("an answer that arrives after its client closed is dropped quietly", async 
     client.close();
     await new Promise((r) => setTimeout(r, 600));
     assert.deepEqual(thrown.map(String), [], "nothing was thrown when the answer arrived");
-    const next = await open();
-    try {
+    await withClient(async (next) => {
       const other = await start(next, "regular");
       assert.equal((await next.wait(other)).status, "completed", "a new client works after it");
-    } finally {
-      next.close();
-    }
+    });
   } finally {
     process.off("uncaughtException", onThrown);
     process.off("unhandledRejection", onThrown);
@@ -180,9 +175,8 @@ test("an answer that arrives after its client closed is dropped quietly", async 
 });
 
 for (const name of Object.keys(BROKEN)) {
-  test(`a working task's broken answer (${name}) is refused and changes nothing`, async () => {
-    const client = await open();
-    try {
+  test(`a working task's broken answer (${name}) is refused and changes nothing`, () =>
+    withClient(async (client) => {
       const id = await start(client, name);
       const failed = await nextTask(client, (s) => s.taskId === id && s.lastError !== null, 10_000);
       assert.equal(failed.lastError.failure.kind, "badResponse", JSON.stringify(failed.lastError));
@@ -191,8 +185,5 @@ for (const name of Object.keys(BROKEN)) {
       assert.equal(failed.ttlMs, null);
       assert.equal(failed.createdAt, TIME);
       assert.ok(polls.get(id) >= 2, "the broken answer was the one refused");
-    } finally {
-      client.close();
-    }
-  });
+    }));
 }
