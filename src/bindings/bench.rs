@@ -10,7 +10,7 @@ use crate::host::js_json::to_js;
 use crate::protocol::jsonrpc::decode_message_value;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task::TaskStatus;
-use crate::transport::task_answer::{self, TaskSink};
+use crate::transport::task_answer::TaskSink;
 
 /// Route 1. Decodes `text`, a `tasks/get` response body for `taskId`, as the transport does (parse,
 /// envelope, result for that request, which checks the taskId). `toJs`: return the decoded task as a JS
@@ -27,27 +27,22 @@ pub fn bench_decode_tasks_get_bytes(task_id: String, body: &[u8], to_js_object: 
     decode(task_id, text, to_js_object)
 }
 
-/// The client's path (`transport::fetch`'s `send_once`) for the body of a `tasks/get` answer to a task
-/// last seen in `lastStatus`: through the fast path of `transport::task_answer` (`JSON.parse` in
-/// `http.js`, the Task fields handed over in one call) when it is worth trying and the answer allows,
-/// otherwise as route 2, after the fast path's parse when it was tried.
+/// The client's path (`transport::fetch`'s `send_once`) for the body of a `tasks/get` answer: through
+/// the fast path of `transport::task_answer` (`JSON.parse` in `http.js`, the Task fields and the
+/// detail's parts handed over) when the answer allows, otherwise as route 2, after the fast path's parse.
 #[wasm_bindgen(js_name = benchDecodeTasksGetClient)]
 pub fn bench_decode_tasks_get_client(
     task_id: String,
-    last_status: &str,
     body: &Uint8Array,
     to_js_object: bool,
 ) -> Result<JsValue, JsValue> {
-    let last = TaskStatus::parse(last_status).map_err(|e| e.to_string())?;
-    if task_answer::worth_trying(last) {
-        let sink = SINK.with(|sink| sink.clone());
-        let ticket = sink.ticket();
-        if read_task_answer(body, ticket.number(), ticket.function()) {
-            let fields = ticket.take().ok_or("the fast path handed nothing over")?;
-            let request = ClientRequest::GetTask { task_id };
-            let result = fields.into_task().and_then(|task| request.accept_task(task));
-            return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
-        }
+    let sink = SINK.with(|sink| sink.clone());
+    let ticket = sink.ticket();
+    if read_task_answer(body, ticket.number(), ticket.function()) {
+        let fields = ticket.take().ok_or("the fast path handed nothing over")?;
+        let request = ClientRequest::GetTask { task_id };
+        let result = fields.into_task().and_then(|task| request.accept_task(task));
+        return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
     }
     decode(task_id, &crate::text::lossy_utf8(&body.to_vec()), to_js_object)
 }

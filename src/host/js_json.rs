@@ -1,6 +1,10 @@
 //! Moving JSON between Rust and JS through `JSON.parse`/`JSON.stringify`: small in the wasm, and exact
-//! for the plain data protocol values are.
-use crate::json::Value;
+//! for the plain data protocol values are. Parts the host parsed itself ([`HostJson`]) cross back as
+//! the host's own values, set into the parsed object by path, never written and parsed again.
+use std::cell::OnceCell;
+use std::sync::Arc;
+
+use crate::json::{HostPart, RawJson, Value};
 use wasm_bindgen::JsValue;
 
 /// Buffers above this size are not kept for the next [`to_js`].
@@ -13,17 +17,126 @@ thread_local! {
     static TEXT: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
 }
 
-/// A JS value for `value`.
+/// A JS value for `value`. The parts the host holds are the host's values themselves, shared with
+/// every other value they were handed over in: hosts read them and must not change them.
 pub fn to_js(value: &Value) -> JsValue {
+    let mut parts = Vec::new();
+    host_parts(value, &mut Vec::new(), &mut parts);
     // `try_with`: `with` would bring the panic path of a thread-local read after teardown.
     let mut text = TEXT.try_with(std::cell::Cell::take).unwrap_or_default();
     text.clear();
-    crate::json::write_compact(&mut text, value);
-    let js = js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL);
+    let js = if parts.is_empty() {
+        crate::json::write_compact_leaving_host(&mut text, value);
+        js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+    } else {
+        // `[value, [path, …]]` in one text, so that the paths cross with it, not key by key.
+        text.push('[');
+        crate::json::write_compact_leaving_host(&mut text, value);
+        text.push_str(",[");
+        let values = js_sys::Array::new();
+        for (i, (path, part)) in parts.iter().enumerate() {
+            text.push_str(if i == 0 { "[" } else { ",[" });
+            for (j, step) in path.iter().enumerate() {
+                if j > 0 {
+                    text.push(',');
+                }
+                match step {
+                    Step::Key(key) => crate::json::write_string(&mut text, key),
+                    Step::Index(index) => text.push_str(&index.to_string()),
+                }
+            }
+            text.push(']');
+            values.push(&part.value);
+        }
+        text.push_str("]]");
+        with_parts(&text, &values)
+    };
     if text.capacity() <= KEPT_TEXT_BYTES {
         let _ = TEXT.try_with(|kept| kept.set(text));
     }
     js
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/host/js_json.js")]
+extern "C" {
+    /// Parses `[value, paths]` and sets `parts[i]` at `paths[i]` in `value`.
+    #[wasm_bindgen(js_name = withParts)]
+    fn with_parts(text: &str, parts: &js_sys::Array) -> JsValue;
+}
+
+/// One step into a JSON value: a member's key or an item's index.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// Each part of `value` the host holds, with the path to it.
+fn host_parts<'a>(value: &'a Value, path: &mut Vec<Step<'a>>, out: &mut Vec<(Vec<Step<'a>>, &'a HostJson)>) {
+    match value {
+        Value::Raw(raw) => {
+            if let Some(part) = raw.host_part().and_then(|part| part.as_any().downcast_ref::<HostJson>()) {
+                let copy = path.iter().map(|step| match step {
+                    Step::Key(key) => Step::Key(key),
+                    Step::Index(index) => Step::Index(*index),
+                });
+                out.push((copy.collect(), part));
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                path.push(Step::Index(index));
+                host_parts(item, path, out);
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map.iter() {
+                path.push(Step::Key(key));
+                host_parts(item, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// An object or array from the host's `JSON.parse`, held as a [`RawJson`] part: handed back to the host
+/// as itself, and written as JSON (a record stored, two values compared) through `JSON.stringify`,
+/// once, on first use.
+pub(crate) struct HostJson {
+    value: JsValue,
+    object: bool,
+    text: OnceCell<Box<str>>,
+}
+
+// SAFETY: a `JsValue` lives on the one thread of the wasm instance that made it; this crate's wasm
+// builds have no threads (no `atomics` target feature), so a `HostJson` is never seen by another
+// thread. `Value` must be `Send + Sync` for the native server, where no `HostJson` is ever made.
+unsafe impl Send for HostJson {}
+unsafe impl Sync for HostJson {}
+
+impl HostJson {
+    /// A part for `value`, an object (`object`) or an array the host's `JSON.parse` made.
+    pub(crate) fn part(value: JsValue, object: bool) -> Value {
+        Value::Raw(RawJson::host(Arc::new(HostJson { value, object, text: OnceCell::new() })))
+    }
+}
+
+impl HostPart for HostJson {
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| {
+            let text = js_sys::JSON::stringify(&self.value).ok().and_then(|text| text.as_string());
+            text.unwrap_or_else(|| "null".into()).into()
+        })
+    }
+
+    fn is_object(&self) -> bool {
+        self.object
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// The JSON of a JS value (`undefined` reads as `null`). Errors for values JSON cannot hold (cycles, BigInt).

@@ -26,11 +26,11 @@ mod write;
 pub use map::{Map, PutKey};
 pub use number::{NotANumber, Number};
 pub use parse::{from_str, from_str_keeping, ParseError};
-pub use raw::RawJson;
+pub use raw::{HostPart, RawJson};
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};
 pub use write::{to_string, to_string_pretty};
-pub(crate) use write::{write_compact, write_string};
+pub(crate) use write::{write_compact_leaving_host, write_string};
 
 #[doc(inline)]
 pub use crate::json;

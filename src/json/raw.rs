@@ -4,33 +4,78 @@
 //! JSON written from it each hold the same 10 KB).
 use super::Value;
 
-/// JSON text of one object or array, checked by the parser when it was read (see
-/// [`from_str_keeping`](super::from_str_keeping)), so it is always valid JSON. Written back as is.
+/// JSON of one object or array, checked when it was read, so it is always valid JSON; written back as
+/// is. Either text the parser kept ([`RawJson::checked`]), or a value the host already parsed
+/// ([`HostPart`], `docs/decode-route-3.md`), whose text is made only when something asks for it.
 /// `Arc`, not `Rc`: a `Value` is `Send` and `Sync` (statics of it exist; the native server moves values
 /// between threads).
 #[derive(Clone, Debug)]
-pub struct RawJson(std::sync::Arc<str>);
+pub struct RawJson(Form);
+
+#[derive(Clone, Debug)]
+enum Form {
+    Text(std::sync::Arc<str>),
+    Host(std::sync::Arc<dyn HostPart>),
+}
+
+/// An object or array the host parsed and holds (a tool result's block, a form's schema), kept as the
+/// host's value so that handing it back to the host costs nothing. Implemented in `host/` only.
+pub trait HostPart: Send + Sync {
+    /// Its JSON text, made on first use and kept.
+    fn text(&self) -> &str;
+    /// Whether it is an object (else an array).
+    fn is_object(&self) -> bool;
+    /// For the host code that hands the value itself back (`host::js_json`).
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// Not the value's own `Debug`: that would be in every `HostPart`'s vtable, and so in the `.wasm`
+/// (the standard library's string escaping, 10 KB gzip).
+impl std::fmt::Debug for dyn HostPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HostPart")
+    }
+}
 
 impl RawJson {
     /// Wraps text the parser has just checked.
     pub(super) fn checked(text: &str) -> RawJson {
-        RawJson(text.into())
+        RawJson(Form::Text(text.into()))
     }
 
-    /// The text, as it arrived.
+    /// Wraps an object or array the host parsed.
+    pub fn host(part: std::sync::Arc<dyn HostPart>) -> RawJson {
+        RawJson(Form::Host(part))
+    }
+
+    /// The host's value, when it came from the host.
+    pub fn host_part(&self) -> Option<&dyn HostPart> {
+        match &self.0 {
+            Form::Host(part) => Some(part.as_ref()),
+            Form::Text(_) => None,
+        }
+    }
+
+    /// The text, as it arrived (or as the host writes its value).
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Form::Text(text) => text,
+            Form::Host(part) => part.text(),
+        }
     }
 
     /// Whether it is an object (else an array).
     pub fn is_object(&self) -> bool {
-        self.0.starts_with('{')
+        match &self.0 {
+            Form::Text(text) => text.starts_with('{'),
+            Form::Host(part) => part.is_object(),
+        }
     }
 
     /// The value as a tree.
     pub fn parse(&self) -> Value {
         // Checked when read, so this cannot fail; `null` keeps a broken invariant from aborting.
-        super::from_str(&self.0).unwrap_or(Value::Null)
+        super::from_str(self.as_str()).unwrap_or(Value::Null)
     }
 }
 

@@ -9,15 +9,29 @@ pub fn to_string(value: &Value) -> String {
 }
 
 /// Compact JSON appended to `out`: [`to_string`] into a buffer the caller keeps.
-pub(crate) fn write_compact(out: &mut String, value: &Value) {
-    write(out, value, None, 0);
+fn write_compact(out: &mut String, value: &Value) {
+    write(out, value, Style { indent: None, leave_host: false }, 0);
+}
+
+/// Compact JSON with `null` in place of each part the host holds ([`RawJson::host`]): for handing a
+/// value to the host, which sets its own parts back in rather than having them written and parsed.
+///
+/// [`RawJson::host`]: super::RawJson::host
+pub(crate) fn write_compact_leaving_host(out: &mut String, value: &Value) {
+    write(out, value, Style { indent: None, leave_host: true }, 0);
 }
 
 /// JSON indented by two spaces, for showing a result to a person.
 pub fn to_string_pretty(value: &Value) -> String {
     let mut out = String::new();
-    write(&mut out, value, Some(2), 0);
+    write(&mut out, value, Style { indent: Some(2), leave_host: false }, 0);
     out
+}
+
+#[derive(Clone, Copy)]
+struct Style {
+    indent: Option<usize>,
+    leave_host: bool,
 }
 
 fn newline(out: &mut String, indent: Option<usize>, level: usize) {
@@ -27,14 +41,16 @@ fn newline(out: &mut String, indent: Option<usize>, level: usize) {
     }
 }
 
-fn write(out: &mut String, value: &Value, indent: Option<usize>, level: usize) {
+fn write(out: &mut String, value: &Value, style: Style, level: usize) {
+    let indent = style.indent;
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(n.as_str()),
         Value::String(s) => write_string(out, s),
+        Value::Raw(raw) if style.leave_host && raw.host_part().is_some() => out.push_str("null"),
         Value::Raw(raw) if indent.is_none() => out.push_str(raw.as_str()),
-        Value::Raw(raw) => write(out, &raw.parse(), indent, level),
+        Value::Raw(raw) => write(out, &raw.parse(), style, level),
         Value::Array(items) if items.is_empty() => out.push_str("[]"),
         Value::Array(items) => {
             out.push('[');
@@ -43,7 +59,7 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>, level: usize) {
                     out.push(',');
                 }
                 newline(out, indent, level + 1);
-                write(out, item, indent, level + 1);
+                write(out, item, style, level + 1);
             }
             newline(out, indent, level);
             out.push(']');
@@ -58,7 +74,7 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>, level: usize) {
                 newline(out, indent, level + 1);
                 write_string(out, key);
                 out.push_str(if indent.is_some() { ": " } else { ":" });
-                write(out, item, indent, level + 1);
+                write(out, item, style, level + 1);
             }
             newline(out, indent, level);
             out.push('}');

@@ -47,11 +47,6 @@ impl TaskStatus {
             .ok_or_else(|| DecodeError::UnknownStatus { found: s.to_owned() })
     }
 
-    /// Whether a detailed task in this status carries a detail (`inputRequests`, `result`, `error`).
-    pub fn has_detail(self) -> bool {
-        matches!(self, Self::InputRequired | Self::Completed | Self::Failed)
-    }
-
     /// Whether the task is over.
     pub fn is_terminal(self) -> bool {
         matches!(self, Self::Completed | Self::Failed | Self::Cancelled)

@@ -253,7 +253,7 @@ impl FetchTransport {
     /// Sends `request` with `extra` headers (`Mcp-Param-*`). A -32022 (unsupported version) whose
     /// `supported` list names the version this client speaks is retried once, under a new id; one
     /// that does not is reported naming both sides. `fast`: a `tasks/get` to read through the fast path
-    /// of [`super::task_answer`] when its answer allows (see `task_answer::worth_trying`).
+    /// of [`super::task_answer`] when its answer allows.
     pub(crate) async fn send_with_headers(
         &self,
         request: &ClientRequest,
@@ -296,14 +296,14 @@ impl FetchTransport {
         let ticket = fast.then(|| self.task_sink.ticket());
         let mut answer = self.post_reading(exchange, Some(self.timeout_ms), &mut |_| {}, ticket.as_ref()).await?;
         let result = match answer.task.take() {
-            None => request.decode_result(&answer.into_result()?).and_then(|r| self.within_limits(r)),
+            None => request.decode_result(&answer.into_result()?),
             // As `into_result`: a non-2xx answer that holds a result is an HTTP failure.
             Some(_) if !(200..300).contains(&answer.status) => {
                 return Err(TransportError::Http { status: answer.status, retry_after_ms: answer.retry_after_ms })
             }
             Some(task) => task.into_task().and_then(|task| request.accept_task(task)),
         };
-        result.map_err(TransportError::BadResponse)
+        result.and_then(|r| self.within_limits(r)).map_err(TransportError::BadResponse)
     }
 
     /// One POST of `exchange` with the host's headers added, ended by `timeout_ms` (none: a request

@@ -82,16 +82,16 @@ function nextHop(response, from) {
   throw failure("redirect", "", status, target.origin);
 }
 
-// The fast path for a tasks/get answer without a status detail (src/transport/task_answer.rs): Rust
-// gives the status names by code and a bit per code this path takes; each request that may take it
-// comes with the function to hand the Task fields to.
+// The fast path for a tasks/get answer (src/transport/task_answer.rs): Rust gives the status names by
+// code and a bit per code this path takes; each request that may take it comes with the functions to
+// hand the Task fields and the status detail's parts to.
 let statusNames = [];
-let plainStatuses = 0;
+let takenStatuses = 0;
 
 /** Called by Rust (with the same values each time) before any request takes the fast path. */
-export function useTaskStatuses(names, plain) {
+export function useTaskStatuses(names, taken) {
   statusNames = names.split(" ");
-  plainStatuses = plain;
+  takenStatuses = taken;
 }
 
 // Non-fatal like Rust's lossy read of the bytes; a BOM is kept, so JSON.parse refuses it as Rust does.
@@ -103,14 +103,79 @@ const optionalText = (value) => (value === undefined || value === null ? undefin
 /** A count of milliseconds as JSON.parse gives it: a non-negative safe integer. */
 const isMillis = (value) => Number.isSafeInteger(value) && value >= 0;
 const isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+const isPart = (value) => typeof value === "object" && value !== null;
+/** An optional part: undefined when absent or null, the object or array, or IRREGULAR. */
+const optionalPart = (value) => (value === undefined || value === null ? undefined : isPart(value) ? value : IRREGULAR);
 
 /**
- * Hands the Task fields of `bytes`, a tasks/get answer, to Rust's `sink` under `ticket` and returns true, when
- * the answer has exactly the regular shape: a response with a result and no error, whose status
- * carries no detail and whose fields all have their JSON types. Anything else returns false, and
- * Rust reads the bytes with its own parser and reports what is wrong. The regular shape is a subset
- * of what Rust accepts, except where JSON.parse's doubles hide the digits (an id or a count written
- * `1.0` or `2000.0000000000001`), which pass here as the whole numbers they read as.
+ * How deep a part handed over as the host's value may nest: Rust's parser refuses a body nested more
+ * than 128 deep, and a detail's parts start three levels down; a deeper one goes to the bytes path,
+ * which decides on it (and a stored record stays one Rust can read back).
+ */
+const PART_DEPTH = 124;
+
+/** Whether `value`, an object or array, nests no deeper than `depth` levels of objects and arrays. */
+function shallow(value, depth) {
+  if (depth === 0) return false;
+  const within = (item) => typeof item !== "object" || item === null || shallow(item, depth - 1);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!within(value[i])) return false;
+  } else {
+    for (const key in value) if (!within(value[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * The status detail's parts for Rust, when they have the regular shape, as a function that hands them
+ * over; null when the answer must go to the bytes path. `completed`: a result of `resultType` complete
+ * or none whose `content` is an array of objects or arrays, `structuredContent` and `_meta` objects,
+ * arrays or absent, `isError` a boolean or absent. `input_required`: every request an
+ * `elicitation/create` of a form (a message and a schema object) or a URL (a message and a URL).
+ */
+function detailOf(status, result, ticket, sink) {
+  if (status === "working" || status === "cancelled") return () => {};
+  if (status === "completed") {
+    const detail = result.result;
+    if (!isRecord(detail) || (detail.resultType !== undefined && detail.resultType !== "complete")) return null;
+    const { content, isError } = detail;
+    const structured = optionalPart(detail.structuredContent);
+    const meta = optionalPart(detail._meta);
+    if (!Array.isArray(content) || !content.every(isPart) || structured === IRREGULAR || meta === IRREGULAR) return null;
+    if (isError !== undefined && typeof isError !== "boolean") return null;
+    if (!shallow(detail, PART_DEPTH + 1)) return null;
+    return () => sink[1](ticket, content, structured, isError === undefined ? 0 : isError ? 2 : 1, meta);
+  }
+  const requests = result.inputRequests;
+  if (!isRecord(requests)) return null;
+  const keys = Object.keys(requests);
+  if (keys.length === 0) return null;
+  for (const key of keys) {
+    const request = requests[key];
+    const params = isRecord(request) ? request.params : undefined;
+    if (request?.method !== "elicitation/create" || !isRecord(params) || typeof params.message !== "string") return null;
+    const { mode } = params;
+    if (mode === "url" ? typeof params.url !== "string" : (mode !== undefined && mode !== "form") || !isRecord(params.requestedSchema)) return null;
+    if (mode !== "url" && !shallow(params.requestedSchema, PART_DEPTH - 2)) return null;
+  }
+  return () => {
+    for (const key of keys) {
+      const { params } = requests[key];
+      if (params.mode === "url") sink[2](ticket, key, params.message, undefined, params.url);
+      else sink[2](ticket, key, params.message, params.requestedSchema, undefined);
+    }
+  };
+}
+
+/**
+ * Hands the Task fields of `bytes`, a tasks/get answer, and its status detail's parts to Rust's `sink`
+ * under `ticket` and returns true, when the answer has exactly the regular shape: a response with a
+ * result and no error, whose fields all have their JSON types and whose detail is one `detailOf`
+ * takes. Anything else returns false, and Rust reads the bytes with its own parser and reports what is
+ * wrong. The regular shape is a subset of what Rust accepts, except where JSON.parse's doubles hide
+ * the digits (an id or a count written `1.0` or `2000.0000000000001`), which pass here as the whole
+ * numbers they read as, and where the parts passed on unread hold numbers beyond a double or lone
+ * surrogates, which stay as JSON.parse made them.
  */
 export function readTaskAnswer(bytes, ticket, sink) {
   let message;
@@ -128,7 +193,7 @@ export function readTaskAnswer(bytes, ticket, sink) {
   if (
     (resultType !== undefined && resultType !== null && resultType !== "complete") ||
     code < 0 ||
-    ((plainStatuses >> code) & 1) === 0 ||
+    ((takenStatuses >> code) & 1) === 0 ||
     typeof taskId !== "string" ||
     typeof createdAt !== "string" ||
     typeof lastUpdatedAt !== "string" ||
@@ -138,8 +203,11 @@ export function readTaskAnswer(bytes, ticket, sink) {
   ) {
     return false;
   }
+  const handDetail = detailOf(status, result, ticket, sink);
+  if (handDetail === null) return false;
   try {
-    sink(ticket, taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined);
+    sink[0](ticket, taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined);
+    handDetail();
   } catch {
     // The sink's transport was dropped while this answer was on the way (today a request keeps its
     // transport alive, so this is a guard): nobody waits for the answer, so nothing is thrown.

@@ -1,20 +1,24 @@
-//! The fast path for a `tasks/get` answer that carries no status detail (a `working` or `cancelled`
-//! task): `http.js` parses the body with the host's `JSON.parse` and, when the answer has exactly the
-//! regular shape, hands its Task fields to Rust in one call instead of the body's bytes, which would be
-//! parsed a second time here. Every decision on the fields is still Rust's ([`TaskAnswer::into_task`],
-//! then the same taskId check as every `tasks/get` answer); an answer of any other shape (a detail, a
-//! broken envelope, a field of another type) comes as bytes and is decoded as every other answer is,
-//! with the same typed errors.
+//! The fast path for a `tasks/get` answer: `http.js` parses the body with the host's `JSON.parse` and,
+//! when the answer has exactly the regular shape, hands its Task fields to Rust in one call instead of
+//! the body's bytes, which would be parsed a second time here, and the status detail's few fields the
+//! client decides on in one more call per part, with the objects it passes on unread (a result's
+//! blocks, a form's schema) as the host's own values ([`HostJson`]). Every decision is still Rust's
+//! ([`TaskAnswer::into_task`], then the same taskId check as every `tasks/get` answer); an answer of
+//! any other shape (a broken envelope, a field of another type, a `failed` task, a request other than
+//! an elicitation) comes as bytes and is decoded as every other answer is, with the same typed errors.
 //!
-//! Why: parsing in wasm and handing the task back to JS cost more than `JSON.parse` alone; this is
-//! the first step of `docs/decode-route-3.md`.
+//! Why: parsing in wasm and handing the task back to JS cost more than `JSON.parse` alone
+//! (`docs/decode-route-3.md`).
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
+use crate::host::js_json::HostJson;
 use crate::protocol::fields::MAX_SAFE_INTEGER;
+use crate::protocol::input::{ElicitRequest, InputRequest, InputRequests};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
+use crate::protocol::tool_result::CallToolResult;
 use crate::protocol::DecodeError;
 
 #[wasm_bindgen(module = "/src/transport/http.js")]
@@ -22,12 +26,12 @@ extern "C" {
     /// Gives `http.js` the status names in code order (each followed by a space), and the codes its
     /// fast path takes (a bit per code).
     #[wasm_bindgen(js_name = useTaskStatuses)]
-    fn use_task_statuses(names: &str, plain: u32);
+    fn use_task_statuses(names: &str, taken: u32);
 }
 
 /// The Task fields of one answer as `http.js` handed them over: each of the JSON type the field
 /// takes (`http.js` sends any other answer as bytes), `status` as its index in [`TaskStatus::ALL`],
-/// `ttl_ms` `None` for `null` (the key is always there).
+/// `ttl_ms` `None` for `null` (the key is always there), and the status detail's parts.
 pub(crate) struct TaskAnswer {
     task_id: String,
     status: u32,
@@ -36,18 +40,71 @@ pub(crate) struct TaskAnswer {
     last_updated_at: String,
     ttl_ms: Option<f64>,
     poll_interval_ms: Option<f64>,
+    detail: Detail,
+}
+
+/// A status detail's parts as `http.js` handed them over, objects and arrays as the host's values.
+enum Detail {
+    None,
+    /// `completed`: the result's `content` blocks (each an object or array), `structuredContent` and
+    /// `_meta` (each an object or array, or absent), `isError`.
+    Result {
+        content: Vec<JsValue>,
+        structured: Option<JsValue>,
+        is_error: Option<bool>,
+        meta: Option<JsValue>,
+    },
+    /// `input_required`: each elicitation by key, a form's schema (an object) or a page's URL.
+    Requests(Vec<(String, String, Elicited)>),
+}
+
+enum Elicited {
+    Form(JsValue),
+    Url(String),
 }
 
 impl TaskAnswer {
     /// The task these fields make. What `http.js` checked (each field's JSON type, the envelope, a
-    /// `resultType` of `complete`) needs no second look; what is left is decided here, on values: the
-    /// status (one without a detail), and each count of milliseconds (see [`millis`]). Built straight
-    /// from the fields: going through our JSON tree and the general decoder cost 2 µs per answer.
+    /// `resultType` of `complete`, the parts' shapes and depth) needs no second look; what is left is
+    /// decided here, on values: the status and the detail it requires, and each count of milliseconds
+    /// (see [`millis`]). Built straight from the fields: going through our JSON tree and the general
+    /// decoder cost 2 µs per answer.
     pub(crate) fn into_task(self) -> Result<DetailedTask, DecodeError> {
-        let status = match TaskStatus::ALL.get(self.status as usize) {
-            Some(status) if !status.has_detail() => *status,
+        let Some(status) = TaskStatus::ALL.get(self.status as usize).copied() else {
+            return Err(DecodeError::Invalid { what: WHAT, detail: "a status the fast path does not take".into() });
+        };
+        let detail = match (status, self.detail) {
+            (TaskStatus::Working | TaskStatus::Cancelled, Detail::None) => StatusDetail::None,
+            (TaskStatus::Completed, Detail::Result { content, structured, is_error, meta }) => {
+                let part = |value: JsValue| {
+                    let object = !js_sys::Array::is_array(&value);
+                    HostJson::part(value, object)
+                };
+                StatusDetail::Result(CallToolResult {
+                    content: content.into_iter().map(part).collect(),
+                    structured_content: structured.map(part),
+                    is_error,
+                    meta: meta.map(part),
+                })
+            }
+            (TaskStatus::InputRequired, Detail::Requests(requests)) => {
+                let mut map = InputRequests::new();
+                for (key, message, elicited) in requests {
+                    let request = match elicited {
+                        Elicited::Form(schema) => {
+                            ElicitRequest::Form { message, requested_schema: HostJson::part(schema, true) }
+                        }
+                        Elicited::Url(url) => ElicitRequest::Url { message, url },
+                    };
+                    map.insert(key, InputRequest::Elicitation(request));
+                }
+                StatusDetail::InputRequests(map)
+            }
             _ => {
-                return Err(DecodeError::Invalid { what: WHAT, detail: "a status the fast path does not take".into() })
+                return Err(DecodeError::Invalid {
+                    what: WHAT,
+                    detail: "a status without the detail it requires".into(),
+                })
             }
         };
         let task = Task {
@@ -59,7 +116,7 @@ impl TaskAnswer {
             ttl_ms: self.ttl_ms.map(|ms| millis(ms, "ttlMs")).transpose()?,
             poll_interval_ms: self.poll_interval_ms.map(|ms| millis(ms, "pollIntervalMs")).transpose()?,
         };
-        Ok(DetailedTask { task, detail: StatusDetail::None })
+        Ok(DetailedTask { task, detail })
     }
 }
 
@@ -76,53 +133,91 @@ fn millis(x: f64, field: &'static str) -> Result<u64, DecodeError> {
     Err(DecodeError::NotAnInteger { field, found: "a number that is no whole count up to 2^53 - 1".into() })
 }
 
-/// Whether a `tasks/get` for a task last seen in `last` should try the fast path: its answer most
-/// likely has the same status, and the path takes only statuses without a detail (tried on an answer
-/// that turns out to carry one, it costs a second parse of the body).
-pub(crate) fn worth_trying(last: TaskStatus) -> bool {
-    !last.has_detail()
+/// The statuses the fast path takes: all but `failed`, whose error `http.js` leaves to the bytes path
+/// (a terminal answer, read once).
+fn taken(status: TaskStatus) -> bool {
+    status != TaskStatus::Failed
 }
 
-/// The function `http.js` calls with a regular answer's fields, under the request's ticket.
-type SinkFn = dyn Fn(u32, String, u32, Option<String>, String, String, Option<f64>, Option<f64>);
+/// The function `http.js` calls with a regular answer's Task fields, under the request's ticket.
+type TaskFn = dyn Fn(u32, String, u32, Option<String>, String, String, Option<f64>, Option<f64>);
+/// Then, for a `completed` task: `content` (an array), `structuredContent`, `isError` (0 absent, 1
+/// false, 2 true), `_meta`.
+type ResultFn = dyn Fn(u32, js_sys::Array, JsValue, u32, JsValue);
+/// Then, for an `input_required` task, once per elicitation: its key, message, and the form's
+/// schema or the page's URL.
+type RequestFn = dyn Fn(u32, String, String, JsValue, Option<String>);
 
-/// Where one transport's fast-path answers arrive: the function `http.js` is handed with each request
-/// that may take the fast path, and the answers it put there and no request took yet, by ticket.
-/// One per transport, so no state is shared between clients.
+/// Where one transport's fast-path answers arrive: the functions `http.js` is handed with each request
+/// that may take the fast path (as one array: Task fields, result, request), and the answers it put
+/// there and no request took yet, by ticket. One per transport, so no state is shared between clients.
 pub(crate) struct TaskSink {
     answers: Rc<RefCell<Vec<(u32, TaskAnswer)>>>,
     next: Cell<u32>,
-    function: Closure<SinkFn>,
+    functions: JsValue,
+    _closures: (Closure<TaskFn>, Closure<ResultFn>, Closure<RequestFn>),
 }
 
 impl TaskSink {
     pub(crate) fn new() -> Self {
         let mut names = String::new();
-        let mut plain = 0;
+        let mut codes = 0;
         for (code, status) in TaskStatus::ALL.into_iter().enumerate() {
             names.push_str(status.as_str());
             names.push(' ');
-            if !status.has_detail() {
-                plain |= 1 << code;
+            if taken(status) {
+                codes |= 1 << code;
             }
         }
-        use_task_statuses(&names, plain);
-        let answers = Rc::new(RefCell::new(Vec::new()));
+        use_task_statuses(&names, codes);
+        let answers: Rc<RefCell<Vec<(u32, TaskAnswer)>>> = Rc::new(RefCell::new(Vec::new()));
         let into = Rc::clone(&answers);
         #[allow(clippy::too_many_arguments)] // one argument per field: one crossing for all of them
-        let put = move |ticket,
-                        task_id,
-                        status,
-                        status_message,
-                        created_at,
-                        last_updated_at,
-                        ttl_ms,
-                        poll_interval_ms| {
-            let answer =
-                TaskAnswer { task_id, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms };
-            into.borrow_mut().push((ticket, answer));
+        let put =
+            move |ticket, task_id, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms| {
+                let detail = Detail::None;
+                let answer = TaskAnswer {
+                    task_id,
+                    status,
+                    status_message,
+                    created_at,
+                    last_updated_at,
+                    ttl_ms,
+                    poll_interval_ms,
+                    detail,
+                };
+                into.borrow_mut().push((ticket, answer));
+            };
+        let into = Rc::clone(&answers);
+        let result = move |ticket, content: js_sys::Array, structured: JsValue, is_error: u32, meta: JsValue| {
+            let given = |value: JsValue| (!value.is_undefined()).then_some(value);
+            let detail = Detail::Result {
+                content: content.iter().collect(),
+                structured: given(structured),
+                is_error: [None, Some(false), Some(true)].get(is_error as usize).copied().flatten(),
+                meta: given(meta),
+            };
+            if let Some((_, answer)) = into.borrow_mut().iter_mut().rfind(|(t, _)| *t == ticket) {
+                answer.detail = detail;
+            }
         };
-        Self { answers, next: Cell::new(0), function: Closure::<SinkFn>::new(put) }
+        let into = Rc::clone(&answers);
+        let request = move |ticket, key, message, schema: JsValue, url: Option<String>| {
+            let elicited = match url {
+                Some(url) => Elicited::Url(url),
+                None => Elicited::Form(schema),
+            };
+            if let Some((_, answer)) = into.borrow_mut().iter_mut().rfind(|(t, _)| *t == ticket) {
+                match &mut answer.detail {
+                    Detail::Requests(requests) => requests.push((key, message, elicited)),
+                    detail => *detail = Detail::Requests(vec![(key, message, elicited)]),
+                }
+            }
+        };
+        let closures =
+            (Closure::<TaskFn>::new(put), Closure::<ResultFn>::new(result), Closure::<RequestFn>::new(request));
+        let functions = js_sys::Array::of3(closures.0.as_ref(), closures.1.as_ref(), closures.2.as_ref()).into();
+        Self { answers, next: Cell::new(0), functions, _closures: closures }
     }
 
     /// A claim on the next request's answer.
@@ -130,9 +225,9 @@ impl TaskSink {
         Ticket { sink: self, number: self.next.replace(self.next.get().wrapping_add(1)) }
     }
 
-    /// The function `http.js` hands the fields to.
+    /// The functions `http.js` hands the fields to.
     pub(crate) fn function(&self) -> &JsValue {
-        self.function.as_ref()
+        &self.functions
     }
 }
 
@@ -148,7 +243,7 @@ impl Ticket<'_> {
         self.number
     }
 
-    /// The sink's function, for `http.js`.
+    /// The sink's functions, for `http.js`.
     pub(crate) fn function(&self) -> &JsValue {
         self.sink.function()
     }
@@ -180,6 +275,7 @@ mod tests {
             last_updated_at: "b".into(),
             ttl_ms,
             poll_interval_ms,
+            detail: Detail::None,
         }
     }
 
@@ -202,7 +298,7 @@ mod tests {
     }
 
     #[test]
-    fn a_status_with_a_detail_or_no_status_is_refused() {
+    fn a_status_without_its_detail_or_no_status_is_refused() {
         for code in [1, 2, 3, 5, u32::MAX] {
             assert!(matches!(answer(code, None, None).into_task(), Err(DecodeError::Invalid { .. })), "{code}");
         }

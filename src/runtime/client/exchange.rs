@@ -6,7 +6,6 @@ use crate::host::globals::{self, Timeout};
 use crate::machine::record::{Action, Change, TaskRecord};
 use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::request::{ClientRequest, RequestResult};
-use crate::protocol::task::TaskStatus;
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::transport::TransportError;
 
@@ -61,10 +60,7 @@ impl ClientCore {
     /// the answer is in — before the record's write, so requests do not wait for IndexedDB (1,000
     /// restored handles: 9.4 s until each was polled once, 6.3 s without the wait).
     pub(super) async fn execute(&self, id: String, action: Action, slot: bool) {
-        let (protocol, last_status) = match self.state.borrow().record(&id) {
-            Some(record) => (record.protocol(), record.last().task.status),
-            None => (TaskProtocol::default(), TaskStatus::Working),
-        };
+        let protocol = self.state.borrow().record(&id).map(TaskRecord::protocol).unwrap_or_default();
         let outcome = match protocol {
             #[cfg(feature = "legacy")]
             TaskProtocol::Legacy => self.legacy_exchange(&id, &action).await,
@@ -82,7 +78,7 @@ impl ClientCore {
                     }
                     Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
                 };
-                let fast = matches!(action, Action::Poll) && crate::transport::task_answer::worth_trying(last_status);
+                let fast = matches!(action, Action::Poll);
                 outcome_of(self.transport.send_with_headers(&request, &[], None, fast).await)
             }
         };

@@ -3,11 +3,11 @@
 // response body, from a JS string to a decoded task in JS, for the three bodies of benches/core.rs
 // (inputs.json, written by that bench):
 //
-//   ours            the client's path, benchDecodeTasksGetClient(taskId, status, bytes, true), for a task
-//                   last seen in the body's own status (a task polled while nothing changes): a body
-//                   without a status detail through the transport's fast path (JSON.parse in http.js,
-//                   the Task fields handed to Rust in one call: src/transport/task_answer.rs), any
-//                   other as route 2; the task back out as a JS object (src/bindings/bench.rs);
+//   ours            the client's path, benchDecodeTasksGetClient(taskId, bytes, true): the transport's
+//                   fast path (JSON.parse in http.js, the Task fields handed to Rust in one call and
+//                   the detail's parts as the parsed objects: src/transport/task_answer.rs), route 2
+//                   for a body it does not take; the task back out as a JS object, the parts set in
+//                   by reference (src/bindings/bench.rs);
 //   oursBytes       route 2: benchDecodeTasksGetBytes(taskId, bytes, true): the body's bytes (as
 //                   fetch's arrayBuffer gives them) into wasm, decoded as the transport does;
 //   official        officialDecode(taskId, text): JSON.parse + ext-tasks' GetTaskResultV2Schema parse
@@ -80,18 +80,15 @@ function decodeFields(taskId, text) {
   );
 }
 
-// The status each body's task was last seen in (the body's own, set before timing).
-const lastSeen = new Map();
-
 // Each takes (taskId, text, bytes): the body as a JS string and as the bytes fetch would give.
 const SUBJECTS = {
-  ours: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, lastSeen.get(bytes) ?? "working", bytes, true),
+  ours: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, bytes, true),
   oursBytes: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
   official: (taskId, text) => officialDecode(taskId, text),
   oursText: (taskId, text) => benchDecodeTasksGet(taskId, text, true),
   oursJsParse: (taskId, text) => benchDecodeTasksGetParsed(taskId, JSON.parse(text)),
   oursJsFields: (taskId, text) => decodeFields(taskId, text),
-  oursDecodeOnly: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, lastSeen.get(bytes) ?? "working", bytes, false),
+  oursDecodeOnly: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, bytes, false),
   jsonParse: (_taskId, text) => JSON.parse(text),
 };
 
@@ -144,7 +141,6 @@ async function main() {
     status(`${name}…`);
     const bytes = new TextEncoder().encode(body);
     const official = SUBJECTS.official(taskId, body, bytes);
-    lastSeen.set(bytes, official.status);
     for (const subject of ["ours", "oursBytes", "oursText", "oursJsParse", "oursJsFields"]) {
       const ours = SUBJECTS[subject](taskId, body, bytes);
       if (gist(ours) !== gist(official)) throw new Error(`${name}: ${subject} and official decode differently: ${gist(ours)} vs ${gist(official)}`);
