@@ -1,10 +1,11 @@
-// tasks/get answers read by the transport's fast path (src/transport/task_answer.rs: a task last seen
-// `working` has its next answer parsed by JSON.parse in http.js and, when its shape is the regular
-// one, its Task fields handed to Rust in one call) and by the bytes path it falls back to, from a
-// small HTTP server of this file's own on loopback that answers each poll with a scripted body.
-// Asserted: regular answers change the task through the fast path (a ttlMs written
-// 86400000.000000001, which only a double-reading path takes, shows which path read it); an answer
-// that carries a detail falls back and is read whole; and every broken answer is refused
+// tasks/get answers read by the transport's fast path (src/transport/task_answer.rs: a poll's answer
+// is parsed by JSON.parse in http.js and, when its shape is the regular one, its Task fields and its
+// detail's parts are handed to Rust, the parts as the parsed objects) and by the bytes path it falls
+// back to, from a small HTTP server of this file's own on loopback that answers each poll with a
+// scripted body. Asserted: regular answers change the task through the fast path (a ttlMs written
+// 86400000.000000001, which only a double-reading path takes, and a detail's parts that are the same
+// objects in every snapshot, where the bytes path parses each snapshot anew, show which path read
+// it); an irregular but valid detail falls back and is read whole; and every broken answer is refused
 // (badResponse, or the HTTP status) without changing the task, whichever path saw it first.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -25,6 +26,12 @@ const task = (taskId, extra = {}) => ({
   ...extra,
 });
 const answer = (id, result) => JSON.stringify({ jsonrpc: "2.0", id, result });
+/** An embedded elicitation request with `params`. */
+const elicit = (params) => ({ method: "elicitation/create", params });
+/** Form-mode elicitation params. */
+const form = (message, requestedSchema) => ({ mode: "form", message, requestedSchema });
+/** A schema of one text field whose title is `title`. */
+const schemaTitled = (title) => ({ type: "object", properties: { name: { type: "string", title } }, required: ["name"] });
 
 // Each scenario answers the nth poll of its task (n from 1): a body, and an HTTP status when not 200.
 // The first poll is always a regular working answer, so every later one is read by the fast path first.
@@ -48,6 +55,26 @@ const BROKEN = {
   "array-result": (id) => JSON.stringify({ jsonrpc: "2.0", id, result: [] }),
   "not-json": (id, t) => answer(id, task(t)).slice(0, -1),
   "byte-order-mark": (id, t) => `\uFEFF${answer(id, task(t, { statusMessage: "after a BOM" }))}`,
+  // Details the fast path's gate sends to the bytes path, which refuses them.
+  "completed-no-result": (id, t) => answer(id, task(t, { status: "completed" })),
+  "content-not-array": (id, t) => answer(id, task(t, { status: "completed", result: { content: "done" } })),
+  "is-error-text": (id, t) => answer(id, task(t, { status: "completed", result: { content: [], isError: "yes" } })),
+  "result-type-input": (id, t) =>
+    answer(id, task(t, { status: "completed", result: { resultType: "input_required", content: [] } })),
+  "deep-content": (id, t) => {
+    const deep = `${"[".repeat(200)}${"]".repeat(200)}`;
+    return answer(id, task(t, { status: "completed", result: { content: [] } })).replace('"content":[]', `"content":[${deep}]`);
+  },
+  "input-no-requests": (id, t) => answer(id, task(t, { status: "input_required" })),
+  "form-no-schema": (id, t) => answer(id, task(t, { status: "input_required", inputRequests: { q: elicit({ message: "?" }) } })),
+  "url-no-url": (id, t) => answer(id, task(t, { status: "input_required", inputRequests: { q: elicit({ mode: "url", message: "?" }) } })),
+  "unknown-mode": (id, t) =>
+    answer(id, task(t, { status: "input_required", inputRequests: { q: elicit({ mode: "telepathy", message: "?" }) } })),
+  "deep-schema": (id, t) => {
+    const deep = `${"{\"a\":".repeat(200)}1${"}".repeat(200)}`;
+    const body = answer(id, task(t, { status: "input_required", inputRequests: { q: elicit(form("?", { type: "object" })) } }));
+    return body.replace('"requestedSchema":{"type":"object"}', `"requestedSchema":${deep}`);
+  },
 };
 
 const SCENARIOS = {
@@ -64,6 +91,27 @@ const SCENARIOS = {
   rounded: (n, id, t) => {
     const body = answer(id, task(t, { statusMessage: `poll ${n}` }));
     return n === 1 ? body : body.replace('"ttlMs":null', '"ttlMs":86400000.000000001');
+  },
+  // A result, and a form and a page to open, each part of the regular shape.
+  "completed-fast": (n, id, t) => {
+    const result = { content: [{ type: "text", text: "done" }, [1, 2]], structuredContent: { n: 1 }, isError: false, _meta: { k: "v" } };
+    return answer(id, task(t, n === 1 ? {} : { status: "completed", result }));
+  },
+  "form-fast": (n, id, t) => {
+    const pay = elicit({ mode: "url", message: "Pay", url: "https://pay.example/x" });
+    return answer(id, task(t, { status: "input_required", inputRequests: { q: elicit(form("Name?", schemaTitled("Name"))), u: pay } }));
+  },
+  // Valid details the gate leaves to the bytes path: a content item that is no object, a question
+  // of another method. Each is read whole, as before the fast path.
+  "completed-irregular": (n, id, t) =>
+    answer(id, task(t, n === 1 ? {} : { status: "completed", result: { content: [7, { type: "text", text: "seven" }] } })),
+  "input-other-method": (n, id, t) =>
+    answer(id, task(t, { status: "input_required", inputRequests: { r: { method: "roots/list" }, q: elicit(form("Name?", schemaTitled("Name"))) } })),
+  // A part nested as deep as the gate takes (the bytes path's limit is 128 levels from the body).
+  "completed-deep": (n, id, t) => {
+    const deep = `${"[".repeat(100)}${"]".repeat(100)}`;
+    const body = answer(id, task(t, n === 1 ? {} : { status: "completed", result: { content: [] } }));
+    return body.replace('"content":[]', `"content":[${deep}]`);
   },
   // The second answer comes late, after the test closed its client.
   late: (n, id, t) => (n === 1 ? answer(id, task(t)) : { delayMs: 300, body: answer(id, task(t, { statusMessage: "late" })) }),
@@ -173,6 +221,56 @@ test("an answer that arrives after its client closed is dropped quietly", async 
     process.off("unhandledRejection", onThrown);
   }
 });
+
+test("a completed answer is read by the fast path: its parts are the objects JSON.parse made", () =>
+  withClient(async (client) => {
+    const id = await start(client, "completed-fast");
+    const done = await client.wait(id);
+    assert.equal(done.status, "completed");
+    assert.equal(done.lastError, null);
+    assert.deepEqual(done.result.content, [{ type: "text", text: "done" }, [1, 2]]);
+    assert.deepEqual(done.result.structuredContent, { n: 1 });
+    assert.equal(done.result.isError, false);
+    assert.deepEqual(done.result._meta, { k: "v" });
+    const again = client.tasks().find((t) => t.taskId === id);
+    assert.notEqual(again, done, "a new snapshot");
+    for (const part of [(r) => r.content[0], (r) => r.content[1], (r) => r.structuredContent, (r) => r._meta]) {
+      assert.equal(part(again.result), part(done.result), "the same object JSON.parse made, not one parsed anew");
+    }
+  }));
+
+test("an input_required answer is read by the fast path: a form's schema is the object JSON.parse made", () =>
+  withClient(async (client) => {
+    const id = await start(client, "form-fast");
+    const asked = await nextTask(client, (s) => s.taskId === id && s.status === "input_required", 10_000);
+    assert.equal(asked.lastError, null);
+    const { q, u } = asked.inputRequests;
+    assert.equal(q.method, "elicitation/create");
+    assert.equal(q.params.message, "Name?");
+    assert.deepEqual(q.params.requestedSchema, schemaTitled("Name"));
+    assert.deepEqual(u.params, { mode: "url", message: "Pay", url: "https://pay.example/x" });
+    const again = client.tasks().find((t) => t.taskId === id);
+    assert.equal(again.inputRequests.q.params.requestedSchema, q.params.requestedSchema, "the same object JSON.parse made");
+  }));
+
+test("valid details the fast path does not take are read whole by the bytes path", () =>
+  withClient(async (client) => {
+    const irregular = await start(client, "completed-irregular");
+    const done = await client.wait(irregular);
+    assert.equal(done.lastError, null);
+    assert.deepEqual(done.result.content, [7, { type: "text", text: "seven" }]);
+    const again = client.tasks().find((t) => t.taskId === irregular);
+    assert.notEqual(again.result.content[1], done.result.content[1], "parsed anew: the bytes path read it");
+    const id = await start(client, "input-other-method");
+    const asked = await nextTask(client, (s) => s.taskId === id && s.status === "input_required", 10_000);
+    assert.equal(asked.lastError, null);
+    assert.deepEqual(Object.keys(asked.inputRequests).sort(), ["q", "r"]);
+    assert.equal(asked.inputRequests.r.method, "roots/list");
+    assert.equal(asked.inputRequests.q.params.requestedSchema.properties.name.title, "Name");
+    const deep = await client.wait(await start(client, "completed-deep"));
+    assert.equal(deep.lastError, null);
+    assert.equal(JSON.stringify(deep.result.content), `[${"[".repeat(100)}${"]".repeat(100)}]`);
+  }));
 
 for (const name of Object.keys(BROKEN)) {
   test(`a working task's broken answer (${name}) is refused and changes nothing`, () =>
