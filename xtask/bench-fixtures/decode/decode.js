@@ -12,6 +12,8 @@
 //                   fetch's arrayBuffer gives them) into wasm, decoded as the transport does;
 //   official        officialDecode(taskId, text): JSON.parse + ext-tasks' GetTaskResultV2Schema parse
 //                   and taskId check (official-entry.mjs);
+//   officialBytes   the same from the body's bytes through TextDecoder, as its transport's
+//                   response.json() reads them (printed beside; the hard check's reference is official);
 //   oursText        route 1: the same from the body as a JS string (UTF-16 → UTF-8 on the way in);
 //   oursJsParse     route 3, a prototype: JSON.parse(text) in JS, Rust reads the fields it acts on
 //                   through Reflect and hands back the parsed result;
@@ -85,12 +87,16 @@ const SUBJECTS = {
   ours: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, bytes, true),
   oursBytes: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
   official: (taskId, text) => officialDecode(taskId, text),
+  officialBytes: (taskId, _text, bytes) => officialDecode(taskId, utf8.decode(bytes)),
   oursText: (taskId, text) => benchDecodeTasksGet(taskId, text, true),
   oursJsParse: (taskId, text) => benchDecodeTasksGetParsed(taskId, JSON.parse(text)),
   oursJsFields: (taskId, text) => decodeFields(taskId, text),
   oursDecodeOnly: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, bytes, false),
   jsonParse: (_taskId, text) => JSON.parse(text),
 };
+
+// As a fetch Response's text() and json() read a body: UTF-8, a BOM dropped.
+const utf8 = new TextDecoder();
 
 // Every result is touched, so no decode can be skipped as unused.
 let sink = 0;
@@ -141,7 +147,7 @@ async function main() {
     status(`${name}…`);
     const bytes = new TextEncoder().encode(body);
     const official = SUBJECTS.official(taskId, body, bytes);
-    for (const subject of ["ours", "oursBytes", "oursText", "oursJsParse", "oursJsFields"]) {
+    for (const subject of ["ours", "officialBytes", "oursBytes", "oursText", "oursJsParse", "oursJsFields"]) {
       const ours = SUBJECTS[subject](taskId, body, bytes);
       if (gist(ours) !== gist(official)) throw new Error(`${name}: ${subject} and official decode differently: ${gist(ours)} vs ${gist(official)}`);
     }
