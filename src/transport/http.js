@@ -84,7 +84,9 @@ function nextHop(response, from) {
 
 // The fast path for a tasks/get answer (src/transport/task_answer.rs): Rust gives the status names by
 // code and a bit per code this path takes; each request that may take it comes with the functions to
-// hand the Task fields and the status detail's parts to.
+// hand the Task fields and then each part of the status detail to: `[task, part]`, where a part is
+// (ticket, kind, key, message, url, a, b, c), kind 0–2 a result (isError absent, false, true; a, b, c
+// its content, structuredContent and _meta), 3 a form (a its schema) and 4 a URL to open.
 let statusNames = [];
 let takenStatuses = 0;
 
@@ -144,7 +146,7 @@ function detailOf(status, result, ticket, sink) {
     if (!Array.isArray(content) || !content.every(isPart) || structured === IRREGULAR || meta === IRREGULAR) return null;
     if (isError !== undefined && typeof isError !== "boolean") return null;
     if (!shallow(detail, PART_DEPTH + 1)) return null;
-    return () => sink[1](ticket, content, structured, isError === undefined ? 0 : isError ? 2 : 1, meta);
+    return () => sink[1](ticket, isError === undefined ? 0 : isError ? 2 : 1, undefined, undefined, undefined, content, structured, meta);
   }
   const requests = result.inputRequests;
   if (!isRecord(requests)) return null;
@@ -161,8 +163,8 @@ function detailOf(status, result, ticket, sink) {
   return () => {
     for (const key of keys) {
       const { params } = requests[key];
-      if (params.mode === "url") sink[2](ticket, key, params.message, undefined, params.url);
-      else sink[2](ticket, key, params.message, params.requestedSchema, undefined);
+      if (params.mode === "url") sink[1](ticket, 4, key, params.message, params.url);
+      else sink[1](ticket, 3, key, params.message, undefined, params.requestedSchema);
     }
   };
 }

@@ -141,21 +141,24 @@ fn taken(status: TaskStatus) -> bool {
 
 /// The function `http.js` calls with a regular answer's Task fields, under the request's ticket.
 type TaskFn = dyn Fn(u32, String, u32, Option<String>, String, String, Option<f64>, Option<f64>);
-/// Then, for a `completed` task: `content` (an array), `structuredContent`, `isError` (0 absent, 1
-/// false, 2 true), `_meta`.
-type ResultFn = dyn Fn(u32, js_sys::Array, JsValue, u32, JsValue);
-/// Then, for an `input_required` task, once per elicitation: its key, message, and the form's
-/// schema or the page's URL.
-type RequestFn = dyn Fn(u32, String, String, JsValue, Option<String>);
+/// Then once per part of the detail, by `kind`: `isError` (0 absent, 1 false, 2 true) for a
+/// `completed` task's result, with `content` (an array), `structuredContent` and `_meta`; or
+/// [`FORM`] / [`URL`] for each elicitation of an `input_required` task, with its key and message and
+/// the form's schema or the page's URL.
+type DetailFn = dyn Fn(u32, u32, Option<String>, Option<String>, Option<String>, JsValue, JsValue, JsValue);
+
+/// The kinds of detail part besides a result (`http.js` has the same numbers).
+const FORM: u32 = 3;
+const URL: u32 = 4;
 
 /// Where one transport's fast-path answers arrive: the functions `http.js` is handed with each request
-/// that may take the fast path (as one array: Task fields, result, request), and the answers it put
+/// that may take the fast path (as one array: Task fields, detail part), and the answers it put
 /// there and no request took yet, by ticket. One per transport, so no state is shared between clients.
 pub(crate) struct TaskSink {
     answers: Rc<RefCell<Vec<(u32, TaskAnswer)>>>,
     next: Cell<u32>,
     functions: JsValue,
-    _closures: (Closure<TaskFn>, Closure<ResultFn>, Closure<RequestFn>),
+    _closures: (Closure<TaskFn>, Closure<DetailFn>),
 }
 
 impl TaskSink {
@@ -189,34 +192,39 @@ impl TaskSink {
                 into.borrow_mut().push((ticket, answer));
             };
         let into = Rc::clone(&answers);
-        let result = move |ticket, content: js_sys::Array, structured: JsValue, is_error: u32, meta: JsValue| {
+        #[allow(clippy::too_many_arguments)] // one call per part, as for the Task fields
+        let part = move |ticket,
+                         kind,
+                         key: Option<String>,
+                         message: Option<String>,
+                         url: Option<String>,
+                         a: JsValue,
+                         b: JsValue,
+                         c: JsValue| {
+            let mut answers = into.borrow_mut();
+            let Some((_, answer)) = answers.iter_mut().rfind(|(t, _)| *t == ticket) else { return };
             let given = |value: JsValue| (!value.is_undefined()).then_some(value);
-            let detail = Detail::Result {
-                content: content.iter().collect(),
-                structured: given(structured),
-                is_error: [None, Some(false), Some(true)].get(is_error as usize).copied().flatten(),
-                meta: given(meta),
-            };
-            if let Some((_, answer)) = into.borrow_mut().iter_mut().rfind(|(t, _)| *t == ticket) {
-                answer.detail = detail;
-            }
-        };
-        let into = Rc::clone(&answers);
-        let request = move |ticket, key, message, schema: JsValue, url: Option<String>| {
-            let elicited = match url {
-                Some(url) => Elicited::Url(url),
-                None => Elicited::Form(schema),
-            };
-            if let Some((_, answer)) = into.borrow_mut().iter_mut().rfind(|(t, _)| *t == ticket) {
-                match &mut answer.detail {
-                    Detail::Requests(requests) => requests.push((key, message, elicited)),
-                    detail => *detail = Detail::Requests(vec![(key, message, elicited)]),
+            let elicited = match (kind, url) {
+                (FORM, _) => Elicited::Form(a),
+                (URL, Some(url)) => Elicited::Url(url),
+                _ => {
+                    answer.detail = Detail::Result {
+                        content: js_sys::Array::from(&a).iter().collect(),
+                        structured: given(b),
+                        is_error: [None, Some(false), Some(true)].get(kind as usize).copied().flatten(),
+                        meta: given(c),
+                    };
+                    return;
                 }
+            };
+            let request = (key.unwrap_or_default(), message.unwrap_or_default(), elicited);
+            match &mut answer.detail {
+                Detail::Requests(requests) => requests.push(request),
+                detail => *detail = Detail::Requests(vec![request]),
             }
         };
-        let closures =
-            (Closure::<TaskFn>::new(put), Closure::<ResultFn>::new(result), Closure::<RequestFn>::new(request));
-        let functions = js_sys::Array::of3(closures.0.as_ref(), closures.1.as_ref(), closures.2.as_ref()).into();
+        let closures = (Closure::<TaskFn>::new(put), Closure::<DetailFn>::new(part));
+        let functions = js_sys::Array::of2(closures.0.as_ref(), closures.1.as_ref()).into();
         Self { answers, next: Cell::new(0), functions, _closures: closures }
     }
 
