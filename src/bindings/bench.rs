@@ -41,7 +41,7 @@ pub fn bench_decode_tasks_get_client(
     if read_task_answer(body, ticket.number(), ticket.function()) {
         let fields = ticket.take().ok_or("the fast path handed nothing over")?;
         let request = ClientRequest::GetTask { task_id };
-        let result = fields.into_task().and_then(|task| request.accept_task(task));
+        let result = fields.with_body(Some(body.clone())).into_task().and_then(|task| request.accept_task(task));
         return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
     }
     decode(task_id, &crate::text::lossy_utf8(&body.to_vec()), to_js_object)

@@ -111,8 +111,15 @@ export interface TaskSnapshot {
   lastUpdatedAt: string;
   ttlMs: number | null;
   pollIntervalMs: number | null;
-  /** Only the requests still unanswered. */
+  /**
+   * Only the requests still unanswered. A form's `requestedSchema` may be the very object parsed from
+   * the server's answer, shared by every snapshot of this task: read it, never change it.
+   */
   inputRequests: InputRequests;
+  /**
+   * The tool's result. Its `content` blocks, `structuredContent` and `_meta` may be the very objects
+   * parsed from the server's answer, shared by every snapshot of this task: read them, never change them.
+   */
   result: CallToolResult | null;
   error: { code: number; message: string; data?: unknown } | null;
   nextPollAt: number | null;

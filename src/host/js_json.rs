@@ -101,30 +101,71 @@ fn host_parts<'a>(value: &'a Value, path: &mut Vec<Step<'a>>, out: &mut Vec<(Vec
 }
 
 /// An object or array from the host's `JSON.parse`, held as a [`RawJson`] part: handed back to the host
-/// as itself, and written as JSON (a record stored, two values compared) through `JSON.stringify`,
-/// once, on first use.
+/// as itself, and written as JSON (a record stored, two values compared) on first use, once: as the
+/// server wrote it, cut from the answer's bytes (a double would lose a server's `9007199254740993`,
+/// `1e308` or `-0`), or, for a part with no answer behind it, through `JSON.stringify`.
 pub(crate) struct HostJson {
     value: JsValue,
     object: bool,
     text: OnceCell<Box<str>>,
+    /// The answer's bytes and where in them the part is: taken when the text is made.
+    source: std::cell::Cell<Option<(js_sys::Uint8Array, PartAt)>>,
 }
 
-// SAFETY: a `JsValue` lives on the one thread of the wasm instance that made it; this crate's wasm
-// builds have no threads (no `atomics` target feature), so a `HostJson` is never seen by another
-// thread. `Value` must be `Send + Sync` for the native server, where no `HostJson` is ever made.
+// SAFETY: a `JsValue` (and the `Cell` beside it) lives on the one thread of the wasm instance that
+// made it; this crate's wasm builds have no threads (no `atomics` target feature), so a `HostJson` is
+// never seen by another thread. `Value` must be `Send + Sync` for the native server, where no
+// `HostJson` is ever made.
 unsafe impl Send for HostJson {}
 unsafe impl Sync for HostJson {}
 
+/// Where a part is in a `tasks/get` answer.
+pub(crate) enum PartAt {
+    /// `result.result.content[i]`.
+    Block(usize),
+    /// `result.result.structuredContent`.
+    Structured,
+    /// `result.result._meta`.
+    Meta,
+    /// `result.inputRequests[key].params.requestedSchema`.
+    Schema(String),
+}
+
+impl PartAt {
+    /// The part's text in `bytes`, as the server wrote it: the transport's own parse of an answer
+    /// keeps these parts as text. `None` if it is not there (the host's parse saw other bytes).
+    fn text_in(&self, bytes: &js_sys::Uint8Array) -> Option<Box<str>> {
+        let answer = crate::protocol::jsonrpc::parse_answer(&crate::text::lossy_utf8(&bytes.to_vec())).ok()?;
+        let result = answer.get("result")?;
+        let part = match self {
+            PartAt::Block(i) => result.get("result")?.get("content")?.get(i)?,
+            PartAt::Structured => result.get("result")?.get("structuredContent")?,
+            PartAt::Meta => result.get("result")?.get("_meta")?,
+            PartAt::Schema(key) => result.get("inputRequests")?.get(key)?.get("params")?.get("requestedSchema")?,
+        };
+        match part {
+            Value::Raw(raw) => Some(raw.as_str().into()),
+            _ => None,
+        }
+    }
+}
+
 impl HostJson {
-    /// A part for `value`, an object (`object`) or an array the host's `JSON.parse` made.
-    pub(crate) fn part(value: JsValue, object: bool) -> Value {
-        Value::Raw(RawJson::host(Arc::new(HostJson { value, object, text: OnceCell::new() })))
+    /// A part for `value`, an object or an array the host's `JSON.parse` made of the answer `bytes`,
+    /// `at` that place in it (without the bytes, its text is `JSON.stringify`'s).
+    pub(crate) fn part(value: JsValue, bytes: Option<&js_sys::Uint8Array>, at: PartAt) -> Value {
+        let object = !js_sys::Array::is_array(&value);
+        let source = std::cell::Cell::new(bytes.map(|bytes| (bytes.clone(), at)));
+        Value::Raw(RawJson::host(Arc::new(HostJson { value, object, text: OnceCell::new(), source })))
     }
 }
 
 impl HostPart for HostJson {
     fn text(&self) -> &str {
         self.text.get_or_init(|| {
+            if let Some(text) = self.source.take().and_then(|(bytes, at)| at.text_in(&bytes)) {
+                return text;
+            }
             let text = js_sys::JSON::stringify(&self.value).ok().and_then(|text| text.as_string());
             text.unwrap_or_else(|| "null".into()).into()
         })

@@ -350,7 +350,7 @@ impl FetchTransport {
         let reply: Reply = JsFuture::from(sent).await.map_err(|e| self.failure(&e))?.unchecked_into();
         let _closing = Closing(&reply);
         let status = reply.status();
-        let task = ticket.and_then(Ticket::take);
+        let task = ticket.and_then(Ticket::take).map(|task| task.with_body(reply.bytes()));
         let message = match id {
             // A notification or a response: the body (if any) carries nothing to read.
             None => None,

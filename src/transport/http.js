@@ -222,7 +222,8 @@ export function readTaskAnswer(bytes, ticket, sink) {
  * Sends `body` (a POST; empty: a GET) to `url` and resolves with the answer: `status`, `retryAfter`,
  * `session` (`Mcp-Session-Id`), and, when `read`, either `bytes` (the whole body, at most `limit`
  * bytes) or, for `text/event-stream`, `next()` giving each chunk (`undefined` at the end). With a
- * `ticket`, a regular tasks/get answer goes to Rust's `sink` by `readTaskAnswer` instead of as `bytes`.
+ * `ticket`, a regular tasks/get answer also goes to Rust's `sink` by `readTaskAnswer` (the bytes stay for
+ * the text of the parts it hands over as parsed objects).
  * `close()` ends it: the timeout and the abort listener go, an unread stream is cancelled. Rejects
  * with a failure (see `failure`).
  */
@@ -316,7 +317,8 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, rea
       bytes.set(chunk, at);
       at += chunk.length;
     }
-    if (ticket === undefined || !readTaskAnswer(bytes, ticket, sink)) reply.bytes = bytes;
+    reply.bytes = bytes;
+    if (ticket !== undefined) readTaskAnswer(bytes, ticket, sink);
     return reply;
   } catch (thrown) {
     end();

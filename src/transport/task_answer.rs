@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::host::js_json::HostJson;
+use crate::host::js_json::{HostJson, PartAt};
 use crate::protocol::fields::MAX_SAFE_INTEGER;
 use crate::protocol::input::{ElicitRequest, InputRequest, InputRequests};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
@@ -41,6 +41,8 @@ pub(crate) struct TaskAnswer {
     ttl_ms: Option<f64>,
     poll_interval_ms: Option<f64>,
     detail: Detail,
+    /// The answer's bytes, which the detail's parts are cut from when their text is asked for.
+    body: Option<js_sys::Uint8Array>,
 }
 
 /// A status detail's parts as `http.js` handed them over, objects and arrays as the host's values.
@@ -64,6 +66,11 @@ enum Elicited {
 }
 
 impl TaskAnswer {
+    /// These fields with the bytes of the answer they were read from.
+    pub(crate) fn with_body(self, body: Option<js_sys::Uint8Array>) -> TaskAnswer {
+        TaskAnswer { body, ..self }
+    }
+
     /// The task these fields make. What `http.js` checked (each field's JSON type, the envelope, a
     /// `resultType` of `complete`, the parts' shapes and depth) needs no second look; what is left is
     /// decided here, on values: the status and the detail it requires, and each count of milliseconds
@@ -73,18 +80,20 @@ impl TaskAnswer {
         let Some(status) = TaskStatus::ALL.get(self.status as usize).copied() else {
             return Err(DecodeError::Invalid { what: WHAT, detail: "a status the fast path does not take".into() });
         };
+        // Each part's text is cut from the answer's bytes when first asked for (`HostJson`).
+        let body = self.body.as_ref();
         let detail = match (status, self.detail) {
             (TaskStatus::Working | TaskStatus::Cancelled, Detail::None) => StatusDetail::None,
             (TaskStatus::Completed, Detail::Result { content, structured, is_error, meta }) => {
-                let part = |value: JsValue| {
-                    let object = !js_sys::Array::is_array(&value);
-                    HostJson::part(value, object)
-                };
+                let mut blocks = Vec::with_capacity(content.len());
+                for (i, block) in content.into_iter().enumerate() {
+                    blocks.push(HostJson::part(block, body, PartAt::Block(i)));
+                }
                 StatusDetail::Result(CallToolResult {
-                    content: content.into_iter().map(part).collect(),
-                    structured_content: structured.map(part),
+                    content: blocks,
+                    structured_content: structured.map(|v| HostJson::part(v, body, PartAt::Structured)),
                     is_error,
-                    meta: meta.map(part),
+                    meta: meta.map(|v| HostJson::part(v, body, PartAt::Meta)),
                 })
             }
             (TaskStatus::InputRequired, Detail::Requests(requests)) => {
@@ -92,7 +101,8 @@ impl TaskAnswer {
                 for (key, message, elicited) in requests {
                     let request = match elicited {
                         Elicited::Form(schema) => {
-                            ElicitRequest::Form { message, requested_schema: HostJson::part(schema, true) }
+                            let requested_schema = HostJson::part(schema, body, PartAt::Schema(key.clone()));
+                            ElicitRequest::Form { message, requested_schema }
                         }
                         Elicited::Url(url) => ElicitRequest::Url { message, url },
                     };
@@ -178,7 +188,6 @@ impl TaskSink {
         #[allow(clippy::too_many_arguments)] // one argument per field: one crossing for all of them
         let put =
             move |ticket, task_id, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms| {
-                let detail = Detail::None;
                 let answer = TaskAnswer {
                     task_id,
                     status,
@@ -187,7 +196,8 @@ impl TaskSink {
                     last_updated_at,
                     ttl_ms,
                     poll_interval_ms,
-                    detail,
+                    detail: Detail::None,
+                    body: None,
                 };
                 into.borrow_mut().push((ticket, answer));
             };
@@ -284,6 +294,7 @@ mod tests {
             ttl_ms,
             poll_interval_ms,
             detail: Detail::None,
+            body: None,
         }
     }
 

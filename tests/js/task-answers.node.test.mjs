@@ -10,7 +10,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { TaskClient, nextTask } from "./support.mjs";
+import { TaskClient, mapStore, nextTask } from "./support.mjs";
 
 const TIME = "2026-12-05T10:00:00Z";
 
@@ -100,6 +100,13 @@ const SCENARIOS = {
   "form-fast": (n, id, t) => {
     const pay = elicit({ mode: "url", message: "Pay", url: "https://pay.example/x" });
     return answer(id, task(t, { status: "input_required", inputRequests: { q: elicit(form("Name?", schemaTitled("Name"))), u: pay } }));
+  },
+  // Numbers a double cannot hold as written, in a result and in a form's schema.
+  "numbers-fast": (n, id, t) => {
+    if (n === 1) return answer(id, task(t));
+    const result = { content: [{ type: "text", text: "n" }], structuredContent: { big: "BIG", huge: "HUGE", zero: "ZERO" } };
+    const body = answer(id, task(t, { status: "completed", result }));
+    return body.replace('"BIG"', "9007199254740993").replace('"HUGE"', "1E308").replace('"ZERO"', "-0");
   },
   // Valid details the gate leaves to the bytes path: a content item that is no object, a question
   // of another method. Each is read whole, as before the fast path.
@@ -252,6 +259,29 @@ test("an input_required answer is read by the fast path: a form's schema is the 
     const again = client.tasks().find((t) => t.taskId === id);
     assert.equal(again.inputRequests.q.params.requestedSchema, q.params.requestedSchema, "the same object JSON.parse made");
   }));
+
+test("a part read by the fast path is stored as the server wrote it, not as a double", async () => {
+  const store = mapStore();
+  const client = await TaskClient.open({ url, store, minPollIntervalMs: 20 });
+  try {
+    const id = await start(client, "numbers-fast");
+    const done = await client.wait(id);
+    assert.equal(done.lastError, null);
+    assert.equal(done.result.structuredContent.big, 9007199254740992, "the host gets what JSON.parse reads");
+    const again = client.tasks().find((t) => t.taskId === id);
+    assert.equal(again.result.structuredContent, done.result.structuredContent, "read by the fast path");
+    const deadline = Date.now() + 5_000;
+    let stored = "";
+    while (Date.now() < deadline) {
+      stored = [...store.map.values()].find((v) => v.includes(id) && v.includes("structuredContent")) ?? "";
+      if (stored.includes("completed")) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(stored.includes('{"big":9007199254740993,"huge":1E308,"zero":-0}'), `the stored record keeps the server's digits: ${stored}`);
+  } finally {
+    client.close();
+  }
+});
 
 test("valid details the fast path does not take are read whole by the bytes path", () =>
   withClient(async (client) => {
