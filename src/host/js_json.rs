@@ -2,6 +2,7 @@
 //! for the plain data protocol values are. Parts the host parsed itself ([`HostJson`]) cross back as
 //! the host's own values, set into the parsed object by path, never written and parsed again.
 use std::cell::OnceCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::json::{HostPart, RawJson, Value};
@@ -108,16 +109,52 @@ pub(crate) struct HostJson {
     value: JsValue,
     object: bool,
     text: OnceCell<Box<str>>,
-    /// The answer's bytes and where in them the part is: taken when the text is made.
-    source: std::cell::Cell<Option<(js_sys::Uint8Array, PartAt)>>,
+    /// The answer it came in and where in it the part is: taken when the text is made, so that the
+    /// answer goes with the last of its parts.
+    source: std::cell::Cell<Option<(Rc<AnswerSource>, PartAt)>>,
 }
 
-// SAFETY: a `JsValue` (and the `Cell` beside it) lives on the one thread of the wasm instance that
-// made it; this crate's wasm builds have no threads (no `atomics` target feature), so a `HostJson` is
-// never seen by another thread. `Value` must be `Send + Sync` for the native server, where no
+// SAFETY: a `JsValue` (and the `Rc` and `Cell` beside it) lives on the one thread of the wasm instance
+// that made it; this crate's wasm builds have no threads (no `atomics` target feature), so a `HostJson`
+// is never seen by another thread. `Value` must be `Send + Sync` for the native server, where no
 // `HostJson` is ever made.
 unsafe impl Send for HostJson {}
 unsafe impl Sync for HostJson {}
+
+/// The bytes of an answer the host parsed, read by Rust's parser only when a part's text is first
+/// asked for, and then once for all its parts (10,000 blocks cost one parse, not 10,000).
+pub(crate) struct AnswerSource {
+    bytes: js_sys::Uint8Array,
+    read: std::cell::RefCell<Option<Value>>,
+}
+
+impl AnswerSource {
+    pub(crate) fn new(bytes: js_sys::Uint8Array) -> Rc<AnswerSource> {
+        Rc::new(AnswerSource { bytes, read: std::cell::RefCell::new(None) })
+    }
+
+    /// The text of the part `at`, as the server wrote it: the transport's own parse of an answer keeps
+    /// these parts as text. `None` if it is not there (Rust's parser refused what `JSON.parse` took).
+    fn text_at(&self, at: &PartAt) -> Option<Box<str>> {
+        let mut read = self.read.borrow_mut();
+        if read.is_none() {
+            let bytes = self.bytes.to_vec();
+            let answer = crate::protocol::jsonrpc::parse_answer(&crate::text::lossy_utf8(&bytes));
+            *read = Some(answer.unwrap_or(Value::Null));
+        }
+        let result = read.as_ref()?.get("result")?;
+        let part = match at {
+            PartAt::Block(i) => result.get("result")?.get("content")?.get(i)?,
+            PartAt::Structured => result.get("result")?.get("structuredContent")?,
+            PartAt::Meta => result.get("result")?.get("_meta")?,
+            PartAt::Schema(key) => result.get("inputRequests")?.get(key)?.get("params")?.get("requestedSchema")?,
+        };
+        match part {
+            Value::Raw(raw) => Some(raw.as_str().into()),
+            _ => None,
+        }
+    }
+}
 
 /// Where a part is in a `tasks/get` answer.
 pub(crate) enum PartAt {
@@ -131,31 +168,12 @@ pub(crate) enum PartAt {
     Schema(String),
 }
 
-impl PartAt {
-    /// The part's text in `bytes`, as the server wrote it: the transport's own parse of an answer
-    /// keeps these parts as text. `None` if it is not there (the host's parse saw other bytes).
-    fn text_in(&self, bytes: &js_sys::Uint8Array) -> Option<Box<str>> {
-        let answer = crate::protocol::jsonrpc::parse_answer(&crate::text::lossy_utf8(&bytes.to_vec())).ok()?;
-        let result = answer.get("result")?;
-        let part = match self {
-            PartAt::Block(i) => result.get("result")?.get("content")?.get(i)?,
-            PartAt::Structured => result.get("result")?.get("structuredContent")?,
-            PartAt::Meta => result.get("result")?.get("_meta")?,
-            PartAt::Schema(key) => result.get("inputRequests")?.get(key)?.get("params")?.get("requestedSchema")?,
-        };
-        match part {
-            Value::Raw(raw) => Some(raw.as_str().into()),
-            _ => None,
-        }
-    }
-}
-
 impl HostJson {
-    /// A part for `value`, an object or an array the host's `JSON.parse` made of the answer `bytes`,
-    /// `at` that place in it (without the bytes, its text is `JSON.stringify`'s).
-    pub(crate) fn part(value: JsValue, bytes: Option<&js_sys::Uint8Array>, at: PartAt) -> Value {
+    /// A part for `value`, an object or an array the host's `JSON.parse` made of the answer in
+    /// `source`, `at` that place in it (without a source, its text is `JSON.stringify`'s).
+    pub(crate) fn part(value: JsValue, source: Option<&Rc<AnswerSource>>, at: PartAt) -> Value {
         let object = !js_sys::Array::is_array(&value);
-        let source = std::cell::Cell::new(bytes.map(|bytes| (bytes.clone(), at)));
+        let source = std::cell::Cell::new(source.map(|source| (Rc::clone(source), at)));
         Value::Raw(RawJson::host(Arc::new(HostJson { value, object, text: OnceCell::new(), source })))
     }
 }
@@ -163,7 +181,7 @@ impl HostJson {
 impl HostPart for HostJson {
     fn text(&self) -> &str {
         self.text.get_or_init(|| {
-            if let Some(text) = self.source.take().and_then(|(bytes, at)| at.text_in(&bytes)) {
+            if let Some(text) = self.source.take().and_then(|(source, at)| source.text_at(&at)) {
                 return text;
             }
             let text = js_sys::JSON::stringify(&self.value).ok().and_then(|text| text.as_string());

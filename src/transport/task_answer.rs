@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::host::js_json::{HostJson, PartAt};
+use crate::host::js_json::{AnswerSource, HostJson, PartAt};
 use crate::protocol::fields::MAX_SAFE_INTEGER;
 use crate::protocol::input::{ElicitRequest, InputRequest, InputRequests};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
@@ -81,7 +81,8 @@ impl TaskAnswer {
             return Err(DecodeError::Invalid { what: WHAT, detail: "a status the fast path does not take".into() });
         };
         // Each part's text is cut from the answer's bytes when first asked for (`HostJson`).
-        let body = self.body.as_ref();
+        let body = self.body.map(AnswerSource::new);
+        let body = body.as_ref();
         let detail = match (status, self.detail) {
             (TaskStatus::Working | TaskStatus::Cancelled, Detail::None) => StatusDetail::None,
             (TaskStatus::Completed, Detail::Result { content, structured, is_error, meta }) => {
