@@ -66,6 +66,7 @@ extern "C" {
 }
 
 /// One step into a JSON value: a member's key or an item's index.
+#[derive(Clone, Copy)]
 enum Step<'a> {
     Key(&'a str),
     Index(usize),
@@ -76,11 +77,7 @@ fn host_parts<'a>(value: &'a Value, path: &mut Vec<Step<'a>>, out: &mut Vec<(Vec
     match value {
         Value::Raw(raw) => {
             if let Some(part) = raw.host_part().and_then(|part| part.as_any().downcast_ref::<HostJson>()) {
-                let copy = path.iter().map(|step| match step {
-                    Step::Key(key) => Step::Key(key),
-                    Step::Index(index) => Step::Index(*index),
-                });
-                out.push((copy.collect(), part));
+                out.push((path.clone(), part));
             }
         }
         Value::Array(items) => {

@@ -80,8 +80,12 @@ impl TaskAnswer {
         let Some(status) = TaskStatus::ALL.get(self.status as usize).copied() else {
             return Err(DecodeError::Invalid { what: WHAT, detail: "a status the fast path does not take".into() });
         };
-        // Each part's text is cut from the answer's bytes when first asked for (`HostJson`).
-        let body = self.body.map(AnswerSource::new);
+        // Each part's text is cut from the answer's bytes when first asked for (`HostJson`); an answer
+        // without parts (every `working` poll) needs no source.
+        let body = match self.detail {
+            Detail::None => None,
+            _ => self.body.map(AnswerSource::new),
+        };
         let body = body.as_ref();
         let detail = match (status, self.detail) {
             (TaskStatus::Working | TaskStatus::Cancelled, Detail::None) => StatusDetail::None,
