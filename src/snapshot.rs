@@ -422,7 +422,7 @@ fn read_requests(value: &Value) -> InputRequests {
             method: request.get("method").and_then(Value::as_str).unwrap_or_default().to_owned(),
             params: request.get("params").filter(|p| !p.is_null()).cloned(),
         });
-        read.insert(key.clone(), request);
+        read.insert(key.to_owned(), request);
     }
     read
 }
@@ -679,7 +679,7 @@ mod tests {
             .collect();
         let Some(Snapshot::Task(task)) = all_snapshots().into_iter().map(|(_, s)| s).next() else { panic!("a task") };
         let written: Vec<String> = match task.to_json() {
-            Value::Object(map) => map.keys().cloned().collect(),
+            Value::Object(map) => map.keys().map(str::to_owned).collect(),
             _ => Vec::new(),
         };
         assert_eq!(declared, written);

@@ -100,8 +100,8 @@ fn example_a_every_field() {
     let schema = example_a();
     let m = model(schema.clone());
     // Fields follow the iteration order of serde_json's map (sorted without `preserve_order`).
-    let expected_order: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
-    let names: Vec<&String> = m.fields().iter().map(|f| &f.name).collect();
+    let expected_order: Vec<&str> = schema["properties"].as_object().unwrap().keys().collect();
+    let names: Vec<&str> = m.fields().iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, expected_order);
     assert_eq!(m.fields().len(), 5);
 

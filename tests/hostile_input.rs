@@ -133,7 +133,7 @@ fn mutate(v: &mut Value, mut choices: Vec<usize>, replacement: Option<Value>) {
     };
     match v {
         Value::Object(map) if !map.is_empty() => {
-            let key = map.keys().nth(choice % map.len()).cloned().unwrap_or_default();
+            let key = map.keys().nth(choice % map.len()).map(str::to_owned).unwrap_or_default();
             if choices.is_empty() && replacement.is_none() {
                 map.remove(&key);
             } else if let Some(child) = map.get_mut(&key) {

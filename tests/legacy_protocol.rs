@@ -323,7 +323,7 @@ fn string_set(value: Option<&Value>) -> Vec<String> {
 }
 
 fn keys_of(value: &Value) -> Vec<String> {
-    let mut keys: Vec<String> = value.as_object().expect("an object").keys().cloned().collect();
+    let mut keys: Vec<String> = value.as_object().expect("an object").keys().map(str::to_owned).collect();
     keys.sort();
     keys
 }

@@ -76,7 +76,7 @@ struct Parser<'t> {
     paths: &'t [&'t [&'t str]],
     /// The members read so far of every object being read, innermost last: an object takes its own off
     /// the top when it ends, in one allocation of its exact size, instead of growing a `Vec` of its own.
-    members: Vec<(String, Value)>,
+    members: Vec<(super::map::Key, Value)>,
     /// The same for the items of arrays.
     items: Vec<Value>,
 }
@@ -248,7 +248,7 @@ impl Parser<'_> {
                 _ => How::Tree,
             };
             let value = self.value(depth, member)?;
-            self.members.push((key, value));
+            self.members.push((std::borrow::Cow::Owned(key), value));
             if self.next_or_close(b'}')? {
                 return Ok(Value::Object(Map::from_parsed(self.members.split_off(base))));
             }

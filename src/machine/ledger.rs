@@ -228,7 +228,7 @@ impl StoredForm for InputLedger {
         let keys = f.get("keys")?.as_object().ok_or_else(|| "ledger.keys: expected an object".to_owned())?;
         let mut map = SortedMap::new();
         for (k, v) in keys.iter() {
-            map.insert(k.clone(), KeyState::from_json(v)?);
+            map.insert(k.to_owned(), KeyState::from_json(v)?);
         }
         Ok(Self { keys: map, sending: Vec::new() })
     }

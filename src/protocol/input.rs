@@ -146,7 +146,7 @@ pub fn decode_input_requests(value: &Value) -> Result<InputRequests, DecodeError
     let obj = fields::object(value, "inputRequests")?;
     let mut requests = InputRequests::new();
     for (k, v) in obj.iter() {
-        requests.insert(k.clone(), InputRequest::from_json(v)?);
+        requests.insert(k.to_owned(), InputRequest::from_json(v)?);
     }
     Ok(requests)
 }
@@ -297,7 +297,7 @@ pub fn decode_input_responses(value: &Value) -> Result<InputResponses, DecodeErr
     let obj = fields::object(value, "inputResponses")?;
     let mut responses = InputResponses::new();
     for (k, v) in obj.iter() {
-        responses.insert(k.clone(), InputResponse::from_json(v)?);
+        responses.insert(k.to_owned(), InputResponse::from_json(v)?);
     }
     Ok(responses)
 }

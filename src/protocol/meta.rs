@@ -138,7 +138,7 @@ impl ClientCapabilities {
             .map(|ext| {
                 let mut extensions = SortedMap::new();
                 for (k, v) in ext.iter() {
-                    extensions.insert(k.clone(), v.clone());
+                    extensions.insert(k.to_owned(), v.clone());
                 }
                 extensions
             })
@@ -161,7 +161,7 @@ pub fn check_tasks_extension_settings(value: &Value) -> Result<(), DecodeError> 
             what: "Tasks extension settings",
             detail: format!(
                 "2026-07-28 defines no settings, so the value must be {{}}; found keys {}",
-                crate::text::comma_list(&obj.keys().cloned().collect::<Vec<_>>())
+                crate::text::comma_list(&obj.keys().map(str::to_owned).collect::<Vec<_>>())
             ),
         }),
         None => Err(DecodeError::NotAnObject { what: "Tasks extension settings" }),

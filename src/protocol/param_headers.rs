@@ -83,7 +83,7 @@ pub fn bindings(input_schema: &Value) -> Result<Vec<ParamBinding>, InvalidAnnota
 fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<ParamBinding>) -> Result<(), InvalidAnnotation> {
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return Ok(()) };
     for (name, property) in properties {
-        path.push(name.clone());
+        path.push(name.to_owned());
         if let Some(annotation) = property.get("x-mcp-header") {
             let header = annotation.as_str().unwrap_or_default().to_owned();
             if !is_token(&header) {

@@ -292,7 +292,7 @@ fn result_view(r: &CallToolResult) -> ResultView {
         Some(Value::Object(map)) => {
             let mut fields = Vec::with_capacity(map.len());
             for (k, v) in map.iter() {
-                fields.push((k.clone(), display(v)));
+                fields.push((k.to_owned(), display(v)));
             }
             fields
         }

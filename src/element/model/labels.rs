@@ -159,7 +159,7 @@ impl Labels {
             let by_lang = obj.get(&lang).and_then(Value::as_object);
             for (key, word) in by_lang.unwrap_or(obj) {
                 if let Some(word) = word.as_str() {
-                    words.insert(key.clone(), word.to_owned());
+                    words.insert(key.to_owned(), word.to_owned());
                 }
             }
         }

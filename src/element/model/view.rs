@@ -15,17 +15,17 @@ use crate::protocol::form::{FieldKind, FormField, FormModel, TextFormat, WidgetH
 use crate::snapshot::Snapshot;
 
 /// Sets `key` in `map` (one non-generic helper: each `impl Into<Value>` would be its own copy).
-fn put(map: &mut Map, key: &str, value: Value) {
+fn put(map: &mut Map, key: &'static str, value: Value) {
     map.put(key, value);
 }
 
 /// Sets `key` to the text `s`.
-fn put_str(map: &mut Map, key: &str, s: &str) {
+fn put_str(map: &mut Map, key: &'static str, s: &str) {
     put(map, key, text(s));
 }
 
 /// Sets `key` to `b`.
-fn put_bool(map: &mut Map, key: &str, b: bool) {
+fn put_bool(map: &mut Map, key: &'static str, b: bool) {
     put(map, key, Value::Bool(b));
 }
 
@@ -298,7 +298,7 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result
             let mut by_field = Map::new();
             for e in &errors {
                 if !by_field.contains_key(&e.field) {
-                    put(&mut by_field, &e.field, Value::String(problem_text(labels, &e.problem)));
+                    by_field.put(&e.field, Value::String(problem_text(labels, &e.problem)));
                 }
             }
             Err(Value::Object(by_field))
@@ -371,7 +371,7 @@ mod tests {
     #[test]
     fn card_members() {
         let v = view(&snapshot("working"));
-        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().collect();
         assert_eq!(
             keys,
             [

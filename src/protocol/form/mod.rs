@@ -217,7 +217,7 @@ impl FormModel {
         };
         let mut fields = Vec::with_capacity(properties.len());
         for (name, def) in properties.iter() {
-            fields.push(parse_field(name, def, required.contains(&name.as_str()))?);
+            fields.push(parse_field(name, def, required.contains(&name))?);
         }
         if let Some(unknown) = required.iter().find(|n| !properties.contains_key(n)) {
             return Err(SchemaError::UnknownRequired { property: (*unknown).to_owned() });
@@ -291,7 +291,7 @@ impl FormModel {
         }
         for key in answers.keys() {
             if self.field(key).is_none() {
-                errors.push(FieldError { field: key.clone(), problem: Problem::UnknownField });
+                errors.push(FieldError { field: key.to_owned(), problem: Problem::UnknownField });
             }
         }
         if errors.is_empty() {
