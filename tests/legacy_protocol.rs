@@ -784,6 +784,12 @@ fn an_elicitation_becomes_an_input_request_keyed_by_its_id() {
     assert_eq!(e.elicitation_id, None);
     let (key, request) = e.input_entry();
     assert_eq!(request_id_for_key(&key), Some(RequestId::Number(17)));
+    assert_eq!(request_id_for_key("jsonrpc-id:n:-9223372036854775808"), Some(RequestId::Number(i64::MIN)));
+    for not_made in
+        ["jsonrpc-id:n:007", "jsonrpc-id:n:+17", "jsonrpc-id:n:-0", "jsonrpc-id:n:9223372036854775808", "jsonrpc-id:n:"]
+    {
+        assert_eq!(request_id_for_key(not_made), None, "{not_made}");
+    }
     // The inputRequests entry shape the host API shows: {method, params:{mode, message, requestedSchema}}.
     assert_eq!(
         request.to_json(),

@@ -24,6 +24,7 @@ mod value;
 mod write;
 
 pub use map::{Map, PutKey};
+pub(crate) use number::{digits_value, integer_value};
 pub use number::{NotANumber, Number};
 pub use parse::{from_str, from_str_keeping, ParseError};
 pub use raw::{HostPart, RawJson};

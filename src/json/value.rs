@@ -62,7 +62,9 @@ impl Value {
             let token = unescape_token(token);
             match value {
                 Value::Object(map) => map.get(&token),
-                Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                Value::Array(items) => {
+                    super::digits_value(&token).and_then(|i| usize::try_from(i).ok()).and_then(|i| items.get(i))
+                }
                 _ => None,
             }
         })

@@ -13,13 +13,7 @@ pub fn parse_millis(text: &str) -> Option<i64> {
     {
         return None;
     }
-    let num = |range: std::ops::Range<usize>| -> Option<i64> {
-        let s = text.get(range)?;
-        if !s.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        s.parse().ok()
-    };
+    let num = |range: std::ops::Range<usize>| digits_at(text, range);
     let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
     if !(1..=12).contains(&month)
@@ -51,8 +45,8 @@ pub fn parse_millis(text: &str) -> Option<i64> {
     let offset_minutes = match rest {
         "Z" | "z" => 0,
         _ if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) && rest.as_bytes()[3] == b':' => {
-            let h: i64 = rest.get(1..3)?.parse().ok()?;
-            let m: i64 = rest.get(4..6)?.parse().ok()?;
+            let h = digits_at(rest, 1..3)?;
+            let m = digits_at(rest, 4..6)?;
             if h > 23 || m > 59 {
                 return None;
             }
@@ -64,6 +58,11 @@ pub fn parse_millis(text: &str) -> Option<i64> {
     let days = days_from_civil(year, month, day);
     let secs = days * 86_400 + hour * 3_600 + minute * 60 + second - offset_minutes * 60;
     Some(secs * 1_000 + millis)
+}
+
+/// The number the ASCII digits at `range` of `text` write (no sign).
+fn digits_at(text: &str, range: std::ops::Range<usize>) -> Option<i64> {
+    crate::json::digits_value(text.get(range)?).and_then(|n| i64::try_from(n).ok())
 }
 
 /// Formats Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ` (what servers put in `createdAt`).

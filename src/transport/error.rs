@@ -121,5 +121,19 @@ impl From<&TransportError> for ClientError {
 
 /// `Retry-After` as seconds (HTTP dates are rare from MCP servers and read as absent).
 pub(crate) fn parse_retry_after(value: &str) -> Option<u64> {
-    value.trim().parse::<u64>().ok().map(|s| s.saturating_mul(1000))
+    crate::json::digits_value(value.trim()).map(|s| s.saturating_mul(1000))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_retry_after;
+
+    #[test]
+    fn retry_after_is_whole_seconds_of_digits_only() {
+        assert_eq!(parse_retry_after(" 120 "), Some(120_000));
+        assert_eq!(parse_retry_after("0"), Some(0));
+        for not_seconds in ["+5", "-5", "1.5", "", "Wed, 21 Oct 2026 07:28:00 GMT", "99999999999999999999"] {
+            assert_eq!(parse_retry_after(not_seconds), None, "{not_seconds}");
+        }
+    }
 }

@@ -164,7 +164,7 @@ pub fn request_id_for_key(key: &str) -> Option<RequestId> {
         return Some(RequestId::Text(text.to_owned()));
     }
     let digits = rest.strip_prefix("n:")?;
-    let n: i64 = digits.parse().ok()?;
+    let n = crate::json::integer_value(digits)?;
     (n.to_string() == digits).then_some(RequestId::Number(n))
 }
 
