@@ -38,6 +38,24 @@ pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
     haystack.as_bytes().windows(needle.len()).position(|window| window == needle.as_bytes())
 }
 
+/// `text` split at the first `separator` (an ASCII character): the text before it and after it. A
+/// byte search: the standard library's `split_once(char)` brings its char searcher and `memchr`.
+pub(crate) fn split_once(text: &str, separator: u8) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == separator)?;
+    Some((text.get(..at)?, text.get(at + 1..)?))
+}
+
+/// The pieces of `text` between each `separator` (an ASCII character), as `str::split` gives them.
+pub(crate) fn pieces(text: &str, separator: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        let (piece, after) = split_once(text, separator).map_or((text, None), |(piece, after)| (piece, Some(after)));
+        rest = after;
+        Some(piece)
+    })
+}
+
 /// `items` separated by `", "`, for messages.
 pub(crate) fn comma_list(items: &[String]) -> String {
     let mut out = String::new();
@@ -53,6 +71,14 @@ pub(crate) fn comma_list(items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_splits_agree_with_str_splits() {
+        for text in ["", "/", "a", "a/b", "/a//b/", "é/ü/😀", "no separator"] {
+            assert_eq!(split_once(text, b'/'), text.split_once('/'), "{text:?}");
+            assert_eq!(pieces(text, b'/').collect::<Vec<_>>(), text.split('/').collect::<Vec<_>>(), "{text:?}");
+        }
+    }
 
     #[test]
     fn lossy_utf8_replaces_each_invalid_sequence_as_the_standard_library_does() {

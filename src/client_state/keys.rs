@@ -134,7 +134,7 @@ impl Keys {
 
     /// What a stored key names: a task, a call, or something else under the prefix.
     pub fn classify(&self, key: &str) -> StoredKey {
-        let rest = key.strip_prefix(self.prefix.as_str()).and_then(|rest| rest.split_once('/'));
+        let rest = key.strip_prefix(self.prefix.as_str()).and_then(|rest| crate::text::split_once(rest, b'/'));
         match rest.and_then(|(kind, id)| Some((kind, unescape(id)?))) {
             Some(("task", id)) => StoredKey::Task(id),
             Some(("call", id)) => StoredKey::Call(id),
@@ -159,8 +159,8 @@ impl Keys {
         if rest == "server" {
             return Some(self.server());
         }
-        let (kind, id) = rest.split_once('/')?;
-        if id.contains('/') || id == "server" {
+        let (kind, id) = crate::text::split_once(rest, b'/')?;
+        if id.bytes().any(|b| b == b'/') || id == "server" {
             return None;
         }
         match kind {

@@ -27,7 +27,7 @@ impl Number {
         };
         let mantissa_end = unsigned.find(['e', 'E']).unwrap_or(unsigned.len());
         let (mantissa, exponent) = unsigned.split_at_checked(mantissa_end)?;
-        let (int, frac) = match mantissa.split_once('.') {
+        let (int, frac) = match crate::text::split_once(mantissa, b'.') {
             Some((int, frac)) => (int, Some(frac)),
             None => (mantissa, None),
         };

@@ -58,7 +58,7 @@ impl Value {
             return Some(self);
         }
         let rest = pointer.strip_prefix('/')?;
-        rest.split('/').try_fold(self, |value, token| {
+        crate::text::pieces(rest, b'/').try_fold(self, |value, token| {
             let token = unescape_token(token);
             match value {
                 Value::Object(map) => map.get(&token),
@@ -428,7 +428,7 @@ to_json_integer!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 fn unescape_token(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
     let mut rest = token;
-    while let Some((before, after)) = rest.split_once('~') {
+    while let Some((before, after)) = crate::text::split_once(rest, b'~') {
         out.push_str(before);
         rest = after;
         match rest.as_bytes().first() {

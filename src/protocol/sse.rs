@@ -132,7 +132,7 @@ impl SseParser {
         if line.starts_with(':') {
             return Ok(None);
         }
-        let (field, value) = match line.split_once(':') {
+        let (field, value) = match crate::text::split_once(line, b':') {
             Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
             None => (line, ""),
         };

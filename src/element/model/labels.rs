@@ -204,10 +204,10 @@ impl Labels {
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
+    while let Some(open) = crate::text::find(rest, "{") {
         out.push_str(rest.get(..open).unwrap_or_default());
         let after = rest.get(open + 1..).unwrap_or_default();
-        match after.find('}').map(|close| (after.get(..close).unwrap_or_default(), close)) {
+        match crate::text::find(after, "}").map(|close| (after.get(..close).unwrap_or_default(), close)) {
             Some((name, close)) if values.iter().any(|(n, _)| *n == name) => {
                 let value = values.iter().find(|(n, _)| *n == name).map_or("", |(_, v)| *v);
                 out.push_str(value);

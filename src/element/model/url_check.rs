@@ -82,7 +82,7 @@ pub fn check(raw: &str, parsed: Option<&UrlParts>, server_loopback: bool) -> Url
     let mut unicode = String::new();
     let mut punycode = false;
     let mut mixed_scripts = false;
-    for (i, label) in url.hostname.split('.').enumerate() {
+    for (i, label) in crate::text::pieces(&url.hostname, b'.').enumerate() {
         if i > 0 {
             unicode.push('.');
         }
@@ -192,7 +192,7 @@ fn decode_punycode(input: &str) -> Option<String> {
     const BASE: u32 = 36;
     const T_MIN: u32 = 1;
     const T_MAX: u32 = 26;
-    let (basic, extended) = match input.rfind('-') {
+    let (basic, extended) = match input.bytes().rposition(|b| b == b'-') {
         Some(at) => (input.get(..at)?, input.get(at + 1..)?),
         None => ("", input),
     };

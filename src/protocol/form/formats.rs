@@ -14,12 +14,12 @@ pub(super) fn is_email(s: &str) -> bool {
     if has_space_or_control(s) {
         return false;
     }
-    let mut parts = s.split('@');
+    let mut parts = crate::text::pieces(s, b'@');
     let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
         return false;
     };
     !local.is_empty()
-        && domain.contains('.')
+        && domain.bytes().any(|b| b == b'.')
         && !domain.starts_with('.')
         && !domain.ends_with('.')
         && crate::text::find(domain, "..").is_none()
@@ -30,7 +30,7 @@ pub(super) fn is_uri(s: &str) -> bool {
     if has_space_or_control(s) {
         return false;
     }
-    let Some((scheme, rest)) = s.split_once(':') else {
+    let Some((scheme, rest)) = crate::text::split_once(s, b':') else {
         return false;
     };
     let mut chars = scheme.chars();

@@ -293,7 +293,7 @@ mod tests {
         for (c, rests) in stored.iter().enumerate() {
             for rest in rests.iter() {
                 let (ns, url) = clients[c];
-                let new = match rest.split_once('/') {
+                let new = match crate::text::split_once(rest, b'/') {
                     Some(("task", id)) => keys[c].task(id),
                     Some((_, id)) => keys[c].call(id),
                     None => keys[c].server(),
