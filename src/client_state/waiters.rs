@@ -15,7 +15,7 @@ pub(super) struct Waiters {
 impl Waiters {
     fn add(&mut self, task: &str) -> String {
         self.next += 1;
-        let waiter = format!("w{}", self.next);
+        let waiter = format!("w{}", crate::text::unsigned(self.next));
         self.by_task.get_or_insert_with(task.to_owned(), Vec::new).push(waiter.clone());
         waiter
     }

@@ -210,16 +210,19 @@ impl fmt::Display for Number {
     }
 }
 
+// Written with `text::signed` / `text::unsigned`, not `to_string()` (see there). The `as` casts widen:
+// every listed type fits `i64` or `u64` on every target.
 macro_rules! from_integer {
-    ($($t:ty),*) => {$(
+    ($write:path, $wide:ty: $($t:ty),*) => {$(
         impl From<$t> for Number {
             fn from(n: $t) -> Number {
-                Number { text: n.to_string() }
+                Number { text: $write(n as $wide) }
             }
         }
     )*};
 }
-from_integer!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+from_integer!(crate::text::signed, i64: i8, i16, i32, i64, isize);
+from_integer!(crate::text::unsigned, u64: u8, u16, u32, u64, usize);
 
 #[cfg(test)]
 mod tests {

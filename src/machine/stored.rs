@@ -28,7 +28,9 @@ impl fmt::Display for StoredRecordError {
             Self::NotARecord => f.write_str("the stored value is not a task record"),
             Self::NewerVersion(v) => write!(
                 f,
-                "the record was stored by a newer version (format {v}); this one reads up to {FORMAT_VERSION}"
+                "the record was stored by a newer version (format {}); this one reads up to {}",
+                crate::text::unsigned(*v),
+                crate::text::unsigned(FORMAT_VERSION)
             ),
             Self::Corrupt(e) => write!(f, "the stored record is damaged: {e}"),
         }

@@ -41,7 +41,7 @@ impl RequestId {
 impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Number(n) => write!(f, "{n}"),
+            Self::Number(n) => f.write_str(&crate::text::signed(*n)),
             Self::Text(s) => write!(f, "{s}"),
         }
     }
@@ -200,7 +200,7 @@ impl RpcError {
 
 impl fmt::Display for RpcError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (JSON-RPC error {})", self.message, self.code)
+        write!(f, "{} (JSON-RPC error {})", self.message, crate::text::signed(self.code))
     }
 }
 

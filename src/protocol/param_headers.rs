@@ -120,7 +120,9 @@ pub fn headers(bindings: &[ParamBinding], arguments: Option<&Object>) -> Vec<(St
             let value = rest.iter().try_fold(arguments.get(first)?, |v, key| v.get(key))?;
             let text = match (b.kind, value) {
                 (ParamKind::String, Value::String(s)) => encode_header_value(s),
-                (ParamKind::Integer, Value::Number(n)) => n.as_i64().filter(|i| i.abs() <= MAX_SAFE)?.to_string(),
+                (ParamKind::Integer, Value::Number(n)) => {
+                    crate::text::signed(n.as_i64().filter(|i| i.abs() <= MAX_SAFE)?)
+                }
                 (ParamKind::Boolean, Value::Bool(v)) => v.to_string(),
                 _ => return None,
             };

@@ -92,18 +92,25 @@ impl fmt::Display for TransportError {
             Self::Timeout => f.write_str("the MCP server did not answer in time"),
             Self::Aborted => f.write_str("the request was aborted"),
             Self::Http { status, retry_after_ms: Some(ms) } => {
-                write!(f, "the MCP server answered HTTP {status}; retry in {} s", ms.div_ceil(1000))
+                write!(
+                    f,
+                    "the MCP server answered HTTP {}; retry in {} s",
+                    crate::text::unsigned((*status).into()),
+                    crate::text::unsigned(ms.div_ceil(1000))
+                )
             }
-            Self::Http { status, retry_after_ms: None } => write!(f, "the MCP server answered HTTP {status}"),
+            Self::Http { status, retry_after_ms: None } => {
+                write!(f, "the MCP server answered HTTP {}", crate::text::unsigned((*status).into()))
+            }
             Self::BadResponse(e) => write!(f, "the MCP server's answer could not be read: {e}"),
-            Self::Rpc(e) => write!(f, "{} (JSON-RPC error {})", e.message, e.code),
+            Self::Rpc(e) => write!(f, "{} (JSON-RPC error {})", e.message, crate::text::signed(e.code)),
             Self::Headers(detail) => write!(f, "the headers callback failed: {detail}"),
             Self::Redirect { status, to } => {
                 f.write_str("the MCP server redirected the request")?;
                 match (status, to) {
                     (0, _) => f.write_str(" (the browser hides where)")?,
-                    (status, Some(to)) => write!(f, " (HTTP {status}) to {to}")?,
-                    (status, None) => write!(f, " (HTTP {status})")?,
+                    (status, Some(to)) => write!(f, " (HTTP {}) to {to}", crate::text::unsigned((*status).into()))?,
+                    (status, None) => write!(f, " (HTTP {})", crate::text::unsigned((*status).into()))?,
                 }
                 f.write_str(", which this client does not follow: it sends only to the server's own origin, keeping the method (307, 308); open the client with the server's final URL")
             }

@@ -2,15 +2,24 @@
 
 /// Formats a duration in milliseconds; negative durations (clock skew) show as `0s`.
 pub fn format_elapsed(ms: i64) -> String {
-    let seconds = ms.max(0) / 1000;
+    let seconds = ms.max(0).unsigned_abs() / 1000;
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let mut out = String::new();
+    // `text::push_unsigned`, not `format!` (see `text::unsigned`).
+    let mut put = |n: u64, width: usize, unit: &str| {
+        crate::text::push_unsigned(&mut out, n, width);
+        out.push_str(unit);
+    };
     if h > 0 {
-        format!("{h}h {m:02}m")
+        put(h, 1, "h ");
+        put(m, 2, "m");
     } else if m > 0 {
-        format!("{m}m {s:02}s")
+        put(m, 1, "m ");
+        put(s, 2, "s");
     } else {
-        format!("{s}s")
+        put(s, 1, "s");
     }
+    out
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub fn task_problem_text(labels: &Labels, problem: &TaskProblem) -> String {
         TaskProblem::Failed { message, code } => {
             let mut text = labels.fill("error.failed", &[("message", message)]);
             text.push_str(" (");
-            text.push_str(&labels.fill("error.code", &[("code", &code.to_string())]));
+            text.push_str(&labels.fill("error.code", &[("code", &crate::text::signed(*code))]));
             text.push(')');
             text
         }

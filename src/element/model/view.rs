@@ -217,10 +217,10 @@ fn field(f: &FormField, labels: &Labels) -> Value {
                 put_str(&mut attrs, "placeholder", "2026-02-28T13:45:00Z");
             }
             if let Some(n) = min_length {
-                put(&mut attrs, "minlength", Value::String(n.to_string()));
+                put(&mut attrs, "minlength", Value::String(crate::text::unsigned(*n)));
             }
             if let Some(n) = max_length {
-                put(&mut attrs, "maxlength", Value::String(n.to_string()));
+                put(&mut attrs, "maxlength", Value::String(crate::text::unsigned(*n)));
             }
             value = default.clone();
         }

@@ -324,10 +324,10 @@ impl Problem {
     pub fn params(&self) -> Vec<(&'static str, String)> {
         use Problem::*;
         match self {
-            TooShort { min } | TooFewItems { min } => vec![("min", min.to_string())],
-            TooLong { max } | TooManyItems { max } => vec![("max", max.to_string())],
-            BelowMinimum { min } => vec![("min", min.to_string())],
-            AboveMaximum { max } => vec![("max", max.to_string())],
+            TooShort { min } | TooFewItems { min } => vec![("min", crate::text::unsigned(*min))],
+            TooLong { max } | TooManyItems { max } => vec![("max", crate::text::unsigned(*max))],
+            BelowMinimum { min } => vec![("min", min.as_str().to_owned())],
+            AboveMaximum { max } => vec![("max", max.as_str().to_owned())],
             NotAnOption { value } | DuplicateItem { value } => vec![("value", value.clone())],
             WrongType { expected } => vec![("expected", (*expected).to_owned())],
             Required | InvalidEmail | InvalidUri | InvalidDate | InvalidDateTime | NotANumber | NotAnInteger

@@ -151,7 +151,7 @@ const KEY_PREFIX: &str = "jsonrpc-id:";
 /// host's answer by key leads back to the id with [`request_id_for_key`].
 pub fn input_key(id: &RequestId) -> String {
     match id {
-        RequestId::Number(n) => format!("{KEY_PREFIX}n:{n}"),
+        RequestId::Number(n) => format!("{KEY_PREFIX}n:{}", crate::text::signed(*n)),
         RequestId::Text(s) => format!("{KEY_PREFIX}s:{s}"),
     }
 }
@@ -165,7 +165,7 @@ pub fn request_id_for_key(key: &str) -> Option<RequestId> {
     }
     let digits = rest.strip_prefix("n:")?;
     let n = crate::json::integer_value(digits)?;
-    (n.to_string() == digits).then_some(RequestId::Number(n))
+    (crate::text::signed(n) == digits).then_some(RequestId::Number(n))
 }
 
 /// The elicitation as an `inputRequests` entry: its key and the request.

@@ -39,7 +39,7 @@ impl ClientCore {
             None => self.state.borrow().tool_bindings(&name).cloned().unwrap_or_default(),
         };
         let extra = param_headers::headers(&bindings, arguments.as_ref());
-        let call_id = format!("call-{:016x}", random_u64());
+        let call_id = format!("call-{}", crate::text::hex16(random_u64()));
         let pending = PendingCall {
             call_id: call_id.clone(),
             tool_name: name.clone(),
@@ -274,7 +274,10 @@ impl ClientCore {
         let seconds = (until - now).div_ceil(1_000);
         let mut error = ClientError::new(
             ErrorKind::Http,
-            format!("the MCP server asked for no requests for {seconds} s more (Retry-After); try again then"),
+            format!(
+                "the MCP server asked for no requests for {} s more (Retry-After); try again then",
+                crate::text::unsigned(seconds)
+            ),
         );
         error.retryable = true;
         Err(error)

@@ -117,7 +117,7 @@ impl ClientCore {
     /// Sends a request (`message` for a fresh request id) to the polling tab and waits for its reply,
     /// or gives up after a few seconds.
     pub(super) async fn forward(&self, message: impl FnOnce(String) -> TabMessage) -> Result<(), ClientError> {
-        let req = format!("req-{:016x}", super::random_u64());
+        let req = format!("req-{}", crate::text::hex16(super::random_u64()));
         let reply = Once::new();
         self.replies.borrow_mut().insert(req.clone(), reply.clone());
         let timeout = {
