@@ -218,6 +218,14 @@ impl Extend<(String, Value)> for Map {
     }
 }
 
+impl IntoIterator for Map {
+    type Item = (String, Value);
+    type IntoIter = std::iter::Map<std::vec::IntoIter<(Key, Value)>, fn((Key, Value)) -> (String, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter().map(|(k, v)| (k.into_owned(), v))
+    }
+}
+
 impl<'a> IntoIterator for &'a Map {
     type Item = (&'a str, &'a Value);
     type IntoIter = std::iter::Map<std::slice::Iter<'a, (Key, Value)>, fn(&'a (Key, Value)) -> (&'a str, &'a Value)>;
