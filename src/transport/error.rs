@@ -128,7 +128,7 @@ impl From<&TransportError> for ClientError {
 
 /// `Retry-After` as seconds (HTTP dates are rare from MCP servers and read as absent).
 pub(crate) fn parse_retry_after(value: &str) -> Option<u64> {
-    crate::json::digits_value(value.trim()).map(|s| s.saturating_mul(1000))
+    crate::json::digits_value(value.trim_ascii()).map(|s| s.saturating_mul(1000))
 }
 
 #[cfg(test)]

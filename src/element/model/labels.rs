@@ -225,7 +225,10 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
 
 /// `"th-TH"` → `"th"`, lower-cased; empty input → `"en"`.
 fn primary_subtag(lang: &str) -> String {
-    let primary = lang.split(['-', '_']).next().unwrap_or("").trim().to_ascii_lowercase();
+    // By byte and ASCII whitespace (language tags are ASCII): `split(['-', '_'])` and `trim()` bring the
+    // standard library's char searchers and Unicode whitespace table.
+    let end = lang.bytes().position(|b| b == b'-' || b == b'_').unwrap_or(lang.len());
+    let primary = lang.get(..end).unwrap_or_default().trim_ascii().to_ascii_lowercase();
     if primary.is_empty() {
         "en".to_owned()
     } else {
@@ -237,6 +240,15 @@ fn primary_subtag(lang: &str) -> String {
 mod tests {
     use super::*;
     use crate::json::json;
+
+    #[test]
+    fn the_primary_subtag_is_the_lower_cased_text_before_a_dash_or_underscore() {
+        for (lang, primary) in
+            [("th-TH", "th"), ("EN_gb", "en"), (" de ", "de"), ("fr", "fr"), ("", "en"), ("-x", "en")]
+        {
+            assert_eq!(primary_subtag(lang), primary, "{lang:?}");
+        }
+    }
 
     #[test]
     fn picks_the_language_by_primary_subtag_and_falls_back_to_english() {
