@@ -167,9 +167,10 @@ pub(crate) enum PartAt {
 
 impl HostJson {
     /// A part for `value`, an object or an array the host's `JSON.parse` made of the answer in
-    /// `source`, `at` that place in it (without a source, its text is `JSON.stringify`'s).
+    /// `source`, `at` that place in it (without a source, its text is `JSON.stringify`'s). A form's
+    /// schema is an object (`http.js` takes no other), so only the other parts ask JS which they are.
     pub(crate) fn part(value: JsValue, source: Option<&Rc<AnswerSource>>, at: PartAt) -> Value {
-        let object = !js_sys::Array::is_array(&value);
+        let object = matches!(at, PartAt::Schema(_)) || !js_sys::Array::is_array(&value);
         let source = std::cell::Cell::new(source.map(|source| (Rc::clone(source), at)));
         Value::Raw(RawJson::host(Arc::new(HostJson { value, object, text: OnceCell::new(), source })))
     }

@@ -91,26 +91,26 @@ impl fmt::Display for TransportError {
             }
             Self::Timeout => f.write_str("the MCP server did not answer in time"),
             Self::Aborted => f.write_str("the request was aborted"),
-            Self::Http { status, retry_after_ms: Some(ms) } => {
-                write!(
-                    f,
-                    "the MCP server answered HTTP {}; retry in {} s",
-                    crate::text::unsigned((*status).into()),
-                    crate::text::unsigned(ms.div_ceil(1000))
-                )
-            }
-            Self::Http { status, retry_after_ms: None } => {
-                write!(f, "the MCP server answered HTTP {}", crate::text::unsigned((*status).into()))
+            Self::Http { status, retry_after_ms } => {
+                write!(f, "the MCP server answered HTTP {}", crate::text::unsigned((*status).into()))?;
+                match retry_after_ms {
+                    Some(ms) => write!(f, "; retry in {} s", crate::text::unsigned(ms.div_ceil(1000))),
+                    None => Ok(()),
+                }
             }
             Self::BadResponse(e) => write!(f, "the MCP server's answer could not be read: {e}"),
-            Self::Rpc(e) => write!(f, "{} (JSON-RPC error {})", e.message, crate::text::signed(e.code)),
+            Self::Rpc(e) => fmt::Display::fmt(e, f),
             Self::Headers(detail) => write!(f, "the headers callback failed: {detail}"),
             Self::Redirect { status, to } => {
                 f.write_str("the MCP server redirected the request")?;
                 match (status, to) {
                     (0, _) => f.write_str(" (the browser hides where)")?,
-                    (status, Some(to)) => write!(f, " (HTTP {}) to {to}", crate::text::unsigned((*status).into()))?,
-                    (status, None) => write!(f, " (HTTP {})", crate::text::unsigned((*status).into()))?,
+                    (status, to) => {
+                        write!(f, " (HTTP {})", crate::text::unsigned((*status).into()))?;
+                        if let Some(to) = to {
+                            write!(f, " to {to}")?;
+                        }
+                    }
                 }
                 f.write_str(", which this client does not follow: it sends only to the server's own origin, keeping the method (307, 308); open the client with the server's final URL")
             }
@@ -133,7 +133,32 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_retry_after;
+    use super::{parse_retry_after, RpcError, TransportError};
+
+    #[test]
+    fn http_redirect_and_rpc_failures_read_as_written() {
+        let text = |e: TransportError| e.to_string();
+        assert_eq!(
+            text(TransportError::Http { status: 503, retry_after_ms: None }),
+            "the MCP server answered HTTP 503"
+        );
+        assert_eq!(
+            text(TransportError::Http { status: 429, retry_after_ms: Some(1_500) }),
+            "the MCP server answered HTTP 429; retry in 2 s"
+        );
+        let follow = ", which this client does not follow: it sends only to the server's own origin, keeping the method (307, 308); open the client with the server's final URL";
+        let redirect = |status, to: Option<&str>| text(TransportError::Redirect { status, to: to.map(str::to_owned) });
+        assert_eq!(
+            redirect(0, Some("https://x")),
+            format!("the MCP server redirected the request (the browser hides where){follow}")
+        );
+        assert_eq!(redirect(302, None), format!("the MCP server redirected the request (HTTP 302){follow}"));
+        assert_eq!(
+            redirect(307, Some("https://other.example")),
+            format!("the MCP server redirected the request (HTTP 307) to https://other.example{follow}")
+        );
+        assert_eq!(text(TransportError::Rpc(RpcError::new(-32603, "boom"))), "boom (JSON-RPC error -32603)");
+    }
 
     #[test]
     fn retry_after_is_whole_seconds_of_digits_only() {

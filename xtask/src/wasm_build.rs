@@ -209,7 +209,7 @@ fn minify(tools: &BuildTools, js: &Path, bundle: bool) -> Result<()> {
 const STYLESHEET: &str = "const CSS = `";
 
 /// Minifies the elements' stylesheet in `js` in place with esbuild's CSS minifier: esbuild leaves the
-/// text of a JS string as written, and the sheet's spacing and `#ffffff`-style colours were 126 B of
+/// text of a JS string as written, and the sheet's spacing and `#ffffff`-style colours were 101 B of
 /// element.js's gzip size.
 fn minify_stylesheet(tools: &BuildTools, js: &Path) -> Result<()> {
     let source = workspace::read(js)?;
