@@ -24,43 +24,37 @@ impl ClientCore {
     /// then comes after): that read is current, and the first poll follows it at once. `held`: that
     /// lock, when the request made while the store opened got it.
     pub(super) async fn join_tabs(self: &Rc<Self>, held: Option<Leadership>) {
+        let was_held = held.is_some();
         // Without Web Locks (Node, some workers) each client polls its own handles and talks to no one.
-        if !Leadership::available() {
+        let Some(leadership) = held.or_else(|| self.queue_for_lock()) else {
             self.state.borrow_mut().set_leader(true);
             return;
-        }
-        let name = self.lock_name();
+        };
         let weak = Rc::downgrade(self);
-        *self.channel.borrow_mut() = Channel::open(&name, move |message| {
+        *self.channel.borrow_mut() = Channel::open(&self.lock_name(), move |message| {
             if let Some(core) = weak.upgrade() {
                 core.on_message(&message);
             }
         });
-        if let Some(held) = held {
-            *self.leadership.borrow_mut() = Some(held);
+        *self.leadership.borrow_mut() = Some(leadership);
+        if was_held {
             self.state.borrow_mut().set_leader(true);
-            return;
         }
-        self.queue_for_lock();
     }
 
     fn lock_name(&self) -> String {
         self.state.borrow().keys().tabs()
     }
 
-    /// Waits in line for the lock; [`Self::became_leader`] runs once this client holds it.
-    fn queue_for_lock(self: &Rc<Self>) {
-        let name = self.lock_name();
+    /// Waits in line for the lock; [`Self::became_leader`] runs once this client holds it (in a later
+    /// task: the channel is open by then). `None` without Web Locks.
+    fn queue_for_lock(self: &Rc<Self>) -> Option<Leadership> {
         let weak = Rc::downgrade(self);
-        let leadership = Leadership::request(&name, move || {
+        Leadership::request(&self.lock_name(), move || {
             if let Some(core) = weak.upgrade() {
                 spawn(async move { core.became_leader().await });
             }
-        });
-        if leadership.is_none() {
-            self.state.borrow_mut().set_leader(true);
-        }
-        *self.leadership.borrow_mut() = leadership;
+        })
     }
 
     /// This tab now polls: reload every record from the store (the previous poller kept it current).
