@@ -2,7 +2,7 @@
 use std::rc::Rc;
 
 use crate::json::json;
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js_error;
@@ -198,13 +198,7 @@ impl TaskClient {
         #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent) => void")] listener: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "boolean | AddEventListenerOptions")] options: Option<JsValue>,
     ) {
-        call_target(
-            self.core.event_target(),
-            "addEventListener",
-            &kind,
-            &listener,
-            &options.unwrap_or(JsValue::UNDEFINED),
-        );
+        self.core.events().listen(true, &kind, &listener, &options.unwrap_or(JsValue::UNDEFINED));
     }
 
     /// Removes a listener added with `addEventListener`.
@@ -215,20 +209,6 @@ impl TaskClient {
         #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent) => void")] listener: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "boolean | EventListenerOptions")] options: Option<JsValue>,
     ) {
-        call_target(
-            self.core.event_target(),
-            "removeEventListener",
-            &kind,
-            &listener,
-            &options.unwrap_or(JsValue::UNDEFINED),
-        );
-    }
-}
-
-fn call_target(target: &JsValue, method: &str, kind: &str, listener: &JsValue, options: &JsValue) {
-    if let Ok(f) = Reflect::get(target, &JsValue::from_str(method)) {
-        if let Ok(f) = f.dyn_into::<Function>() {
-            let _ = f.call3(target, &JsValue::from_str(kind), listener, options);
-        }
+        self.core.events().listen(false, &kind, &listener, &options.unwrap_or(JsValue::UNDEFINED));
     }
 }

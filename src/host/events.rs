@@ -1,88 +1,32 @@
 //! The client's events: a JS `EventTarget` the host listens on, fed with `CustomEvent`s whose `detail`
-//! is a snapshot. Dispatch waits for the next macrotask, so listeners added right after
-//! `await TaskClient.open()` still hear what `open()` found.
-use std::cell::RefCell;
-use std::rc::Rc;
+//! is a snapshot, and the system notifications that dispatch on it when clicked. Kept in `events.js`
+//! (see there for when events go out).
+use wasm_bindgen::prelude::*;
 
-use js_sys::{Function, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
-
-use crate::host::globals::{global_property, sleep};
-
-/// Where the client's events go.
-pub(crate) struct Events {
-    target: JsValue,
-    queue: Rc<RefCell<Vec<(String, JsValue)>>>,
-}
-
-fn construct(name: &str, args: &js_sys::Array) -> Option<JsValue> {
-    let ctor = global_property(name)?.dyn_into::<Function>().ok()?;
-    Reflect::construct(&ctor, args).ok()
-}
-
-impl Events {
-    /// A fresh `EventTarget` (every current runtime has one; without it events are skipped, not fatal).
-    pub(crate) fn new() -> Self {
-        let target = construct("EventTarget", &js_sys::Array::new()).unwrap_or(JsValue::NULL);
-        Self { target, queue: Rc::new(RefCell::new(Vec::new())) }
-    }
-
-    /// The target, for `addEventListener`/`removeEventListener`.
-    pub(crate) fn target(&self) -> &JsValue {
-        &self.target
-    }
-
+#[wasm_bindgen(module = "/src/host/events.js")]
+extern "C" {
+    /// Where the client's events go.
+    #[wasm_bindgen(js_name = EventQueue)]
+    pub(crate) type Events;
+    /// A fresh `EventTarget` (`null` where the runtime has none: events are then skipped, not fatal).
+    #[wasm_bindgen(constructor, js_class = EventQueue)]
+    pub(crate) fn new() -> Events;
+    /// The `EventTarget` hosts listen on (`null` where the runtime has none).
+    #[wasm_bindgen(method, getter)]
+    pub(crate) fn target(this: &Events) -> JsValue;
+    /// `addEventListener` (`add`) or `removeEventListener` on the target.
+    #[wasm_bindgen(method)]
+    pub(crate) fn listen(this: &Events, add: bool, kind: &str, listener: &JsValue, options: &JsValue);
     /// Queues an event; the queue is dispatched in order on the next macrotask.
-    pub(crate) fn emit(&self, kind: &str, detail: JsValue) {
-        let first = {
-            let mut queue = self.queue.borrow_mut();
-            queue.push((kind.to_owned(), detail));
-            queue.len() == 1
-        };
-        if !first {
-            return;
-        }
-        let queue = self.queue.clone();
-        let target = self.target.clone();
-        crate::host::spawn::spawn(async move {
-            sleep(0).await;
-            let pending: Vec<(String, JsValue)> = std::mem::take(&mut *queue.borrow_mut());
-            for (kind, detail) in pending {
-                dispatch(&target, &kind, detail);
-            }
-        });
-    }
-}
+    #[wasm_bindgen(method)]
+    pub(crate) fn emit(this: &Events, kind: &str, detail: JsValue);
 
-impl Default for Events {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// A `CustomEvent` of `kind` carrying `detail`.
-fn custom_event(kind: &str, detail: &JsValue) -> Option<JsValue> {
-    let init = js_sys::Object::new();
-    let _ = Reflect::set(&init, &JsValue::from_str("detail"), detail);
-    construct("CustomEvent", &js_sys::Array::of2(&JsValue::from_str(kind), &init))
-}
-
-fn dispatch_event(target: &JsValue) -> Option<Function> {
-    Reflect::get(target, &JsValue::from_str("dispatchEvent")).ok().and_then(|f| f.dyn_into::<Function>().ok())
-}
-
-fn dispatch(target: &JsValue, kind: &str, detail: JsValue) {
-    let Some(event) = custom_event(kind, &detail) else { return };
-    if let Some(f) = dispatch_event(target) {
-        let _ = f.call1(target, &event);
-    }
-}
-
-impl Events {
-    /// A JS function that dispatches the event `kind` with `detail` when called, at once (for a
-    /// platform callback such as a notification's click: no Rust closure to keep alive).
-    pub(crate) fn dispatcher(&self, kind: &str, detail: &JsValue) -> Option<JsValue> {
-        let event = custom_event(kind, detail)?;
-        Some(dispatch_event(&self.target)?.bind1(&self.target, &event).into())
-    }
+    /// The page's language (the root element's `lang`, else the browser's); `None` when the person has
+    /// not allowed notifications (or there is no Notification API).
+    #[wasm_bindgen(js_name = noticeLanguage)]
+    pub(crate) fn notice_language() -> Option<String>;
+    /// Shows a notification (one per `tag`); a click focuses the tab, closes it and dispatches
+    /// `notificationclick` with `{ taskId }` on `events`.
+    #[wasm_bindgen(js_name = showNotice)]
+    pub(crate) fn show_notice(title: &str, body: &str, lang: &str, tag: &str, events: &Events, task_id: &str);
 }

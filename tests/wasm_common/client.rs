@@ -163,7 +163,7 @@ impl Client {
             "const log = [];
              for (const type of ['task', 'call', 'storage']) target.addEventListener(type, (event) => log.push({ type, detail: event.detail }));
              return log;",
-            &[core.event_target().clone()],
+            &[core.event_target()],
         );
         Client { core, log }
     }

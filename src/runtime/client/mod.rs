@@ -9,7 +9,7 @@ use std::rc::{Rc, Weak};
 use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, MAX_REQUESTS_IN_FLIGHT};
 use crate::collections::{SortedMap, SortedSet};
 use crate::host::events::Events;
-use crate::host::globals::{self, Listener, Timeout};
+use crate::host::globals::{self, PageWatch, Timeout};
 use crate::host::js_json::{from_js, to_js};
 use crate::host::spawn::spawn;
 use crate::json::{json, Value};
@@ -71,8 +71,8 @@ pub struct ClientCore {
     events: Events,
     /// The one timer, set to the state's next wake-up.
     timer: RefCell<Option<Timeout>>,
-    /// `online`, `offline`, `pageshow`, `visibilitychange`.
-    listeners: RefCell<Vec<Listener>>,
+    /// `online`, `offline`, `pageshow`, `visibilitychange`, while auto-polling.
+    listeners: RefCell<Option<PageWatch>>,
     leadership: RefCell<Option<Leadership>>,
     channel: RefCell<Option<Channel>>,
     /// `wait` calls by the state's waiter id.
@@ -146,7 +146,7 @@ impl ClientCore {
             store: RefCell::new(Rc::new(Store::Memory(MemoryStore::new()))),
             events: Events::new(),
             timer: RefCell::new(None),
-            listeners: RefCell::new(Vec::new()),
+            listeners: RefCell::new(None),
             leadership: RefCell::new(None),
             channel: RefCell::new(None),
             waiters: RefCell::new(SortedMap::new()),
@@ -303,8 +303,13 @@ impl ClientCore {
         self.store.borrow().clone()
     }
 
-    /// The event target.
-    pub fn event_target(&self) -> &JsValue {
+    /// Where the client's events go.
+    pub(crate) fn events(&self) -> &Events {
+        &self.events
+    }
+
+    /// The event target hosts listen on.
+    pub fn event_target(&self) -> JsValue {
         self.events.target()
     }
 
@@ -335,29 +340,22 @@ impl ClientCore {
     }
 
     fn listen_to_host(self: &Rc<Self>) {
-        let global = globals::global();
-        let mut listeners = Vec::new();
-        for kind in ["online", "offline", "pageshow"] {
-            let weak = Rc::downgrade(self);
-            listeners.extend(Listener::new(&global, kind, move |_| {
-                if let Some(core) = weak.upgrade() {
+        let weak = Rc::downgrade(self);
+        let on_connectivity = Box::new(move || {
+            if let Some(core) = weak.upgrade() {
+                core.connectivity_changed();
+            }
+        });
+        let weak = Rc::downgrade(self);
+        let on_visibility = Box::new(move |hidden| {
+            if let Some(core) = weak.upgrade() {
+                core.state.borrow_mut().set_hidden(hidden);
+                if !hidden {
                     core.connectivity_changed();
                 }
-            }));
-        }
-        if let Some(document) = globals::global_property("document") {
-            let weak = Rc::downgrade(self);
-            listeners.extend(Listener::new(&document, "visibilitychange", move |_| {
-                if let Some(core) = weak.upgrade() {
-                    let hidden = globals::is_hidden();
-                    core.state.borrow_mut().set_hidden(hidden);
-                    if !hidden {
-                        core.connectivity_changed();
-                    }
-                }
-            }));
-        }
-        *self.listeners.borrow_mut() = listeners;
+            }
+        });
+        *self.listeners.borrow_mut() = Some(PageWatch::new(on_connectivity, on_visibility));
     }
 
     /// Online, visible again, or back from the bfcache: retry what was backing off and poll what is due.
@@ -520,7 +518,7 @@ impl ClientCore {
     pub fn close(&self) {
         self.run(ClientState::close);
         self.timer.borrow_mut().take();
-        self.listeners.borrow_mut().clear();
+        self.listeners.borrow_mut().take();
         self.leadership.borrow_mut().take();
         self.channel.borrow_mut().take();
     }
