@@ -90,11 +90,6 @@ impl JsFailure {
         }
         JsFailure { name: None, message: crate::host::js_error::js_string(value) }
     }
-
-    /// Whether the failure is the browser saying the origin is out of quota.
-    pub(crate) fn is_quota(&self) -> bool {
-        self.name.as_deref() == Some("QuotaExceededError")
-    }
 }
 
 impl fmt::Display for JsFailure {
@@ -107,34 +102,6 @@ impl fmt::Display for JsFailure {
     }
 }
 
-/// The text naming a store operation on a key, e.g. `host store get("task:1")`: `head`, the key
-/// as a JSON string, `tail`. One call instead of a `format!` per operation, and no `{:?}` (which
-/// would pull core's Unicode escaping tables into the .wasm).
-#[inline(never)]
-pub(crate) fn operation(head: &str, key: &str, tail: &str) -> String {
-    let mut out = String::from(head);
-    crate::json::write_string(&mut out, key);
-    out.push_str(tail);
-    out
-}
-
-/// Maps a JS failure during `operation` (e.g. `"put(\"task:1\")"`) to the error a caller acts on:
-/// quota errors are recognised by name wherever they come from; everything else is [`StoreError::Failed`]
-/// with the operation named in front of the JS message.
-pub(crate) fn failed(operation: &str, failure: &JsFailure) -> StoreError {
-    if failure.is_quota() {
-        StoreError::QuotaExceeded
-    } else {
-        StoreError::Failed(format!("{operation}: {failure}"))
-    }
-}
-
-/// [`failed`] for a raw thrown or rejected value (a `DOMException` is read through its `name` and
-/// `message` properties like any `Error`, so no `instanceof` check is needed).
-pub(crate) fn failed_js(operation: &str, value: &JsValue) -> StoreError {
-    failed(operation, &JsFailure::from_js(value))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,15 +112,5 @@ mod tests {
         assert_eq!(StoreError::Blocked.reason(), "blocked");
         assert_eq!(StoreError::QuotaExceeded.reason(), "quota");
         assert_eq!(StoreError::Failed("x".into()).reason(), "failed");
-    }
-
-    #[test]
-    fn quota_is_recognised_by_name_and_other_failures_keep_their_message() {
-        let quota = JsFailure { name: Some("QuotaExceededError".into()), message: "no room".into() };
-        assert_eq!(failed("put(\"a\")", &quota), StoreError::QuotaExceeded);
-        let other = JsFailure { name: Some("DataError".into()), message: "bad key".into() };
-        assert_eq!(failed("get(\"a\")", &other), StoreError::Failed("get(\"a\"): DataError: bad key".into()));
-        let plain = JsFailure { name: None, message: "boom".into() };
-        assert_eq!(failed("list(\"\")", &plain).to_string(), "storage operation failed: list(\"\"): boom");
     }
 }

@@ -38,7 +38,7 @@ extern "C" {
 
 /// A failure `idb.js` threw as the [`StoreError`] its `kind` names; anything else thrown (a bug there)
 /// is [`StoreError::Failed`] with its text.
-fn store_error(thrown: &JsValue) -> StoreError {
+pub(super) fn store_error(thrown: &JsValue) -> StoreError {
     let field = |name: &str| Reflect::get(thrown, &JsValue::from_str(name)).ok().and_then(|v| v.as_string());
     let message = || field("message").unwrap_or_default();
     match field("kind").as_deref() {
@@ -51,8 +51,18 @@ fn store_error(thrown: &JsValue) -> StoreError {
 }
 
 /// What the promise `settled` resolves with, or its failure as a [`StoreError`].
-async fn outcome(settled: Promise) -> Result<JsValue, StoreError> {
+pub(super) async fn outcome(settled: Promise) -> Result<JsValue, StoreError> {
     JsFuture::from(settled).await.map_err(|e| store_error(&e))
+}
+
+/// `[key, value, key, value, …]` (strings) as pairs.
+pub(super) fn pairs(flat: &Array) -> Vec<(String, String)> {
+    let mut entries = Vec::with_capacity(flat.length() as usize / 2);
+    let mut items = flat.iter().map(|item| item.as_string().unwrap_or_default());
+    while let (Some(key), Some(text)) = (items.next(), items.next()) {
+        entries.push((key, text));
+    }
+    entries
 }
 
 /// An open IndexedDB connection used as a record store.
@@ -99,11 +109,7 @@ impl IdbStore {
     /// A get, put or delete in its own transaction; returns once the transaction is complete (a put
     /// or delete committed), with what a get found.
     pub(in crate::store) async fn run(&self, op: KeyOp<'_>) -> Result<Option<String>, StoreError> {
-        let (kind, value) = match op {
-            KeyOp::Get(_) => (0, ""),
-            KeyOp::Put(_, value) => (1, value),
-            KeyOp::Delete(_) => (2, ""),
-        };
+        let (kind, value) = op.code();
         Ok(outcome(self.connection.run(kind, op.key(), value)).await?.as_string())
     }
 
@@ -136,13 +142,7 @@ impl IdbStore {
         limit: u32,
     ) -> Result<Vec<(String, String)>, StoreError> {
         let listed = outcome(self.connection.list_page(prefix, after.map(str::to_owned), limit)).await?;
-        let flat: Array = listed.unchecked_into();
-        let mut entries = Vec::with_capacity(flat.length() as usize / 2);
-        let mut items = flat.iter().map(|item| item.as_string().unwrap_or_default());
-        while let (Some(key), Some(text)) = (items.next(), items.next()) {
-            entries.push((key, text));
-        }
-        Ok(entries)
+        Ok(pairs(listed.unchecked_ref()))
     }
 }
 

@@ -44,6 +44,15 @@ impl<'a> KeyOp<'a> {
             KeyOp::Get(key) | KeyOp::Put(key, _) | KeyOp::Delete(key) => key,
         }
     }
+
+    /// The operation as `idb.js` and `host_store.js` take it: 0 get, 1 put, 2 delete, and the value.
+    fn code(self) -> (u8, &'a str) {
+        match self {
+            KeyOp::Get(_) => (0, ""),
+            KeyOp::Put(_, value) => (1, value),
+            KeyOp::Delete(_) => (2, ""),
+        }
+    }
 }
 
 /// A record store: one of the three backends behind a single async interface.
