@@ -31,14 +31,13 @@ export class Page {
 
   /**
    * Calls `onConnectivity()` on `online`, `offline` and `pageshow` (back from the bfcache), and
-   * `onVisibility(hidden)` when the page is shown or hidden, where the runtime has these events.
-   * Returns the function that stops listening.
+   * `onVisibility()` when the page is shown or hidden, where the runtime has these events. Returns
+   * the function that stops listening.
    */
   static watch(onConnectivity, onVisibility) {
-    const visibility = () => onVisibility(Page.hidden());
     const listen = (method) => {
       for (const kind of ["online", "offline", "pageshow"]) globalThis[method]?.(kind, onConnectivity);
-      globalThis.document?.[method]?.("visibilitychange", visibility);
+      globalThis.document?.[method]?.("visibilitychange", onVisibility);
     };
     listen("addEventListener");
     return () => listen("removeEventListener");
