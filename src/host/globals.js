@@ -31,13 +31,14 @@ export class Page {
 
   /**
    * Calls `onConnectivity()` on `online`, `offline` and `pageshow` (back from the bfcache), and
-   * `onVisibility()` when the page is shown or hidden, where the runtime has these events. Returns
-   * the function that stops listening.
+   * `onVisibility(hidden)` when the page is shown or hidden, where the runtime has these events.
+   * Returns the function that stops listening.
    */
   static watch(onConnectivity, onVisibility) {
+    const visibility = () => onVisibility(Page.hidden());
     const listen = (method) => {
       for (const kind of ["online", "offline", "pageshow"]) globalThis[method]?.(kind, onConnectivity);
-      globalThis.document?.[method]?.("visibilitychange", onVisibility);
+      globalThis.document?.[method]?.("visibilitychange", visibility);
     };
     listen("addEventListener");
     return () => listen("removeEventListener");

@@ -34,7 +34,7 @@ extern "C" {
     #[wasm_bindgen(static_method_of = Page)]
     fn hidden() -> bool;
     #[wasm_bindgen(static_method_of = Page)]
-    fn watch(on_connectivity: &Closure<dyn FnMut()>, on_visibility: &Closure<dyn FnMut()>) -> js_sys::Function;
+    fn watch(on_connectivity: &Closure<dyn FnMut()>, on_visibility: &Closure<dyn FnMut(bool)>) -> js_sys::Function;
 }
 
 /// A pending `setTimeout`; dropping it clears the timer.
@@ -74,14 +74,14 @@ impl Drop for Timeout {
 pub(crate) struct PageWatch {
     stop: js_sys::Function,
     _on_connectivity: Closure<dyn FnMut()>,
-    _on_visibility: Closure<dyn FnMut()>,
+    _on_visibility: Closure<dyn FnMut(bool)>,
 }
 
 impl PageWatch {
     /// Calls `on_connectivity` when the runtime goes online or offline or the page comes back from
-    /// the bfcache, and `on_visibility` when the page is shown or hidden (where the runtime has these
-    /// events). One closure type for both: each type brings its own glue.
-    pub(crate) fn new(on_connectivity: Box<dyn FnMut()>, on_visibility: Box<dyn FnMut()>) -> Self {
+    /// the bfcache, and `on_visibility` with whether the page is now hidden when that changes (where
+    /// the runtime has these events).
+    pub(crate) fn new(on_connectivity: Box<dyn FnMut()>, on_visibility: Box<dyn FnMut(bool)>) -> Self {
         let (on_connectivity, on_visibility) = (Closure::wrap(on_connectivity), Closure::wrap(on_visibility));
         let stop = Page::watch(&on_connectivity, &on_visibility);
         Self { stop, _on_connectivity: on_connectivity, _on_visibility: on_visibility }

@@ -11,7 +11,7 @@ use crate::json::Value;
 extern "C" {
     type OpenChannel;
     #[wasm_bindgen(js_name = openChannel)]
-    fn open_channel(name: &str, on_message: &Closure<dyn FnMut(JsValue)>) -> Option<OpenChannel>;
+    fn open_channel(name: &str, on_message: &Closure<dyn FnMut(String)>) -> Option<OpenChannel>;
     #[wasm_bindgen(method)]
     fn post(this: &OpenChannel, text: &str);
     #[wasm_bindgen(method)]
@@ -22,16 +22,15 @@ extern "C" {
 #[must_use = "dropping the channel closes it"]
 pub struct Channel {
     channel: OpenChannel,
-    _listener: Closure<dyn FnMut(JsValue)>,
+    _listener: Closure<dyn FnMut(String)>,
 }
 
 impl Channel {
     /// Opens `name` and calls `on_message` with every message from other clients. `None` where the
     /// runtime has no `BroadcastChannel`.
     pub fn open(name: &str, mut on_message: impl FnMut(Value) + 'static) -> Option<Self> {
-        // `JsValue`, not `String`: a closure type of its own would bring its own glue.
-        let listener = Closure::<dyn FnMut(JsValue)>::new(move |text: JsValue| {
-            if let Ok(value) = crate::json::from_str(&text.as_string().unwrap_or_default()) {
+        let listener = Closure::<dyn FnMut(String)>::new(move |text: String| {
+            if let Ok(value) = crate::json::from_str(&text) {
                 on_message(value);
             }
         });

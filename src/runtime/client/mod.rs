@@ -347,9 +347,8 @@ impl ClientCore {
             }
         });
         let weak = Rc::downgrade(self);
-        let on_visibility = Box::new(move || {
+        let on_visibility = Box::new(move |hidden| {
             if let Some(core) = weak.upgrade() {
-                let hidden = globals::is_hidden();
                 core.state.borrow_mut().set_hidden(hidden);
                 if !hidden {
                     core.connectivity_changed();
