@@ -1,9 +1,9 @@
 //! The client's events: a JS `EventTarget` the host listens on, fed with `CustomEvent`s whose `detail`
-//! is a snapshot, and the system notifications that dispatch on it when clicked. Kept in `events.js`
+//! is a snapshot, and the system notifications that dispatch on it when clicked. Kept in `browser.js`
 //! (see there for when events go out).
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/host/events.js")]
+#[wasm_bindgen(module = "/src/host/browser.js")]
 extern "C" {
     /// Where the client's events go.
     #[wasm_bindgen(js_name = EventQueue)]

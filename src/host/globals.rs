@@ -18,7 +18,7 @@ pub(crate) fn now_ms() -> u64 {
     js_sys::Date::now().max(0.0) as u64
 }
 
-#[wasm_bindgen(module = "/src/host/globals.js")]
+#[wasm_bindgen(module = "/src/host/browser.js")]
 extern "C" {
     type Timer;
     #[wasm_bindgen(constructor, catch)]

@@ -58,7 +58,7 @@ pub fn to_js(value: &Value) -> JsValue {
     js
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/host/js_json.js")]
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/host/browser.js")]
 extern "C" {
     /// Parses `[value, paths]` and sets `parts[i]` at `paths[i]` in `value`.
     #[wasm_bindgen(js_name = withParts)]

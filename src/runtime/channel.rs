@@ -2,12 +2,12 @@
 //! change; the others forward answers, cancels and new handles to it. Messages are JSON text: a
 //! structured-cloned object would carry every number as a double (`1.50` → `1.5`, `9007199254740993`
 //! → `…992`, `1e400` → null), and records and answers keep the server's and the user's number text.
-//! The channel itself is in `channel.js`.
+//! The channel itself is in `browser.js`.
 use wasm_bindgen::prelude::*;
 
 use crate::json::Value;
 
-#[wasm_bindgen(module = "/src/runtime/channel.js")]
+#[wasm_bindgen(module = "/src/host/browser.js")]
 extern "C" {
     type OpenChannel;
     #[wasm_bindgen(js_name = openChannel)]

@@ -1,13 +1,13 @@
 //! One poller per namespace across tabs: the tab holding a Web Lock polls; the others queue for the lock
 //! and take over when it is released (the holder closed or navigated away). Where the runtime has no
 //! Web Locks (Node, some workers), every client leads its own. The lock requests themselves are in
-//! `leader.js` (web-sys gates Web Locks as unstable, and promises and lock callbacks cost far less
+//! `browser.js` (web-sys gates Web Locks as unstable, and promises and lock callbacks cost far less
 //! there than as closures in the .wasm).
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/runtime/leader.js")]
+#[wasm_bindgen(module = "/src/host/browser.js")]
 extern "C" {
-    /// A lock request of `leader.js`: `release()` gives the lock back (or leaves the queue).
+    /// A lock request of `browser.js`: `release()` gives the lock back (or leaves the queue).
     type LockRequest;
     #[wasm_bindgen(method)]
     fn release(this: &LockRequest);

@@ -6,7 +6,7 @@
 //! directly or a Promise (anything thenable) of it; a method that throws or rejects becomes
 //! [`StoreError::Failed`] carrying the thrown message, or [`StoreError::QuotaExceeded`] when what was
 //! thrown is named `QuotaExceededError`. The calls, the checks of what they give and the error texts
-//! are in `host_store.js`, which fails as `idb.js` does (`{ kind, message }`).
+//! are in `idb.js`, beside the IndexedDB store, and fail as it does (`{ kind, message }`).
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -14,7 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::idb::{outcome, store_error};
 use super::{sort_by_key, KeyOp, StoreError};
 
-#[wasm_bindgen(module = "/src/store/host_store.js")]
+#[wasm_bindgen(module = "/src/store/idb.js")]
 extern "C" {
     #[derive(Clone)]
     type HostStore;

@@ -45,7 +45,7 @@ impl<'a> KeyOp<'a> {
         }
     }
 
-    /// The operation as `idb.js` and `host_store.js` take it: 0 get, 1 put, 2 delete, and the value.
+    /// The operation as `idb.js` takes it (the IndexedDB and the host store): 0 get, 1 put, 2 delete, and the value.
     fn code(self) -> (u8, &'a str) {
         match self {
             KeyOp::Get(_) => (0, ""),

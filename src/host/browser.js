@@ -1,0 +1,237 @@
+// The browser half of the runtime, in one module (the test runner's page loads each module the glue
+// imports separately, and more of them made its page load hang now and then): JS <-> JSON for
+// src/host/js_json.rs, timers and page signals (src/host/globals.rs), the client's events and
+// notifications (src/host/events.rs), the tab channel (src/runtime/channel.rs) and Web Locks
+// (src/runtime/leader.rs). Each is a few bytes here and closures, promise executors and reflective
+// calls in the .wasm.
+
+// --- JS <-> JSON (host/js_json.rs)
+/**
+ * Parses `text`, `[value, paths]`, and sets `parts[i]` at `paths[i]` (keys and indices from the root)
+ * in `value`. Every step but the last exists, and the last holds the `null` Rust wrote, each an own
+ * property JSON.parse made (so a `__proto__` key is a plain member here too).
+ */
+export function withParts(text, parts) {
+  const [value, paths] = JSON.parse(text);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    let at = value;
+    for (let s = 0; s < path.length - 1; s++) at = at[path[s]];
+    at[path[path.length - 1]] = parts[i];
+  }
+  return value;
+}
+
+// --- timers and page signals (host/globals.rs)
+/** A pending `setTimeout`; `clear()` clears it. Throws where the runtime has no `setTimeout`. */
+export class Timer {
+  constructor(ms, callback) {
+    this.handle = setTimeout(callback, ms);
+  }
+
+  clear() {
+    clearTimeout(this.handle);
+  }
+
+  /** Resolves after `ms` milliseconds. */
+  static sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}
+
+/** What the runtime says about the page (static methods: the .wasm calls each through the glue). */
+export class Page {
+  /** `navigator.onLine`, or true where there is no navigator (Node, workerd). */
+  static online() {
+    return globalThis.navigator?.onLine !== false;
+  }
+
+  /** Whether the page is hidden (`document.visibilityState`); false outside pages. */
+  static hidden() {
+    return globalThis.document?.visibilityState === "hidden";
+  }
+
+  /**
+   * Calls `onConnectivity()` on `online`, `offline` and `pageshow` (back from the bfcache), and
+   * `onVisibility(hidden)` when the page is shown or hidden, where the runtime has these events.
+   * Returns the function that stops listening.
+   */
+  static watch(onConnectivity, onVisibility) {
+    const visibility = () => onVisibility(Page.hidden());
+    const listen = (method) => {
+      for (const kind of ["online", "offline", "pageshow"]) globalThis[method]?.(kind, onConnectivity);
+      globalThis.document?.[method]?.("visibilitychange", visibility);
+    };
+    listen("addEventListener");
+    return () => listen("removeEventListener");
+  }
+}
+
+// --- events and notifications (host/events.rs)
+/**
+ * The client's events: `target`, a fresh EventTarget the host listens on through `listen` (null where
+ * the runtime has none: events are skipped, not fatal), and `emit(kind, detail)`, which queues a
+ * CustomEvent. The queue goes out in order on the next macrotask, so listeners added right after
+ * `await TaskClient.open()` still hear what `open()` found.
+ */
+export class EventQueue {
+  constructor() {
+    this.target = typeof EventTarget === "function" ? new EventTarget() : null;
+    this.queue = [];
+  }
+
+  emit(kind, detail) {
+    this.queue.push([kind, detail]);
+    if (this.queue.length > 1) return;
+    setTimeout(() => {
+      const pending = this.queue;
+      this.queue = [];
+      for (const [kind, detail] of pending) dispatch(this.target, kind, detail);
+    }, 0);
+  }
+
+  listen(add, kind, listener, options) {
+    this.target?.[add ? "addEventListener" : "removeEventListener"](kind, listener, options);
+  }
+}
+
+function dispatch(target, kind, detail) {
+  if (target !== null && typeof CustomEvent === "function") target.dispatchEvent(new CustomEvent(kind, { detail }));
+}
+
+/**
+ * The page's language (the root element's `lang`, else the browser's), or undefined when the person
+ * has not allowed this origin's notifications (or there is no Notification API): no notice is shown.
+ */
+export function noticeLanguage() {
+  if (typeof Notification !== "function" || Notification.permission !== "granted") return undefined;
+  return globalThis.document?.documentElement?.lang || globalThis.navigator?.language || "";
+}
+
+/**
+ * Shows a notification titled `title` (the caller checked `noticeLanguage()`) (one per `tag`: a later one replaces it). A click brings the tab
+ * forward, closes it and dispatches `notificationclick` with `{ taskId }` on `events`' target.
+ */
+export function showNotice(title, body, lang, tag, events, taskId) {
+  let shown;
+  try {
+    shown = new Notification(title, { body, lang, tag });
+  } catch {
+    return;
+  }
+  shown.addEventListener("click", () => {
+    globalThis.focus?.();
+    shown.close();
+    dispatch(events.target, "notificationclick", { taskId });
+  });
+}
+
+// --- the tab channel (runtime/channel.rs)
+/**
+ * Opens the channel `name` and calls `onMessage(text)` with every message from other clients: JSON
+ * text, or, for an object from a tab still running the previous version, that object as JSON (one
+ * JSON cannot hold is dropped). Returns `{ post(text), close() }`; undefined where the runtime has no
+ * BroadcastChannel.
+ */
+export function openChannel(name, onMessage) {
+  let channel;
+  try {
+    channel = new BroadcastChannel(name);
+  } catch {
+    return undefined;
+  }
+  channel.onmessage = ({ data }) => {
+    let text = data;
+    try {
+      if (typeof data !== "string") text = JSON.stringify(data) ?? "null";
+    } catch {
+      return;
+    }
+    onMessage(text);
+  };
+  return {
+    post(text) {
+      try {
+        channel.postMessage(text);
+      } catch {
+        // Closed: the client is going away.
+      }
+    },
+    close() {
+      channel.onmessage = null;
+      channel.close();
+    },
+  };
+}
+
+// --- Web Locks (runtime/leader.rs)
+/** Whether this runtime has Web Locks. */
+function locksAvailable() {
+  return typeof globalThis.navigator?.locks?.request === "function";
+}
+
+/**
+ * Queues for the exclusive lock `name`; `onAcquired` runs once it is held. Returns `{ release }`,
+ * whose `release()` gives the lock back, or leaves the queue if it was not granted yet; undefined
+ * without Web Locks.
+ */
+export function requestLock(name, onAcquired) {
+  const hold = holder();
+  const abort = typeof AbortController === "function" ? new AbortController() : undefined;
+  const asked = ask(name, { mode: "exclusive", signal: abort?.signal }, () => {
+    onAcquired();
+    return hold.held();
+  });
+  return asked ? { release: () => hold.release() || abort?.abort() } : undefined;
+}
+
+/**
+ * Takes the lock `name` now if no one holds it (`ifAvailable`). Returns `{ decided, release }`:
+ * `decided` resolves to whether it was granted; `release()` gives it back, and a grant that comes
+ * after it is handed straight back. Undefined without Web Locks.
+ */
+export function tryLock(name) {
+  const hold = holder();
+  let wanted = true;
+  let decide;
+  const decided = new Promise((resolve) => (decide = resolve));
+  const asked = ask(name, { mode: "exclusive", ifAvailable: true }, (lock) => {
+    // `null` when another client holds the lock.
+    decide(lock !== null);
+    return lock !== null && wanted ? hold.held() : undefined;
+  });
+  const release = () => {
+    wanted = false;
+    hold.release();
+  };
+  return asked ? { decided, release } : undefined;
+}
+
+/** What a lock callback returns while it holds the lock (`held()`), and the way to settle it. */
+function holder() {
+  let settle;
+  return {
+    held: () => new Promise((resolve) => (settle = resolve)),
+    /** Settles the held promise; false when nothing was held. */
+    release() {
+      const was = settle;
+      settle = undefined;
+      was?.();
+      return was !== undefined;
+    },
+  };
+}
+
+/**
+ * `navigator.locks.request(name, options, callback)`; false when the runtime has no Web Locks or
+ * refuses the request. A request aborted while queued rejects: expected on close, so ignored.
+ */
+function ask(name, options, callback) {
+  if (!locksAvailable()) return false;
+  try {
+    Promise.resolve(globalThis.navigator.locks.request(name, options, callback)).catch(() => {});
+    return true;
+  } catch {
+    return false;
+  }
+}
