@@ -392,7 +392,8 @@ export class HostStore {
     for (let index = 0; index < items.length; index++) {
       const [key, value] = entry(items[index]);
       if (typeof key !== "string" || typeof value !== "string") {
-        throw failed(
+        throw fail(
+          "failed",
           `${operation} item ${index} is ${typeName(items[index])}; expected a [key, value] pair or a { key, value } object with string key and value`,
         );
       }
