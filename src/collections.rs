@@ -136,12 +136,6 @@ impl<K: Borrow<str>, V> SortedMap<K, V> {
         self.entries.iter().map(|(_, v)| v)
     }
 
-    /// Entries from the first key not less than `from`, in key order.
-    pub(crate) fn iter_from(&self, from: &str) -> impl Iterator<Item = (&K, &V)> {
-        let start = self.find(from).unwrap_or_else(|i| i);
-        self.entries[start..].iter().map(|(k, v)| (k, v))
-    }
-
     /// Keeps the entries `keep` accepts.
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));

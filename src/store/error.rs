@@ -6,8 +6,6 @@
 
 use std::fmt;
 
-use wasm_bindgen::JsValue;
-
 /// Why the store could not do what was asked.
 ///
 /// The variants are the distinctions a caller acts on differently: fall back to another store
@@ -61,46 +59,6 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
-
-/// A snapshot of a thrown or rejected JS value: its `name` (for `Error`s and `DOMException`s) and a
-/// human-readable message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct JsFailure {
-    /// `error.name` when the value had a string `name` (e.g. `"QuotaExceededError"`).
-    pub(crate) name: Option<String>,
-    /// `error.message`, the string itself, or `String(value)` of anything else.
-    pub(crate) message: String,
-}
-
-impl JsFailure {
-    /// Reads `name` and `message` without trusting the value: property reads that throw (a
-    /// hostile getter, a revoked Proxy) just leave the field out.
-    pub(crate) fn from_js(value: &JsValue) -> Self {
-        if let Some(text) = value.as_string() {
-            return JsFailure { name: None, message: text };
-        }
-        if value.is_object() {
-            let text_property =
-                |key: &str| js_sys::Reflect::get(value, &JsValue::from_str(key)).ok().and_then(|v| v.as_string());
-            let name = text_property("name");
-            let message = text_property("message");
-            if name.is_some() || message.is_some() {
-                return JsFailure { name, message: message.unwrap_or_default() };
-            }
-        }
-        JsFailure { name: None, message: crate::host::js_error::js_string(value) }
-    }
-}
-
-impl fmt::Display for JsFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.name, self.message.is_empty()) {
-            (Some(name), false) => write!(f, "{name}: {}", self.message),
-            (Some(name), true) => f.write_str(name),
-            (None, _) => f.write_str(&self.message),
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

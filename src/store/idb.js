@@ -1,10 +1,11 @@
-// IndexedDB as a record store: the browser half of `IdbStore` (src/store/idb.rs), in JS because it
-// is all browser API. One database per client namespace with one object store, `records`: keys are the
-// record keys, values the JSON text. Every failure is thrown as `{ kind, message }`, `kind` one of
-// unavailable, blocked, quota or failed (the `StoreError` variants Rust makes of it).
+// The record stores behind `Store` (src/store/mod.rs), in JS because they are all host API: IndexedDB,
+// a store the host application hands in, and this module's memory, each with the same operations, and
+// `Records` over whichever one a client opened. Every failure is thrown as `{ kind, message }`, `kind`
+// one of unavailable, blocked, quota or failed (the `StoreError` variants Rust makes of it).
 //
-// Moved out of Rust to save size: a client-only host downloads about 5 KB gzip less with this file (2 KB
-// minified and gzipped) than with the same steps in Rust through web-sys.
+// IndexedDB: one database per client namespace with one object store, `records`: keys are the record
+// keys, values the JSON text. Moved out of Rust to save size: a client-only host downloads about 5 KB
+// gzip less with it here (2 KB minified and gzipped) than with the same steps in Rust through web-sys.
 
 /** The object store every record lives in. */
 const RECORDS = "records";
@@ -301,6 +302,11 @@ export async function idbOpen(name) {
       return out;
     },
 
+    /** No compare-and-put here: `Records.putIf` reads, then writes (one writer per database assumed). */
+    compareAndPutIf() {
+      return undefined;
+    },
+
     /** Closes the connection. */
     close() {
       database.onversionchange = null;
@@ -328,8 +334,8 @@ export async function idbDelete(name) {
   }
 }
 
-// A store the host application hands in (`options.store` an object): the JS half of
-// src/store/js_host.rs, failing as the IndexedDB store does.
+// A store the host application hands in (`options.store` an object), failing as the IndexedDB store
+// does.
 
 const METHODS = "get, put, delete, list";
 
@@ -414,6 +420,13 @@ export class HostStore {
     return written;
   }
 
+  /** Pages of a host store: it cannot page, so everything comes in the first and nothing after. */
+  async listPage(prefix, after) {
+    return after === undefined ? this.listAll(prefix) : [];
+  }
+
+  close() {}
+
   /**
    * Calls one host method with the object as `this` and awaits what it returns, a Promise (any
    * thenable) or not; a synchronous throw and a rejection are reported the same way.
@@ -438,4 +451,95 @@ function entry(item) {
 function typeName(value) {
   if (value === null) return "null";
   return Array.isArray(value) ? "an array" : `a value of type ${typeof value}`;
+}
+
+/**
+ * Records in this module's memory, lost on reload: the fallback where nothing durable works (Node.js
+ * without a host store, private browsing that refuses IndexedDB). Listed in UTF-16 order, as IndexedDB
+ * lists; `Store::list` sorts by code point for every store.
+ */
+class MemoryRecords {
+  constructor() {
+    this.records = new Map();
+  }
+
+  async run(kind, key, value) {
+    if (kind === 0) return this.records.get(key);
+    if (kind === 1) this.records.set(key, value);
+    else this.records.delete(key);
+  }
+
+  async listPage(prefix, after, limit) {
+    const keys = [...this.records.keys()].filter((key) => key.startsWith(prefix) && (after === undefined || key > after));
+    const out = [];
+    for (const key of keys.sort().slice(0, limit)) out.push(key, this.records.get(key));
+    return out;
+  }
+
+  /** Atomic here: nothing else runs between the read and the write. */
+  async compareAndPutIf(key, expected, value) {
+    if (this.records.get(key) !== (expected ?? undefined)) return false;
+    this.records.set(key, value);
+    return true;
+  }
+
+  close() {}
+}
+
+/**
+ * One open record store, whichever keeps the records: what `Store` (src/store/mod.rs) holds, so the
+ * .wasm has one set of operations instead of one per store.
+ */
+export class Records {
+  constructor(backend) {
+    this.backend = backend;
+  }
+
+  /** An empty memory store. */
+  static memory() {
+    return new Records(new MemoryRecords());
+  }
+
+  /** The host's object, its methods checked (throws naming the first one missing). */
+  static host(object) {
+    return new Records(new HostStore(object));
+  }
+
+  /** The IndexedDB database `name`, opened (see `idbOpen`). */
+  static async indexedDb(name) {
+    return new Records(await idbOpen(name));
+  }
+
+  /** `kind` 0 get (resolves with the text or undefined), 1 put, 2 delete of `key`. */
+  run(kind, key, value) {
+    return this.backend.run(kind, key, value);
+  }
+
+  /** Stores every pair of `pairs` (key, value, key, value…), in order: one transaction for IndexedDB. */
+  async putAll(pairs) {
+    if (this.backend.putAll) return this.backend.putAll(pairs);
+    for (let i = 0; i < pairs.length; i += 2) await this.backend.run(1, pairs[i], pairs[i + 1]);
+  }
+
+  /** Up to `limit` records after `after` whose key starts with `prefix`, as key, value, key, value… */
+  listPage(prefix, after, limit) {
+    return this.backend.listPage(prefix, after, limit);
+  }
+
+  /**
+   * Stores `value` under `key` if the stored text is still `expected` (undefined: no record): whether it
+   * was. Atomic for memory and a host store with `compareAndPut`; elsewhere a read, then a write.
+   */
+  async putIf(key, expected, value) {
+    const written = await this.backend.compareAndPutIf(key, expected, value);
+    if (written !== undefined) return written;
+    if ((await this.backend.run(0, key)) !== expected) return false;
+    await this.backend.run(1, key, value);
+    return true;
+  }
+
+  /** Closes an IndexedDB connection (nothing to do for the others). */
+  close() {
+    this.backend.close();
+  }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_tasks_web::store::{delete_database, IdbStore, JsStore, MemoryStore, Store, StoreError};
+use mcp_tasks_web::store::{delete_database, Store, StoreError};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -62,6 +62,14 @@ async fn check_contract(store: &Store) {
     store.delete("task:2").await.expect("delete");
     model.remove("task:2");
     assert_eq!(store.get("task:2").await, Ok(None), "get after delete");
+
+    // put_if: written only while the stored text is still the one the writer last saw.
+    assert_eq!(store.put_if("task:cas", None, "v1").await, Ok(true), "put_if where no record is");
+    assert_eq!(store.put_if("task:cas", None, "v2").await, Ok(false), "put_if(None) over a record");
+    assert_eq!(store.put_if("task:cas", Some("v0"), "v2").await, Ok(false), "put_if over another text");
+    assert_eq!(store.put_if("task:cas", Some("v1"), "v2").await, Ok(true), "put_if over the expected text");
+    assert_eq!(store.get("task:cas").await, Ok(Some("v2".into())), "get after put_if");
+    model.insert("task:cas".into(), "v2".into());
 
     // put_all: every entry, in order (a key given twice keeps the later value); nothing for none.
     store.put_all(&[]).await.expect("put_all of no entries");
@@ -127,7 +135,8 @@ fn async_pairs_host() -> JsValue {
 }
 
 /// A class instance (so methods need the right `this`) with synchronous methods, `null` for a
-/// missing key, and `list` giving `{ key, value }` objects for every record, ignoring the prefix.
+/// missing key, `list` giving `{ key, value }` objects for every record, ignoring the prefix, and an
+/// atomic `compareAndPut` (`null` expected: no record).
 fn sync_objects_host() -> JsValue {
     run_js(
         "class HostStore {
@@ -136,17 +145,22 @@ fn sync_objects_host() -> JsValue {
            put(key, value) { this.records.set(key, value); return true; }
            delete(key) { return this.records.delete(key); }
            list(_prefix) { return Array.from(this.records, ([key, value]) => ({ key, value })); }
+           compareAndPut(key, expected, value) {
+             if (this.get(key) !== expected) return false;
+             this.records.set(key, value);
+             return true;
+           }
          }
          return new HostStore();",
     )
 }
 
 /// A working async host with one method replaced by `override_body` (a function expression).
-fn host_with(method: &str, override_body: &str) -> JsStore {
+fn host_with(method: &str, override_body: &str) -> Store {
     let host = async_pairs_host();
     let replacement = run_js(&format!("return {override_body};"));
     js_sys::Reflect::set(&host, &JsValue::from_str(method), &replacement).expect("set test method");
-    JsStore::new(host).expect("the host has all four methods")
+    Store::host(host).expect("the host has all four methods")
 }
 
 fn expect_failed(result: Result<impl std::fmt::Debug, StoreError>, must_mention: &[&str]) -> String {
@@ -172,35 +186,35 @@ fn runs_in_the_runtime_it_was_built_for() {
 
 #[wasm_bindgen_test]
 async fn memory_store_meets_the_contract() {
-    let store = Store::from(MemoryStore::new());
+    let store = Store::memory();
     assert!(!store.is_durable(), "a memory store forgets on reload");
     check_contract(&store).await;
 }
 
 #[wasm_bindgen_test]
 async fn js_store_with_async_methods_and_pairs_meets_the_contract() {
-    let store = Store::from(JsStore::new(async_pairs_host()).expect("valid host"));
+    let store = Store::host(async_pairs_host()).expect("valid host");
     assert!(store.is_durable(), "a host store is trusted to be durable");
     check_contract(&store).await;
 }
 
 #[wasm_bindgen_test]
 async fn js_store_with_sync_methods_and_objects_meets_the_contract() {
-    check_contract(&Store::from(JsStore::new(sync_objects_host()).expect("valid host"))).await;
+    check_contract(&Store::host(sync_objects_host()).expect("valid host")).await;
 }
 
 #[wasm_bindgen_test]
 async fn indexed_db_store_meets_the_contract() {
     let name = unique_database_name("contract");
     if !RUNTIME.has_indexed_db() {
-        match IdbStore::open(&name).await {
+        match Store::open_indexed_db(&name).await {
             Err(StoreError::Unavailable(why)) => assert!(why.contains("indexedDB"), "{why}"),
             other => panic!("expected Unavailable without IndexedDB, got {:?}", other.map(|_| "a store")),
         }
         assert!(matches!(delete_database(&name).await, Err(StoreError::Unavailable(_))));
         return;
     }
-    let store = Store::from(IdbStore::open(&name).await.expect("open a fresh database"));
+    let store = Store::open_indexed_db(&name).await.expect("open a fresh database");
     assert!(store.is_durable());
     check_contract(&store).await;
     drop(store);
@@ -213,10 +227,10 @@ async fn indexed_db_records_survive_reopening() {
         return; // covered by indexed_db_store_meets_the_contract's Unavailable check
     }
     let name = unique_database_name("reopen");
-    let first = IdbStore::open(&name).await.expect("open");
+    let first = Store::open_indexed_db(&name).await.expect("open");
     first.put("task:a", "kept").await.expect("put");
     drop(first); // closes the connection
-    let second = IdbStore::open(&name).await.expect("reopen");
+    let second = Store::open_indexed_db(&name).await.expect("reopen");
     assert_eq!(second.get("task:a").await, Ok(Some("kept".into())));
     assert_eq!(second.list("task:").await, Ok(vec![("task:a".into(), "kept".into())]));
     drop(second);
@@ -229,13 +243,13 @@ async fn indexed_db_store_steps_aside_when_its_database_is_deleted() {
         return;
     }
     let name = unique_database_name("versionchange");
-    let store = IdbStore::open(&name).await.expect("open");
+    let store = Store::open_indexed_db(&name).await.expect("open");
     store.put("task:a", "1").await.expect("put");
     // Our open connection must not block the deletion: it closes on `versionchange`.
     delete_database(&name).await.expect("delete while our store is open");
     let message = expect_failed(store.get("task:a").await, &["reopen"]);
     assert!(message.contains(&name), "{message}");
-    let reopened = IdbStore::open(&name).await.expect("reopen after deletion");
+    let reopened = Store::open_indexed_db(&name).await.expect("reopen after deletion");
     assert_eq!(reopened.list("").await, Ok(vec![]), "the deleted database starts empty");
     drop(reopened);
     drop(store);
@@ -297,13 +311,13 @@ fn js_store_rejects_hosts_missing_a_method() {
         let host = async_pairs_host();
         js_sys::Reflect::delete_property(host.unchecked_ref::<js_sys::Object>(), &JsValue::from_str(missing))
             .expect("delete");
-        expect_failed(JsStore::new(host), &[&format!("`{missing}`")]);
+        expect_failed(Store::host(host), &[&format!("`{missing}`")]);
     }
     let not_callable = async_pairs_host();
     js_sys::Reflect::set(&not_callable, &JsValue::from_str("list"), &JsValue::from_str("nope")).expect("set");
-    expect_failed(JsStore::new(not_callable), &["`list`"]);
-    expect_failed(JsStore::new(JsValue::NULL), &["object"]);
-    expect_failed(JsStore::new(JsValue::from_str("store")), &["object"]);
+    expect_failed(Store::host(not_callable), &["`list`"]);
+    expect_failed(Store::host(JsValue::NULL), &["object"]);
+    expect_failed(Store::host(JsValue::from_str("store")), &["object"]);
 }
 
 #[wasm_bindgen_test]

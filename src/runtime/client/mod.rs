@@ -21,7 +21,7 @@ use crate::runtime::channel::Channel;
 use crate::runtime::leader::Leadership;
 use crate::runtime::options::{ClientOptions, StoreChoice};
 use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
-use crate::store::{IdbStore, JsStore, MemoryStore, Store, StoreError};
+use crate::store::{Store, StoreError};
 use crate::transport::FetchTransport;
 use wasm_bindgen::JsValue;
 
@@ -101,17 +101,16 @@ pub(crate) fn random_u64() -> u64 {
 /// IndexedDB falls back to memory (missing, blocked or refused by the browser), with a `storage` event.
 async fn open_store(choice: StoreChoice) -> Result<(Store, Option<String>), ClientError> {
     Ok(match choice {
-        StoreChoice::Memory => (Store::Memory(MemoryStore::new()), None),
-        StoreChoice::Js(object) => match JsStore::new(object) {
-            Ok(store) => (Store::Js(store), None),
+        StoreChoice::Memory => (Store::memory(), None),
+        StoreChoice::Js(object) => match Store::host(object) {
+            Ok(store) => (store, None),
             Err(e) => return Err(ClientError::storage(e.to_string())),
         },
-        StoreChoice::IndexedDb => match IdbStore::open(DATABASE).await {
-            Ok(store) => (Store::IndexedDb(store), None),
-            Err(e) => (
-                Store::Memory(MemoryStore::new()),
-                Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only")),
-            ),
+        StoreChoice::IndexedDb => match Store::open_indexed_db(DATABASE).await {
+            Ok(store) => (store, None),
+            Err(e) => {
+                (Store::memory(), Some(format!("IndexedDB is not usable here ({e}); tasks are kept in memory only")))
+            }
         },
     })
 }
@@ -143,7 +142,7 @@ impl ClientCore {
         let core = Rc::new_cyclic(|me| Self {
             state: RefCell::new(state),
             transport,
-            store: RefCell::new(Rc::new(Store::Memory(MemoryStore::new()))),
+            store: RefCell::new(Rc::new(Store::memory())),
             events: Events::new(),
             timer: RefCell::new(None),
             listeners: RefCell::new(None),
@@ -335,7 +334,7 @@ impl ClientCore {
             self.events.emit("storage", to_js(&json!({ "durable": true, "reason": reason })));
             return;
         }
-        *self.store.borrow_mut() = Rc::new(Store::Memory(MemoryStore::new()));
+        *self.store.borrow_mut() = Rc::new(Store::memory());
         self.emit_storage(&format!("storage failed ({error}); tasks are kept in memory only from now on"));
     }
 

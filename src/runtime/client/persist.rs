@@ -33,13 +33,20 @@ pub(super) enum Written {
 /// over a record already there (a run that stopped midway wrote it, or this release has changed it
 /// since): a crash or a failed store call loses nothing, and the next open carries on.
 async fn migrate(store: &Store, keys: &Keys) -> Result<(), StoreError> {
-    for (old, text) in store.list(keys.previous_prefix()).await? {
-        if let Some(new) = keys.migrated(&old) {
-            store.put_if(&new, None, &text).await?;
-            store.delete(&old).await?;
-        }
+    for (old, new, text) in moves(keys, store.list(keys.previous_prefix()).await?) {
+        store.put_if(&new, None, &text).await?;
+        store.delete(&old).await?;
     }
     Ok(())
+}
+
+/// The moves [`migrate`] makes of what the store listed under the previous prefix: (old key, new
+/// key, text), in the listed order, leaving every key [`Keys::migrated`] does not claim.
+fn moves(keys: &Keys, listed: Vec<(String, String)>) -> impl Iterator<Item = (String, String, String)> + '_ {
+    listed.into_iter().filter_map(|(old, text)| {
+        let new = keys.migrated(&old)?;
+        Some((old, new, text))
+    })
 }
 
 impl ClientCore {
@@ -198,7 +205,7 @@ impl ClientCore {
             Err(e) => (Vec::new(), Err(e)),
         };
         match outcome {
-            Err(e) if matches!(*self.store(), Store::Js(_)) => Err(ClientError::storage(e.to_string())),
+            Err(e) if self.store().is_host() => Err(ClientError::storage(e.to_string())),
             Err(e) => {
                 self.storage_failed(&e);
                 Ok(read_anew)
@@ -254,14 +261,19 @@ mod tests {
     use super::*;
     use crate::client_state::{ClientConfig, StoredKey};
     use crate::machine::backoff::PollPolicy;
-    use crate::store::MemoryStore;
+    use std::collections::BTreeMap;
 
-    /// Runs a future of the memory store, which never waits.
-    fn run<T>(future: impl std::future::Future<Output = T>) -> T {
-        let mut future = std::pin::pin!(future);
-        match future.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
-            std::task::Poll::Ready(out) => out,
-            std::task::Poll::Pending => panic!("the memory store never waits"),
+    /// A store as [`migrate`] sees it (sorted by key, as `Store::list` gives it), the moves applied
+    /// with its calls: a put only where no record is (`put_if` with `None`), then the delete.
+    type Model = BTreeMap<String, String>;
+
+    fn migrate(store: &mut Model, keys: &Keys) {
+        let prefix = keys.previous_prefix();
+        let listed: Vec<(String, String)> =
+            store.iter().filter(|(key, _)| key.starts_with(prefix)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        for (old, new, text) in moves(keys, listed) {
+            store.entry(new).or_insert(text);
+            store.remove(&old);
         }
     }
 
@@ -270,16 +282,12 @@ mod tests {
         format!("mcp-tasks/1/{ns}/{url}/{rest}")
     }
 
-    fn store_of(entries: &[(String, String)]) -> Store {
-        let store = Store::Memory(MemoryStore::new());
-        for (key, value) in entries {
-            run(store.put(key, value)).unwrap();
-        }
-        store
+    fn store_of(entries: &[(String, String)]) -> Model {
+        entries.iter().cloned().collect()
     }
 
-    fn everything(store: &Store) -> Vec<(String, String)> {
-        run(store.list("")).unwrap()
+    fn everything(store: &Model) -> Vec<(String, String)> {
+        store.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
     /// Clients whose bare prefixes nest, or carry credentials, and what they stored: (old key, new
@@ -330,9 +338,9 @@ mod tests {
                 state /= 3;
             }
             for order in [[0, 1, 2], [2, 1, 0]] {
-                let store = store_of(&stored);
+                let mut store = store_of(&stored);
                 for c in order {
-                    run(migrate(&store, &keys[c])).unwrap();
+                    migrate(&mut store, &keys[c]);
                 }
                 assert_eq!(everything(&store), expected, "mix {mix}, order {order:?}");
             }
@@ -342,26 +350,26 @@ mod tests {
     #[test]
     fn a_record_this_release_wrote_is_never_replaced_by_a_previous_one() {
         let keys = Keys::new("ns", "https://h");
-        let store =
+        let mut store =
             store_of(&[(previous("ns", "https://h", "task/t1"), "old".into()), (keys.task("t1"), "newer".into())]);
-        run(migrate(&store, &keys)).unwrap();
+        migrate(&mut store, &keys);
         assert_eq!(everything(&store), [(keys.task("t1"), "newer".to_owned())]);
     }
 
     #[test]
     fn moved_records_load_and_another_clients_do_not() {
         let text = include_str!("../../../tests/fixtures/task-record-v1.json").to_owned();
-        let store = store_of(&[
+        let mut store = store_of(&[
             (previous("ns", "https://h", "task/t1"), text.clone()),
             (previous("ns", "https://h/task", "task/t2"), text),
         ]);
-        let loaded = |keys: &Keys| {
-            run(migrate(&store, keys)).unwrap();
+        let mut loaded = |keys: &Keys| {
+            migrate(&mut store, keys);
             let config =
                 ClientConfig { policy: PollPolicy::default(), retention: 100, auto_poll: false, max_in_flight: 16 };
             let mut state = ClientState::new(config, keys.clone(), false, true, 1);
             let mut restore = state.begin_restore(true);
-            for (key, text) in run(store.list(keys.prefix())).unwrap() {
+            for (key, text) in everything(&store).into_iter().filter(|(key, _)| key.starts_with(keys.prefix())) {
                 assert!(matches!(keys.classify(&key), StoredKey::Task(_)), "{key}");
                 state.restore_entry(&mut restore, &key, text);
             }
