@@ -1,6 +1,6 @@
 //! Client errors as JS `Error`s carrying `name`, `code` and `retryable`. The only place an
 //! [`ErrorKind`] becomes a JS name.
-use js_sys::Reflect;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use crate::error::{ClientError, ErrorKind};
@@ -27,13 +27,12 @@ pub(crate) fn js_name(kind: ErrorKind) -> &'static str {
 
 /// The JS `Error` for `e`.
 pub(crate) fn to_js_error(e: &ClientError) -> JsValue {
-    let error = js_sys::Error::new(&e.message);
-    error.set_name(js_name(e.kind));
-    let _ = Reflect::set(
-        &error,
-        &JsValue::from_str("code"),
-        &e.code.map_or(JsValue::NULL, |c| JsValue::from_f64(c as f64)),
-    );
-    let _ = Reflect::set(&error, &JsValue::from_str("retryable"), &JsValue::from_bool(e.retryable));
-    error.into()
+    client_error(&e.message, js_name(e.kind), e.code.map(|c| c as f64), e.retryable)
+}
+
+#[wasm_bindgen(module = "/src/host/browser.js")]
+extern "C" {
+    /// `new Error(message)` with `name`, `code` (`null` for none) and `retryable` set.
+    #[wasm_bindgen(js_name = clientError)]
+    fn client_error(message: &str, name: &str, code: Option<f64>, retryable: bool) -> JsValue;
 }

@@ -22,6 +22,32 @@ export function withParts(text, parts) {
   return value;
 }
 
+// --- thrown values as text (host/js_error.rs), and client errors as JS Errors (bindings/errors.rs)
+/**
+ * A thrown or rejected value as text a person can read: an Error's `name: message` (either alone when
+ * the other is empty), a string as itself, anything else as `String(value)` shows it.
+ */
+export function errorText(value) {
+  try {
+    if (!(value instanceof Error)) return String(value);
+    const name = String(value.name ?? "");
+    const message = String(value.message ?? "");
+    return name && message ? `${name}: ${message}` : message || name;
+  } catch {
+    // A hostile `toString` or getter, or a revoked Proxy.
+    return "(a value that cannot be shown as text)";
+  }
+}
+
+/** A client error as hosts get it (bindings/errors.rs): an Error with `name`, `code` (a number or null) and `retryable`. */
+export function clientError(message, name, code, retryable) {
+  const error = new Error(message);
+  error.name = name;
+  error.code = code ?? null;
+  error.retryable = retryable;
+  return error;
+}
+
 // --- timers and page signals (host/globals.rs)
 /** A pending `setTimeout`; `clear()` clears it. Throws where the runtime has no `setTimeout`. */
 export class Timer {

@@ -156,13 +156,6 @@ pub(crate) struct FetchTransport {
     task_sink: TaskSink,
 }
 
-fn js_message(value: &JsValue) -> String {
-    if let Some(e) = value.dyn_ref::<js_sys::Error>() {
-        return String::from(e.message());
-    }
-    crate::host::js_error::js_string(value)
-}
-
 impl FetchTransport {
     /// The MCP endpoint this transport posts to.
     pub(crate) fn url(&self) -> &str {
@@ -391,7 +384,8 @@ impl FetchTransport {
                 TransportError::BadResponse(DecodeError::TooLarge { what: "response", limit: self.max_response_bytes })
             }
             Some(_) => TransportError::Network(message()),
-            None => TransportError::Network(js_message(thrown)),
+            // Not a failure `http.js` made (a bug there): the thrown value's own text.
+            None => TransportError::Network(crate::host::js_error::js_error_text(thrown)),
         }
     }
 
