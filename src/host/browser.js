@@ -78,6 +78,29 @@ export class Page {
   }
 
   /**
+   * `localStorage.getItem(key)` (the poller's early hint, host/local_storage.rs); undefined where there
+   * is no storage (workers, Node, edge runtimes) or it refuses (a sandboxed frame, a browser setting).
+   */
+  static stored(key) {
+    try {
+      return globalThis.localStorage?.getItem(key) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores `value` under `key` in `localStorage`, or removes the key (undefined); a refusal is left unsaid. */
+  static store(key, value) {
+    try {
+      const storage = globalThis.localStorage;
+      if (value === undefined) storage?.removeItem(key);
+      else storage?.setItem(key, value);
+    } catch {
+      // Quota, or a blocked storage: the hint is a shortcut, and the next change writes it again.
+    }
+  }
+
+  /**
    * Calls `onConnectivity()` on `online`, `offline` and `pageshow` (back from the bfcache), and
    * `onVisibility(hidden)` when the page is shown or hidden, where the runtime has these events.
    * Returns the function that stops listening.

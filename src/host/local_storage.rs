@@ -2,34 +2,25 @@
 //! IndexedDB opens (see `client_state/early.rs`). Workers, Node and edge runtimes have none, and a
 //! sandboxed frame or a browser setting may refuse it; then there is no hint, and nothing else
 //! changes (the hint only saves the first polls some milliseconds: the records stay in the store).
-use js_sys::{Function, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+//! The calls are JS (`Page.stored` and `Page.store` in `browser.js`): each may throw.
+use wasm_bindgen::prelude::wasm_bindgen;
 
-use super::globals::global_property;
-
-/// Calls `localStorage[method](args…)`; `None` where there is no storage or it throws.
-fn call(method: &str, args: &[&JsValue]) -> Option<JsValue> {
-    let storage = global_property("localStorage")?;
-    let function: Function = Reflect::get(&storage, &JsValue::from_str(method)).ok()?.dyn_into().ok()?;
-    match args {
-        [key] => function.call1(&storage, key),
-        [key, value] => function.call2(&storage, key, value),
-        _ => return None,
-    }
-    .ok()
+#[wasm_bindgen(module = "/src/host/browser.js")]
+extern "C" {
+    type Page;
+    #[wasm_bindgen(static_method_of = Page)]
+    fn stored(key: &str) -> Option<String>;
+    #[wasm_bindgen(static_method_of = Page)]
+    fn store(key: &str, value: Option<String>);
 }
 
 /// The text stored under `key`, if any.
 pub(crate) fn get(key: &str) -> Option<String> {
-    call("getItem", &[&JsValue::from_str(key)])?.as_string()
+    Page::stored(key)
 }
 
 /// Stores `value` under `key`, or removes the key (`None`). A refusal (quota, a blocked storage) is
 /// left unsaid: the hint is a shortcut, and the next change writes it again.
 pub(crate) fn set(key: &str, value: Option<&str>) {
-    let key = JsValue::from_str(key);
-    let _ = match value {
-        Some(value) => call("setItem", &[&key, &JsValue::from_str(value)]),
-        None => call("removeItem", &[&key]),
-    };
+    Page::store(key, value.map(str::to_owned));
 }
