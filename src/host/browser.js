@@ -39,6 +39,27 @@ export function errorText(value) {
   }
 }
 
+/** The host's callbacks (static methods: the .wasm calls each through the glue). */
+export class Host {
+  /**
+   * Calls the host's `onInputRequired(requests)` (runtime/client/calls.rs) and resolves with what it
+   * returns or resolves to; rejects with the text of why not, saying whether it threw or rejected.
+   */
+  static async ask(callback, requests) {
+    let answer;
+    try {
+      answer = callback(requests);
+    } catch (thrown) {
+      throw `onInputRequired threw: ${errorText(thrown)}`;
+    }
+    try {
+      return await answer;
+    } catch (thrown) {
+      throw `onInputRequired rejected: ${errorText(thrown)}`;
+    }
+  }
+}
+
 /** A client error as hosts get it (bindings/errors.rs): an Error with `name`, `code` (a number or null) and `retryable`. */
 export function clientError(message, name, code, retryable) {
   const error = new Error(message);

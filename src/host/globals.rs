@@ -1,16 +1,17 @@
 //! The JS globals the runtime needs, looked up on the global object (never `window`), so one `.wasm`
 //! runs in pages, workers, Node, Deno and workerd. Each resource is an RAII value whose `Drop` undoes it.
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 /// The global object (`globalThis`).
+#[cfg(feature = "element")]
 pub(crate) fn global() -> JsValue {
     js_sys::global().into()
 }
 
-/// A property of the global object, if it is set.
+/// A property of the global object, if it is set (the element's `document`).
+#[cfg(feature = "element")]
 pub(crate) fn global_property(name: &str) -> Option<JsValue> {
-    Reflect::get(&global(), &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
+    js_sys::Reflect::get(&global(), &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }
 
 /// Current time in ms since the Unix epoch (the machine's clock input).

@@ -90,6 +90,31 @@ test("MRTR before a task: answered through onInputRequired", async () => {
   client.close();
 });
 
+test("MRTR before a task: onInputRequired may resolve later, and its throw or rejection fails the call with its text", async () => {
+  const client = await open();
+  const out = await client.callTool("ask_first", {}, {
+    onInputRequired: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { "name-1": { action: "accept", content: { name: "Ada" } } };
+    },
+  });
+  assert.match((await client.wait(out.task.taskId)).result.content[0].text, /Ada/);
+  const threw = () => {
+    throw new RangeError("no answer here");
+  };
+  await assert.rejects(client.callTool("ask_first", {}, { onInputRequired: threw }), (e) => {
+    assert.equal(e.name, "TypeError");
+    assert.equal(e.message, "onInputRequired threw: RangeError: no answer here");
+    return true;
+  });
+  await assert.rejects(client.callTool("ask_first", {}, { onInputRequired: () => Promise.reject("declined") }), (e) => {
+    assert.equal(e.name, "TypeError");
+    assert.equal(e.message, "onInputRequired rejected: declined");
+    return true;
+  });
+  client.close();
+});
+
 test("a task unknown to the server ends as expired", async () => {
   const client = await open();
   const { task } = await client.callTool("long_job", {});

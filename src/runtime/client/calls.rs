@@ -1,11 +1,10 @@
 //! `callTool` (recorded before it is sent, MRTR rounds answered by the host) and `listTools`.
 use js_sys::Function;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 use crate::client_state::TabMessage;
 use crate::error::{ClientError, ErrorKind};
 use crate::host::globals;
-use crate::host::js_error::js_error_text;
 use crate::host::js_json::{from_js, to_js};
 use crate::json::{json, Value};
 use crate::machine::mrtr::MrtrCall;
@@ -291,16 +290,19 @@ pub(super) enum CallError {
     Client(ClientError),
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/host/browser.js")]
+extern "C" {
+    type Host;
+    /// `callback(requests)`, awaited; rejects with the text of why it threw or rejected.
+    #[wasm_bindgen(static_method_of = Host)]
+    fn ask(callback: &Function, requests: &JsValue) -> js_sys::Promise;
+}
+
 /// Calls the host's `onInputRequired(inputRequests)` and reads the answers it returns (or resolves to).
 async fn ask_host(callback: &Function, requests: &Value) -> Result<InputResponses, ClientError> {
-    let mut answer = callback
-        .call1(&JsValue::UNDEFINED, &to_js(requests))
-        .map_err(|e| ClientError::usage(format!("onInputRequired threw: {}", js_error_text(&e))))?;
-    if let Some(p) = answer.dyn_ref::<js_sys::Promise>() {
-        answer = wasm_bindgen_futures::JsFuture::from(p.clone())
-            .await
-            .map_err(|e| ClientError::usage(format!("onInputRequired rejected: {}", js_error_text(&e))))?;
-    }
+    let answer = wasm_bindgen_futures::JsFuture::from(Host::ask(callback, &to_js(requests)))
+        .await
+        .map_err(|why| ClientError::usage(why.as_string().unwrap_or_default()))?;
     let value = from_js(&answer).map_err(ClientError::usage)?;
     decode_input_responses(&value).map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")))
 }
