@@ -29,11 +29,18 @@ extern "C" {
     #[wasm_bindgen(static_method_of = Timer)]
     fn sleep(ms: u32) -> js_sys::Promise;
 
-    type Page;
+    /// The page's signals, and its `localStorage` (see `local_storage`).
+    pub(crate) type Page;
     #[wasm_bindgen(static_method_of = Page)]
     fn online() -> bool;
     #[wasm_bindgen(static_method_of = Page)]
     fn hidden() -> bool;
+    /// `localStorage.getItem(key)`; `None` where there is no storage or it refuses.
+    #[wasm_bindgen(static_method_of = Page)]
+    pub(crate) fn stored(key: &str) -> Option<String>;
+    /// `localStorage.setItem(key, value)`, or `removeItem(key)` for `None`; a refusal is left unsaid.
+    #[wasm_bindgen(static_method_of = Page)]
+    pub(crate) fn store(key: &str, value: Option<String>);
     #[wasm_bindgen(static_method_of = Page)]
     fn watch(on_connectivity: &Closure<dyn FnMut()>, on_visibility: &Closure<dyn FnMut(bool)>) -> js_sys::Function;
 }

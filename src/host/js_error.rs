@@ -11,3 +11,9 @@ extern "C" {
     #[wasm_bindgen(js_name = errorText)]
     pub(crate) fn js_error_text(value: &JsValue) -> String;
 }
+
+/// `value[name]`, or `undefined` where reading it throws: a field of a failure the JS threw
+/// (`{ kind, message, … }` from `idb.js` and `http.js`).
+pub(crate) fn field(value: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(value, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}

@@ -2,17 +2,8 @@
 //! IndexedDB opens (see `client_state/early.rs`). Workers, Node and edge runtimes have none, and a
 //! sandboxed frame or a browser setting may refuse it; then there is no hint, and nothing else
 //! changes (the hint only saves the first polls some milliseconds: the records stay in the store).
-//! The calls are JS (`Page.stored` and `Page.store` in `browser.js`): each may throw.
-use wasm_bindgen::prelude::wasm_bindgen;
-
-#[wasm_bindgen(module = "/src/host/browser.js")]
-extern "C" {
-    type Page;
-    #[wasm_bindgen(static_method_of = Page)]
-    fn stored(key: &str) -> Option<String>;
-    #[wasm_bindgen(static_method_of = Page)]
-    fn store(key: &str, value: Option<String>);
-}
+//! The calls are JS (`Page.stored` and `Page.store` in `browser.js`), each in its own `try`.
+use super::globals::Page;
 
 /// The text stored under `key`, if any.
 pub(crate) fn get(key: &str) -> Option<String> {

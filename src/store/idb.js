@@ -302,11 +302,6 @@ export async function idbOpen(name) {
       return out;
     },
 
-    /** No compare-and-put here: `Records.putIf` reads, then writes (one writer per database assumed). */
-    compareAndPutIf() {
-      return undefined;
-    },
-
     /** Closes the connection. */
     close() {
       database.onversionchange = null;
@@ -425,8 +420,6 @@ export class HostStore {
     return after === undefined ? this.listAll(prefix) : [];
   }
 
-  close() {}
-
   /**
    * Calls one host method with the object as `this` and awaits what it returns, a Promise (any
    * thenable) or not; a synchronous throw and a rejection are reported the same way.
@@ -482,8 +475,6 @@ class MemoryRecords {
     this.records.set(key, value);
     return true;
   }
-
-  close() {}
 }
 
 /**
@@ -531,7 +522,8 @@ export class Records {
    * was. Atomic for memory and a host store with `compareAndPut`; elsewhere a read, then a write.
    */
   async putIf(key, expected, value) {
-    const written = await this.backend.compareAndPutIf(key, expected, value);
+    // IndexedDB has no compare-and-put: a read, then a write (one writer per database assumed).
+    const written = await this.backend.compareAndPutIf?.(key, expected, value);
     if (written !== undefined) return written;
     if ((await this.backend.run(0, key)) !== expected) return false;
     await this.backend.run(1, key, value);
@@ -540,6 +532,6 @@ export class Records {
 
   /** Closes an IndexedDB connection (nothing to do for the others). */
   close() {
-    this.backend.close();
+    this.backend.close?.();
   }
 }

@@ -23,7 +23,7 @@
 
 mod error;
 
-use js_sys::{Array, Promise, Reflect};
+use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -58,7 +58,7 @@ extern "C" {
 /// A failure `idb.js` threw as the [`StoreError`] its `kind` names; anything else thrown (a bug there)
 /// is [`StoreError::Failed`] with its text.
 fn store_error(thrown: &JsValue) -> StoreError {
-    let field = |name: &str| Reflect::get(thrown, &JsValue::from_str(name)).ok().and_then(|v| v.as_string());
+    let field = |name: &str| crate::host::js_error::field(thrown, name).as_string();
     let message = || field("message").unwrap_or_default();
     match field("kind").as_deref() {
         Some("unavailable") => StoreError::Unavailable(message()),

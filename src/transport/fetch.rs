@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::future::Future;
 
-use js_sys::{Array, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Promise, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -370,7 +370,7 @@ impl FetchTransport {
     /// A failure `http.js` threw (`{ kind, message, status, to }`) as a [`TransportError`]; anything
     /// else thrown is a network failure.
     fn failure(&self, thrown: &JsValue) -> TransportError {
-        let field = |name: &str| Reflect::get(thrown, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+        let field = |name: &str| crate::host::js_error::field(thrown, name);
         let message = || field("message").as_string().unwrap_or_default();
         match field("kind").as_string().as_deref() {
             Some("timeout") => TransportError::Timeout,
