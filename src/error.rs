@@ -54,6 +54,26 @@ impl ErrorKind {
         Self::Redirect,
     ];
 
+    /// `Error.name` for each kind (the TypeScript union `TaskClientError["name"]` lists the same).
+    pub(crate) fn js_name(self) -> &'static str {
+        match self {
+            Self::Usage => "TypeError",
+            Self::Rpc => "RpcError",
+            Self::Http => "HttpError",
+            Self::Network => "NetworkError",
+            Self::Timeout => "TimeoutError",
+            Self::Aborted => "AbortError",
+            Self::Protocol => "ProtocolError",
+            Self::Headers => "HeadersError",
+            Self::Storage => "StorageError",
+            Self::TaskState => "TaskStateError",
+            Self::InputRequired => "InputRequiredError",
+            Self::Forgotten => "TaskForgottenError",
+            Self::Closed => "ClientClosedError",
+            Self::Redirect => "RedirectError",
+        }
+    }
+
     /// A stable code for messages between tabs (not shown to people).
     pub(crate) fn code(self) -> &'static str {
         match self {

@@ -33,6 +33,7 @@
 pub mod bindings;
 pub mod client_state;
 pub mod collections;
+pub mod door;
 pub mod element;
 pub mod error;
 pub mod host;

@@ -6,11 +6,18 @@ use crate::protocol;
 
 #[cfg(feature = "bench")]
 mod bench;
-#[cfg(feature = "element")]
+// The door build exports the door for the JS driver in place of the Rust driver's `TaskClient` (and
+// the element, which is built on it): what is left in the .wasm is what stays when the driver is JS.
+#[cfg(feature = "door")]
+mod door;
+#[cfg(all(feature = "element", not(feature = "door")))]
 mod element;
+#[cfg(not(feature = "door"))]
 mod errors;
+#[cfg(not(feature = "door"))]
 mod task_client;
 
+#[cfg(not(feature = "door"))]
 pub use task_client::TaskClient;
 
 /// The MCP protocol version this client speaks (`"2026-07-28"`).

@@ -1,6 +1,7 @@
 //! `Retry-After` for the whole server: when any request to it is answered with a delay, no request the
 //! client starts by itself (poll, answer, cancel, listen) goes to that server before it ends, whatever
 //! triggered it — a stream's end, a reconnect, another task falling due.
+use crate::error::{ClientError, ErrorKind};
 use crate::machine::backoff::Failure;
 
 use super::{ClientState, Effect};
@@ -48,5 +49,24 @@ impl ClientState {
     /// The end of the server's pause (Unix ms); in the past when there is none.
     pub fn paused_until(&self) -> u64 {
         self.pause.until()
+    }
+
+    /// A request the host starts is not sent while the server's `Retry-After` runs: it fails at once,
+    /// retryable, saying how long is left (waiting silently could hold a user's click for an hour).
+    pub fn refuse_while_paused(&self, now: u64) -> Result<(), ClientError> {
+        let until = self.pause.until();
+        if now >= until {
+            return Ok(());
+        }
+        let seconds = (until - now).div_ceil(1_000);
+        let mut error = ClientError::new(
+            ErrorKind::Http,
+            format!(
+                "the MCP server asked for no requests for {} s more (Retry-After); try again then",
+                crate::text::unsigned(seconds)
+            ),
+        );
+        error.retryable = true;
+        Err(error)
     }
 }

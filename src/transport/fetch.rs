@@ -10,6 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::error::{parse_retry_after, TransportError};
+use super::reply::VersionRetry;
 use super::task_answer::{TaskAnswer, TaskSink, Ticket};
 use crate::json::Value;
 use crate::protocol::input::within_limit;
@@ -118,22 +119,7 @@ impl Answer {
     /// The JSON-RPC result, or why there is none: the server's JSON-RPC error whatever the status; an
     /// HTTP failure for a non-2xx answer without one; a protocol error for a 2xx that is no response.
     pub(crate) fn into_result(self) -> Result<Value, TransportError> {
-        let Self { status, retry_after_ms, message, .. } = self;
-        let ok = (200..300).contains(&status);
-        let Some(message) = message else { return Err(TransportError::Http { status, retry_after_ms }) };
-        match decode_message_value(message) {
-            Ok(Incoming::Response(r)) => match r.outcome {
-                Err(e) => Err(TransportError::Rpc(e)),
-                Ok(_) if !ok => Err(TransportError::Http { status, retry_after_ms }),
-                Ok(result) => Ok(result),
-            },
-            // A non-2xx body that is not a JSON-RPC response (a proxy's JSON, say) is an HTTP failure.
-            _ if !ok => Err(TransportError::Http { status, retry_after_ms }),
-            Ok(_) => {
-                Err(TransportError::BadResponse(DecodeError::InvalidEnvelope { detail: "expected a response".into() }))
-            }
-            Err(e) => Err(TransportError::BadResponse(e)),
-        }
+        super::reply::result_of(self.status, self.retry_after_ms, self.message)
     }
 }
 
@@ -255,23 +241,10 @@ impl FetchTransport {
         fast: bool,
     ) -> Result<RequestResult, TransportError> {
         let first = self.send_once(&self.next_id(), request, extra, signal, fast).await;
-        let Err(TransportError::Rpc(e)) = &first else { return first };
-        if e.code != crate::protocol::jsonrpc::codes::UNSUPPORTED_PROTOCOL_VERSION {
-            return first;
-        }
-        match e.supported_versions() {
-            Some(versions) if versions.iter().any(|v| v == crate::protocol::PROTOCOL_VERSION) => {
-                self.send_once(&self.next_id(), request, extra, signal, fast).await
-            }
-            Some(versions) => Err(TransportError::Rpc(crate::protocol::jsonrpc::RpcError::new(
-                e.code,
-                format!(
-                    "the server supports {}; this client speaks {}",
-                    crate::text::comma_list(&versions),
-                    crate::protocol::PROTOCOL_VERSION
-                ),
-            ))),
-            None => first,
+        match first.as_ref().map_err(super::reply::version_retry) {
+            Err(VersionRetry::Again) => self.send_once(&self.next_id(), request, extra, signal, fast).await,
+            Err(VersionRetry::Refused(e)) => Err(e),
+            _ => first,
         }
     }
 

@@ -2,9 +2,10 @@
 //! aborts, and errors as data.
 mod error;
 mod fetch;
+pub(crate) mod reply;
 pub(crate) mod task_answer;
 
-pub(crate) use error::TransportError;
+pub(crate) use error::{parse_retry_after, TransportError};
 #[cfg(feature = "legacy")]
 pub(crate) use fetch::{Answer, Exchange};
 pub(crate) use fetch::{FetchTransport, ListenEnd, ListenEvent};

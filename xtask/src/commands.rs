@@ -322,6 +322,13 @@ fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Packag
         sizes::table(&extension)
     );
     println!("A host that shows <mcp-task> cards (mcp-tasks-web/element):\n{}", sizes::table(&element));
+    let driver = wasm_build::build_driver(root, tools)?;
+    let driver = [&driver.wasm, &driver.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
+    println!(
+        "A host that imports TaskClient from the JS driver ({}, not shipped yet: 2026-07-28 servers, one tab):\n{}",
+        wasm_build::DRIVER_DIR,
+        sizes::table(&driver)
+    );
     sizes::check_budget(
         "the client with the element (.wasm + glue + element.js)",
         &element,

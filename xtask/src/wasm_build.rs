@@ -28,6 +28,20 @@ const CLIENT_OUT_NAME: &str = "client";
 /// `mcp-tasks-web/extension` loads).
 const EXTENSION_OUT_NAME: &str = "extension";
 
+/// wasm-bindgen's `--out-name` of the door build: the .wasm of the JS driver (`src/driver/`), built
+/// beside the shipped package until it replaces the Rust driver (docs/size-route.md, step 3).
+const DOOR_OUT_NAME: &str = "door";
+/// Where the JS driver's build goes (not shipped: tests and the size figure read it).
+pub const DRIVER_DIR: &str = "target/door-pkg";
+/// The JS the driver's build takes from the crate, beside the glue.
+const DRIVER_SOURCES: [&str; 5] = [
+    "src/driver/task_client.js",
+    "src/driver/node.mjs",
+    "src/transport/http.js",
+    "src/store/idb.js",
+    "src/host/browser.js",
+];
+
 /// Features wasm-opt must accept: the ones rustc's wasm32 target enables by default (Rust 1.82+;
 /// the last two since LLVM 20) and records in the module's `target_features` section, which is
 /// what `wasm-opt --print-features` reports for our module. binaryen rejects instructions from
@@ -119,6 +133,26 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
 pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir: &Path) -> Result<Pkg> {
     fresh_dir(out_dir)?;
     emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
+}
+
+/// The JS driver's build in [`DRIVER_DIR`]: the door's .wasm and glue (cargo feature `door`), the
+/// driver's modules, and `client.js`, the driver bundled with the glue and its modules and minified as
+/// the shipped glue is: what a host that imports `TaskClient` from it downloads with `door_bg.wasm`.
+/// `node.mjs` loads it in Node (`MCP_TASKS_PKG` runs the Node suites on it).
+pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<Pkg> {
+    let dir = root.join(DRIVER_DIR);
+    fresh_dir(&dir)?;
+    let door = emit(root, tools, compile(root, &["door"])?, &dir, DOOR_OUT_NAME)?;
+    for source in DRIVER_SOURCES {
+        let name = source.rsplit('/').next().unwrap_or(source);
+        std::fs::copy(root.join(source), dir.join(name)).context(format!("copying {source}"))?;
+    }
+    std::fs::write(dir.join("package.json"), "{ \"type\": \"module\" }\n")
+        .context("writing the driver's package.json")?;
+    let client = dir.join("client.js");
+    std::fs::copy(dir.join("task_client.js"), &client).context("copying the driver's entry")?;
+    minify(tools, &client, true)?;
+    Ok(Pkg { js: client, ..door })
 }
 
 /// Removes `dir` if it exists (a stale file from an older build must never ship).

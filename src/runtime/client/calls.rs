@@ -182,7 +182,7 @@ impl ClientCore {
         let mut ids = crate::protocol::jsonrpc::RequestIds::starting_at(0);
         let (_, mut request) = call.first(&mut ids);
         loop {
-            self.check_server_pause().map_err(CallError::Client)?;
+            self.state.borrow().refuse_while_paused(globals::now_ms()).map_err(CallError::Client)?;
             let outcome = match self.transport.send_with_headers(&request, extra, signal, false).await {
                 Ok(RequestResult::ToolCall(outcome)) => outcome,
                 Ok(_) => {
@@ -260,26 +260,6 @@ impl ClientCore {
             page.put("rejectedTools", Value::Array(rejected));
         }
         Ok(Value::Object(page))
-    }
-
-    /// A request the host starts is not sent while the server's `Retry-After` runs: it fails at once,
-    /// retryable, saying how long is left (waiting silently could hold a user's click for an hour).
-    fn check_server_pause(&self) -> Result<(), ClientError> {
-        let now = globals::now_ms();
-        let until = self.state.borrow().paused_until();
-        if now >= until {
-            return Ok(());
-        }
-        let seconds = (until - now).div_ceil(1_000);
-        let mut error = ClientError::new(
-            ErrorKind::Http,
-            format!(
-                "the MCP server asked for no requests for {} s more (Retry-After); try again then",
-                crate::text::unsigned(seconds)
-            ),
-        );
-        error.retryable = true;
-        Err(error)
     }
 }
 

@@ -1,36 +1,20 @@
 //! Exchanges with the server: the pass the state runs (now, or when the timer fires), one request and
 //! what its answer does, and the timer set to the state's next wake-up (recomputed from the clock,
 //! never by counting ticks: hidden tabs throttle timers).
-use crate::client_state::{apply_outcome, ExchangeOutcome};
+use crate::client_state::apply_outcome;
+#[cfg(not(feature = "legacy"))]
+use crate::client_state::ExchangeOutcome;
 use crate::host::globals::{self, Timeout};
 use crate::machine::record::{Action, Change, TaskRecord};
-use crate::protocol::jsonrpc::RpcErrorKind;
-use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::request::ClientRequest;
 use crate::protocol::task_protocol::TaskProtocol;
-use crate::transport::TransportError;
+use crate::transport::reply::exchange_outcome;
 
 use super::persist::Written;
 use super::ClientCore;
 
 /// The longest single timer; the schedule is recomputed from the clock at least this often.
 const MAX_TIMER_MS: u64 = 60_000;
-
-/// What the state needs to know of a request's end.
-fn outcome_of(result: Result<RequestResult, TransportError>) -> ExchangeOutcome {
-    match result {
-        Ok(RequestResult::Task(task)) => ExchangeOutcome::Answered(Some(Box::new(task))),
-        Ok(_) => ExchangeOutcome::Answered(None),
-        Err(e) => failure_outcome(e),
-    }
-}
-
-/// What a failed `tasks/*` request means to the state: `-32602` says the server does not know the task.
-pub(super) fn failure_outcome(error: TransportError) -> ExchangeOutcome {
-    match error {
-        TransportError::Rpc(e) if e.kind() == RpcErrorKind::InvalidParams => ExchangeOutcome::UnknownTask(e.message),
-        e => ExchangeOutcome::Failed(e.as_failure()),
-    }
-}
 
 impl ClientCore {
     /// Runs what is due now; the pass re-arms the timer for what comes next.
@@ -79,7 +63,7 @@ impl ClientCore {
                     Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
                 };
                 let fast = matches!(action, Action::Poll);
-                outcome_of(self.transport.send_with_headers(&request, &[], None, fast).await)
+                exchange_outcome(self.transport.send_with_headers(&request, &[], None, fast).await)
             }
         };
         let now = globals::now_ms();

@@ -26,9 +26,9 @@ use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::{DecodeError, Object};
 use crate::transport::TransportError;
 
-use super::exchange::failure_outcome;
 use super::legacy_link::Outgoing;
 use super::ClientCore;
+use crate::transport::reply::failure_outcome;
 
 /// How long a step reads a task's `tasks/result` stream for the questions it waits on.
 const STEP_QUESTIONS_MS: u32 = 2_000;

@@ -303,6 +303,7 @@ impl ClientCore {
     }
 
     /// Where the client's events go.
+    #[cfg(not(feature = "door"))]
     pub(crate) fn events(&self) -> &Events {
         &self.events
     }

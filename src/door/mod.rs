@@ -1,0 +1,604 @@
+//! The door: one client's whole state behind one call, for a driver written in JS (step 3 of the
+//! route in `docs/size-route.md`). The driver feeds in what happened (a host call, an answer's
+//! bytes, a failed request, a store write done, the timer) as a JSON value; the door decides with
+//! [`ClientState`] and hands back what to do as JSON values: requests to send, records to write,
+//! events, host promises to settle, the timer. Nothing here touches JS, so the door is tested
+//! natively with a fake clock, like the state it holds.
+//!
+//! Built beside the Rust driver (`runtime/client`), not yet shipped: it drives 2026-07-28 servers
+//! (calls with MRTR rounds, polls, answers, cancels, waits, forgets, `server/discover`); the listen
+//! stream, the tabs, step mode and the 2025-11-25 generation are still only in the Rust driver.
+use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, Wait, WriteGroup, MAX_REQUESTS_IN_FLIGHT};
+use crate::collections::SortedMap;
+use crate::error::{ClientError, ErrorKind};
+use crate::json::{json, Value};
+use crate::machine::mrtr::MrtrCall;
+use crate::machine::pending::PendingCall;
+use crate::machine::record::{Action, Change};
+use crate::machine::stored::to_stored;
+use crate::protocol::input::{decode_input_responses, encode_input_requests, within_limit, InputResponses};
+use crate::protocol::jsonrpc::{RequestId, RequestIds};
+use crate::protocol::meta::RequestMeta;
+use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::task_protocol::TaskProtocol;
+use crate::protocol::tool_call::{InputRequiredResult, ToolCallOutcome};
+use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
+use crate::transport::reply::{exchange_outcome, version_retry, VersionRetry};
+use crate::transport::TransportError;
+
+mod answer;
+mod options;
+
+pub use options::DoorOptions;
+
+/// What a request the door sent is for.
+enum Purpose {
+    /// An exchange the state asked for (a poll, an answer, a cancel).
+    Task { id: String, action: Action, slot: bool },
+    /// A host's `callTool`.
+    Call(CallInFlight),
+}
+
+/// A host's `callTool` across its MRTR rounds.
+struct CallInFlight {
+    /// The host call it settles.
+    x: u64,
+    /// The tool.
+    name: String,
+    call: MrtrCall,
+    /// Its pending record's id.
+    call_id: String,
+    /// Whether the host gave `onInputRequired` to answer a round's questions.
+    can_ask: bool,
+}
+
+/// A request on its way.
+struct Exchange {
+    rpc_id: RequestId,
+    request: ClientRequest,
+    purpose: Purpose,
+    /// Sent again once already (a -32022 that names our version).
+    retried: bool,
+}
+
+/// Values by a number the door gave out: few at once (the requests in flight, the calls asking), so
+/// a list searched in order.
+struct Numbered<T>(Vec<(u64, T)>);
+
+impl<T> Default for Numbered<T> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<T> Numbered<T> {
+    fn insert(&mut self, n: u64, value: T) {
+        self.0.push((n, value));
+    }
+
+    fn get(&self, n: u64) -> Option<&T> {
+        self.0.iter().find(|(m, _)| *m == n).map(|(_, value)| value)
+    }
+
+    fn remove(&mut self, n: u64) -> Option<T> {
+        let at = self.0.iter().position(|(m, _)| *m == n)?;
+        Some(self.0.swap_remove(at).1)
+    }
+}
+
+/// One client's state and the bookkeeping of the requests, writes and host calls it is waiting for.
+pub struct Door {
+    state: ClientState,
+    meta: RequestMeta,
+    ids: RequestIds,
+    /// Requests sent and not answered yet, by the door's exchange number.
+    exchanges: Numbered<Exchange>,
+    next_exchange: u64,
+    /// The write group in the store's hands.
+    writing: Option<WriteGroup>,
+    /// Host calls that settle once a task's record is written: (task id, call number).
+    after_write: Vec<(String, u64)>,
+    /// `callTool`s waiting for the host's answers to a round's questions, by call number.
+    asking: Numbered<(CallInFlight, InputRequiredResult)>,
+    /// `wait`s by the state's waiter id: the host call each settles.
+    waits: SortedMap<String, u64>,
+    max_input_requests: usize,
+    /// The largest stream event read (`maxResponseBytes`).
+    max_response_bytes: usize,
+    /// Feeds call ids.
+    seed: u64,
+    out: Vec<Value>,
+}
+
+/// The JSON form of a host-facing error: what the driver turns into a JS `Error`.
+pub(crate) fn error_json(e: &ClientError) -> Value {
+    let code = e.code.map_or(Value::Null, Value::from);
+    json!({ "name": e.kind.js_name(), "message": e.message.as_str(), "code": code, "retryable": e.retryable })
+}
+
+fn text(event: &Value, name: &str) -> String {
+    event.get(name).and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+/// A whole non-negative number the driver wrote (read without float parsing, which would cost the
+/// .wasm core's decimal-to-float tables).
+fn number(event: &Value, name: &str) -> u64 {
+    event.get(name).and_then(Value::as_u64).unwrap_or(0)
+}
+
+impl Door {
+    /// A door for the client `options` describe. `seed`: randomness from the driver (jitter, ids).
+    pub fn open(options: &Value, seed: u64) -> Result<Door, ClientError> {
+        let options = DoorOptions::read(options).map_err(ClientError::usage)?;
+        let keys = Keys::new(&options.namespace, &options.url);
+        let config = ClientConfig {
+            policy: options.policy,
+            retention: options.retention,
+            auto_poll: true,
+            max_in_flight: MAX_REQUESTS_IN_FLIGHT,
+        };
+        let mut state = ClientState::new(config, keys, options.offline, true, seed);
+        state.set_hidden(options.hidden);
+        state.set_drives_legacy(false);
+        Ok(Door {
+            state,
+            meta: RequestMeta::task_client(options.client_info, true, true),
+            ids: RequestIds::starting_at((seed % 1_000_000_000) as i64 + 1),
+            exchanges: Numbered::default(),
+            next_exchange: 1,
+            writing: None,
+            after_write: Vec::new(),
+            asking: Numbered::default(),
+            waits: SortedMap::new(),
+            max_input_requests: options.max_input_requests,
+            max_response_bytes: options.max_response_bytes,
+            seed,
+            out: Vec::new(),
+        })
+    }
+
+    /// The store prefix of this client's records (the driver lists it at open).
+    pub fn prefix(&self) -> &str {
+        self.state.keys().prefix()
+    }
+
+    /// Feeds one event (`{ "e": kind, … }`; `body`: an answer's bytes) at `now`, and returns what the
+    /// driver must do, in order.
+    pub fn handle(&mut self, now: u64, event: &Value, body: &[u8]) -> Vec<Value> {
+        let x = number(event, "x");
+        match event.get("e").and_then(Value::as_str).unwrap_or_default() {
+            "restore" => self.restore(now, event, x),
+            "tick" => self.state.poll_due(now),
+            "call" => self.call(now, event, x),
+            "asked" => self.asked(event, x),
+            "answer" => self.answered(now, event, body),
+            "failed" => self.failed(now, event),
+            "written" => self.written(now, event),
+            "respond" => {
+                let outcome = decode_input_responses(event.get("answers").unwrap_or(&Value::Null))
+                    .map_err(|e| ClientError::usage(format!("responses: {e}")))
+                    .and_then(|responses| self.state.answer(&text(event, "id"), responses));
+                self.host_event(now, x, &text(event, "id"), outcome);
+            }
+            "cancel" => {
+                let id = text(event, "id");
+                let outcome = self.state.request_cancel(&id);
+                self.host_event(now, x, &id, outcome);
+            }
+            "wait" => match self.state.wait(&text(event, "id")) {
+                Ok(Wait::Settled) => {
+                    let snapshot = self.snapshot(&text(event, "id"));
+                    self.done(x, Ok(snapshot));
+                }
+                Ok(Wait::Later(waiter)) => {
+                    self.waits.insert(waiter, x);
+                }
+                Err(e) => self.done(x, Err(e)),
+            },
+            "forget" => {
+                self.state.remove(&[text(event, "id")], Removal::Forget);
+                self.done(x, Ok(Value::Null));
+            }
+            "tasks" => {
+                let snapshots = self.snapshots();
+                self.done(x, Ok(Value::Array(snapshots)));
+            }
+            "online" => {
+                let online = event.get("online").and_then(Value::as_bool).unwrap_or(true);
+                self.state.connectivity_changed(now, online);
+                self.state.poll_due(now);
+            }
+            "hidden" => {
+                let hidden = event.get("hidden").and_then(Value::as_bool).unwrap_or(false);
+                self.state.set_hidden(hidden);
+                if !hidden {
+                    self.state.connectivity_changed(now, true);
+                    self.state.poll_due(now);
+                }
+            }
+            "close" => self.state.close(),
+            other => {
+                let message = format!("the door has no event {}", Value::from(other));
+                self.done(x, Err(ClientError::usage(message)));
+            }
+        }
+        if self.perform(now) {
+            let at = self.state.next_wakeup(now).map_or(Value::Null, Value::from);
+            self.out.push(json!({ "do": "timer", "at": at }));
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// Restores the records the driver listed under [`Self::prefix`] (`entries`: `[key, text]` pairs,
+    /// in key order), then polls what is due.
+    fn restore(&mut self, now: u64, event: &Value, x: u64) {
+        let mut restore = self.state.begin_restore(true);
+        for entry in event.get("entries").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default() {
+            if let Some([Value::String(key), Value::String(text)]) = entry.as_array().map(Vec::as_slice) {
+                self.state.restore_entry(&mut restore, key, text.clone());
+            }
+        }
+        self.state.page_read(&mut restore, now);
+        for key in self.state.finish_restore(restore, now) {
+            self.out.push(json!({ "do": "delete", "key": key }));
+        }
+        self.state.poll_due(now);
+        self.done(x, Ok(Value::Null));
+    }
+
+    /// `callTool`: the pending call is saved before its request goes out (a page that dies meanwhile
+    /// finds it as a call of unknown outcome).
+    fn call(&mut self, now: u64, event: &Value, x: u64) {
+        if let Err(e) = self.state.refuse_while_paused(now) {
+            return self.done(x, Err(e));
+        }
+        let name = text(event, "name");
+        let can_ask = event.get("ask").and_then(Value::as_bool) == Some(true);
+        let arguments = match event.get("arguments") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(o)) => Some(o.clone()),
+            Some(_) => return self.done(x, Err(ClientError::usage("callTool arguments must be an object"))),
+        };
+        self.seed = self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let call_id = format!("call-{}", crate::text::hex16(self.seed));
+        let pending = PendingCall {
+            call_id: call_id.clone(),
+            tool_name: name.clone(),
+            arguments: arguments.clone(),
+            started_at: now,
+        };
+        self.state.begin_call(&call_id);
+        let key = self.state.keys().call(&call_id);
+        self.out.push(json!({ "do": "save", "key": key, "text": to_stored(&pending).to_string() }));
+        let call = MrtrCall::new(name.clone(), arguments);
+        let (_, request) = call.first(&mut RequestIds::starting_at(0));
+        self.send(request, Purpose::Call(CallInFlight { x, name, call, call_id, can_ask }));
+    }
+
+    /// The host's answers to a call's questions (`answers`), or why it gave none (`error`).
+    fn asked(&mut self, event: &Value, x: u64) {
+        let Some((call, round)) = self.asking.remove(x) else { return };
+        if let Some(why) = event.get("error") {
+            let message = why.as_str().unwrap_or_default().to_owned();
+            return self.end_call(&call, Err(ClientError::usage(message)));
+        }
+        let answers = decode_input_responses(event.get("answers").unwrap_or(&Value::Null))
+            .map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")));
+        self.retry_call(call, &round, answers);
+    }
+
+    /// The call once more, with the round's `answers` (and its `requestState`).
+    fn retry_call(
+        &mut self,
+        mut call: CallInFlight,
+        round: &InputRequiredResult,
+        answers: Result<InputResponses, ClientError>,
+    ) {
+        let retry = answers.and_then(|answers| {
+            let mut ids = RequestIds::starting_at(0);
+            call.call.retry(&mut ids, round, answers).map_err(|e| ClientError::usage(e.to_string()))
+        });
+        match retry {
+            Ok((_, request)) => self.send(request, Purpose::Call(call)),
+            Err(e) => self.end_call(&call, Err(e)),
+        }
+    }
+
+    /// Queues `request` under a fresh exchange number and id.
+    fn send(&mut self, request: ClientRequest, purpose: Purpose) {
+        let n = self.next_exchange;
+        self.next_exchange += 1;
+        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false };
+        self.push_send(n, &exchange);
+        self.exchanges.insert(n, exchange);
+    }
+
+    fn push_send(&mut self, n: u64, exchange: &Exchange) {
+        let mut headers = Vec::new();
+        for (name, value) in exchange.request.http_headers() {
+            headers.push(Value::from(name));
+            headers.push(Value::from(value));
+        }
+        let body = exchange.request.envelope(&exchange.rpc_id, &self.meta).to_string();
+        self.out.push(json!({ "do": "send", "n": n, "body": body, "headers": Value::Array(headers) }));
+    }
+
+    /// An answer to exchange `n` came: `status`, `retryAfter` (the header), `sse` (an event stream,
+    /// read whole) and the body's bytes.
+    fn answered(&mut self, now: u64, event: &Value, body: &[u8]) {
+        let n = number(event, "n");
+        let Some(exchange) = self.exchanges.get(n) else { return };
+        let status = number(event, "status") as u16;
+        let retry_after = event.get("retryAfter").and_then(Value::as_str).and_then(crate::transport::parse_retry_after);
+        let sse = event.get("sse").and_then(Value::as_bool).unwrap_or(false);
+        let result = answer::read(&exchange.rpc_id, status, retry_after, sse, body, self.max_response_bytes)
+            .and_then(|result| exchange.request.decode_result(&result).map_err(TransportError::BadResponse))
+            .and_then(|result| match result.input_requests() {
+                Some(requests) => {
+                    within_limit(requests, self.max_input_requests).map_err(TransportError::BadResponse)?;
+                    Ok(result)
+                }
+                None => Ok(result),
+            });
+        self.finish(now, n, result);
+    }
+
+    /// Exchange `n` failed in the driver: `kind` (network, timeout, aborted, headers, redirect,
+    /// too_large), `message`, `status`, `to`, as `http.js` throws them.
+    fn failed(&mut self, now: u64, event: &Value) {
+        let n = number(event, "n");
+        let error = match text(event, "kind").as_str() {
+            "timeout" => TransportError::Timeout,
+            "aborted" => TransportError::Aborted,
+            "headers" => TransportError::Headers(text(event, "message")),
+            "redirect" => TransportError::Redirect {
+                status: number(event, "status") as u16,
+                to: event.get("to").and_then(Value::as_str).map(str::to_owned),
+            },
+            "too_large" => TransportError::BadResponse(crate::protocol::DecodeError::TooLarge {
+                what: "response",
+                limit: self.max_response_bytes,
+            }),
+            _ => TransportError::Network(text(event, "message")),
+        };
+        self.finish(now, n, Err(error));
+    }
+
+    /// What exchange `n`'s outcome does: a -32022 naming our version is sent once more; otherwise its
+    /// purpose takes the result.
+    fn finish(&mut self, now: u64, n: u64, result: Result<RequestResult, TransportError>) {
+        let Some(mut exchange) = self.exchanges.remove(n) else { return };
+        let result = match result.as_ref().map_err(version_retry) {
+            Err(VersionRetry::Again) if !exchange.retried => {
+                exchange.retried = true;
+                exchange.rpc_id = self.ids.next_id();
+                self.push_send(n, &exchange);
+                self.exchanges.insert(n, exchange);
+                return;
+            }
+            Err(VersionRetry::Refused(e)) => Err(e),
+            _ => result,
+        };
+        match exchange.purpose {
+            Purpose::Task { id, action, slot } => {
+                let outcome = exchange_outcome(result);
+                let change = self.state.on_exchange_done(now, &id, &action, &outcome, slot);
+                if change == Change::State {
+                    self.write(&id);
+                }
+            }
+            Purpose::Call(call) => self.call_answered(now, call, result),
+        }
+    }
+
+    fn call_answered(&mut self, now: u64, call: CallInFlight, result: Result<RequestResult, TransportError>) {
+        let outcome = match result {
+            Ok(RequestResult::ToolCall(outcome)) => outcome,
+            Ok(_) => {
+                let e =
+                    ClientError::new(ErrorKind::Protocol, "the server answered tools/call with another kind of result");
+                return self.end_call(&call, Err(e));
+            }
+            Err(e) => {
+                self.state.on_server_failure(now, &e.as_failure());
+                return self.end_call(&call, Err(ClientError::from(&e)));
+            }
+        };
+        match outcome {
+            ToolCallOutcome::Task(handle) => {
+                let id = self.state.add_task_of(now, call.name.clone(), handle, TaskProtocol::Extension);
+                // Settled with the task's snapshot once its record is stored (`written`).
+                self.after_write.push((id.clone(), call.x));
+                self.write(&id);
+                self.forget_call(&call);
+            }
+            ToolCallOutcome::Complete(result) => {
+                self.end_call(&call, Ok(json!({ "kind": "result", "result": result.to_json() })));
+            }
+            ToolCallOutcome::InputRequired(round) => match &round.input_requests {
+                // Only a `requestState`: sent back at once.
+                None => self.retry_call(call, &round, Ok(InputResponses::new())),
+                Some(_) if !call.can_ask => {
+                    let message = format!(
+                        "the tool {} asks for input before it starts; pass options.onInputRequired to callTool to answer",
+                        call.name
+                    );
+                    self.end_call(&call, Err(ClientError::new(ErrorKind::InputRequired, message)));
+                }
+                Some(requests) => {
+                    self.out.push(json!({ "do": "ask", "x": call.x, "requests": encode_input_requests(requests) }));
+                    self.asking.insert(call.x, (call, round));
+                }
+            },
+        }
+    }
+
+    /// The call's pending record goes, and its host call settles with `outcome`.
+    fn end_call(&mut self, call: &CallInFlight, outcome: Result<Value, ClientError>) {
+        self.forget_call(call);
+        self.done(call.x, outcome);
+    }
+
+    /// The call's pending record goes.
+    fn forget_call(&mut self, call: &CallInFlight) {
+        self.state.end_call(&call.call_id);
+        self.out.push(json!({ "do": "delete", "key": self.state.keys().call(&call.call_id) }));
+    }
+
+    /// A host's answer or cancel: stored, then sent by the poll loop; `x` settles once it is stored.
+    fn host_event(&mut self, now: u64, x: u64, id: &str, outcome: Result<Change, ClientError>) {
+        match outcome {
+            Ok(Change::State) => {
+                self.after_write.push((id.to_owned(), x));
+                self.write(id);
+            }
+            Ok(_) => self.done(x, Ok(Value::Null)),
+            Err(e) => self.done(x, Err(e)),
+        }
+        self.state.poll_due(now);
+    }
+
+    /// Queues task `id` for the next write group, starting one if none is in the store's hands.
+    fn write(&mut self, id: &str) {
+        if self.state.queue_write(id) {
+            self.next_group();
+        }
+    }
+
+    fn next_group(&mut self) {
+        let Some(group) = self.state.take_write_group() else { return };
+        let mut entries = Vec::new();
+        for (key, text) in &group.entries {
+            entries.push(json!([key.as_str(), text.as_str()]));
+        }
+        self.out.push(json!({ "do": "put", "entries": Value::Array(entries) }));
+        self.writing = Some(group);
+    }
+
+    /// The write group is in the store (`ok`), or the store refused it (`message`): its tasks are
+    /// announced either way (a refused one stays in memory and its host hears why).
+    fn written(&mut self, now: u64, event: &Value) {
+        let Some(group) = self.writing.take() else { return };
+        let ids = group.ids.clone();
+        if event.get("ok").and_then(Value::as_bool) == Some(true) {
+            self.state.group_written(group);
+        } else {
+            let why = text(event, "message");
+            for id in &ids {
+                let reason = format!("the store refused the record of task {id} ({why}); it is kept in memory");
+                self.out.push(json!({ "do": "storage", "reason": reason }));
+                self.state.write_refused(id.clone());
+            }
+        }
+        for id in &ids {
+            self.state.announce(id);
+            let mut waiting = Vec::new();
+            self.after_write.retain(|(task, x)| {
+                let ours = task == id;
+                if ours {
+                    waiting.push(*x);
+                }
+                !ours
+            });
+            for x in waiting {
+                let snapshot = self.snapshot(id);
+                self.done(x, Ok(json!({ "kind": "task", "task": snapshot })));
+            }
+        }
+        // A new task is due at once; a host's answer or cancel goes out now.
+        self.state.poll_due(now);
+        self.next_group();
+    }
+
+    /// Settles host call `x`.
+    fn done(&mut self, x: u64, outcome: Result<Value, ClientError>) {
+        self.out.push(match outcome {
+            Ok(value) => json!({ "do": "done", "x": x, "value": value }),
+            Err(e) => json!({ "do": "done", "x": x, "error": error_json(&e) }),
+        });
+    }
+
+    /// The snapshot of task `id` (`null` when it is gone).
+    fn snapshot(&self, id: &str) -> Value {
+        let state = &self.state;
+        state.record(id).map_or(Value::Null, |record| {
+            TaskSnapshot::of_record(record, state.is_offline(), record.is_pushed(), state.is_restored(id)).to_json()
+        })
+    }
+
+    fn snapshots(&self) -> Vec<Value> {
+        let mut out = Vec::new();
+        for id in self.state.records().keys() {
+            out.push(self.snapshot(id));
+        }
+        out.extend(self.state.unknown_calls().map(|call| UnknownCallSnapshot::of_call(call).to_json()));
+        out
+    }
+
+    /// Turns the state's effects into the driver's; whether the timer is to be set again (once, after
+    /// the rest, however many passes asked).
+    fn perform(&mut self, now: u64) -> bool {
+        let mut rearm = false;
+        loop {
+            let effects = self.state.drain_effects();
+            if effects.is_empty() {
+                return rearm;
+            }
+            for effect in effects {
+                rearm |= self.perform_one(now, effect);
+            }
+        }
+    }
+
+    /// Carries out one effect; `true` for [`Effect::Rearm`].
+    fn perform_one(&mut self, now: u64, effect: Effect) -> bool {
+        match effect {
+            Effect::Send { id, action, slot } => {
+                let task_id = id.clone();
+                let request = match &action {
+                    Action::Poll => ClientRequest::GetTask { task_id },
+                    Action::SendUpdate(responses) => {
+                        ClientRequest::UpdateTask { task_id, input_responses: responses.clone() }
+                    }
+                    Action::SendCancel => ClientRequest::CancelTask { task_id },
+                };
+                self.send(request, Purpose::Task { id, action, slot });
+            }
+            Effect::Store(id) => self.write(&id),
+            Effect::Delete(key) => self.out.push(json!({ "do": "delete", "key": key })),
+            Effect::EmitTask(id) => {
+                let snapshot = self.snapshot(&id);
+                self.out.push(json!({ "do": "emit", "type": "task", "detail": snapshot }));
+            }
+            Effect::Notify(id) => {
+                let snapshot = self.snapshot(&id);
+                self.out.push(json!({ "do": "notify", "task": snapshot }));
+            }
+            Effect::EmitForget(id) => self.out.push(json!({ "do": "emit", "type": "forget", "detail": { "id": id } })),
+            Effect::EmitCall(call) => {
+                let detail = UnknownCallSnapshot::of_call(&call).to_json();
+                self.out.push(json!({ "do": "emit", "type": "call", "detail": detail }));
+            }
+            Effect::EmitStorage(reason) => self.out.push(json!({ "do": "storage", "reason": reason })),
+            // One tab: the door has no channel yet (the Rust driver's tabs are not moved).
+            Effect::Post(_) => {}
+            Effect::Settle { waiter, outcome } => {
+                if let Some(x) = self.waits.remove(&waiter) {
+                    let outcome = outcome.map(|id| self.snapshot(&id));
+                    self.done(x, outcome);
+                }
+            }
+            // The listen stream is not in the door yet: it polls, as for a server that offers none,
+            // so the state asks for no stream and nothing is left to stop.
+            Effect::Discover => self.state.on_discovered(now, false),
+            Effect::Listen { .. } | Effect::StopListening => {}
+            // The door drives no 2025-11-25 task (`set_drives_legacy(false)`), so no session stream.
+            Effect::OpenSessionStream | Effect::CloseSessionStream => {}
+            Effect::Rearm => return true,
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests;

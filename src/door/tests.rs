@@ -1,0 +1,221 @@
+//! The door driven as the JS driver drives it: events in, effects out, with a scripted server that
+//! reads each request the door sends and answers it.
+use super::*;
+use crate::json::from_str;
+
+/// 2026-08-01T09:00:10Z, ten seconds after the tasks below were created.
+const NOW: u64 = 1_785_574_810_000;
+
+fn open() -> Door {
+    let options = json!({ "url": "https://h/mcp", "namespace": "ns", "minPollIntervalMs": 50 });
+    Door::open(&options, 7).unwrap()
+}
+
+/// Feeds `event` (JSON text) at `now`; the effects.
+fn feed(door: &mut Door, now: u64, event: &str) -> Vec<Value> {
+    door.handle(now, &from_str(event).unwrap(), &[])
+}
+
+fn kinds(effects: &[Value]) -> Vec<&str> {
+    effects.iter().map(|e| e.get("do").and_then(Value::as_str).unwrap()).collect()
+}
+
+fn the<'a>(effects: &'a [Value], kind: &str) -> &'a Value {
+    effects
+        .iter()
+        .find(|e| e.get("do").and_then(Value::as_str) == Some(kind))
+        .unwrap_or_else(|| panic!("no {kind} in {effects:?}"))
+}
+
+/// The request a `send` effect carries, parsed.
+fn request(send: &Value) -> Value {
+    from_str(send.get("body").and_then(Value::as_str).unwrap()).unwrap()
+}
+
+/// Answers `send` with `result` (a JSON-RPC response under the request's id); the effects.
+fn answer(door: &mut Door, now: u64, send: &Value, result: Value) -> Vec<Value> {
+    let id = request(send).get("id").unwrap().clone();
+    let body = json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string();
+    let n = send.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(now, &json!({ "e": "answer", "n": n, "status": 200 }), body.as_bytes())
+}
+
+fn task(status: &str) -> Value {
+    json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:05Z",
+        "ttlMs": 900000, "pollIntervalMs": 1000, "status": status, "resultType": "task"
+    })
+}
+
+/// When the timer is set for.
+fn timer(effects: &[Value]) -> u64 {
+    the(effects, "timer").get("at").and_then(Value::as_u64).unwrap()
+}
+
+/// A door with task `t1` created by a call and stored; the poll it sends when the timer fires.
+fn with_task(door: &mut Door) -> Value {
+    feed(door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":1}}"#);
+    answer(door, NOW, the(&out, "send"), task("working"));
+    let out = feed(door, NOW, r#"{"e":"written","ok":true}"#);
+    let out = feed(door, timer(&out), r#"{"e":"tick"}"#);
+    the(&out, "send").clone()
+}
+
+#[test]
+fn a_call_is_saved_sent_stored_and_then_settled_with_its_task() {
+    let mut door = open();
+    assert_eq!(kinds(&feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#)), ["done", "timer"]);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":1}}"#);
+    assert_eq!(kinds(&out), ["save", "send"], "the pending call is saved before its request");
+    assert!(the(&out, "save").get("key").and_then(Value::as_str).unwrap().contains("/call/"));
+    let sent = request(the(&out, "send"));
+    assert_eq!(sent.get("method").and_then(Value::as_str), Some("tools/call"));
+    assert_eq!(sent.get("params").and_then(|p| p.get("name")).and_then(Value::as_str), Some("build"));
+
+    let out = answer(&mut door, NOW, the(&out, "send"), task("working"));
+    assert!(!kinds(&out).contains(&"done"), "not settled before the record is stored: {out:?}");
+    let put = the(&out, "put").get("entries").and_then(Value::as_array).unwrap();
+    assert!(put[0].as_array().unwrap()[0].as_str().unwrap().ends_with("/task/t1"));
+    assert!(kinds(&out).contains(&"delete"), "the pending call goes");
+
+    let out = feed(&mut door, NOW, r#"{"e":"written","ok":true}"#);
+    let done = the(&out, "done");
+    assert_eq!(done.get("x").and_then(Value::as_u64), Some(2));
+    let snapshot = done.get("value").and_then(|v| v.get("task")).unwrap();
+    assert_eq!(snapshot.get("taskId").and_then(Value::as_str), Some("t1"));
+    assert_eq!(snapshot.get("status").and_then(Value::as_str), Some("working"));
+    assert!(out.iter().any(|e| e.get("type").and_then(Value::as_str) == Some("task")), "the host hears of it");
+    assert_eq!(kinds(&out).iter().filter(|k| **k == "timer").count(), 1, "one timer however many passes: {out:?}");
+    assert_eq!(timer(&out), NOW + 1_000, "polled at the server's interval");
+    let out = feed(&mut door, NOW + 1_000, r#"{"e":"tick"}"#);
+    assert_eq!(request(the(&out, "send")).get("method").and_then(Value::as_str), Some("tasks/get"));
+}
+
+#[test]
+fn a_completed_poll_is_stored_announced_and_settles_the_wait() {
+    let mut door = open();
+    let poll = with_task(&mut door);
+    assert!(feed(&mut door, NOW, r#"{"e":"wait","x":5,"id":"t1"}"#).is_empty(), "a live task's wait waits");
+    let done = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "completed", "resultType": "complete",
+        "result": { "content": [{ "type": "text", "text": "ok" }] }
+    });
+    let out = answer(&mut door, NOW + 1_000, &poll, done);
+    assert_eq!(kinds(&out).iter().filter(|k| **k == "put").count(), 1, "{out:?}");
+    let out = feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    let settled = the(&out, "done");
+    assert_eq!(settled.get("x").and_then(Value::as_u64), Some(5));
+    assert_eq!(settled.get("value").and_then(|v| v.get("status")).and_then(Value::as_str), Some("completed"));
+    let wait = feed(&mut door, NOW + 1_000, r#"{"e":"wait","x":6,"id":"t1"}"#);
+    assert_eq!(the(&wait, "done").get("x").and_then(Value::as_u64), Some(6), "a settled task's wait settles at once");
+}
+
+#[test]
+fn an_unsupported_version_naming_ours_is_sent_once_more_under_a_new_id() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"echo"}"#);
+    let send = the(&out, "send").clone();
+    let id = request(&send).get("id").unwrap().clone();
+    let refusal = json!({ "jsonrpc": "2.0", "id": id, "error": {
+        "code": -32022, "message": "unsupported", "data": { "supported": [crate::protocol::PROTOCOL_VERSION] } } });
+    let out = door.handle(
+        NOW,
+        &json!({ "e": "answer", "n": send.get("n").unwrap(), "status": 200 }),
+        refusal.to_string().as_bytes(),
+    );
+    let again = the(&out, "send");
+    assert_eq!(again.get("n"), send.get("n"), "the same exchange");
+    assert_ne!(request(again).get("id"), Some(&id), "under a new id");
+    let out = answer(&mut door, NOW, again, json!({ "content": [{ "type": "text", "text": "hi" }] }));
+    let value = the(&out, "done").get("value").unwrap();
+    assert_eq!(value.get("kind").and_then(Value::as_str), Some("result"));
+}
+
+#[test]
+fn a_failed_call_rejects_with_its_kind_and_a_failed_poll_backs_off() {
+    let mut door = open();
+    let poll = with_task(&mut door);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":3,"name":"echo"}"#);
+    let n = the(&out, "send").get("n").and_then(Value::as_u64).unwrap();
+    let out = door.handle(NOW, &json!({ "e": "failed", "n": n, "kind": "network", "message": "reset" }), &[]);
+    let error = the(&out, "done").get("error").unwrap();
+    assert_eq!(error.get("name").and_then(Value::as_str), Some("NetworkError"));
+    assert_eq!(error.get("retryable").and_then(Value::as_bool), Some(true));
+    assert!(error.get("message").and_then(Value::as_str).unwrap().contains("reset"));
+
+    let n = poll.get("n").and_then(Value::as_u64).unwrap();
+    let out = door.handle(NOW, &json!({ "e": "failed", "n": n, "kind": "timeout" }), &[]);
+    assert!(!kinds(&out).contains(&"send"), "no poll at once after a failure: {out:?}");
+    assert!(timer(&out) > NOW, "the timer is set for the backoff");
+}
+
+#[test]
+fn questions_before_a_task_go_to_the_host_or_fail_without_one() {
+    let asked = json!({ "resultType": "input_required", "inputRequests": { "ok": {
+        "method": "elicitation/create", "params": { "message": "Go?", "requestedSchema": { "type": "object", "properties": {} } } } } });
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"deploy"}"#);
+    let out = answer(&mut door, NOW, the(&out, "send"), asked.clone());
+    let error = the(&out, "done").get("error").unwrap();
+    assert_eq!(error.get("name").and_then(Value::as_str), Some("InputRequiredError"));
+    assert!(error.get("message").and_then(Value::as_str).unwrap().contains("onInputRequired"));
+
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":3,"name":"deploy","ask":true}"#);
+    let out = answer(&mut door, NOW, the(&out, "send"), asked);
+    let ask = the(&out, "ask");
+    assert_eq!(ask.get("x").and_then(Value::as_u64), Some(3));
+    assert!(ask.get("requests").and_then(|r| r.get("ok")).is_some());
+    let out = feed(&mut door, NOW, r#"{"e":"asked","x":3,"answers":{"ok":{"action":"accept","content":{}}}}"#);
+    let retry = request(the(&out, "send"));
+    assert!(retry.get("params").and_then(|p| p.get("inputResponses")).and_then(|r| r.get("ok")).is_some(), "{retry}");
+}
+
+#[test]
+fn an_answer_on_an_event_stream_is_read_from_its_events() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"echo"}"#);
+    let send = the(&out, "send");
+    let id = request(send).get("id").unwrap().clone();
+    let response = json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [] } });
+    let stream = format!("event: message\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{}}}}\n\ndata: {response}\n\n");
+    let event = json!({ "e": "answer", "n": send.get("n").unwrap(), "status": 200, "sse": true });
+    let out = door.handle(NOW, &event, stream.as_bytes());
+    assert_eq!(the(&out, "done").get("value").and_then(|v| v.get("kind")).and_then(Value::as_str), Some("result"));
+
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":3,"name":"echo"}"#);
+    let event = json!({ "e": "answer", "n": the(&out, "send").get("n").unwrap(), "status": 200, "sse": true });
+    let out = door.handle(NOW, &event, b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n");
+    let error = the(&out, "done").get("error").unwrap();
+    assert_eq!(
+        error.get("name").and_then(Value::as_str),
+        Some("NetworkError"),
+        "a stream that ends without the answer"
+    );
+}
+
+#[test]
+fn restored_records_are_polled_and_unknown_events_and_tasks_are_typed_errors() {
+    let mut first = open();
+    with_task(&mut first);
+    let entry = first.state.stored_text("t1").unwrap();
+    let key = first.state.keys().task("t1");
+    let mut door = open();
+    let restore = json!({ "e": "restore", "x": 1, "entries": [[key, entry]] });
+    let out = door.handle(NOW + 5_000, &restore, &[]);
+    assert_eq!(request(the(&out, "send")).get("method").and_then(Value::as_str), Some("tasks/get"));
+    let tasks = feed(&mut door, NOW, r#"{"e":"tasks","x":2}"#);
+    let list = the(&tasks, "done").get("value").and_then(Value::as_array).unwrap();
+    assert_eq!(list[0].get("restored").and_then(Value::as_bool), Some(true));
+
+    let out = feed(&mut door, NOW, r#"{"e":"respond","x":3,"id":"nope","answers":{}}"#);
+    assert_eq!(the(&out, "done").get("error").and_then(|e| e.get("name")).and_then(Value::as_str), Some("TypeError"));
+    let out = feed(&mut door, NOW, r#"{"e":"shout","x":4}"#);
+    let message = the(&out, "done").get("error").and_then(|e| e.get("message")).and_then(Value::as_str).unwrap();
+    assert_eq!(message, "the door has no event \"shout\"");
+    assert!(Door::open(&json!({ "namespace": "ns" }), 1).is_err(), "a door needs a url");
+}

@@ -1,0 +1,326 @@
+// TaskClient as a JS driver over the door (src/door/, exported as `ClientDoor`): every decision is the
+// door's; this file only carries out what it returns (requests through http.js, records through
+// idb.js's Records, events, timers, the host's promises) and feeds back what happened. Step 3 of
+// docs/size-route.md, built beside the Rust driver: it drives 2026-07-28 servers with the same API
+// (callTool with MRTR, respond, cancel, wait, tasks, forget, close, events); the listen stream, the
+// tabs, step mode, listTools and the 2025-11-25 generation are still only in the Rust driver.
+import init, { ClientDoor } from "./door.js";
+import { send } from "./http.js";
+import { Records } from "./idb.js";
+import { EventQueue, Host, clientError, errorText } from "./browser.js";
+
+export { init as default };
+
+/** The IndexedDB database every namespace shares (keys carry the namespace and server URL). */
+const DATABASE = "mcp-tasks-web";
+/** Records read per page at open. */
+const PAGE = 2048;
+/** The longest single timer: the door's schedule is asked again at least this often. */
+const MAX_TIMER_MS = 60_000;
+const NO_BODY = new Uint8Array(0);
+
+/** The door's error (`{ name, message, code, retryable }`) as the JS `Error` the Rust driver throws. */
+const toError = ({ name, message, code = null, retryable = false }) => clientError(message, name, code, retryable);
+const usage = (message) => clientError(message, "TypeError", null, false);
+const storage = (message) => clientError(message, "StorageError", null, false);
+/** A store's or host's thrown value as text (the stores throw `{ kind, message }`). */
+const textOf = (thrown) => errorText(typeof thrown?.message === "string" && !(thrown instanceof Error) ? thrown.message : thrown);
+
+/** The options the door reads: numbers floored (the door reads whole numbers), the rest as given. */
+function doorOptions(options) {
+  const out = {};
+  for (const key of ["url", "namespace", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests"]) {
+    const value = options[key];
+    if (value === undefined || value === null) continue;
+    out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
+  }
+  out.offline = globalThis.navigator?.onLine === false;
+  out.hidden = globalThis.document?.visibilityState === "hidden";
+  return out;
+}
+
+/** The store the options ask for, and why it is not durable when it falls back to memory. */
+async function openStore(choice) {
+  if (choice === "memory") return [Records.memory(), null];
+  if (choice !== undefined && choice !== null && choice !== "indexeddb") {
+    if (typeof choice !== "object") throw usage('options.store must be "indexeddb", "memory" or an object { get, put, delete, list }');
+    try {
+      return [Records.host(choice), null];
+    } catch (thrown) {
+      throw storage(textOf(thrown));
+    }
+  }
+  try {
+    return [await Records.indexedDb(DATABASE), null];
+  } catch (thrown) {
+    return [Records.memory(), `IndexedDB is not usable here (${textOf(thrown)}); tasks are kept in memory only`];
+  }
+}
+
+/** A durable MCP Tasks client for one server URL and namespace. */
+export class TaskClient {
+  #door;
+  #records;
+  #durable;
+  #events = new EventQueue();
+  #url;
+  #headers;
+  #timeoutMs;
+  #limit;
+  /** Host calls waiting for the door's `done`, by number. */
+  #waiting = new Map();
+  #next = 1;
+  /** `onInputRequired` of each call that has one, by call number. */
+  #askers = new Map();
+  #timer;
+  #unwatch = () => {};
+  #notify;
+
+  constructor(door, records, durable, options) {
+    this.#door = door;
+    this.#records = records;
+    this.#durable = durable;
+    this.#url = options.url;
+    this.#headers = options.headers;
+    this.#timeoutMs = Math.max(1, Math.floor(options.requestTimeoutMs ?? 30_000));
+    this.#limit = Math.max(1024, Math.floor(options.maxResponseBytes ?? 8 * 1024 * 1024));
+    this.#notify = options.notify === true;
+  }
+
+  /** Opens a client: restores this namespace's tasks from the store and resumes polling those due. */
+  static async open(options) {
+    if (typeof options !== "object" || options === null) throw usage("TaskClient.open needs an options object with at least { url }");
+    const { headers } = options;
+    if (headers !== undefined && headers !== null && typeof headers !== "function" && typeof headers !== "object") {
+      throw usage("options.headers must be a function returning headers, or an object");
+    }
+    let door;
+    try {
+      door = new ClientDoor(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
+    } catch (thrown) {
+      throw typeof thrown === "string" ? toError(JSON.parse(thrown)) : thrown;
+    }
+    const [records, note] = await openStore(options.store);
+    const client = new TaskClient(door, records, note === null, options);
+    if (note !== null) client.#emitStorage(note);
+    const entries = [];
+    try {
+      const prefix = door.prefix();
+      for (let after; ; ) {
+        const page = await records.listPage(prefix, after, PAGE);
+        for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
+        if (page.length < PAGE * 2) break;
+        after = page[page.length - 2];
+      }
+    } catch (thrown) {
+      records.close();
+      throw storage(textOf(thrown));
+    }
+    await client.#ask({ e: "restore", entries });
+    client.#watchPage();
+    return client;
+  }
+
+  /** Calls a tool: `{ kind: "result", result }` or, once its handle is stored, `{ kind: "task", task }`. */
+  callTool(name, args, options = {}) {
+    const onInput = options?.onInputRequired;
+    const x = this.#next;
+    if (typeof onInput === "function") this.#askers.set(x, onInput);
+    return this.#ask({ e: "call", name: String(name), arguments: args ?? null, ask: typeof onInput === "function" }).finally(() => this.#askers.delete(x));
+  }
+
+  /** Answers some or all of a task's outstanding input requests (each key once). */
+  async respond(taskId, responses) {
+    await this.#ask({ e: "respond", id: String(taskId), answers: responses });
+  }
+
+  /** Asks the server to cancel a task: a request, not a guarantee. */
+  async cancel(taskId) {
+    await this.#ask({ e: "cancel", id: String(taskId) });
+  }
+
+  /** Resolves with the terminal snapshot; rejects when the task is forgotten or the client closed first. */
+  wait(taskId) {
+    return this.#ask({ e: "wait", id: String(taskId) });
+  }
+
+  /** Snapshots of every task in this namespace and of calls whose outcome is unknown. */
+  tasks() {
+    // The door answers within the call, so the value is here when `#feed` returns.
+    let snapshots = [];
+    const x = this.#next++;
+    this.#waiting.set(x, { resolve: (value) => (snapshots = value), reject: () => {} });
+    this.#feed({ e: "tasks", x });
+    return snapshots;
+  }
+
+  /** Forgets a task (or a call of unknown outcome): removed from memory and the store. */
+  async forget(id) {
+    await this.#ask({ e: "forget", id: String(id) });
+  }
+
+  /** Stops polling. Stored tasks stay for the next `open()`. */
+  close() {
+    this.#feed({ e: "close" });
+    clearTimeout(this.#timer);
+    this.#unwatch();
+    this.#records.close();
+  }
+
+  /** `false` when tasks are only kept in memory (a `storage` event says why). */
+  get durable() {
+    return this.#durable;
+  }
+
+  get notify() {
+    return this.#notify;
+  }
+
+  addEventListener(type, listener, options) {
+    this.#events.listen(true, type, listener, options);
+  }
+
+  removeEventListener(type, listener, options) {
+    this.#events.listen(false, type, listener, options);
+  }
+
+  /** Feeds a host call to the door; resolves or rejects with its `done`. */
+  #ask(event) {
+    const x = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(x, { resolve, reject });
+      this.#feed({ ...event, x });
+    });
+  }
+
+  /** Feeds one event to the door and carries out what it returns. */
+  #feed(event, body = NO_BODY) {
+    this.#perform(JSON.parse(this.#door.handle(Date.now(), JSON.stringify(event), body)));
+  }
+
+  #perform(effects) {
+    for (const effect of effects) {
+      switch (effect.do) {
+        case "send":
+          this.#exchange(effect);
+          break;
+        case "put":
+          this.#put(effect.entries);
+          break;
+        case "save":
+          // Before the call's request goes out, so a page that dies meanwhile finds the call.
+          this.#saving = this.#records.run(1, effect.key, effect.text).catch((thrown) => this.#storageFailed(thrown));
+          break;
+        case "delete":
+          this.#records.run(2, effect.key).catch(() => {});
+          break;
+        case "emit":
+          this.#events.emit(effect.type, effect.detail);
+          break;
+        case "storage":
+          this.#emitStorage(effect.reason);
+          break;
+        case "done": {
+          const waiting = this.#waiting.get(effect.x);
+          this.#waiting.delete(effect.x);
+          if ("error" in effect) waiting?.reject(toError(effect.error));
+          else waiting?.resolve(effect.value);
+          break;
+        }
+        case "ask":
+          this.#askHost(effect.x, effect.requests);
+          break;
+        case "timer":
+          clearTimeout(this.#timer);
+          if (effect.at !== null) {
+            const delay = Math.min(Math.max(effect.at - Date.now(), 0), MAX_TIMER_MS);
+            this.#timer = setTimeout(() => this.#feed({ e: "tick" }), delay);
+          }
+          break;
+      }
+    }
+  }
+
+  /** The latest pending call's write: its request waits for it. */
+  #saving = Promise.resolve();
+
+  /** One request: its answer (a JSON body or an event stream, read whole) or its failure goes back. */
+  async #exchange({ n, body, headers }) {
+    await this.#saving;
+    let reply;
+    try {
+      reply = await send(this.#url, body, headers, this.#headers, this.#timeoutMs, undefined, this.#limit, true);
+      let bytes = reply.bytes;
+      const sse = bytes === undefined;
+      if (sse) {
+        const chunks = [];
+        for (let chunk; (chunk = await reply.next()) !== undefined; ) chunks.push(chunk);
+        bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
+        let at = 0;
+        for (const chunk of chunks) {
+          bytes.set(chunk, at);
+          at += chunk.length;
+        }
+      }
+      this.#feed({ e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, sse }, bytes ?? NO_BODY);
+    } catch (failure) {
+      const known = typeof failure === "object" && failure !== null && typeof failure.kind === "string";
+      const { kind, message, status, to } = known ? failure : { kind: "network", message: textOf(failure) };
+      this.#feed({ e: "failed", n, kind, message: message ?? "", status: status ?? 0, to: to ?? null });
+    } finally {
+      reply?.close();
+    }
+  }
+
+  /** Writes a group of records in one go; the door hears when they are in the store, or why not. */
+  async #put(entries) {
+    let outcome;
+    try {
+      await this.#records.putAll(entries.flat());
+      outcome = { e: "written", ok: true };
+    } catch (thrown) {
+      outcome = { e: "written", ok: false, message: textOf(thrown) };
+    }
+    this.#feed(outcome);
+  }
+
+  /** The host's `onInputRequired` for call `x`, awaited; its answers (or why there are none) go back. */
+  async #askHost(x, requests) {
+    let outcome;
+    try {
+      outcome = { answers: await Host.ask(this.#askers.get(x), requests) };
+    } catch (why) {
+      outcome = { error: String(why) };
+    }
+    this.#feed({ e: "asked", x, ...outcome });
+  }
+
+  #emitStorage(reason) {
+    this.#events.emit("storage", { durable: this.#durable, reason });
+  }
+
+  /** The store failed: memory from now on, and the host hears why. */
+  #storageFailed(thrown) {
+    if (!this.#durable) return;
+    this.#durable = false;
+    this.#records = Records.memory();
+    this.#emitStorage(`storage failed (${textOf(thrown)}); tasks are kept in memory only from now on`);
+  }
+
+  /** Online, offline and visibility: what was backing off is retried when the page is back. */
+  #watchPage() {
+    const target = globalThis;
+    const doc = globalThis.document;
+    const online = () => this.#feed({ e: "online", online: true });
+    const offline = () => this.#feed({ e: "online", online: false });
+    const visibility = () => this.#feed({ e: "hidden", hidden: doc.visibilityState === "hidden" });
+    target.addEventListener?.("online", online);
+    target.addEventListener?.("offline", offline);
+    doc?.addEventListener("visibilitychange", visibility);
+    this.#unwatch = () => {
+      target.removeEventListener?.("online", online);
+      target.removeEventListener?.("offline", offline);
+      doc?.removeEventListener("visibilitychange", visibility);
+    };
+  }
+}
