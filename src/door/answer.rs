@@ -1,5 +1,6 @@
-//! An answer's body, as the driver read it whole, turned into the JSON-RPC result of the request it
-//! answers: the same decisions as the Rust transport's (`transport::fetch`), from bytes.
+//! An answer's body turned into the JSON-RPC result of the request it answers: the same decisions as
+//! the Rust transport's (`transport::fetch`). A JSON body comes whole; an event stream comes chunk by
+//! chunk ([`Stream`]), so an endless event is refused at the limit, not after the stream ends.
 use crate::json::Value;
 use crate::protocol::jsonrpc::{parse_answer, RequestId};
 use crate::protocol::sse::SseParser;
@@ -7,40 +8,54 @@ use crate::protocol::DecodeError;
 use crate::transport::reply::result_of;
 use crate::transport::TransportError;
 
-/// The result answering request `id`: from a JSON body, or from the event stream (`sse`) whose
-/// events are at most `limit` bytes each. A body that is no JSON is a protocol error on a 2xx and an
-/// HTTP failure otherwise.
-pub(super) fn read(
-    id: &RequestId,
-    status: u16,
-    retry_after_ms: Option<u64>,
-    sse: bool,
-    body: &[u8],
-    limit: usize,
-) -> Result<Value, TransportError> {
-    let message = if sse {
-        Some(from_stream(id, body, limit)?)
-    } else {
-        match parse_answer(&crate::text::lossy_utf8(body)) {
-            Ok(message) => Some(message),
-            Err(_) if !(200..300).contains(&status) => None,
-            Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
-        }
-    };
-    result_of(status, retry_after_ms, message)
+/// How an answer's HTTP status and `Retry-After` read.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Head {
+    pub(super) status: u16,
+    pub(super) retry_after_ms: Option<u64>,
 }
 
-/// The response to `id` among a stream's events (the others, such as progress, are not read yet).
-fn from_stream(id: &RequestId, body: &[u8], limit: usize) -> Result<Value, TransportError> {
-    let mut parser = SseParser::with_limit(limit);
-    let mut events = parser.push(body).map_err(TransportError::BadResponse)?;
-    events.extend(parser.finish().map_err(TransportError::BadResponse)?);
-    for event in events {
-        let Ok(message) = parse_answer(&event.data) else { continue };
-        let ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
-        if ours && message.get("method").is_none() {
-            return Ok(message);
-        }
+/// The result in a JSON body. A body that is no JSON is a protocol error on a 2xx and an HTTP failure
+/// otherwise.
+pub(super) fn from_body(head: Head, body: &[u8]) -> Result<Value, TransportError> {
+    let message = match parse_answer(&crate::text::lossy_utf8(body)) {
+        Ok(message) => Some(message),
+        Err(_) if !(200..300).contains(&head.status) => None,
+        Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
+    };
+    result_of(head.status, head.retry_after_ms, message)
+}
+
+/// An event stream being read for the response to one request.
+pub(super) struct Stream {
+    head: Head,
+    parser: SseParser,
+}
+
+impl Stream {
+    /// A stream whose events are at most `limit` bytes each.
+    pub(super) fn new(head: Head, limit: usize) -> Self {
+        Self { head, parser: SseParser::with_limit(limit) }
     }
-    Err(TransportError::Network("the event stream ended before the answer".into()))
+
+    /// Reads `chunk` (`None`: the stream ended). `None` while the response to `id` has not come; then
+    /// its result, or why there is none. The other messages (progress) are not read yet.
+    pub(super) fn read(&mut self, id: &RequestId, chunk: Option<&[u8]>) -> Option<Result<Value, TransportError>> {
+        let events = match chunk {
+            Some(bytes) => self.parser.push(bytes),
+            None => self.parser.finish(),
+        };
+        let events = match events {
+            Ok(events) => events,
+            Err(e) => return Some(Err(TransportError::BadResponse(e))),
+        };
+        for event in events {
+            let Ok(message) = parse_answer(&event.data) else { continue };
+            let ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
+            if ours && message.get("method").is_none() {
+                return Some(result_of(self.head.status, self.head.retry_after_ms, Some(message)));
+            }
+        }
+        chunk.is_none().then(|| Err(TransportError::Network("the event stream ended before the answer".into())))
+    }
 }

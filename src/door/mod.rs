@@ -59,6 +59,8 @@ struct Exchange {
     purpose: Purpose,
     /// Sent again once already (a -32022 that names our version).
     retried: bool,
+    /// The event stream its answer is being read from.
+    stream: Option<answer::Stream>,
 }
 
 /// Values by a number the door gave out: few at once (the requests in flight, the calls asking), so
@@ -78,6 +80,10 @@ impl<T> Numbered<T> {
 
     fn get(&self, n: u64) -> Option<&T> {
         self.0.iter().find(|(m, _)| *m == n).map(|(_, value)| value)
+    }
+
+    fn get_mut(&mut self, n: u64) -> Option<&mut T> {
+        self.0.iter_mut().find(|(m, _)| *m == n).map(|(_, value)| value)
     }
 
     fn remove(&mut self, n: u64) -> Option<T> {
@@ -172,6 +178,7 @@ impl Door {
             "call" => self.call(now, event, x),
             "asked" => self.asked(event, x),
             "answer" => self.answered(now, event, body),
+            "chunk" => self.chunk(now, event, body),
             "failed" => self.failed(now, event),
             "written" => self.written(now, event),
             "respond" => {
@@ -308,7 +315,7 @@ impl Door {
     fn send(&mut self, request: ClientRequest, purpose: Purpose) {
         let n = self.next_exchange;
         self.next_exchange += 1;
-        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false };
+        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None };
         self.push_send(n, &exchange);
         self.exchanges.insert(n, exchange);
     }
@@ -323,15 +330,44 @@ impl Door {
         self.out.push(json!({ "do": "send", "n": n, "body": body, "headers": Value::Array(headers) }));
     }
 
-    /// An answer to exchange `n` came: `status`, `retryAfter` (the header), `sse` (an event stream,
-    /// read whole) and the body's bytes.
+    /// An answer to exchange `n` came: `status`, `retryAfter` (the header), and either its JSON body
+    /// or, with `sse`, an event stream whose chunks follow as `chunk` events.
     fn answered(&mut self, now: u64, event: &Value, body: &[u8]) {
         let n = number(event, "n");
+        let head = answer::Head {
+            status: number(event, "status") as u16,
+            retry_after_ms: event
+                .get("retryAfter")
+                .and_then(Value::as_str)
+                .and_then(crate::transport::parse_retry_after),
+        };
+        let limit = self.max_response_bytes;
+        let Some(exchange) = self.exchanges.get_mut(n) else { return };
+        if event.get("sse").and_then(Value::as_bool) == Some(true) {
+            exchange.stream = Some(answer::Stream::new(head, limit));
+            return;
+        }
+        let result = answer::from_body(head, body);
+        self.decided(now, n, result);
+    }
+
+    /// The next chunk of exchange `n`'s event stream (`end`: it ended). Once the response is read, or
+    /// the stream cannot be read on, the driver is told to close it.
+    fn chunk(&mut self, now: u64, event: &Value, body: &[u8]) {
+        let n = number(event, "n");
+        let end = event.get("end").and_then(Value::as_bool) == Some(true);
+        let Some(exchange) = self.exchanges.get_mut(n) else { return };
+        let Some(stream) = exchange.stream.as_mut() else { return };
+        if let Some(result) = stream.read(&exchange.rpc_id, (!end).then_some(body)) {
+            self.out.push(json!({ "do": "close", "n": n }));
+            self.decided(now, n, result);
+        }
+    }
+
+    /// Exchange `n`'s JSON-RPC result (or why there is none), decoded for its request.
+    fn decided(&mut self, now: u64, n: u64, result: Result<Value, TransportError>) {
         let Some(exchange) = self.exchanges.get(n) else { return };
-        let status = number(event, "status") as u16;
-        let retry_after = event.get("retryAfter").and_then(Value::as_str).and_then(crate::transport::parse_retry_after);
-        let sse = event.get("sse").and_then(Value::as_bool).unwrap_or(false);
-        let result = answer::read(&exchange.rpc_id, status, retry_after, sse, body, self.max_response_bytes)
+        let result = result
             .and_then(|result| exchange.request.decode_result(&result).map_err(TransportError::BadResponse))
             .and_then(|result| match result.input_requests() {
                 Some(requests) => {
@@ -371,6 +407,7 @@ impl Door {
         let result = match result.as_ref().map_err(version_retry) {
             Err(VersionRetry::Again) if !exchange.retried => {
                 exchange.retried = true;
+                exchange.stream = None;
                 exchange.rpc_id = self.ids.next_id();
                 self.push_send(n, &exchange);
                 self.exchanges.insert(n, exchange);

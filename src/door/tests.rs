@@ -174,28 +174,55 @@ fn questions_before_a_task_go_to_the_host_or_fail_without_one() {
     assert!(retry.get("params").and_then(|p| p.get("inputResponses")).and_then(|r| r.get("ok")).is_some(), "{retry}");
 }
 
+/// Feeds exchange `n`'s stream `chunk` (`None`: its end).
+fn chunk(door: &mut Door, n: &Value, chunk: Option<&str>) -> Vec<Value> {
+    let event = json!({ "e": "chunk", "n": n, "end": chunk.is_none() });
+    door.handle(NOW, &event, chunk.unwrap_or_default().as_bytes())
+}
+
 #[test]
-fn an_answer_on_an_event_stream_is_read_from_its_events() {
+fn an_answer_on_an_event_stream_is_read_chunk_by_chunk() {
     let mut door = open();
     feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"echo"}"#);
     let send = the(&out, "send");
+    let n = send.get("n").unwrap().clone();
     let id = request(send).get("id").unwrap().clone();
-    let response = json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [] } });
-    let stream = format!("event: message\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{}}}}\n\ndata: {response}\n\n");
-    let event = json!({ "e": "answer", "n": send.get("n").unwrap(), "status": 200, "sse": true });
-    let out = door.handle(NOW, &event, stream.as_bytes());
-    assert_eq!(the(&out, "done").get("value").and_then(|v| v.get("kind")).and_then(Value::as_str), Some("result"));
-
-    let out = feed(&mut door, NOW, r#"{"e":"call","x":3,"name":"echo"}"#);
-    let event = json!({ "e": "answer", "n": the(&out, "send").get("n").unwrap(), "status": 200, "sse": true });
-    let out = door.handle(NOW, &event, b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n");
-    let error = the(&out, "done").get("error").unwrap();
-    assert_eq!(
-        error.get("name").and_then(Value::as_str),
-        Some("NetworkError"),
-        "a stream that ends without the answer"
+    let started = door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    assert!(started.is_empty(), "nothing until the stream says: {started:?}");
+    let progress = chunk(
+        &mut door,
+        &n,
+        Some("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n"),
     );
+    assert!(progress.is_empty(), "{progress:?}");
+    let response = json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [] } }).to_string();
+    let (first, second) = response.split_at(10);
+    assert!(chunk(&mut door, &n, Some(&format!("data: {first}"))).is_empty(), "half an event is no answer");
+    let out = chunk(&mut door, &n, Some(&format!("{second}\n\n")));
+    assert_eq!(kinds(&out), ["close", "delete", "done"], "the driver stops reading once the answer is in");
+    assert_eq!(the(&out, "done").get("value").and_then(|v| v.get("kind")).and_then(Value::as_str), Some("result"));
+}
+
+#[test]
+fn a_stream_without_the_answer_or_with_an_endless_event_fails_the_call_with_its_kind() {
+    let options = json!({ "url": "https://h/mcp", "maxResponseBytes": 1024 });
+    let mut door = Door::open(&options, 7).unwrap();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let mut error_of = |chunks: &[Option<&str>]| {
+        let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"echo"}"#);
+        let n = the(&out, "send").get("n").unwrap().clone();
+        door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+        let mut out = Vec::new();
+        for part in chunks {
+            out = chunk(&mut door, &n, *part);
+        }
+        assert_eq!(kinds(&out), ["close", "delete", "done"], "closed, the pending call gone, settled");
+        the(&out, "done").get("error").and_then(|e| e.get("name")).and_then(Value::as_str).unwrap().to_owned()
+    };
+    assert_eq!(error_of(&[Some("data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n"), None]), "NetworkError");
+    let endless = "data: ".to_owned() + &"a".repeat(2_000);
+    assert_eq!(error_of(&[Some(&endless)]), "ProtocolError", "refused at the limit, before the stream ends");
 }
 
 #[test]

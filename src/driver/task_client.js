@@ -227,6 +227,9 @@ export class TaskClient {
           else waiting?.resolve(effect.value);
           break;
         }
+        case "close":
+          this.#read.add(effect.n);
+          break;
         case "ask":
           this.#askHost(effect.x, effect.requests);
           break;
@@ -241,28 +244,27 @@ export class TaskClient {
     }
   }
 
+  /** Exchanges whose stream the door has read all it needs of. */
+  #read = new Set();
   /** The latest pending call's write: its request waits for it. */
   #saving = Promise.resolve();
 
-  /** One request: its answer (a JSON body or an event stream, read whole) or its failure goes back. */
+  /**
+   * One request: its answer goes back, a JSON body whole or an event stream chunk by chunk until the
+   * door has read what it needs (`close`), or its failure.
+   */
   async #exchange({ n, body, headers }) {
     await this.#saving;
     let reply;
     try {
       reply = await send(this.#url, body, headers, this.#headers, this.#timeoutMs, undefined, this.#limit, true);
-      let bytes = reply.bytes;
-      const sse = bytes === undefined;
-      if (sse) {
-        const chunks = [];
-        for (let chunk; (chunk = await reply.next()) !== undefined; ) chunks.push(chunk);
-        bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
-        let at = 0;
-        for (const chunk of chunks) {
-          bytes.set(chunk, at);
-          at += chunk.length;
-        }
+      const sse = reply.bytes === undefined;
+      this.#feed({ e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, sse }, reply.bytes ?? NO_BODY);
+      while (sse) {
+        const chunk = await reply.next();
+        this.#feed({ e: "chunk", n, end: chunk === undefined }, chunk ?? NO_BODY);
+        if (this.#read.delete(n) || chunk === undefined) break;
       }
-      this.#feed({ e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, sse }, bytes ?? NO_BODY);
     } catch (failure) {
       const known = typeof failure === "object" && failure !== null && typeof failure.kind === "string";
       const { kind, message, status, to } = known ? failure : { kind: "network", message: textOf(failure) };

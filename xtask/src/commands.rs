@@ -25,6 +25,7 @@ const HOSTS: &str = "host apps built from the tarball in Chromium: Vite + React,
 pub fn build(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
     let package = build_and_report(root, &tools)?;
+    build_driver_and_report(root, &tools)?;
     check_env_imports(&package.client)?;
     check_env_imports(&package.extension)?;
     check_env_imports(&package.element)?;
@@ -74,6 +75,11 @@ pub fn test(root: &Path) -> Result<()> {
     wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Everything, &mut checks, &mut tally);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     let pkg_ok = pkg.is_some();
+    let driver_built = checks
+        .run("wasm build of the JS driver (target/door-pkg, as `cargo xtask build`)", || {
+            build_driver_and_report(root, &tools)
+        })
+        .is_some();
     let mut tarball = None;
     match pkg {
         Some(pkg) => {
@@ -108,7 +114,7 @@ pub fn test(root: &Path) -> Result<()> {
         }
     }
     let pkg_built = pkg_ok;
-    peer_checks(root, &mut checks, pkg_built, tarball.is_some(), &engines, &mut tally);
+    peer_checks(root, &mut checks, pkg_built, driver_built, tarball.is_some(), &engines, &mut tally);
     report(&checks, &tally, "some xtask checks failed (see above)")
 }
 
@@ -140,11 +146,13 @@ fn peer_checks(
     root: &Path,
     checks: &mut Checks,
     pkg_built: bool,
+    driver_built: bool,
     packed: bool,
     engines: &Engines,
     tally: &mut EngineTally,
 ) {
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
+    const DRIVER: &str = "the JS driver (target/door-pkg): the Node suites on what it drives (tests/js)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
     const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
@@ -152,7 +160,7 @@ fn peer_checks(
     const MATRIX: &str = "interop matrix: TaskClient against SDK-built servers (tests/interop/matrix)";
     let engine_e2e = [Engine::Firefox, Engine::WebKit].map(|engine| (engine, engine_e2e_check(engine)));
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
-        for name in [NODE, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
+        for name in [NODE, DRIVER, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
             checks.skip(name, "the server did not build");
         }
         for (engine, name) in &engine_e2e {
@@ -192,6 +200,11 @@ fn peer_checks(
         if name == E2E {
             tally.record(Engine::Chromium, name, passed);
         }
+    }
+    if driver_built {
+        checks.run(DRIVER, || js_tests::run_on_driver(root, wasm_build::DRIVER_DIR, &exe));
+    } else {
+        checks.skip(DRIVER, "the JS driver did not build");
     }
     // The main end-to-end paths again in Firefox ESR and WebKitGTK, over plain WebDriver (tests/engines).
     for (engine, name) in &engine_e2e {
@@ -322,19 +335,26 @@ fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Packag
         sizes::table(&extension)
     );
     println!("A host that shows <mcp-task> cards (mcp-tasks-web/element):\n{}", sizes::table(&element));
-    let driver = wasm_build::build_driver(root, tools)?;
-    let driver = [&driver.wasm, &driver.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
-    println!(
-        "A host that imports TaskClient from the JS driver ({}, not shipped yet: 2026-07-28 servers, one tab):\n{}",
-        wasm_build::DRIVER_DIR,
-        sizes::table(&driver)
-    );
+
     sizes::check_budget(
         "the client with the element (.wasm + glue + element.js)",
         &element,
         sizes::ELEMENT_GZIP_GUARD,
     )?;
     Ok(package)
+}
+
+/// Builds the JS driver beside pkg/ (`target/door-pkg`, not shipped yet) and prints what a host that
+/// imports `TaskClient` from it downloads (`cargo xtask build` and `test`; the demo runs pkg/).
+fn build_driver_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<()> {
+    let driver = wasm_build::build_driver(root, tools)?;
+    let files = [&driver.wasm, &driver.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
+    println!(
+        "A host that imports TaskClient from the JS driver ({}, not shipped yet: 2026-07-28 servers, one tab):\n{}",
+        wasm_build::DRIVER_DIR,
+        sizes::table(&files)
+    );
+    Ok(())
 }
 
 /// Fails, listing them, if the final module imports anything from `env`. Read from the module's name
