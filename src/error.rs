@@ -129,6 +129,20 @@ impl ClientError {
         Self::new(ErrorKind::Storage, message)
     }
 
+    /// A tool started task `id` but the store did not take its record.
+    pub(crate) fn handle_not_stored(tool: &str, id: &str) -> Self {
+        Self::storage(format!(
+            "the tool {tool} started as task {id}, but the store did not take its record; the task is polled in memory and is lost if this page closes first"
+        ))
+    }
+
+    /// A host's answer or cancel for task `id` is queued, but the store did not take it.
+    pub(crate) fn change_not_stored(id: &str) -> Self {
+        Self::storage(format!(
+            "task {id}: the store did not take the change; it is queued in memory and this client sends it, but a reload before then loses it"
+        ))
+    }
+
     /// No task `id` here.
     pub(crate) fn unknown_task(id: &str) -> Self {
         Self::usage(format!("no task {id} in this client"))

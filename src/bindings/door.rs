@@ -36,11 +36,6 @@ impl ClientDoor {
         Ok(ClientDoor { door })
     }
 
-    /// The store prefix of this client's records.
-    pub fn prefix(&self) -> String {
-        self.door.prefix().to_owned()
-    }
-
     /// Feeds one event (JSON text) at `now` (ms), with an answer's `body`; returns the effects' JSON text.
     pub fn handle(&mut self, now: f64, event: &str, body: &[u8]) -> String {
         let event = crate::json::from_str(event).unwrap_or(Value::Null);

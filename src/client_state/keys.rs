@@ -169,6 +169,17 @@ impl Keys {
             _ => None,
         }
     }
+
+    /// The moves a migration makes of what the store listed under [`Self::previous_prefix`]: (old key,
+    /// new key, text), in the listed order, leaving every key [`Self::migrated`] does not claim. Each
+    /// is written under its new key (only where no record is) before its old key is deleted, so a run
+    /// that stops midway loses nothing and the next one carries on.
+    pub fn moves(&self, listed: Vec<(String, String)>) -> impl Iterator<Item = (String, String, String)> + '_ {
+        listed.into_iter().filter_map(|(old, text)| {
+            let new = self.migrated(&old)?;
+            Some((old, new, text))
+        })
+    }
 }
 
 /// What a key under a client's prefix holds.

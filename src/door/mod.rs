@@ -63,6 +63,16 @@ struct Exchange {
     stream: Option<answer::Stream>,
 }
 
+/// A host call that settles once task `id`'s record is written.
+struct AfterWrite {
+    id: String,
+    /// The host call.
+    x: u64,
+    /// The tool whose call created the task (`callTool` resolves with its snapshot); `None`: an answer
+    /// or a cancel (resolves with nothing).
+    tool: Option<String>,
+}
+
 /// Values by a number the door gave out: few at once (the requests in flight, the calls asking), so
 /// a list searched in order.
 struct Numbered<T>(Vec<(u64, T)>);
@@ -102,8 +112,8 @@ pub struct Door {
     next_exchange: u64,
     /// The write group in the store's hands.
     writing: Option<WriteGroup>,
-    /// Host calls that settle once a task's record is written: (task id, call number).
-    after_write: Vec<(String, u64)>,
+    /// Host calls that settle once a task's record is written.
+    after_write: Vec<AfterWrite>,
     /// `callTool`s waiting for the host's answers to a round's questions, by call number.
     asking: Numbered<(CallInFlight, InputRequiredResult)>,
     /// `wait`s by the state's waiter id: the host call each settles.
@@ -128,6 +138,18 @@ fn text(event: &Value, name: &str) -> String {
 
 /// A whole non-negative number the driver wrote (read without float parsing, which would cost the
 /// .wasm core's decimal-to-float tables).
+/// The `[key, text]` pairs of an event's `entries` (what the driver listed from the store).
+fn pairs(event: &Value) -> Vec<(String, String)> {
+    let entries = event.get("entries").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    entries
+        .iter()
+        .filter_map(|entry| match entry.as_array().map(Vec::as_slice) {
+            Some([Value::String(key), Value::String(text)]) => Some((key.clone(), text.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 fn number(event: &Value, name: &str) -> u64 {
     event.get(name).and_then(Value::as_u64).unwrap_or(0)
 }
@@ -163,16 +185,21 @@ impl Door {
         })
     }
 
-    /// The store prefix of this client's records (the driver lists it at open).
-    pub fn prefix(&self) -> &str {
-        self.state.keys().prefix()
-    }
-
     /// Feeds one event (`{ "e": kind, … }`; `body`: an answer's bytes) at `now`, and returns what the
     /// driver must do, in order.
     pub fn handle(&mut self, now: u64, event: &Value, body: &[u8]) -> Vec<Value> {
         let x = number(event, "x");
         match event.get("e").and_then(Value::as_str).unwrap_or_default() {
+            "keys" => {
+                let keys = self.state.keys();
+                let prefixes = json!({ "prefix": keys.prefix(), "previous": keys.previous_prefix() });
+                self.done(x, Ok(prefixes));
+            }
+            "migrate" => {
+                let moves = self.state.keys().moves(pairs(event)).map(|(old, new, text)| json!([old, new, text]));
+                let moves = Value::Array(moves.collect());
+                self.done(x, Ok(moves));
+            }
             "restore" => self.restore(now, event, x),
             "tick" => self.state.poll_due(now),
             "call" => self.call(now, event, x),
@@ -240,15 +267,12 @@ impl Door {
     /// in key order), then polls what is due.
     fn restore(&mut self, now: u64, event: &Value, x: u64) {
         let mut restore = self.state.begin_restore(true);
-        for entry in event.get("entries").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default() {
-            if let Some([Value::String(key), Value::String(text)]) = entry.as_array().map(Vec::as_slice) {
-                self.state.restore_entry(&mut restore, key, text.clone());
-            }
+        for (key, text) in pairs(event) {
+            self.state.restore_entry(&mut restore, &key, text);
         }
         self.state.page_read(&mut restore, now);
-        for key in self.state.finish_restore(restore, now) {
-            self.out.push(json!({ "do": "delete", "key": key }));
-        }
+        // The ids read anew matter to the tabs and step mode, which the door does not drive yet.
+        self.state.finish_restore(restore, now);
         self.state.poll_due(now);
         self.done(x, Ok(Value::Null));
     }
@@ -445,7 +469,7 @@ impl Door {
             ToolCallOutcome::Task(handle) => {
                 let id = self.state.add_task_of(now, call.name.clone(), handle, TaskProtocol::Extension);
                 // Settled with the task's snapshot once its record is stored (`written`).
-                self.after_write.push((id.clone(), call.x));
+                self.after_write.push(AfterWrite { id: id.clone(), x: call.x, tool: Some(call.name.clone()) });
                 self.write(&id);
                 self.forget_call(&call);
             }
@@ -486,7 +510,7 @@ impl Door {
     fn host_event(&mut self, now: u64, x: u64, id: &str, outcome: Result<Change, ClientError>) {
         match outcome {
             Ok(Change::State) => {
-                self.after_write.push((id.to_owned(), x));
+                self.after_write.push(AfterWrite { id: id.to_owned(), x, tool: None });
                 self.write(id);
             }
             Ok(_) => self.done(x, Ok(Value::Null)),
@@ -514,32 +538,48 @@ impl Door {
 
     /// The write group is in the store (`ok`), or the store refused it (`message`): its tasks are
     /// announced either way (a refused one stays in memory and its host hears why).
+    /// `refused`: the keys the store did not take (`message`: its last failure), each record then
+    /// kept in memory with a `storage` event that keeps `durable: true`; `broken`: the store took
+    /// none and the driver has switched to memory (its own `storage` event says so). Every task of the
+    /// group is announced either way, and a host call waiting for a record that is not stored rejects.
     fn written(&mut self, now: u64, event: &Value) {
         let Some(group) = self.writing.take() else { return };
-        let ids = group.ids.clone();
-        if event.get("ok").and_then(Value::as_bool) == Some(true) {
-            self.state.group_written(group);
-        } else {
-            let why = text(event, "message");
-            for id in &ids {
+        let refused: Vec<&str> =
+            event.get("refused").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        let broken = event.get("broken").and_then(Value::as_bool) == Some(true);
+        let why = text(event, "message");
+        let mut stored = WriteGroup { ids: Vec::new(), entries: Vec::new() };
+        let mut lost = Vec::new();
+        for (id, entry) in group.ids.into_iter().zip(group.entries) {
+            if broken || refused.contains(&entry.0.as_str()) {
+                lost.push(id);
+            } else {
+                stored.ids.push(id);
+                stored.entries.push(entry);
+            }
+        }
+        let mut ids = stored.ids.clone();
+        self.state.group_written(stored);
+        for id in &lost {
+            if !broken {
                 let reason = format!("the store refused the record of task {id} ({why}); it is kept in memory");
                 self.out.push(json!({ "do": "storage", "reason": reason }));
                 self.state.write_refused(id.clone());
             }
         }
+        ids.extend(lost.iter().cloned());
         for id in &ids {
             self.state.announce(id);
-            let mut waiting = Vec::new();
-            self.after_write.retain(|(task, x)| {
-                let ours = task == id;
-                if ours {
-                    waiting.push(*x);
-                }
-                !ours
-            });
-            for x in waiting {
-                let snapshot = self.snapshot(id);
-                self.done(x, Ok(json!({ "kind": "task", "task": snapshot })));
+            let (settled, waiting) = std::mem::take(&mut self.after_write).into_iter().partition(|w| w.id == *id);
+            self.after_write = waiting;
+            for AfterWrite { x, tool, .. } in settled {
+                let outcome = match (lost.contains(id), tool) {
+                    (false, Some(_)) => Ok(json!({ "kind": "task", "task": self.snapshot(id) })),
+                    (false, None) => Ok(Value::Null),
+                    (true, Some(tool)) => Err(ClientError::handle_not_stored(&tool, id)),
+                    (true, None) => Err(ClientError::change_not_stored(id)),
+                };
+                self.done(x, outcome);
             }
         }
         // A new task is due at once; a host's answer or cancel goes out now.

@@ -45,6 +45,11 @@ impl DoorOptions {
     pub fn read(options: &Value) -> Result<Self, String> {
         let text = |key: &str| options.get(key).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_owned);
         let url = text("url").ok_or("options.url (the MCP endpoint) is required")?;
+        if options.get("autoPoll").and_then(Value::as_bool) == Some(false) {
+            return Err(
+                "autoPoll: false (step mode) is not in the JS driver yet; the mcp-tasks-web entry has it".into()
+            );
+        }
         let namespace = match options.get("namespace") {
             None | Some(Value::Null) => "default".to_owned(),
             Some(_) => text("namespace").ok_or("options.namespace must be a non-empty string")?,

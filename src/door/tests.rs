@@ -246,3 +246,47 @@ fn restored_records_are_polled_and_unknown_events_and_tasks_are_typed_errors() {
     assert_eq!(message, "the door has no event \"shout\"");
     assert!(Door::open(&json!({ "namespace": "ns" }), 1).is_err(), "a door needs a url");
 }
+
+#[test]
+fn a_record_the_store_refuses_rejects_the_call_that_made_it_and_stays_in_memory() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
+    let out = answer(&mut door, NOW, the(&out, "send"), task("working"));
+    let key = the(&out, "put").get("entries").and_then(Value::as_array).unwrap()[0].as_array().unwrap()[0].clone();
+    let refusal = json!({ "e": "written", "refused": [key], "message": "quota" });
+    let out = door.handle(NOW, &refusal, &[]);
+    let error = the(&out, "done").get("error").unwrap();
+    assert_eq!(error.get("name").and_then(Value::as_str), Some("StorageError"));
+    assert!(error.get("message").and_then(Value::as_str).unwrap().contains("started as task t1,"), "{error}");
+    let reason = the(&out, "storage").get("reason").and_then(Value::as_str).unwrap();
+    assert!(reason.contains("t1") && reason.contains("quota"), "{reason}");
+    assert!(door.state.is_unstored("t1"), "kept in memory, written again with its next change");
+    assert!(out.iter().any(|e| e.get("type").and_then(Value::as_str) == Some("task")), "still announced");
+
+    let out = feed(&mut door, NOW, r#"{"e":"cancel","x":3,"id":"t1"}"#);
+    let broken = door.handle(NOW, &json!({ "e": "written", "refused": [], "broken": true }), &[]);
+    assert!(kinds(&out).contains(&"put"), "{out:?}");
+    let error = the(&broken, "done").get("error").unwrap();
+    assert!(error.get("message").and_then(Value::as_str).unwrap().contains("queued in memory"), "{error}");
+    assert!(!kinds(&broken).contains(&"storage"), "the driver says the store broke, once");
+}
+
+#[test]
+fn step_mode_is_refused_at_open_and_previous_keys_move() {
+    let options = json!({ "url": "https://h/mcp", "autoPoll": false });
+    let error = Door::open(&options, 1).err().unwrap();
+    assert!(error.message.contains("step mode"), "{}", error.message);
+
+    let mut door = open();
+    let out = feed(&mut door, NOW, r#"{"e":"keys","x":1}"#);
+    let keys = the(&out, "done").get("value").unwrap().clone();
+    let previous = keys.get("previous").and_then(Value::as_str).unwrap();
+    let prefix = keys.get("prefix").and_then(Value::as_str).unwrap();
+    let old = format!("{previous}task/t1");
+    let migrate = json!({ "e": "migrate", "x": 2, "entries": [[old, "text"], [format!("{previous}task/a/b"), "x"]] });
+    let out = door.handle(NOW, &migrate, &[]);
+    let moves = the(&out, "done").get("value").and_then(Value::as_array).unwrap();
+    assert_eq!(moves.len(), 1, "a key the client cannot claim stays: {moves:?}");
+    assert_eq!(moves[0], json!([old, format!("{prefix}task/t1"), "text"]));
+}

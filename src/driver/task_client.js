@@ -29,7 +29,7 @@ const textOf = (thrown) => errorText(typeof thrown?.message === "string" && !(th
 /** The options the door reads: numbers floored (the door reads whole numbers), the rest as given. */
 function doorOptions(options) {
   const out = {};
-  for (const key of ["url", "namespace", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests"]) {
+  for (const key of ["url", "namespace", "autoPoll", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests"]) {
     const value = options[key];
     if (value === undefined || value === null) continue;
     out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
@@ -54,6 +54,17 @@ async function openStore(choice) {
     return [await Records.indexedDb(DATABASE), null];
   } catch (thrown) {
     return [Records.memory(), `IndexedDB is not usable here (${textOf(thrown)}); tasks are kept in memory only`];
+  }
+}
+
+/** Every record under `prefix`, as `[key, text]` pairs in key order, page by page. */
+async function listAll(records, prefix) {
+  const entries = [];
+  for (let after; ; ) {
+    const page = await records.listPage(prefix, after, PAGE);
+    for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
+    if (page.length < PAGE * 2) return entries;
+    after = page[page.length - 2];
   }
 }
 
@@ -103,18 +114,23 @@ export class TaskClient {
     const [records, note] = await openStore(options.store);
     const client = new TaskClient(door, records, note === null, options);
     if (note !== null) client.#emitStorage(note);
-    const entries = [];
+    let entries = [];
+    const { prefix, previous } = client.#query({ e: "keys" });
     try {
-      const prefix = door.prefix();
-      for (let after; ; ) {
-        const page = await records.listPage(prefix, after, PAGE);
-        for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
-        if (page.length < PAGE * 2) break;
-        after = page[page.length - 2];
+      // Records the previous release stored under its bare keys move to this release's first.
+      for (const [from, to, text] of client.#query({ e: "migrate", entries: await listAll(records, previous) })) {
+        await records.putIf(to, undefined, text);
+        await records.run(2, from);
       }
+      entries = await listAll(records, prefix);
     } catch (thrown) {
-      records.close();
-      throw storage(textOf(thrown));
+      // A host store that cannot list or move breaks its contract: open() says so rather than
+      // claim durability for tasks it did not load. IndexedDB falls back to memory.
+      if (typeof options.store === "object" && options.store !== null) {
+        records.close();
+        throw storage(textOf(thrown));
+      }
+      client.#storageFailed(thrown);
     }
     await client.#ask({ e: "restore", entries });
     client.#watchPage();
@@ -146,12 +162,7 @@ export class TaskClient {
 
   /** Snapshots of every task in this namespace and of calls whose outcome is unknown. */
   tasks() {
-    // The door answers within the call, so the value is here when `#feed` returns.
-    let snapshots = [];
-    const x = this.#next++;
-    this.#waiting.set(x, { resolve: (value) => (snapshots = value), reject: () => {} });
-    this.#feed({ e: "tasks", x });
-    return snapshots;
+    return this.#query({ e: "tasks" });
   }
 
   /** Forgets a task (or a call of unknown outcome): removed from memory and the store. */
@@ -182,6 +193,15 @@ export class TaskClient {
 
   removeEventListener(type, listener, options) {
     this.#events.listen(false, type, listener, options);
+  }
+
+  /** A host call the door answers within the call (`tasks`, `keys`, `migrate`): its value. */
+  #query(event) {
+    let value;
+    const x = this.#next++;
+    this.#waiting.set(x, { resolve: (answer) => (value = answer), reject: () => {} });
+    this.#feed({ ...event, x });
+    return value;
   }
 
   /** Feeds a host call to the door; resolves or rejects with its `done`. */
@@ -274,16 +294,33 @@ export class TaskClient {
     }
   }
 
-  /** Writes a group of records in one go; the door hears when they are in the store, or why not. */
+  /**
+   * Writes a group of records in one go; the door hears when they are in the store, or which keys the
+   * store refused. A refused group is written record by record, so one record the store will not take
+   * keeps no other out; only when it takes none (or, for one record, is gone or blocked) is the store
+   * taken as broken, and memory used from then on.
+   */
   async #put(entries) {
-    let outcome;
+    const refused = [];
+    let failure;
     try {
       await this.#records.putAll(entries.flat());
-      outcome = { e: "written", ok: true };
     } catch (thrown) {
-      outcome = { e: "written", ok: false, message: textOf(thrown) };
+      failure = thrown;
+      if (entries.length === 1) refused.push(entries[0][0]);
+      for (const [key, text] of entries.length > 1 ? entries : []) {
+        try {
+          await this.#records.run(1, key, text);
+        } catch (thrown) {
+          failure = thrown;
+          refused.push(key);
+        }
+      }
     }
-    this.#feed(outcome);
+    const gone = entries.length > 1 || failure?.kind === "unavailable" || failure?.kind === "blocked";
+    const broken = refused.length === entries.length && refused.length > 0 && gone;
+    if (broken) this.#storageFailed(failure);
+    this.#feed({ e: "written", refused, broken, message: failure === undefined ? "" : textOf(failure) });
   }
 
   /** The host's `onInputRequired` for call `x`, awaited; its answers (or why there are none) go back. */

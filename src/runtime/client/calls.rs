@@ -72,9 +72,7 @@ impl ClientCore {
                 self.pump();
                 if written == super::Written::Failed {
                     // The tool runs on the server: the host must hear that its handle is not stored.
-                    Err(ClientError::storage(format!(
-                        "the tool {name} started as task {id}, but the store did not take its record; the task is polled in memory and is lost if this page closes first"
-                    )))
+                    Err(ClientError::handle_not_stored(&name, &id))
                 } else {
                     Ok(CallOutcome::Task(self.snapshot(&id).unwrap_or(Value::Null)))
                 }

@@ -464,9 +464,7 @@ impl ClientCore {
         let written = if change == Change::State { self.changed_with(task_id, replay).await } else { Written::Ours };
         self.pump();
         if written == Written::Failed {
-            return Err(ClientError::storage(format!(
-                "task {task_id}: the store did not take the change; it is queued in memory and this client sends it, but a reload before then loses it"
-            )));
+            return Err(ClientError::change_not_stored(task_id));
         }
         Ok(())
     }

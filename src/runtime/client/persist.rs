@@ -33,20 +33,11 @@ pub(super) enum Written {
 /// over a record already there (a run that stopped midway wrote it, or this release has changed it
 /// since): a crash or a failed store call loses nothing, and the next open carries on.
 async fn migrate(store: &Store, keys: &Keys) -> Result<(), StoreError> {
-    for (old, new, text) in moves(keys, store.list(keys.previous_prefix()).await?) {
+    for (old, new, text) in keys.moves(store.list(keys.previous_prefix()).await?) {
         store.put_if(&new, None, &text).await?;
         store.delete(&old).await?;
     }
     Ok(())
-}
-
-/// The moves [`migrate`] makes of what the store listed under the previous prefix: (old key, new
-/// key, text), in the listed order, leaving every key [`Keys::migrated`] does not claim.
-fn moves(keys: &Keys, listed: Vec<(String, String)>) -> impl Iterator<Item = (String, String, String)> + '_ {
-    listed.into_iter().filter_map(|(old, text)| {
-        let new = keys.migrated(&old)?;
-        Some((old, new, text))
-    })
 }
 
 impl ClientCore {
@@ -271,7 +262,7 @@ mod tests {
         let prefix = keys.previous_prefix();
         let listed: Vec<(String, String)> =
             store.iter().filter(|(key, _)| key.starts_with(prefix)).map(|(k, v)| (k.clone(), v.clone())).collect();
-        for (old, new, text) in moves(keys, listed) {
+        for (old, new, text) in keys.moves(listed) {
             store.entry(new).or_insert(text);
             store.remove(&old);
         }
