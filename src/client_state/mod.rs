@@ -318,6 +318,37 @@ impl ClientState {
         self.tool_bindings.get(tool)
     }
 
+    /// A `tools/list` page as the host gets it: each tool exactly as the server sent it, less those whose
+    /// `x-mcp-header` annotations are invalid (named in `rejectedTools`); the others' bindings are kept
+    /// so `callTool` sends their `Mcp-Param-*` headers.
+    pub fn take_tool_page(&mut self, mut page: crate::protocol::Object) -> Value {
+        let tools = match page.remove("tools") {
+            Some(Value::Array(tools)) => tools,
+            _ => Vec::new(),
+        };
+        let mut kept = Vec::new();
+        let mut rejected = Vec::new();
+        for tool in tools {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+            match crate::protocol::param_headers::bindings(tool.get("inputSchema").unwrap_or(&Value::Null)) {
+                Ok(bindings) => {
+                    self.set_tool_bindings(name, Some(bindings));
+                    kept.push(tool);
+                }
+                Err(e) => {
+                    self.set_tool_bindings(name.clone(), None);
+                    rejected.push(crate::json::json!({ "name": name, "reason": e.to_string() }));
+                }
+            }
+        }
+        page.remove("resultType");
+        page.put("tools", Value::Array(kept));
+        if !rejected.is_empty() {
+            page.put("rejectedTools", Value::Array(rejected));
+        }
+        Value::Object(page)
+    }
+
     /// Keeps (or, with `None`, drops) `tool`'s bindings.
     pub fn set_tool_bindings(&mut self, tool: String, bindings: Option<Vec<ParamBinding>>) {
         match bindings {

@@ -19,6 +19,7 @@ use crate::machine::stored::to_stored;
 use crate::protocol::input::{decode_input_responses, encode_input_requests, within_limit, InputResponses};
 use crate::protocol::jsonrpc::{RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
+use crate::protocol::param_headers;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::tool_call::{InputRequiredResult, ToolCallOutcome};
@@ -37,6 +38,8 @@ enum Purpose {
     Task { id: String, action: Action, slot: bool },
     /// A host's `callTool`.
     Call(CallInFlight),
+    /// A host's `listTools`: `x` settles it.
+    ListTools { x: u64 },
 }
 
 /// A host's `callTool` across its MRTR rounds.
@@ -50,6 +53,8 @@ struct CallInFlight {
     call_id: String,
     /// Whether the host gave `onInputRequired` to answer a round's questions.
     can_ask: bool,
+    /// Its `Mcp-Param-*` headers, sent with every round.
+    extra: Vec<(String, String)>,
 }
 
 /// A request on its way.
@@ -61,6 +66,8 @@ struct Exchange {
     retried: bool,
     /// The event stream its answer is being read from.
     stream: Option<answer::Stream>,
+    /// Headers of this request beyond the protocol's (a call's `Mcp-Param-*`).
+    extra: Vec<(String, String)>,
 }
 
 /// A host call that settles once task `id`'s record is written.
@@ -203,6 +210,10 @@ impl Door {
             "restore" => self.restore(now, event, x),
             "tick" => self.state.poll_due(now),
             "call" => self.call(now, event, x),
+            "list_tools" => {
+                let cursor = event.get("cursor").and_then(Value::as_str).map(str::to_owned);
+                self.send(ClientRequest::ListTools { cursor }, Purpose::ListTools { x }, Vec::new());
+            }
             "asked" => self.asked(event, x),
             "answer" => self.answered(now, event, body),
             "chunk" => self.chunk(now, event, body),
@@ -292,6 +303,14 @@ impl Door {
         };
         self.seed = self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         let call_id = format!("call-{}", crate::text::hex16(self.seed));
+        let bindings = match event.get("inputSchema") {
+            None | Some(Value::Null) => self.state.tool_bindings(&name).cloned().unwrap_or_default(),
+            Some(schema) => match param_headers::bindings(schema) {
+                Ok(bindings) => bindings,
+                Err(e) => return self.done(x, Err(ClientError::usage(e.to_string()))),
+            },
+        };
+        let extra = param_headers::headers(&bindings, arguments.as_ref());
         let pending = PendingCall {
             call_id: call_id.clone(),
             tool_name: name.clone(),
@@ -303,7 +322,11 @@ impl Door {
         self.out.push(json!({ "do": "save", "key": key, "text": to_stored(&pending).to_string() }));
         let call = MrtrCall::new(name.clone(), arguments);
         let (_, request) = call.first(&mut RequestIds::starting_at(0));
-        self.send(request, Purpose::Call(CallInFlight { x, name, call, call_id, can_ask }));
+        self.send(
+            request,
+            Purpose::Call(CallInFlight { x, name, call, call_id, can_ask, extra: extra.clone() }),
+            extra,
+        );
     }
 
     /// The host's answers to a call's questions (`answers`), or why it gave none (`error`).
@@ -330,16 +353,19 @@ impl Door {
             call.call.retry(&mut ids, round, answers).map_err(|e| ClientError::usage(e.to_string()))
         });
         match retry {
-            Ok((_, request)) => self.send(request, Purpose::Call(call)),
+            Ok((_, request)) => {
+                let extra = call.extra.clone();
+                self.send(request, Purpose::Call(call), extra);
+            }
             Err(e) => self.end_call(&call, Err(e)),
         }
     }
 
-    /// Queues `request` under a fresh exchange number and id.
-    fn send(&mut self, request: ClientRequest, purpose: Purpose) {
+    /// Queues `request` under a fresh exchange number and id, with `extra` headers.
+    fn send(&mut self, request: ClientRequest, purpose: Purpose, extra: Vec<(String, String)>) {
         let n = self.next_exchange;
         self.next_exchange += 1;
-        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None };
+        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None, extra };
         self.push_send(n, &exchange);
         self.exchanges.insert(n, exchange);
     }
@@ -350,8 +376,18 @@ impl Door {
             headers.push(Value::from(name));
             headers.push(Value::from(value));
         }
+        for (name, value) in &exchange.extra {
+            headers.push(Value::from(name));
+            headers.push(Value::from(value));
+        }
         let body = exchange.request.envelope(&exchange.rpc_id, &self.meta).to_string();
-        self.out.push(json!({ "do": "send", "n": n, "body": body, "headers": Value::Array(headers) }));
+        // A host call's requests name it, so the driver can end them with the host's `signal`.
+        let x = match &exchange.purpose {
+            Purpose::Call(call) => Value::from(call.x),
+            Purpose::ListTools { x } => Value::from(*x),
+            Purpose::Task { .. } => Value::Null,
+        };
+        self.out.push(json!({ "do": "send", "n": n, "x": x, "body": body, "headers": Value::Array(headers) }));
     }
 
     /// An answer to exchange `n` came: `status`, `retryAfter` (the header), and either its JSON body
@@ -449,6 +485,17 @@ impl Door {
                 }
             }
             Purpose::Call(call) => self.call_answered(now, call, result),
+            Purpose::ListTools { x } => {
+                let outcome = match result {
+                    Ok(RequestResult::ToolList(page)) => Ok(self.state.take_tool_page(page)),
+                    Ok(_) => Err(ClientError::new(
+                        ErrorKind::Protocol,
+                        "the server answered tools/list with another kind of result",
+                    )),
+                    Err(e) => Err(ClientError::from(&e)),
+                };
+                self.done(x, outcome);
+            }
         }
     }
 
@@ -639,7 +686,7 @@ impl Door {
                     }
                     Action::SendCancel => ClientRequest::CancelTask { task_id },
                 };
-                self.send(request, Purpose::Task { id, action, slot });
+                self.send(request, Purpose::Task { id, action, slot }, Vec::new());
             }
             Effect::Store(id) => self.write(&id),
             Effect::Delete(key) => self.out.push(json!({ "do": "delete", "key": key })),

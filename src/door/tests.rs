@@ -290,3 +290,33 @@ fn step_mode_is_refused_at_open_and_previous_keys_move() {
     assert_eq!(moves.len(), 1, "a key the client cannot claim stays: {moves:?}");
     assert_eq!(moves[0], json!([old, format!("{prefix}task/t1"), "text"]));
 }
+
+#[test]
+fn a_tools_page_keeps_each_tools_bindings_for_its_calls_and_names_the_invalid_ones() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":2,"cursor":"c1"}"#);
+    let send = the(&out, "send");
+    assert_eq!(send.get("x").and_then(Value::as_u64), Some(2), "a host call's request names it (for its signal)");
+    assert_eq!(request(send).get("params").and_then(|p| p.get("cursor")).and_then(Value::as_str), Some("c1"));
+    let bound = json!({ "name": "greet", "inputSchema": { "properties": { "who": { "type": "string", "x-mcp-header": "Who" } } } });
+    let bad =
+        json!({ "name": "bad", "inputSchema": { "properties": { "n": { "type": "array", "x-mcp-header": "N" } } } });
+    let out = answer(&mut door, NOW, send, json!({ "tools": [bound, bad], "nextCursor": "c2" }));
+    let page = the(&out, "done").get("value").unwrap();
+    assert_eq!(page.get("tools").and_then(Value::as_array).map(Vec::len), Some(1));
+    assert_eq!(page.get("nextCursor").and_then(Value::as_str), Some("c2"));
+    let rejected = page.get("rejectedTools").and_then(Value::as_array).unwrap();
+    assert_eq!(rejected[0].get("name").and_then(Value::as_str), Some("bad"));
+
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":3,"name":"greet","arguments":{"who":"Ann"}}"#);
+    let headers = the(&out, "send").get("headers").and_then(Value::as_array).unwrap();
+    let at = headers.iter().position(|h| h.as_str() == Some("Mcp-Param-Who")).expect("the bound header is sent");
+    assert_eq!(headers[at + 1].as_str(), Some("Ann"));
+    let out = feed(
+        &mut door,
+        NOW,
+        r#"{"e":"call","x":4,"name":"x","inputSchema":{"properties":{"a":{"x-mcp-header":"A"}}}}"#,
+    );
+    assert_eq!(the(&out, "done").get("error").and_then(|e| e.get("name")).and_then(Value::as_str), Some("TypeError"));
+}

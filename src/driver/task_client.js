@@ -83,6 +83,8 @@ export class TaskClient {
   #next = 1;
   /** `onInputRequired` of each call that has one, by call number. */
   #askers = new Map();
+  /** The host's `signal` of each call (or tools page) that has one, by call number. */
+  #signals = new Map();
   #timer;
   #unwatch = () => {};
   #notify;
@@ -142,7 +144,23 @@ export class TaskClient {
     const onInput = options?.onInputRequired;
     const x = this.#next;
     if (typeof onInput === "function") this.#askers.set(x, onInput);
-    return this.#ask({ e: "call", name: String(name), arguments: args ?? null, ask: typeof onInput === "function" }).finally(() => this.#askers.delete(x));
+    if (options?.signal) this.#signals.set(x, options.signal);
+    const event = { e: "call", name: String(name), arguments: args ?? null, ask: typeof onInput === "function", inputSchema: options?.inputSchema ?? null };
+    return this.#ask(event).finally(() => {
+      this.#askers.delete(x);
+      this.#signals.delete(x);
+    });
+  }
+
+  /**
+   * One page of the server's tools, each exactly as sent. Tools with invalid `x-mcp-header`
+   * annotations are left out and named in `rejectedTools`; the others' annotated arguments are sent as
+   * `Mcp-Param-*` headers by `callTool`.
+   */
+  listTools(options = {}) {
+    const x = this.#next;
+    if (options?.signal) this.#signals.set(x, options.signal);
+    return this.#ask({ e: "list_tools", cursor: options?.cursor ?? null }).finally(() => this.#signals.delete(x));
   }
 
   /** Answers some or all of a task's outstanding input requests (each key once). */
@@ -273,11 +291,12 @@ export class TaskClient {
    * One request: its answer goes back, a JSON body whole or an event stream chunk by chunk until the
    * door has read what it needs (`close`), or its failure.
    */
-  async #exchange({ n, body, headers }) {
+  async #exchange({ n, x, body, headers }) {
     await this.#saving;
     let reply;
     try {
-      reply = await send(this.#url, body, headers, this.#headers, this.#timeoutMs, undefined, this.#limit, true);
+      const signal = x === null ? undefined : this.#signals.get(x);
+      reply = await send(this.#url, body, headers, this.#headers, this.#timeoutMs, signal, this.#limit, true);
       const sse = reply.bytes === undefined;
       this.#feed({ e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, sse }, reply.bytes ?? NO_BODY);
       while (sse) {

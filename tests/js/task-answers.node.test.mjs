@@ -12,7 +12,9 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { TaskClient, mapStore, nextTask } from "./support.mjs";
 
-const TIME = "2026-12-05T10:00:00Z";
+// The tasks' creation time: now (whole seconds), so a task with a TTL of a day is live whenever this
+// runs (a fixed date made the TTL test fail once that day had passed).
+const TIME = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
 /** A regular tasks/get result for `taskId`, with `extra` fields over it. */
 const task = (taskId, extra = {}) => ({

@@ -6,7 +6,7 @@ use crate::client_state::TabMessage;
 use crate::error::{ClientError, ErrorKind};
 use crate::host::globals;
 use crate::host::js_json::{from_js, to_js};
-use crate::json::{json, Value};
+use crate::json::Value;
 use crate::machine::mrtr::MrtrCall;
 use crate::machine::pending::PendingCall;
 use crate::machine::stored::to_stored;
@@ -223,7 +223,7 @@ impl ClientCore {
         cursor: Option<String>,
         signal: Option<web_sys::AbortSignal>,
     ) -> Result<Value, ClientError> {
-        let mut page = match self.transport.send(&ClientRequest::ListTools { cursor }, signal.as_ref()).await {
+        let page = match self.transport.send(&ClientRequest::ListTools { cursor }, signal.as_ref()).await {
             Ok(RequestResult::ToolList(page)) => page,
             Ok(_) => {
                 return Err(ClientError::new(
@@ -233,31 +233,7 @@ impl ClientCore {
             }
             Err(e) => return Err(ClientError::from(&e)),
         };
-        let tools = match page.remove("tools") {
-            Some(Value::Array(tools)) => tools,
-            _ => Vec::new(),
-        };
-        let mut kept = Vec::new();
-        let mut rejected = Vec::new();
-        for tool in tools {
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-            match param_headers::bindings(tool.get("inputSchema").unwrap_or(&Value::Null)) {
-                Ok(bindings) => {
-                    self.state.borrow_mut().set_tool_bindings(name, Some(bindings));
-                    kept.push(tool);
-                }
-                Err(e) => {
-                    self.state.borrow_mut().set_tool_bindings(name.clone(), None);
-                    rejected.push(json!({ "name": name, "reason": e.to_string() }));
-                }
-            }
-        }
-        page.remove("resultType");
-        page.put("tools", Value::Array(kept));
-        if !rejected.is_empty() {
-            page.put("rejectedTools", Value::Array(rejected));
-        }
-        Ok(Value::Object(page))
+        Ok(self.state.borrow_mut().take_tool_page(page))
     }
 }
 

@@ -1,0 +1,73 @@
+// listTools, callTool's x-mcp-header bindings (Mcp-Param-* headers) and its abort signal, in Node
+// against the reference server: on the shipped build and, through MCP_TASKS_PKG, the JS driver's.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { TaskClient, startServer, mapStore, admin } from "./support.mjs";
+
+const server = await startServer(["--faults"]);
+after(() => server.stop());
+
+const open = () => TaskClient.open({ url: server.url, store: mapStore(), namespace: "tools-tests" });
+
+/** Runs `body` with every request's headers recorded (name lowercased → value), by JSON-RPC method. */
+async function recording(body) {
+  const seen = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const sent = request.method === "POST" ? await request.clone().json().catch(() => null) : null;
+    seen.push({ method: sent?.method, headers: Object.fromEntries(request.headers) });
+    return realFetch(request);
+  };
+  try {
+    await body();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  return seen;
+}
+
+test("listTools gives the server's tools as sent", async () => {
+  const client = await open();
+  try {
+    const page = await client.listTools();
+    const echo = page.tools.find((tool) => tool.name === "echo");
+    assert.ok(echo, JSON.stringify(page.tools.map((tool) => tool.name)));
+    assert.equal(typeof echo.inputSchema, "object");
+    assert.equal(page.rejectedTools, undefined, "the reference server's tools carry no invalid annotation");
+    assert.equal(page.resultType, undefined);
+  } finally {
+    client.close();
+  }
+});
+
+test("callTool sends the Mcp-Param-* headers its inputSchema binds, and refuses an invalid annotation", async () => {
+  const client = await open();
+  try {
+    const inputSchema = { type: "object", properties: { text: { type: "string", "x-mcp-header": "Text" } } };
+    const seen = await recording(() => client.callTool("echo", { text: "plain" }, { inputSchema }));
+    const call = seen.find((request) => request.method === "tools/call");
+    assert.equal(call.headers["mcp-param-text"], "plain", JSON.stringify(call.headers));
+    const bad = { type: "object", properties: { text: { type: "string", "x-mcp-header": "not a token" } } };
+    await assert.rejects(client.callTool("echo", { text: "x" }, { inputSchema: bad }), (e) => e.name === "TypeError");
+  } finally {
+    client.close();
+  }
+});
+
+test("a call's signal aborts it with AbortError, and the client goes on", async () => {
+  const client = await open();
+  try {
+    await admin(server, "/admin/faults", { latencyMs: 1500 });
+    const controller = new AbortController();
+    const call = client.callTool("echo", { text: "slow" }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await assert.rejects(call, (e) => e.name === "AbortError");
+    await admin(server, "/admin/faults", {});
+    const out = await client.callTool("echo", { text: "after" });
+    assert.equal(out.result.content[0].text, "after");
+  } finally {
+    await admin(server, "/admin/faults", {});
+    client.close();
+  }
+});
