@@ -6,8 +6,9 @@
 //! natively with a fake clock, like the state it holds.
 //!
 //! Built beside the Rust driver (`runtime/client`), not yet shipped: it drives 2026-07-28 servers
-//! (calls with MRTR rounds, polls, answers, cancels, waits, forgets, `server/discover`); the listen
-//! stream, the tabs, step mode and the 2025-11-25 generation are still only in the Rust driver.
+//! (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels, waits,
+//! forgets); the listen stream (it answers the state's `server/discover` as "not offered"), the tabs,
+//! step mode and the 2025-11-25 generation are still only in the Rust driver.
 use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, Wait, WriteGroup, MAX_REQUESTS_IN_FLIGHT};
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
