@@ -36,9 +36,10 @@ impl ClientDoor {
         Ok(ClientDoor { door })
     }
 
-    /// Feeds one event (JSON text) at `now` (ms), with an answer's `body`; returns the effects' JSON text.
-    pub fn handle(&mut self, now: f64, event: &str, body: &[u8]) -> String {
-        let event = crate::json::from_str(event).unwrap_or(Value::Null);
-        effects_text(self.door.handle(now as u64, &event, body))
+    /// Feeds one event (JSON text) at `now` (ms), with an answer's `body`; returns the effects' JSON
+    /// text. `x`: the host call the event carries (0 for none), settled with a `TypeError` when the
+    /// event cannot be read.
+    pub fn handle(&mut self, now: f64, x: f64, event: &str, body: &[u8]) -> String {
+        effects_text(self.door.handle_text(now as u64, x as u64, event, body))
     }
 }

@@ -67,8 +67,6 @@ struct Exchange {
     retried: bool,
     /// The event stream its answer is being read from.
     stream: Option<answer::Stream>,
-    /// Headers of this request beyond the protocol's (a call's `Mcp-Param-*`).
-    extra: Vec<(String, String)>,
 }
 
 /// A host call that settles once task `id`'s record is written.
@@ -193,6 +191,19 @@ impl Door {
         })
     }
 
+    /// [`Self::handle`] for an event's JSON text. An event the door cannot read (a host's value nested
+    /// deeper than the parser allows, say) settles host call `x` with a `TypeError` saying why, rather
+    /// than leave its promise waiting.
+    pub fn handle_text(&mut self, now: u64, x: u64, event: &str, body: &[u8]) -> Vec<Value> {
+        match crate::json::from_str(event) {
+            Ok(event) => self.handle(now, &event, body),
+            Err(e) => {
+                self.done(x, Err(ClientError::usage(format!("the call's values cannot be read: {e}"))));
+                std::mem::take(&mut self.out)
+            }
+        }
+    }
+
     /// Feeds one event (`{ "e": kind, … }`; `body`: an answer's bytes) at `now`, and returns what the
     /// driver must do, in order.
     pub fn handle(&mut self, now: u64, event: &Value, body: &[u8]) -> Vec<Value> {
@@ -213,7 +224,7 @@ impl Door {
             "call" => self.call(now, event, x),
             "list_tools" => {
                 let cursor = event.get("cursor").and_then(Value::as_str).map(str::to_owned);
-                self.send(ClientRequest::ListTools { cursor }, Purpose::ListTools { x }, Vec::new());
+                self.send(ClientRequest::ListTools { cursor }, Purpose::ListTools { x });
             }
             "asked" => self.asked(event, x),
             "answer" => self.answered(now, event, body),
@@ -323,11 +334,7 @@ impl Door {
         self.out.push(json!({ "do": "save", "key": key, "text": to_stored(&pending).to_string() }));
         let call = MrtrCall::new(name.clone(), arguments);
         let (_, request) = call.first(&mut RequestIds::starting_at(0));
-        self.send(
-            request,
-            Purpose::Call(CallInFlight { x, name, call, call_id, can_ask, extra: extra.clone() }),
-            extra,
-        );
+        self.send(request, Purpose::Call(CallInFlight { x, name, call, call_id, can_ask, extra }));
     }
 
     /// The host's answers to a call's questions (`answers`), or why it gave none (`error`).
@@ -355,18 +362,17 @@ impl Door {
         });
         match retry {
             Ok((_, request)) => {
-                let extra = call.extra.clone();
-                self.send(request, Purpose::Call(call), extra);
+                self.send(request, Purpose::Call(call));
             }
             Err(e) => self.end_call(&call, Err(e)),
         }
     }
 
-    /// Queues `request` under a fresh exchange number and id, with `extra` headers.
-    fn send(&mut self, request: ClientRequest, purpose: Purpose, extra: Vec<(String, String)>) {
+    /// Queues `request` under a fresh exchange number and id.
+    fn send(&mut self, request: ClientRequest, purpose: Purpose) {
         let n = self.next_exchange;
         self.next_exchange += 1;
-        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None, extra };
+        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None };
         self.push_send(n, &exchange);
         self.exchanges.insert(n, exchange);
     }
@@ -377,7 +383,12 @@ impl Door {
             headers.push(Value::from(name));
             headers.push(Value::from(value));
         }
-        for (name, value) in &exchange.extra {
+        // A call's `Mcp-Param-*` headers go with every round of it.
+        let extra = match &exchange.purpose {
+            Purpose::Call(call) => call.extra.as_slice(),
+            _ => &[],
+        };
+        for (name, value) in extra {
             headers.push(Value::from(name));
             headers.push(Value::from(value));
         }
@@ -687,7 +698,7 @@ impl Door {
                     }
                     Action::SendCancel => ClientRequest::CancelTask { task_id },
                 };
-                self.send(request, Purpose::Task { id, action, slot }, Vec::new());
+                self.send(request, Purpose::Task { id, action, slot });
             }
             Effect::Store(id) => self.write(&id),
             Effect::Delete(key) => self.out.push(json!({ "do": "delete", "key": key })),

@@ -320,3 +320,14 @@ fn a_tools_page_keeps_each_tools_bindings_for_its_calls_and_names_the_invalid_on
     );
     assert_eq!(the(&out, "done").get("error").and_then(|e| e.get("name")).and_then(Value::as_str), Some("TypeError"));
 }
+
+#[test]
+fn an_event_the_door_cannot_read_settles_its_host_call_with_a_type_error() {
+    let mut door = open();
+    let deep =
+        format!(r#"{{"e":"call","x":9,"name":"echo","arguments":{{"a":{}1{}}}}}"#, "[".repeat(200), "]".repeat(200));
+    let out = door.handle_text(NOW, 9, &deep, &[]);
+    let done = the(&out, "done");
+    assert_eq!(done.get("x").and_then(Value::as_u64), Some(9));
+    assert_eq!(done.get("error").and_then(|e| e.get("name")).and_then(Value::as_str), Some("TypeError"));
+}

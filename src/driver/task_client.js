@@ -233,7 +233,7 @@ export class TaskClient {
 
   /** Feeds one event to the door and carries out what it returns. */
   #feed(event, body = NO_BODY) {
-    this.#perform(JSON.parse(this.#door.handle(Date.now(), JSON.stringify(event), body)));
+    this.#perform(JSON.parse(this.#door.handle(Date.now(), event.x ?? 0, JSON.stringify(event), body)));
   }
 
   #perform(effects) {
