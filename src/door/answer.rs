@@ -39,8 +39,14 @@ impl Stream {
     }
 
     /// Reads `chunk` (`None`: the stream ended). `None` while the response to `id` has not come; then
-    /// its result, or why there is none. The other messages (progress) are not read yet.
-    pub(super) fn read(&mut self, id: &RequestId, chunk: Option<&[u8]>) -> Option<Result<Value, TransportError>> {
+    /// its result, or why there is none. Every other message goes to `on_other` (a listen stream's
+    /// notifications); an error it returns ends the reading with that error.
+    pub(super) fn read(
+        &mut self,
+        id: &RequestId,
+        chunk: Option<&[u8]>,
+        on_other: &mut dyn FnMut(Value) -> Result<(), TransportError>,
+    ) -> Option<Result<Value, TransportError>> {
         let events = match chunk {
             Some(bytes) => self.parser.push(bytes),
             None => self.parser.finish(),
@@ -54,6 +60,9 @@ impl Stream {
             let ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
             if ours && message.get("method").is_none() {
                 return Some(result_of(self.head.status, self.head.retry_after_ms, Some(message)));
+            }
+            if let Err(e) = on_other(message) {
+                return Some(Err(e));
             }
         }
         chunk.is_none().then(|| Err(TransportError::Network("the event stream ended before the answer".into())))

@@ -7,8 +7,8 @@
 //!
 //! Built beside the Rust driver (`runtime/client`), not yet shipped: it drives 2026-07-28 servers
 //! (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels, waits,
-//! forgets); the listen stream (it answers the state's `server/discover` as "not offered"), the tabs,
-//! step mode and the 2025-11-25 generation are still only in the Rust driver.
+//! forgets, the listen stream); the tabs, step mode and the 2025-11-25 generation are still only in
+//! the Rust driver.
 use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, Wait, WriteGroup, MAX_REQUESTS_IN_FLIGHT};
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
@@ -22,9 +22,11 @@ use crate::protocol::jsonrpc::{RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::param_headers;
 use crate::protocol::request::{ClientRequest, RequestResult};
+use crate::protocol::subscriptions::ListenFilter;
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::tool_call::{InputRequiredResult, ToolCallOutcome};
 use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
+use crate::transport::listen_stream::{listen_end, listen_event, ListenEvent};
 use crate::transport::reply::{exchange_outcome, version_retry, VersionRetry};
 use crate::transport::TransportError;
 
@@ -41,6 +43,10 @@ enum Purpose {
     Call(CallInFlight),
     /// A host's `listTools`: `x` settles it.
     ListTools { x: u64 },
+    /// `server/discover`: whether the server offers the listen stream.
+    Discover,
+    /// The state's listen stream `generation`.
+    Listen { generation: u64 },
 }
 
 /// A host's `callTool` across its MRTR rounds.
@@ -118,6 +124,8 @@ pub struct Door {
     next_exchange: u64,
     /// The write group in the store's hands.
     writing: Option<WriteGroup>,
+    /// The exchange carrying the listen stream open now.
+    listening: Option<u64>,
     /// Host calls that settle once a task's record is written.
     after_write: Vec<AfterWrite>,
     /// `callTool`s waiting for the host's answers to a round's questions, by call number.
@@ -173,6 +181,7 @@ impl Door {
         };
         let mut state = ClientState::new(config, keys, options.offline, true, seed);
         state.set_hidden(options.hidden);
+        state.set_notify(options.notify);
         state.set_drives_legacy(false);
         Ok(Door {
             state,
@@ -181,6 +190,7 @@ impl Door {
             exchanges: Numbered::default(),
             next_exchange: 1,
             writing: None,
+            listening: None,
             after_write: Vec::new(),
             asking: Numbered::default(),
             waits: SortedMap::new(),
@@ -273,13 +283,18 @@ impl Door {
                     self.state.poll_due(now);
                 }
             }
+            "notify" => self.state.set_notify(event.get("on").and_then(Value::as_bool) == Some(true)),
+            "notice" => {
+                let notice = self.notice(&text(event, "id"), &text(event, "language"));
+                self.done(x, Ok(notice));
+            }
             "close" => self.state.close(),
             other => {
                 let message = format!("the door has no event {}", Value::from(other));
                 self.done(x, Err(ClientError::usage(message)));
             }
         }
-        if self.perform(now) {
+        if self.perform() {
             let at = self.state.next_wakeup(now).map_or(Value::Null, Value::from);
             self.out.push(json!({ "do": "timer", "at": at }));
         }
@@ -368,13 +383,14 @@ impl Door {
         }
     }
 
-    /// Queues `request` under a fresh exchange number and id.
-    fn send(&mut self, request: ClientRequest, purpose: Purpose) {
+    /// Queues `request` under a fresh exchange number and id; the number.
+    fn send(&mut self, request: ClientRequest, purpose: Purpose) -> u64 {
         let n = self.next_exchange;
         self.next_exchange += 1;
         let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None };
         self.push_send(n, &exchange);
         self.exchanges.insert(n, exchange);
+        n
     }
 
     fn push_send(&mut self, n: u64, exchange: &Exchange) {
@@ -397,9 +413,12 @@ impl Door {
         let x = match &exchange.purpose {
             Purpose::Call(call) => Value::from(call.x),
             Purpose::ListTools { x } => Value::from(*x),
-            Purpose::Task { .. } => Value::Null,
+            _ => Value::Null,
         };
-        self.out.push(json!({ "do": "send", "n": n, "x": x, "body": body, "headers": Value::Array(headers) }));
+        // A listen stream stays open as long as the server keeps it: no timeout.
+        let stream = matches!(exchange.purpose, Purpose::Listen { .. });
+        let headers = Value::Array(headers);
+        self.out.push(json!({ "do": "send", "n": n, "x": x, "body": body, "headers": headers, "stream": stream }));
     }
 
     /// An answer to exchange `n` came: `status`, `retryAfter` (the header), and either its JSON body
@@ -423,14 +442,39 @@ impl Door {
         self.decided(now, n, result);
     }
 
-    /// The next chunk of exchange `n`'s event stream (`end`: it ended). Once the response is read, or
+    /// The next chunk of exchange `n`'s event stream (`end`: it ended). A listen stream's chunk shows
+    /// it is alive, and its notifications go to the state as they come. Once the response is read, or
     /// the stream cannot be read on, the driver is told to close it.
     fn chunk(&mut self, now: u64, event: &Value, body: &[u8]) {
         let n = number(event, "n");
         let end = event.get("end").and_then(Value::as_bool) == Some(true);
+        let max_input_requests = self.max_input_requests;
         let Some(exchange) = self.exchanges.get_mut(n) else { return };
+        let generation = match exchange.purpose {
+            Purpose::Listen { generation } => Some(generation),
+            _ => None,
+        };
         let Some(stream) = exchange.stream.as_mut() else { return };
-        if let Some(result) = stream.read(&exchange.rpc_id, (!end).then_some(body)) {
+        let mut heard = Vec::new();
+        let mut on_other = |message: Value| {
+            if generation.is_some() {
+                heard.extend(listen_event(message, max_input_requests).map_err(TransportError::BadResponse)?);
+            }
+            Ok(())
+        };
+        let result = stream.read(&exchange.rpc_id, (!end).then_some(body), &mut on_other);
+        if let Some(generation) = generation {
+            self.state.on_listen_bytes(now, generation);
+            for event in heard {
+                match event {
+                    ListenEvent::Acknowledged(accepted) => self.state.on_listen_ack(now, generation, &accepted),
+                    ListenEvent::Task(task) => self.state.on_listen_task(now, generation, *task),
+                    ListenEvent::Bytes => {}
+                }
+            }
+        }
+        // An acknowledgement that honours nothing has closed the stream already.
+        if let Some(result) = result.filter(|_| self.exchanges.get(n).is_some()) {
             self.out.push(json!({ "do": "close", "n": n }));
             self.decided(now, n, result);
         }
@@ -497,6 +541,23 @@ impl Door {
                 }
             }
             Purpose::Call(call) => self.call_answered(now, call, result),
+            Purpose::Discover => {
+                if let Err(e) = &result {
+                    self.state.on_server_failure(now, &e.as_failure());
+                }
+                let supported = matches!(&result, Ok(RequestResult::Discover(d)) if d.supports_tasks());
+                self.state.on_discovered(now, supported);
+            }
+            Purpose::Listen { generation } => {
+                if self.listening == Some(n) {
+                    self.listening = None;
+                }
+                let error = result.err();
+                if let Some(e) = &error {
+                    self.state.on_server_failure(now, &e.as_failure());
+                }
+                self.state.on_listen_end(now, generation, listen_end(error.as_ref()));
+            }
             Purpose::ListTools { x } => {
                 let outcome = match result {
                     Ok(RequestResult::ToolList(page)) => Ok(self.state.take_tool_page(page)),
@@ -662,6 +723,15 @@ impl Door {
         })
     }
 
+    /// Task `id`'s system notification in `language`: its title (the tool), body, lang and tag (one
+    /// per task: a later one replaces it); `null` when the task is gone.
+    fn notice(&self, id: &str, language: &str) -> Value {
+        self.state.record(id).map_or(Value::Null, |record| {
+            let words = crate::notice::notice(language, record.status());
+            json!({ "title": record.tool_name(), "body": words.body, "lang": words.lang, "tag": self.state.keys().task(id) })
+        })
+    }
+
     fn snapshots(&self) -> Vec<Value> {
         let mut out = Vec::new();
         for id in self.state.records().keys() {
@@ -673,7 +743,7 @@ impl Door {
 
     /// Turns the state's effects into the driver's; whether the timer is to be set again (once, after
     /// the rest, however many passes asked).
-    fn perform(&mut self, now: u64) -> bool {
+    fn perform(&mut self) -> bool {
         let mut rearm = false;
         loop {
             let effects = self.state.drain_effects();
@@ -681,13 +751,13 @@ impl Door {
                 return rearm;
             }
             for effect in effects {
-                rearm |= self.perform_one(now, effect);
+                rearm |= self.perform_one(effect);
             }
         }
     }
 
     /// Carries out one effect; `true` for [`Effect::Rearm`].
-    fn perform_one(&mut self, now: u64, effect: Effect) -> bool {
+    fn perform_one(&mut self, effect: Effect) -> bool {
         match effect {
             Effect::Send { id, action, slot } => {
                 let task_id = id.clone();
@@ -706,10 +776,8 @@ impl Door {
                 let snapshot = self.snapshot(&id);
                 self.out.push(json!({ "do": "emit", "type": "task", "detail": snapshot }));
             }
-            Effect::Notify(id) => {
-                let snapshot = self.snapshot(&id);
-                self.out.push(json!({ "do": "notify", "task": snapshot }));
-            }
+            // The driver asks for the words (`notice`) only when the person allowed notifications.
+            Effect::Notify(id) => self.out.push(json!({ "do": "notify", "id": id })),
             Effect::EmitForget(id) => self.out.push(json!({ "do": "emit", "type": "forget", "detail": { "id": id } })),
             Effect::EmitCall(call) => {
                 let detail = UnknownCallSnapshot::of_call(&call).to_json();
@@ -724,10 +792,19 @@ impl Door {
                     self.done(x, outcome);
                 }
             }
-            // The listen stream is not in the door yet: it polls, as for a server that offers none,
-            // so the state asks for no stream and nothing is left to stop.
-            Effect::Discover => self.state.on_discovered(now, false),
-            Effect::Listen { .. } | Effect::StopListening => {}
+            Effect::Discover => {
+                self.send(ClientRequest::Discover, Purpose::Discover);
+            }
+            Effect::Listen { generation, ids } => {
+                let request = ClientRequest::Listen(ListenFilter::tasks(ids));
+                self.listening = Some(self.send(request, Purpose::Listen { generation }));
+            }
+            // The stream's later bytes, if any come before the driver closes it, find no exchange.
+            Effect::StopListening => {
+                if let Some(n) = self.listening.take().filter(|&n| self.exchanges.remove(n).is_some()) {
+                    self.out.push(json!({ "do": "close", "n": n }));
+                }
+            }
             // The door drives no 2025-11-25 task (`set_drives_legacy(false)`), so no session stream.
             Effect::OpenSessionStream | Effect::CloseSessionStream => {}
             Effect::Rearm => return true,

@@ -26,6 +26,8 @@ pub struct DoorOptions {
     pub offline: bool,
     /// Whether the page is hidden at open.
     pub hidden: bool,
+    /// System notifications while the page is hidden (`notify`).
+    pub notify: bool,
 }
 
 fn number(options: &Value, key: &str, default: u64) -> Result<u64, String> {
@@ -87,6 +89,7 @@ impl DoorOptions {
             retention: number(options, "retention", 500)? as usize,
             offline: flag(options, "offline"),
             hidden: flag(options, "hidden"),
+            notify: flag(options, "notify"),
         })
     }
 }

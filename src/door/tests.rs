@@ -331,3 +331,151 @@ fn an_event_the_door_cannot_read_settles_its_host_call_with_a_type_error() {
     assert_eq!(done.get("x").and_then(Value::as_u64), Some(9));
     assert_eq!(done.get("error").and_then(|e| e.get("name")).and_then(Value::as_str), Some("TypeError"));
 }
+
+/// A door with task `t1` live and its `server/discover` answered as offering the Tasks extension; the
+/// `subscriptions/listen` send that follows.
+fn listening(door: &mut Door) -> Value {
+    feed(door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":1}}"#);
+    answer(door, NOW, the(&out, "send"), task("working"));
+    let out = feed(door, NOW, r#"{"e":"written","ok":true}"#);
+    let discover = sent(&out, "server/discover");
+    let capabilities = json!({ "extensions": { "io.modelcontextprotocol/tasks": {} } });
+    let result = json!({ "resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": capabilities });
+    let out = answer(door, NOW, &discover, result);
+    sent(&out, "subscriptions/listen")
+}
+
+/// The `send` effect of a `method` request.
+fn sent(effects: &[Value], method: &str) -> Value {
+    let send = effects.iter().find(|e| {
+        e.get("do").and_then(Value::as_str) == Some("send")
+            && request(e).get("method").and_then(Value::as_str) == Some(method)
+    });
+    send.unwrap_or_else(|| panic!("no {method} sent in {effects:?}")).clone()
+}
+
+/// One chunk of exchange `n`'s event stream carrying `messages` as SSE events.
+fn events(door: &mut Door, now: u64, n: u64, messages: &[Value]) -> Vec<Value> {
+    let mut bytes = String::new();
+    for message in messages {
+        bytes.push_str(&format!("data: {message}\n\n"));
+    }
+    door.handle(now, &json!({ "e": "chunk", "n": n }), bytes.as_bytes())
+}
+
+fn number_of(send: &Value) -> u64 {
+    send.get("n").and_then(Value::as_u64).unwrap()
+}
+
+fn acknowledged(ids: &[&str]) -> Value {
+    let ids: Vec<Value> = ids.iter().map(|id| Value::from(*id)).collect();
+    json!({ "jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": { "notifications": { "taskIds": Value::Array(ids) } } })
+}
+
+#[test]
+fn a_listen_stream_covers_what_it_acknowledges_and_its_pushed_state_is_stored() {
+    let mut door = open();
+    let listen = listening(&mut door);
+    assert_eq!(listen.get("stream").and_then(Value::as_bool), Some(true), "a stream has no timeout");
+    let filter = request(&listen).get("params").and_then(|p| p.get("notifications")).unwrap().to_string();
+    assert_eq!(filter, r#"{"taskIds":["t1"]}"#);
+    let n = number_of(&listen);
+    assert!(door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]).is_empty());
+
+    let out = events(&mut door, NOW + 100, n, &[acknowledged(&["t1"])]);
+    let emitted = the(&out, "emit").get("detail").unwrap();
+    assert_eq!(emitted.get("connectivity").and_then(Value::as_str), Some("listening"));
+    // Covered: the next poll is only the backstop, far beyond the server's 1 s interval.
+    assert!(timer(&out) >= NOW + 60_000, "{out:?}");
+
+    let mut done = task("completed");
+    if let Value::Object(fields) = &mut done {
+        fields.put("resultType", Value::Null);
+        fields.put("result", json!({ "content": [{ "type": "text", "text": "pushed" }] }));
+    }
+    let pushed = json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": done });
+    let out = events(&mut door, NOW + 200, n, &[pushed]);
+    assert!(kinds(&out).contains(&"put"), "the pushed state is stored: {out:?}");
+    let out = feed(&mut door, NOW + 200, r#"{"e":"written","ok":true}"#);
+    assert_eq!(the(&out, "close").get("n").and_then(Value::as_u64), Some(n), "no live task: the stream closes");
+    let wait = feed(&mut door, NOW + 300, r#"{"e":"wait","x":9,"id":"t1"}"#);
+    assert_eq!(
+        the(&wait, "done").get("value").and_then(|v| v.get("status")).and_then(Value::as_str),
+        Some("completed")
+    );
+    assert!(
+        events(&mut door, NOW + 400, n, &[acknowledged(&["t1"])]).is_empty(),
+        "a closed stream's bytes are ignored"
+    );
+}
+
+#[test]
+fn a_listen_that_honours_nothing_closes_and_an_unreadable_pushed_task_ends_the_stream() {
+    let mut door = open();
+    let listen = listening(&mut door);
+    let n = number_of(&listen);
+    door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    let out = events(&mut door, NOW + 100, n, &[acknowledged(&[])]);
+    assert_eq!(the(&out, "close").get("n").and_then(Value::as_u64), Some(n));
+    assert!(timer(&out) <= NOW + 1_000, "polled as before: {out:?}");
+
+    let mut door = open();
+    let listen = listening(&mut door);
+    let n = number_of(&listen);
+    door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    events(&mut door, NOW + 100, n, &[acknowledged(&["t1"])]);
+    let unreadable = json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": { "taskId": 7 } });
+    let out = events(&mut door, NOW + 200, n, &[unreadable]);
+    assert_eq!(the(&out, "close").get("n").and_then(Value::as_u64), Some(n), "the stream is ended: {out:?}");
+    assert!(timer(&out) <= NOW + 1_200, "its task is polled again: {out:?}");
+}
+
+#[test]
+fn a_server_without_the_listen_method_is_not_asked_again() {
+    let mut door = open();
+    let listen = listening(&mut door);
+    let id = request(&listen).get("id").unwrap().clone();
+    let body = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": "Method not found" } });
+    let n = number_of(&listen);
+    let out = door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200 }), body.to_string().as_bytes());
+    let polled_at = timer(&out);
+    let out = feed(&mut door, polled_at, r#"{"e":"tick"}"#);
+    assert_eq!(request(the(&out, "send")).get("method").and_then(Value::as_str), Some("tasks/get"));
+    let methods: Vec<Value> =
+        out.iter().filter(|e| e.get("do").and_then(Value::as_str) == Some("send")).map(request).collect();
+    assert!(methods.iter().all(|r| r.get("method").and_then(Value::as_str) == Some("tasks/get")), "{methods:?}");
+}
+
+#[test]
+fn a_task_that_ends_while_the_page_is_hidden_asks_for_a_notice_in_the_page_language() {
+    let options = json!({ "url": "https://h/mcp", "namespace": "ns", "notify": true, "hidden": true });
+    let mut door = Door::open(&options, 7).unwrap();
+    let poll = with_task(&mut door);
+    let done = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "completed", "resultType": "complete",
+        "result": { "content": [{ "type": "text", "text": "ok" }] }
+    });
+    answer(&mut door, NOW + 1_000, &poll, done);
+    let out = feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    assert_eq!(the(&out, "notify").get("id").and_then(Value::as_str), Some("t1"));
+    let out = feed(&mut door, NOW + 1_000, r#"{"e":"notice","x":8,"id":"t1","language":"th-TH"}"#);
+    let notice = the(&out, "done").get("value").unwrap();
+    assert_eq!(notice.get("title").and_then(Value::as_str), Some("build"));
+    assert_eq!(notice.get("body").and_then(Value::as_str), Some("เสร็จสมบูรณ์"));
+    assert_eq!(notice.get("lang").and_then(Value::as_str), Some("th"));
+    assert!(notice.get("tag").and_then(Value::as_str).unwrap().ends_with("/task/t1"));
+
+    let mut shown = Door::open(&json!({ "url": "https://h/mcp", "namespace": "ns", "hidden": true }), 7).unwrap();
+    let poll = with_task(&mut shown);
+    feed(&mut shown, NOW, r#"{"e":"notify","on":true}"#);
+    let failed = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "failed", "resultType": "complete", "error": { "code": -1, "message": "no" }
+    });
+    answer(&mut shown, NOW + 1_000, &poll, failed);
+    let out = feed(&mut shown, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    assert!(kinds(&out).contains(&"notify"), "turned on after open: {out:?}");
+}

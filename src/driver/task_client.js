@@ -2,12 +2,12 @@
 // door's; this file only carries out what it returns (requests through http.js, records through
 // idb.js's Records, events, timers, the host's promises) and feeds back what happened. Step 3 of
 // docs/size-route.md, built beside the Rust driver: it drives 2026-07-28 servers with the same API
-// (callTool with MRTR, respond, cancel, wait, tasks, forget, close, events); the listen stream, the
-// tabs, step mode, listTools and the 2025-11-25 generation are still only in the Rust driver.
+// (callTool with MRTR, listTools, respond, cancel, wait, tasks, forget, close, events, the listen
+// stream); the tabs, step mode and the 2025-11-25 generation are still only in the Rust driver.
 import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
-import { EventQueue, Host, clientError, errorText } from "./browser.js";
+import { EventQueue, Host, clientError, errorText, noticeLanguage, showNotice } from "./browser.js";
 
 export { init as default };
 
@@ -29,7 +29,7 @@ const textOf = (thrown) => errorText(typeof thrown?.message === "string" && !(th
 /** The options the door reads: numbers floored (the door reads whole numbers), the rest as given. */
 function doorOptions(options) {
   const out = {};
-  for (const key of ["url", "namespace", "autoPoll", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests"]) {
+  for (const key of ["url", "namespace", "autoPoll", "notify", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests"]) {
     const value = options[key];
     if (value === undefined || value === null) continue;
     out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
@@ -201,8 +201,14 @@ export class TaskClient {
     return this.#durable;
   }
 
+  /** System notifications of tasks that need the person or ended while the page was hidden. */
   get notify() {
     return this.#notify;
+  }
+
+  set notify(on) {
+    this.#notify = on === true;
+    this.#feed({ e: "notify", on: this.#notify });
   }
 
   addEventListener(type, listener, options) {
@@ -266,8 +272,16 @@ export class TaskClient {
           break;
         }
         case "close":
-          this.#read.add(effect.n);
+          this.#open.get(effect.n)?.abort();
+          this.#open.delete(effect.n);
           break;
+        case "notify": {
+          // Shown only where the person already allowed this origin's notifications.
+          const language = noticeLanguage();
+          const notice = language === undefined ? null : this.#query({ e: "notice", id: effect.id, language });
+          if (notice !== null) showNotice(notice.title, notice.body, notice.lang, notice.tag, this.#events, effect.id);
+          break;
+        }
         case "ask":
           this.#askHost(effect.x, effect.requests);
           break;
@@ -282,33 +296,45 @@ export class TaskClient {
     }
   }
 
-  /** Exchanges whose stream the door has read all it needs of. */
-  #read = new Set();
+  /** Each exchange under way, by number: the controller that ends it when the door closes it. */
+  #open = new Map();
   /** The latest pending call's write: its request waits for it. */
   #saving = Promise.resolve();
 
   /**
    * One request: its answer goes back, a JSON body whole or an event stream chunk by chunk until the
-   * door has read what it needs (`close`), or its failure.
+   * door has read what it needs or ends the stream (`close`), or its failure. A stream (the listen)
+   * has no timeout; the host's `signal`, if the call has one, ends it too.
    */
-  async #exchange({ n, x, body, headers }) {
-    await this.#saving;
+  async #exchange({ n, x, body, headers, stream }) {
+    const controller = new AbortController();
+    this.#open.set(n, controller);
+    const signal = x === null ? undefined : this.#signals.get(x);
+    const onAbort = () => controller.abort();
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort);
     let reply;
     try {
-      const signal = x === null ? undefined : this.#signals.get(x);
-      reply = await send(this.#url, body, headers, this.#headers, this.#timeoutMs, signal, this.#limit, true);
+      await this.#saving;
+      const timeout = stream ? undefined : this.#timeoutMs;
+      reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, true);
       const sse = reply.bytes === undefined;
+      if (!this.#open.has(n)) return;
       this.#feed({ e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, sse }, reply.bytes ?? NO_BODY);
-      while (sse) {
+      while (sse && this.#open.has(n)) {
         const chunk = await reply.next();
+        if (!this.#open.has(n)) break;
         this.#feed({ e: "chunk", n, end: chunk === undefined }, chunk ?? NO_BODY);
-        if (this.#read.delete(n) || chunk === undefined) break;
+        if (chunk === undefined) break;
       }
     } catch (failure) {
+      if (!this.#open.has(n)) return;
       const known = typeof failure === "object" && failure !== null && typeof failure.kind === "string";
       const { kind, message, status, to } = known ? failure : { kind: "network", message: textOf(failure) };
       this.#feed({ e: "failed", n, kind, message: message ?? "", status: status ?? 0, to: to ?? null });
     } finally {
+      this.#open.delete(n);
+      signal?.removeEventListener("abort", onAbort);
       reply?.close();
     }
   }

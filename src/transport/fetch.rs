@@ -10,16 +10,16 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::error::{parse_retry_after, TransportError};
+use super::listen_stream::{listen_event, ListenEvent};
 use super::reply::VersionRetry;
 use super::task_answer::{TaskAnswer, TaskSink, Ticket};
 use crate::json::Value;
 use crate::protocol::input::within_limit;
-use crate::protocol::jsonrpc::{decode_message_value, parse_answer, Incoming, RequestId, RequestIds};
+use crate::protocol::jsonrpc::{parse_answer, RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::sse::SseParser;
-use crate::protocol::subscriptions::{ListenFilter, ServerNotification};
-use crate::protocol::task::DetailedTask;
+use crate::protocol::subscriptions::ListenFilter;
 use crate::protocol::DecodeError;
 
 // The HTTP half of an exchange (headers, `fetch`, timeout, abort, redirects, reading the body): all
@@ -68,24 +68,6 @@ impl Drop for Closing<'_> {
     fn drop(&mut self) {
         self.0.close();
     }
-}
-
-/// What a listen stream delivers.
-pub(crate) enum ListenEvent {
-    /// The task ids the server accepted; the others must still be polled.
-    Acknowledged(Vec<String>),
-    /// A task's full state, handled like a `tasks/get` result.
-    Task(Box<DetailedTask>),
-    /// Bytes arrived (a keep-alive comment is enough): the stream is alive.
-    Bytes,
-}
-
-/// How a listen stream ended.
-pub(crate) enum ListenEnd {
-    /// The server closed it with the listen result (graceful).
-    Closed,
-    /// It broke, or never opened: re-listen later and poll meanwhile.
-    Dropped(TransportError),
 }
 
 /// One POST to make: its body and protocol headers, the tool's `Mcp-Param-*` headers, the request id
@@ -403,14 +385,14 @@ impl FetchTransport {
 
     /// Opens `subscriptions/listen` for `task_ids` and feeds what arrives to `on_event` until the stream
     /// ends; `abort` closes it (how a client ends a subscription over HTTP). One [`Self::post`] with no
-    /// timeout: the stream's notifications reach `on_event` as they come, and the listen result (or a
-    /// plain JSON answer instead of a stream) ends it gracefully.
+    /// timeout: the stream's notifications reach `on_event` as they come. `None` when the listen result
+    /// (or a plain JSON answer instead of a stream) ended it gracefully; otherwise why it ended.
     pub(crate) async fn listen(
         &self,
         task_ids: Vec<String>,
         abort: &AbortController,
         mut on_event: impl FnMut(ListenEvent),
-    ) -> ListenEnd {
+    ) -> Option<TransportError> {
         let id = self.next_id();
         let request = ClientRequest::Listen(ListenFilter::tasks(task_ids));
         let body = request.envelope(&id, &self.meta).to_string();
@@ -422,43 +404,20 @@ impl FetchTransport {
             if unreadable.is_some() {
                 return;
             }
-            let Ok(Incoming::Notification { method, params }) = decode_message_value(message) else {
-                // `null`: bytes arrived (a keep-alive is enough), the stream is alive.
-                on_event(ListenEvent::Bytes);
-                return;
-            };
-            let event = match ServerNotification::decode(&method, &params) {
-                Ok(ServerNotification::SubscriptionAcknowledged { accepted, .. }) => {
-                    ListenEvent::Acknowledged(accepted.task_ids.unwrap_or_default())
-                }
-                Ok(ServerNotification::TaskStatus { task, .. }) => {
-                    match task.input_requests().map(|r| within_limit(r, self.max_input_requests)) {
-                        Some(Err(e)) => {
-                            unreadable = Some(e);
-                            abort.abort();
-                            return;
-                        }
-                        _ => ListenEvent::Task(Box::new(task)),
-                    }
-                }
-                // A task's state the client cannot read ends the stream (its tasks are polled, where
-                // the failure shows on each) rather than passing unseen.
-                Err(e) if method == "notifications/tasks" => {
+            // `null`: bytes arrived (a keep-alive is enough), the stream is alive.
+            match listen_event(message, self.max_input_requests) {
+                Ok(Some(event)) => on_event(event),
+                Ok(None) => {}
+                Err(e) => {
                     unreadable = Some(e);
                     abort.abort();
-                    return;
                 }
-                _ => return,
-            };
-            on_event(event);
+            }
         };
         let answer = self.post(exchange, None, &mut on_other).await;
         if let Some(e) = unreadable {
-            return ListenEnd::Dropped(TransportError::BadResponse(e));
+            return Some(TransportError::BadResponse(e));
         }
-        match answer.and_then(Answer::into_result) {
-            Ok(_) => ListenEnd::Closed,
-            Err(e) => ListenEnd::Dropped(e),
-        }
+        answer.and_then(Answer::into_result).err()
     }
 }

@@ -1,11 +1,10 @@
 //! `subscriptions/listen` for the state: asks whether the server offers it, opens the stream the
 //! state asks for, and feeds its acknowledgement, tasks and end back with the stream's generation.
-use crate::client_state::ListenEnd as StreamEnd;
 use crate::host::globals;
 use crate::host::spawn::spawn;
-use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::request::{ClientRequest, RequestResult};
-use crate::transport::{ListenEnd, ListenEvent, TransportError};
+use crate::transport::listen_stream::listen_end;
+use crate::transport::ListenEvent;
 
 use super::ClientCore;
 
@@ -46,21 +45,10 @@ impl ClientCore {
                 })
                 .await;
             let now = globals::now_ms();
-            if let ListenEnd::Dropped(e) = &end {
+            if let Some(e) = &end {
                 core.run(|state| state.on_server_failure(now, &e.as_failure()));
             }
-            let end = match end {
-                ListenEnd::Closed => StreamEnd::Closed,
-                ListenEnd::Dropped(TransportError::Rpc(e))
-                    if matches!(
-                        e.kind(),
-                        RpcErrorKind::MethodNotFound | RpcErrorKind::MissingRequiredClientCapability
-                    ) =>
-                {
-                    StreamEnd::Unsupported
-                }
-                ListenEnd::Dropped(_) => StreamEnd::Dropped,
-            };
+            let end = listen_end(end.as_ref());
             core.run(|state| state.on_listen_end(now, generation, end));
         });
     }
