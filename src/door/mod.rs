@@ -9,7 +9,9 @@
 //! (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels, waits,
 //! forgets, the listen stream); the tabs, step mode and the 2025-11-25 generation are still only in
 //! the Rust driver.
-use crate::client_state::{ClientConfig, ClientState, Effect, Keys, Removal, Wait, WriteGroup, MAX_REQUESTS_IN_FLIGHT};
+use crate::client_state::{
+    ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
+};
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
 use crate::json::{json, Value};
@@ -32,6 +34,9 @@ use crate::transport::TransportError;
 
 mod answer;
 mod options;
+
+/// How long a `respond` or `cancel` forwarded to the polling tab waits for its reply.
+const FORWARD_TIMEOUT_MS: u64 = 5_000;
 
 pub use options::DoorOptions;
 
@@ -75,11 +80,20 @@ struct Exchange {
     stream: Option<answer::Stream>,
 }
 
+/// Who hears how a change of this tab's went: a host call here, or the tab that forwarded it.
+#[derive(Clone)]
+enum Asker {
+    /// The host call's number.
+    Host(u64),
+    /// The forwarded request's id (its reply goes over the channel).
+    Tab(String),
+}
+
 /// A host call that settles once task `id`'s record is written.
 struct AfterWrite {
     id: String,
-    /// The host call.
-    x: u64,
+    /// Who asked.
+    asker: Asker,
     /// The tool whose call created the task (`callTool` resolves with its snapshot); `None`: an answer
     /// or a cancel (resolves with nothing).
     tool: Option<String>,
@@ -132,6 +146,11 @@ pub struct Door {
     asking: Numbered<(CallInFlight, InputRequiredResult)>,
     /// `wait`s by the state's waiter id: the host call each settles.
     waits: SortedMap<String, u64>,
+    /// `respond`s and `cancel`s forwarded to the polling tab: the request id, the host call, and when
+    /// it is given up.
+    forwarded: Vec<(String, u64, u64)>,
+    /// A forward was added since the timer was last set.
+    rearm: bool,
     max_input_requests: usize,
     /// The largest stream event read (`maxResponseBytes`).
     max_response_bytes: usize,
@@ -164,6 +183,14 @@ fn pairs(event: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The task ids an early hint names (`hint`: the JSON text the polling tab last wrote), at most
+/// [`EARLY_POLLS`]; none when it is not a list of ids.
+fn early_ids(event: &Value) -> Vec<String> {
+    let hint = event.get("hint").and_then(Value::as_str).and_then(|text| crate::json::from_str(text).ok());
+    let items = hint.as_ref().and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    items.iter().filter_map(Value::as_str).take(EARLY_POLLS).map(str::to_owned).collect()
+}
+
 fn number(event: &Value, name: &str) -> u64 {
     event.get(name).and_then(Value::as_u64).unwrap_or(0)
 }
@@ -179,7 +206,8 @@ impl Door {
             auto_poll: true,
             max_in_flight: MAX_REQUESTS_IN_FLIGHT,
         };
-        let mut state = ClientState::new(config, keys, options.offline, true, seed);
+        // With other tabs to share the namespace with, this one polls only once it holds their lock.
+        let mut state = ClientState::new(config, keys, options.offline, !options.tabs, seed);
         state.set_hidden(options.hidden);
         state.set_notify(options.notify);
         state.set_drives_legacy(false);
@@ -194,6 +222,8 @@ impl Door {
             after_write: Vec::new(),
             asking: Numbered::default(),
             waits: SortedMap::new(),
+            forwarded: Vec::new(),
+            rearm: false,
             max_input_requests: options.max_input_requests,
             max_response_bytes: options.max_response_bytes,
             seed,
@@ -221,7 +251,9 @@ impl Door {
         match event.get("e").and_then(Value::as_str).unwrap_or_default() {
             "keys" => {
                 let keys = self.state.keys();
-                let prefixes = json!({ "prefix": keys.prefix(), "previous": keys.previous_prefix() });
+                let prefixes = json!({
+                    "prefix": keys.prefix(), "previous": keys.previous_prefix(), "tabs": keys.tabs(), "hint": keys.early_hint()
+                });
                 self.done(x, Ok(prefixes));
             }
             "migrate" => {
@@ -230,7 +262,15 @@ impl Door {
                 self.done(x, Ok(moves));
             }
             "restore" => self.restore(now, event, x),
-            "tick" => self.state.poll_due(now),
+            // The lock was free at open: this tab will poll (`restore` says so), and polls the hinted
+            // tasks before the store is read.
+            "early" => self.state.poll_early(&early_ids(event)),
+            "lead" => self.lead(now, event),
+            "message" => self.tab_message(now, body),
+            "tick" => {
+                self.give_up_forwards(now);
+                self.state.poll_due(now);
+            }
             "call" => self.call(now, event, x),
             "list_tools" => {
                 let cursor = event.get("cursor").and_then(Value::as_str).map(str::to_owned);
@@ -241,16 +281,14 @@ impl Door {
             "chunk" => self.chunk(now, event, body),
             "failed" => self.failed(now, event),
             "written" => self.written(now, event),
-            "respond" => {
-                let outcome = decode_input_responses(event.get("answers").unwrap_or(&Value::Null))
-                    .map_err(|e| ClientError::usage(format!("responses: {e}")))
-                    .and_then(|responses| self.state.answer(&text(event, "id"), responses));
-                self.host_event(now, x, &text(event, "id"), outcome);
-            }
-            "cancel" => {
+            "respond" | "cancel" => {
                 let id = text(event, "id");
-                let outcome = self.state.request_cancel(&id);
-                self.host_event(now, x, &id, outcome);
+                let answers = event.get("answers").cloned();
+                match self.state.record(&id).map(|_| self.state.is_leader()) {
+                    None => self.done(x, Err(ClientError::unknown_task(&id))),
+                    Some(true) => self.change_here(now, Asker::Host(x), &id, answers),
+                    Some(false) => self.forward(now, x, id, answers),
+                }
             }
             "wait" => match self.state.wait(&text(event, "id")) {
                 Ok(Wait::Settled) => {
@@ -294,16 +332,93 @@ impl Door {
                 self.done(x, Err(ClientError::usage(message)));
             }
         }
-        if self.perform() {
-            let at = self.state.next_wakeup(now).map_or(Value::Null, Value::from);
+        if self.perform() | std::mem::take(&mut self.rearm) {
+            let forward = self.forwarded.iter().map(|(_, _, until)| *until).min();
+            let at = match (self.state.next_wakeup(now), forward) {
+                (Some(a), Some(b)) => Value::from(a.min(b)),
+                (a, b) => a.or(b).map_or(Value::Null, Value::from),
+            };
             self.out.push(json!({ "do": "timer", "at": at }));
+        }
+        if let Some(ids) = self.state.early_hint() {
+            let text = (!ids.is_empty()).then(|| Value::from(ids).to_string());
+            self.out.push(json!({ "do": "hint", "key": self.state.keys().early_hint(), "text": text }));
         }
         std::mem::take(&mut self.out)
     }
 
+    /// This tab now holds the lock and polls: it takes the records as the previous poller left them
+    /// in the store (`entries`), and tells the host only of those that changed behind its back.
+    fn lead(&mut self, now: u64, event: &Value) {
+        if self.state.is_closed() {
+            return;
+        }
+        let mut restore = self.state.begin_restore(false);
+        for (key, text) in pairs(event) {
+            self.state.restore_entry(&mut restore, &key, text);
+        }
+        self.state.page_read(&mut restore, now);
+        let changed = self.state.finish_restore(restore, now);
+        self.state.set_leader(true);
+        for id in changed {
+            self.perform_one(Effect::EmitTask(id));
+        }
+        self.state.poll_due(now);
+    }
+
+    /// A message from another tab of the namespace (its JSON text in `body`).
+    fn tab_message(&mut self, now: u64, body: &[u8]) {
+        let message = crate::json::from_str(&crate::text::lossy_utf8(body)).ok();
+        let Some(message) = message.as_ref().and_then(TabMessage::from_json) else { return };
+        match self.state.on_tab_message(now, message) {
+            Some(TabMessage::Reply { req, error }) => {
+                let Some(at) = self.forwarded.iter().position(|(r, _, _)| *r == req) else { return };
+                let (_, x, _) = self.forwarded.swap_remove(at);
+                self.done(x, error.map_or(Ok(Value::Null), Err));
+            }
+            Some(TabMessage::Respond { req, id, answers }) => {
+                self.change_here(now, Asker::Tab(req), &id, Some(answers))
+            }
+            Some(TabMessage::Cancel { req, id }) => self.change_here(now, Asker::Tab(req), &id, None),
+            _ => {}
+        }
+    }
+
+    /// A `respond` (with `answers`) or a `cancel` of task `id`, sent to the polling tab; host call `x`
+    /// settles with its reply, or gives up after [`FORWARD_TIMEOUT_MS`].
+    fn forward(&mut self, now: u64, x: u64, id: String, answers: Option<Value>) {
+        self.seed = self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let req = format!("req-{}", crate::text::hex16(self.seed));
+        let message = match answers {
+            Some(answers) => TabMessage::Respond { req: req.clone(), id, answers },
+            None => TabMessage::Cancel { req: req.clone(), id },
+        };
+        self.perform_one(Effect::Post(message));
+        self.forwarded.push((req, x, now.saturating_add(FORWARD_TIMEOUT_MS)));
+        self.rearm = true;
+    }
+
+    /// Forwards the polling tab did not answer in time.
+    fn give_up_forwards(&mut self, now: u64) {
+        let (late, waiting) = std::mem::take(&mut self.forwarded).into_iter().partition(|(_, _, until)| *until <= now);
+        self.forwarded = waiting;
+        for (_, x, _) in late {
+            let e = ClientError {
+                kind: ErrorKind::Timeout,
+                message: "the tab that polls this namespace did not answer".into(),
+                code: None,
+                retryable: true,
+            };
+            self.done(x, Err(e));
+        }
+    }
+
     /// Restores the records the driver listed under [`Self::prefix`] (`entries`: `[key, text]` pairs,
-    /// in key order), then polls what is due.
+    /// in key order), then polls what is due. `leader`: this tab took the lock while the store opened.
     fn restore(&mut self, now: u64, event: &Value, x: u64) {
+        if event.get("leader").and_then(Value::as_bool) == Some(true) {
+            self.state.set_leader(true);
+        }
         let mut restore = self.state.begin_restore(true);
         for (key, text) in pairs(event) {
             self.state.restore_entry(&mut restore, &key, text);
@@ -589,7 +704,8 @@ impl Door {
             ToolCallOutcome::Task(handle) => {
                 let id = self.state.add_task_of(now, call.name.clone(), handle, TaskProtocol::Extension);
                 // Settled with the task's snapshot once its record is stored (`written`).
-                self.after_write.push(AfterWrite { id: id.clone(), x: call.x, tool: Some(call.name.clone()) });
+                let asker = Asker::Host(call.x);
+                self.after_write.push(AfterWrite { id: id.clone(), asker, tool: Some(call.name.clone()) });
                 self.write(&id);
                 self.forget_call(&call);
             }
@@ -626,17 +742,34 @@ impl Door {
         self.out.push(json!({ "do": "delete", "key": self.state.keys().call(&call.call_id) }));
     }
 
-    /// A host's answer or cancel: stored, then sent by the poll loop; `x` settles once it is stored.
-    fn host_event(&mut self, now: u64, x: u64, id: &str, outcome: Result<Change, ClientError>) {
+    /// An answer (`answers`) or a cancel (`None`) of task `id` in the polling tab, from this tab's host
+    /// or forwarded by another: stored, then sent by the poll loop; `asker` hears once it is stored.
+    fn change_here(&mut self, now: u64, asker: Asker, id: &str, answers: Option<Value>) {
+        let outcome = match answers {
+            Some(answers) => decode_input_responses(&answers)
+                .map_err(|e| ClientError::usage(format!("responses: {e}")))
+                .and_then(|responses| self.state.answer(id, responses)),
+            None => self.state.request_cancel(id),
+        };
         match outcome {
             Ok(Change::State) => {
-                self.after_write.push(AfterWrite { id: id.to_owned(), x, tool: None });
+                self.after_write.push(AfterWrite { id: id.to_owned(), asker, tool: None });
                 self.write(id);
             }
-            Ok(_) => self.done(x, Ok(Value::Null)),
-            Err(e) => self.done(x, Err(e)),
+            Ok(_) => self.settle(asker, Ok(Value::Null)),
+            Err(e) => self.settle(asker, Err(e)),
         }
         self.state.poll_due(now);
+    }
+
+    /// Tells `asker` how its change went: its host call settles, or its tab gets the reply.
+    fn settle(&mut self, asker: Asker, outcome: Result<Value, ClientError>) {
+        match asker {
+            Asker::Host(x) => self.done(x, outcome),
+            Asker::Tab(req) => {
+                self.perform_one(Effect::Post(TabMessage::Reply { req, error: outcome.err() }));
+            }
+        }
     }
 
     /// Queues task `id` for the next write group, starting one if none is in the store's hands.
@@ -692,14 +825,20 @@ impl Door {
             self.state.announce(id);
             let (settled, waiting) = std::mem::take(&mut self.after_write).into_iter().partition(|w| w.id == *id);
             self.after_write = waiting;
-            for AfterWrite { x, tool, .. } in settled {
+            for AfterWrite { asker, tool, .. } in settled {
+                let adopt = tool.is_some() && !lost.contains(id);
                 let outcome = match (lost.contains(id), tool) {
                     (false, Some(_)) => Ok(json!({ "kind": "task", "task": self.snapshot(id) })),
                     (false, None) => Ok(Value::Null),
                     (true, Some(tool)) => Err(ClientError::handle_not_stored(&tool, id)),
                     (true, None) => Err(ClientError::change_not_stored(id)),
                 };
-                self.done(x, outcome);
+                // A new handle goes to the polling tab, wherever it was made.
+                let stored = self.state.record(id).filter(|_| adopt).map(to_stored);
+                if let Some(stored) = stored {
+                    self.perform_one(Effect::Post(TabMessage::Adopt { id: id.clone(), stored }));
+                }
+                self.settle(asker, outcome);
             }
         }
         // A new task is due at once; a host's answer or cancel goes out now.
@@ -784,8 +923,7 @@ impl Door {
                 self.out.push(json!({ "do": "emit", "type": "call", "detail": detail }));
             }
             Effect::EmitStorage(reason) => self.out.push(json!({ "do": "storage", "reason": reason })),
-            // One tab: the door has no channel yet (the Rust driver's tabs are not moved).
-            Effect::Post(_) => {}
+            Effect::Post(message) => self.out.push(json!({ "do": "post", "text": message.to_json().to_string() })),
             Effect::Settle { waiter, outcome } => {
                 if let Some(x) = self.waits.remove(&waiter) {
                     let outcome = outcome.map(|id| self.snapshot(&id));

@@ -28,6 +28,9 @@ pub struct DoorOptions {
     pub hidden: bool,
     /// System notifications while the page is hidden (`notify`).
     pub notify: bool,
+    /// Whether the driver shares the namespace with other tabs (it has Web Locks): then it polls only
+    /// once it holds their lock.
+    pub tabs: bool,
 }
 
 fn number(options: &Value, key: &str, default: u64) -> Result<u64, String> {
@@ -90,6 +93,7 @@ impl DoorOptions {
             offline: flag(options, "offline"),
             hidden: flag(options, "hidden"),
             notify: flag(options, "notify"),
+            tabs: flag(options, "tabs"),
         })
     }
 }

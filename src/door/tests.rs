@@ -65,7 +65,7 @@ fn with_task(door: &mut Door) -> Value {
 #[test]
 fn a_call_is_saved_sent_stored_and_then_settled_with_its_task() {
     let mut door = open();
-    assert_eq!(kinds(&feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#)), ["done", "timer"]);
+    assert_eq!(kinds(&feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#)), ["done", "timer", "hint"]);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":1}}"#);
     assert_eq!(kinds(&out), ["save", "send"], "the pending call is saved before its request");
     assert!(the(&out, "save").get("key").and_then(Value::as_str).unwrap().contains("/call/"));
@@ -478,4 +478,120 @@ fn a_task_that_ends_while_the_page_is_hidden_asks_for_a_notice_in_the_page_langu
     answer(&mut shown, NOW + 1_000, &poll, failed);
     let out = feed(&mut shown, NOW + 1_000, r#"{"e":"written","ok":true}"#);
     assert!(kinds(&out).contains(&"notify"), "turned on after open: {out:?}");
+}
+
+fn open_tab() -> Door {
+    let options = json!({ "url": "https://h/mcp", "namespace": "ns", "minPollIntervalMs": 50, "tabs": true });
+    Door::open(&options, 11).unwrap()
+}
+
+/// The text a `post` effect sends to the other tabs, as bytes for their `message` event.
+fn posted<'a>(effects: &'a [Value], kind: &str) -> &'a str {
+    let post = effects.iter().find(|e| {
+        e.get("do").and_then(Value::as_str) == Some("post")
+            && e.get("text").and_then(Value::as_str).is_some_and(|t| t.contains(&format!("\"t\":\"{kind}\"")))
+    });
+    post.and_then(|p| p.get("text"))
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("no {kind} posted in {effects:?}"))
+}
+
+fn message(door: &mut Door, now: u64, text: &str) -> Vec<Value> {
+    door.handle(now, &json!({ "e": "message" }), text.as_bytes())
+}
+
+/// A polling tab with task `t1` stored, and the `[key, text]` of its record.
+fn leading_tab() -> (Door, Value) {
+    let mut leader = open_tab();
+    feed(&mut leader, NOW, r#"{"e":"restore","x":1,"entries":[],"leader":true}"#);
+    let out = feed(&mut leader, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
+    let out = answer(&mut leader, NOW, the(&out, "send"), task("working"));
+    let entry = the(&out, "put").get("entries").and_then(Value::as_array).unwrap()[0].clone();
+    feed(&mut leader, NOW, r#"{"e":"written","ok":true}"#);
+    (leader, entry)
+}
+
+#[test]
+fn a_tab_that_does_not_poll_forwards_a_cancel_to_the_one_that_does_and_gives_up_after_five_seconds() {
+    let (mut leader, entry) = leading_tab();
+    let mut follower = open_tab();
+    let out = follower.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry] }), &[]);
+    assert!(!kinds(&out).contains(&"send"), "a tab without the lock does not poll: {out:?}");
+    let out = feed(&mut follower, NOW, r#"{"e":"cancel","x":5,"id":"t1"}"#);
+    assert!(!kinds(&out).contains(&"done"), "{out:?}");
+    assert!(!kinds(&out).contains(&"put"), "the polling tab stores it: {out:?}");
+    let forwarded = posted(&out, "cancel").to_owned();
+
+    let out = message(&mut leader, NOW, &forwarded);
+    assert!(kinds(&out).contains(&"put"), "{out:?}");
+    assert!(!kinds(&out).contains(&"post") || !posted_has(&out, "reply"), "no reply before it is stored");
+    let out = feed(&mut leader, NOW, r#"{"e":"written","ok":true}"#);
+    let reply = posted(&out, "reply").to_owned();
+
+    let out = message(&mut follower, NOW + 10, &reply);
+    let done = the(&out, "done");
+    assert_eq!(done.get("x").and_then(Value::as_u64), Some(5));
+    assert!(done.get("error").is_none(), "{done:?}");
+
+    let out = feed(&mut follower, NOW + 20, r#"{"e":"cancel","x":6,"id":"t1"}"#);
+    assert_eq!(timer(&out), NOW + 20 + 5_000, "the timer wakes for the give-up");
+    let out = feed(&mut follower, NOW + 5_020, r#"{"e":"tick"}"#);
+    let error = the(&out, "done").get("error").unwrap();
+    assert_eq!(error.get("name").and_then(Value::as_str), Some("TimeoutError"));
+    assert_eq!(error.get("retryable").and_then(Value::as_bool), Some(true));
+}
+
+fn posted_has(effects: &[Value], kind: &str) -> bool {
+    effects
+        .iter()
+        .any(|e| e.get("text").and_then(Value::as_str).is_some_and(|t| t.contains(&format!("\"t\":\"{kind}\""))))
+}
+
+#[test]
+fn a_handle_made_in_another_tab_is_adopted_and_the_tab_that_takes_the_lock_polls() {
+    let (mut leader, _) = leading_tab();
+    let mut follower = open_tab();
+    feed(&mut follower, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(&mut follower, NOW, r#"{"e":"call","x":2,"name":"deploy"}"#);
+    let mut handle = task("working");
+    if let Value::Object(fields) = &mut handle {
+        fields.put("taskId", Value::from("t2"));
+    }
+    let out = answer(&mut follower, NOW, the(&out, "send"), handle);
+    let entry = the(&out, "put").get("entries").and_then(Value::as_array).unwrap()[0].clone();
+    let out = feed(&mut follower, NOW, r#"{"e":"written","ok":true}"#);
+    assert!(kinds(&out).contains(&"done"));
+    assert!(!kinds(&out).contains(&"send"), "the tab that made it does not poll it: {out:?}");
+    let adopt = posted(&out, "adopt").to_owned();
+    message(&mut leader, NOW, &adopt);
+    assert!(leader.state.record("t2").is_some(), "the polling tab adopted it");
+
+    // The polling tab closes; the other takes the lock with the store as it was left.
+    let out = follower.handle(NOW + 2_000, &json!({ "e": "lead", "entries": [entry] }), &[]);
+    let out = if kinds(&out).contains(&"send") { out } else { feed(&mut follower, timer(&out), r#"{"e":"tick"}"#) };
+    assert!(out.iter().any(|e| e.get("do").and_then(Value::as_str) == Some("send")), "{out:?}");
+}
+
+#[test]
+fn a_hint_polls_its_tasks_before_the_store_is_read_and_the_answer_waits_for_the_record() {
+    let (_, entry) = leading_tab();
+    let mut tab = open_tab();
+    let out = feed(&mut tab, NOW, r#"{"e":"early","hint":"[\"t1\", 7]"}"#);
+    let poll = sent(&out, "tasks/get");
+    assert_eq!(request(&poll).get("params").and_then(|p| p.get("taskId")).and_then(Value::as_str), Some("t1"));
+    let done = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "completed", "resultType": "complete",
+        "result": { "content": [{ "type": "text", "text": "ok" }] }
+    });
+    let out = answer(&mut tab, NOW + 5, &poll, done);
+    assert!(!kinds(&out).contains(&"put"), "held until the record is read: {out:?}");
+    let out = tab.handle(NOW + 10, &json!({ "e": "restore", "x": 1, "entries": [entry], "leader": true }), &[]);
+    assert!(kinds(&out).contains(&"put"), "the held answer is applied and stored: {out:?}");
+    let polls = out.iter().filter(|e| e.get("do").and_then(Value::as_str) == Some("send"));
+    assert!(
+        polls.map(request).all(|r| r.get("method").and_then(Value::as_str) != Some("tasks/get")),
+        "and not asked again: {out:?}"
+    );
+    assert_eq!(tab.state.record("t1").map(|r| r.is_settled()), Some(true));
 }

@@ -7,7 +7,7 @@
 import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
-import { EventQueue, Host, clientError, errorText, noticeLanguage, showNotice } from "./browser.js";
+import { EventQueue, Host, Page, clientError, errorText, noticeLanguage, openChannel, requestLock, showNotice, tryLock } from "./browser.js";
 
 export { init as default };
 
@@ -18,6 +18,7 @@ const PAGE = 2048;
 /** The longest single timer: the door's schedule is asked again at least this often. */
 const MAX_TIMER_MS = 60_000;
 const NO_BODY = new Uint8Array(0);
+const UTF8 = new TextEncoder();
 
 /** The door's error (`{ name, message, code, retryable }`) as the JS `Error` the Rust driver throws. */
 const toError = ({ name, message, code = null, retryable = false }) => clientError(message, name, code, retryable);
@@ -34,8 +35,10 @@ function doorOptions(options) {
     if (value === undefined || value === null) continue;
     out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
   }
-  out.offline = globalThis.navigator?.onLine === false;
-  out.hidden = globalThis.document?.visibilityState === "hidden";
+  out.offline = !Page.online();
+  out.hidden = Page.hidden();
+  // With Web Locks, tabs of one namespace share one poller: the tab that holds the lock.
+  out.tabs = typeof globalThis.navigator?.locks?.request === "function";
   return out;
 }
 
@@ -88,6 +91,10 @@ export class TaskClient {
   #timer;
   #unwatch = () => {};
   #notify;
+  /** The tabs' channel, and this tab's lock request (held, or queued for). */
+  #channel;
+  #lock;
+  #prefix;
 
   constructor(door, records, durable, options) {
     this.#door = door;
@@ -113,11 +120,35 @@ export class TaskClient {
     } catch (thrown) {
       throw typeof thrown === "string" ? toError(JSON.parse(thrown)) : thrown;
     }
-    const [records, note] = await openStore(options.store);
-    const client = new TaskClient(door, records, note === null, options);
+    const [keyed, ...first] = JSON.parse(door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY));
+    const { prefix, previous, tabs, hint: hintKey } = keyed.value;
+    // The lock is asked for while the store opens (on a fresh page each takes tens of ms). Holding it
+    // with a hint, this tab polls the hinted tasks before the store is read.
+    const trying = tryLock(tabs);
+    const hint = trying && Page.online() ? Page.stored(hintKey) : undefined;
+    let held = hint ? await trying.decided : false;
+    // Made before its store opens, so the early polls go out meanwhile; nothing is written until
+    // the records are read.
+    const client = new TaskClient(door, Records.memory(), true, options);
+    client.#prefix = prefix;
+    client.#perform(first);
+    if (held) client.#feed({ e: "early", hint });
+    let records, note;
+    try {
+      [records, note] = await openStore(options.store);
+    } catch (thrown) {
+      client.#feed({ e: "close" });
+      trying?.release();
+      throw thrown;
+    }
+    client.#records = records;
+    client.#durable = note === null;
     if (note !== null) client.#emitStorage(note);
+    if (trying) {
+      held ||= await trying.decided;
+      client.#joinTabs(tabs, trying, held);
+    }
     let entries = [];
-    const { prefix, previous } = client.#query({ e: "keys" });
     try {
       // Records the previous release stored under its bare keys move to this release's first.
       for (const [from, to, text] of client.#query({ e: "migrate", entries: await listAll(records, previous) })) {
@@ -129,14 +160,43 @@ export class TaskClient {
       // A host store that cannot list or move breaks its contract: open() says so rather than
       // claim durability for tasks it did not load. IndexedDB falls back to memory.
       if (typeof options.store === "object" && options.store !== null) {
-        records.close();
+        client.close();
         throw storage(textOf(thrown));
       }
       client.#storageFailed(thrown);
     }
-    await client.#ask({ e: "restore", entries });
-    client.#watchPage();
+    await client.#ask({ e: "restore", entries, leader: held });
+    client.#unwatch = Page.watch(
+      () => client.#feed({ e: "online", online: Page.online() }),
+      (hidden) => client.#feed({ e: "hidden", hidden }),
+    );
     return client;
+  }
+
+  /**
+   * Joins the namespace's other tabs: their channel, and this tab's place in line for the lock that
+   * makes one of them the poller (`held`: the lock asked for at open was free).
+   */
+  #joinTabs(name, trying, held) {
+    this.#channel = openChannel(name, (text) => this.#feed({ e: "message" }, UTF8.encode(text)));
+    if (held) {
+      this.#lock = trying;
+      return;
+    }
+    trying.release();
+    this.#lock = requestLock(name, () => this.#lead());
+  }
+
+  /** This tab now polls: it reads every record as the previous poller left them in the store. */
+  async #lead() {
+    if (this.#closed) return;
+    let entries = [];
+    try {
+      entries = await listAll(this.#records, this.#prefix);
+    } catch (thrown) {
+      this.#storageFailed(thrown);
+    }
+    this.#feed({ e: "lead", entries });
   }
 
   /** Calls a tool: `{ kind: "result", result }` or, once its handle is stored, `{ kind: "task", task }`. */
@@ -190,11 +250,16 @@ export class TaskClient {
 
   /** Stops polling. Stored tasks stay for the next `open()`. */
   close() {
+    this.#closed = true;
     this.#feed({ e: "close" });
     clearTimeout(this.#timer);
     this.#unwatch();
+    this.#lock?.release();
+    this.#channel?.close();
     this.#records.close();
   }
+
+  #closed = false;
 
   /** `false` when tasks are only kept in memory (a `storage` event says why). */
   get durable() {
@@ -282,6 +347,12 @@ export class TaskClient {
           if (notice !== null) showNotice(notice.title, notice.body, notice.lang, notice.tag, this.#events, effect.id);
           break;
         }
+        case "post":
+          this.#channel?.post(effect.text);
+          break;
+        case "hint":
+          Page.store(effect.key, effect.text ?? undefined);
+          break;
         case "ask":
           this.#askHost(effect.x, effect.requests);
           break;
@@ -389,22 +460,5 @@ export class TaskClient {
     this.#durable = false;
     this.#records = Records.memory();
     this.#emitStorage(`storage failed (${textOf(thrown)}); tasks are kept in memory only from now on`);
-  }
-
-  /** Online, offline and visibility: what was backing off is retried when the page is back. */
-  #watchPage() {
-    const target = globalThis;
-    const doc = globalThis.document;
-    const online = () => this.#feed({ e: "online", online: true });
-    const offline = () => this.#feed({ e: "online", online: false });
-    const visibility = () => this.#feed({ e: "hidden", hidden: doc.visibilityState === "hidden" });
-    target.addEventListener?.("online", online);
-    target.addEventListener?.("offline", offline);
-    doc?.addEventListener("visibilitychange", visibility);
-    this.#unwatch = () => {
-      target.removeEventListener?.("online", online);
-      target.removeEventListener?.("offline", offline);
-      doc?.removeEventListener("visibilitychange", visibility);
-    };
   }
 }

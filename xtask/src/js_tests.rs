@@ -46,6 +46,21 @@ pub fn run_on_driver(root: &Path, driver_dir: &str, server_exe: &Path) -> Result
     cmd::run(&mut node)
 }
 
+/// The end-to-end suites of `tests/e2e` that need no element (reloads, early polls, tabs), in headless
+/// Chromium on the JS driver's build: the rig serves it at `/pkg/` (`MCP_TASKS_PKG_DIR`).
+const E2E_ON_THE_DRIVER: [&str; 2] = ["tests/e2e/resume.test.mjs", "tests/e2e/tabs.test.mjs"];
+
+/// [`E2E_ON_THE_DRIVER`] on the JS driver's build.
+pub fn run_e2e_on_driver(root: &Path, driver_dir: &str, server_exe: &Path) -> Result<()> {
+    let mut node = Command::new("node");
+    node.arg("--test")
+        .args(E2E_ON_THE_DRIVER)
+        .env("MCP_TASKS_SERVER", server_exe)
+        .env("MCP_TASKS_PKG_DIR", root.join(driver_dir))
+        .current_dir(root);
+    cmd::run(&mut node)
+}
+
 /// Runs every `*.test.mjs` under `dir` with `<node> --test`, `node` being a path relative to `root`
 /// (the Node 22 of npm) or a name on PATH.
 pub fn run_with(root: &Path, node: &str, dir: &str, server_exe: &Path) -> Result<()> {

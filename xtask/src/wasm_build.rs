@@ -152,6 +152,8 @@ pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<Pkg> {
     let client = dir.join("client.js");
     std::fs::copy(dir.join("task_client.js"), &client).context("copying the driver's entry")?;
     minify(tools, &client, true)?;
+    // Under the shipped entry's name too, so the end-to-end host pages load it from the same path.
+    std::fs::copy(&client, dir.join("mcp_tasks_web.js")).context("copying the driver's entry")?;
     Ok(Pkg { js: client, ..door })
 }
 
