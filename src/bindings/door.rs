@@ -43,3 +43,48 @@ impl ClientDoor {
         effects_text(self.door.handle_text(now as u64, x as u64, event, body))
     }
 }
+
+/// JSON text read leniently: what does not parse is `null` (the element's own values, written by
+/// `JSON.stringify`).
+#[cfg(feature = "element")]
+fn json_of(text: &str) -> Value {
+    crate::json::from_str(text).unwrap_or(Value::Null)
+}
+
+/// Every word for language `lang` (a BCP 47 tag), with `layers` (JSON text of `[shared, own]` label
+/// overrides) over the shipped ones: `{ key: word }` as JSON text. For `pkg/element.js` through the
+/// driver's element entry.
+#[cfg(feature = "element")]
+#[wasm_bindgen(js_name = elementWords, skip_typescript)]
+pub fn element_words(lang: &str, layers: &str) -> String {
+    let layers = json_of(layers);
+    let mut refs = Vec::new();
+    for layer in layers.as_array().map(Vec::as_slice).unwrap_or_default() {
+        refs.push(layer);
+    }
+    crate::element::model::labels::Labels::resolve(lang, &refs).table().to_string()
+}
+
+/// Checks what the user `entered` (JSON text) in the form of `schema` (JSON text), in the words of
+/// `words` (JSON text): `{ answer }` (the answer as JSON text, numbers as typed), `{ errors }`, or
+/// `null`, as JSON text.
+#[cfg(feature = "element")]
+#[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
+pub fn element_answer(schema: &str, entered: &str, words: &str) -> String {
+    let labels = crate::door::element::labels(&json_of(words));
+    let (member, v) = match crate::element::model::view::answer(&json_of(schema), &json_of(entered), &labels) {
+        None => return "null".to_owned(),
+        Some(Ok(answer)) => ("answer", Value::String(answer.to_string())),
+        Some(Err(errors)) => ("errors", errors),
+    };
+    let mut out = crate::json::Map::new();
+    out.put(member, v);
+    Value::Object(out).to_string()
+}
+
+/// A duration in milliseconds as the card's clock shows it (`42s`, `3m 05s`, `2h 03m`).
+#[cfg(feature = "element")]
+#[wasm_bindgen(js_name = elementElapsed, skip_typescript)]
+pub fn element_elapsed(ms: f64) -> String {
+    crate::element::model::elapsed::format_elapsed(ms as i64)
+}

@@ -33,7 +33,10 @@ use crate::transport::reply::{exchange_outcome, version_retry, VersionRetry};
 use crate::transport::TransportError;
 
 mod answer;
+#[cfg(any(feature = "element", test))]
+pub(crate) mod element;
 mod options;
+mod step;
 
 /// How long a `respond` or `cancel` forwarded to the polling tab waits for its reply.
 const FORWARD_TIMEOUT_MS: u64 = 5_000;
@@ -42,8 +45,8 @@ pub use options::DoorOptions;
 
 /// What a request the door sent is for.
 enum Purpose {
-    /// An exchange the state asked for (a poll, an answer, a cancel).
-    Task { id: String, action: Action, slot: bool },
+    /// An exchange the state asked for (a poll, an answer, a cancel), or a step ran (`in_step`).
+    Task { id: String, action: Action, slot: bool, in_step: bool },
     /// A host's `callTool`.
     Call(CallInFlight),
     /// A host's `listTools`: `x` settles it.
@@ -151,6 +154,15 @@ pub struct Door {
     forwarded: Vec<(String, u64, u64)>,
     /// A forward was added since the timer was last set.
     rearm: bool,
+    /// Step mode's compared writes and reads in the store's hands, by number.
+    versioned: Numbered<step::Versioned>,
+    /// The step running now.
+    step: Option<step::StepRun>,
+    /// How long a request may take (`requestTimeoutMs`): a step's lease outlasts its sends.
+    request_timeout_ms: u64,
+    /// The endpoint as configured (the element names it when it does not parse).
+    #[cfg_attr(not(feature = "element"), allow(dead_code))]
+    url: String,
     max_input_requests: usize,
     /// The largest stream event read (`maxResponseBytes`).
     max_response_bytes: usize,
@@ -203,11 +215,11 @@ impl Door {
         let config = ClientConfig {
             policy: options.policy,
             retention: options.retention,
-            auto_poll: true,
+            auto_poll: options.auto_poll,
             max_in_flight: MAX_REQUESTS_IN_FLIGHT,
         };
         // With other tabs to share the namespace with, this one polls only once it holds their lock.
-        let mut state = ClientState::new(config, keys, options.offline, !options.tabs, seed);
+        let mut state = ClientState::new(config, keys, options.offline, !options.tabs || !options.auto_poll, seed);
         state.set_hidden(options.hidden);
         state.set_notify(options.notify);
         state.set_drives_legacy(false);
@@ -224,6 +236,10 @@ impl Door {
             waits: SortedMap::new(),
             forwarded: Vec::new(),
             rearm: false,
+            versioned: Numbered::default(),
+            step: None,
+            request_timeout_ms: options.request_timeout_ms,
+            url: options.url.clone(),
             max_input_requests: options.max_input_requests,
             max_response_bytes: options.max_response_bytes,
             seed,
@@ -267,6 +283,9 @@ impl Door {
             "early" => self.state.poll_early(&early_ids(event)),
             "lead" => self.lead(now, event),
             "message" => self.tab_message(now, body),
+            "step" => self.step(now, event, x),
+            "put_if" => self.put_if_done(event),
+            "got" => self.got(event),
             "tick" => {
                 self.give_up_forwards(now);
                 self.state.poll_due(now);
@@ -283,11 +302,17 @@ impl Door {
             "written" => self.written(now, event),
             "respond" | "cancel" => {
                 let id = text(event, "id");
-                let answers = event.get("answers").cloned();
-                match self.state.record(&id).map(|_| self.state.is_leader()) {
-                    None => self.done(x, Err(ClientError::unknown_task(&id))),
-                    Some(true) => self.change_here(now, Asker::Host(x), &id, answers),
-                    Some(false) => self.forward(now, x, id, answers),
+                // `answersText`: the element's answers as JSON text, so numbers keep their digits.
+                let answers = match event.get("answersText").and_then(Value::as_str).map(crate::json::from_str) {
+                    Some(Err(e)) => Err(ClientError::usage(format!("responses: {e}"))),
+                    Some(Ok(answers)) => Ok(Some(answers)),
+                    None => Ok(event.get("answers").cloned()),
+                };
+                match (answers, self.state.record(&id).map(|_| self.state.is_leader())) {
+                    (Err(e), _) => self.done(x, Err(e)),
+                    (_, None) => self.done(x, Err(ClientError::unknown_task(&id))),
+                    (Ok(answers), Some(true)) => self.change_here(now, Asker::Host(x), &id, answers),
+                    (Ok(answers), Some(false)) => self.forward(now, x, id, answers),
                 }
             }
             "wait" => match self.state.wait(&text(event, "id")) {
@@ -326,13 +351,19 @@ impl Door {
                 let notice = self.notice(&text(event, "id"), &text(event, "language"));
                 self.done(x, Ok(notice));
             }
+            #[cfg(any(feature = "element", test))]
+            "card" => self.card(event, x),
+            #[cfg(any(feature = "element", test))]
+            "list" => self.list(event, x),
             "close" => self.state.close(),
             other => {
                 let message = format!("the door has no event {}", Value::from(other));
                 self.done(x, Err(ClientError::usage(message)));
             }
         }
-        if self.perform() | std::mem::take(&mut self.rearm) {
+        self.step_advance(now);
+        // A step-mode client has no timer: the platform calls `step()`.
+        if self.perform() | std::mem::take(&mut self.rearm) && self.state.config().auto_poll {
             let forward = self.forwarded.iter().map(|(_, _, until)| *until).min();
             let at = match (self.state.next_wakeup(now), forward) {
                 (Some(a), Some(b)) => Value::from(a.min(b)),
@@ -648,7 +679,10 @@ impl Door {
             _ => result,
         };
         match exchange.purpose {
-            Purpose::Task { id, action, slot } => {
+            Purpose::Task { id, action, in_step: true, .. } => {
+                self.step_exchange_done(now, &id, action, exchange_outcome(result));
+            }
+            Purpose::Task { id, action, slot, .. } => {
                 let outcome = exchange_outcome(result);
                 let change = self.state.on_exchange_done(now, &id, &action, &outcome, slot);
                 if change == Change::State {
@@ -745,6 +779,9 @@ impl Door {
     /// An answer (`answers`) or a cancel (`None`) of task `id` in the polling tab, from this tab's host
     /// or forwarded by another: stored, then sent by the poll loop; `asker` hears once it is stored.
     fn change_here(&mut self, now: u64, asker: Asker, id: &str, answers: Option<Value>) {
+        if !self.state.config().auto_poll {
+            return self.refresh_then_change(asker, id, answers);
+        }
         let outcome = match answers {
             Some(answers) => decode_input_responses(&answers)
                 .map_err(|e| ClientError::usage(format!("responses: {e}")))
@@ -772,8 +809,20 @@ impl Door {
         }
     }
 
-    /// Queues task `id` for the next write group, starting one if none is in the store's hands.
+    /// Queues task `id` for the next write group, starting one if none is in the store's hands. In
+    /// step mode, a write compared against the version last seen (a host call waiting for it settles
+    /// from it).
     fn write(&mut self, id: &str) {
+        if !self.state.config().auto_poll {
+            let then = match self.after_write.iter().position(|w| w.id == id) {
+                Some(at) => {
+                    let AfterWrite { asker, tool, .. } = self.after_write.remove(at);
+                    step::Then::Settle { asker, tool }
+                }
+                None => step::Then::Announce,
+            };
+            return self.write_versioned(id, step::Replay::Nothing, then, false);
+        }
         if self.state.queue_write(id) {
             self.next_group();
         }
@@ -907,7 +956,7 @@ impl Door {
                     }
                     Action::SendCancel => ClientRequest::CancelTask { task_id },
                 };
-                self.send(request, Purpose::Task { id, action, slot });
+                self.send(request, Purpose::Task { id, action, slot, in_step: false });
             }
             Effect::Store(id) => self.write(&id),
             Effect::Delete(key) => self.out.push(json!({ "do": "delete", "key": key })),

@@ -28,6 +28,10 @@ pub struct DoorOptions {
     pub hidden: bool,
     /// System notifications while the page is hidden (`notify`).
     pub notify: bool,
+    /// Whether the client polls by itself; `false`: step mode, where the platform calls `step()`.
+    pub auto_poll: bool,
+    /// How long a request may take (`requestTimeoutMs`).
+    pub request_timeout_ms: u64,
     /// Whether the driver shares the namespace with other tabs (it has Web Locks): then it polls only
     /// once it holds their lock.
     pub tabs: bool,
@@ -50,11 +54,6 @@ impl DoorOptions {
     pub fn read(options: &Value) -> Result<Self, String> {
         let text = |key: &str| options.get(key).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_owned);
         let url = text("url").ok_or("options.url (the MCP endpoint) is required")?;
-        if options.get("autoPoll").and_then(Value::as_bool) == Some(false) {
-            return Err(
-                "autoPoll: false (step mode) is not in the JS driver yet; the mcp-tasks-web entry has it".into()
-            );
-        }
         let namespace = match options.get("namespace") {
             None | Some(Value::Null) => "default".to_owned(),
             Some(_) => text("namespace").ok_or("options.namespace must be a non-empty string")?,
@@ -94,6 +93,8 @@ impl DoorOptions {
             hidden: flag(options, "hidden"),
             notify: flag(options, "notify"),
             tabs: flag(options, "tabs"),
+            auto_poll: options.get("autoPoll").and_then(Value::as_bool) != Some(false),
+            request_timeout_ms: number(options, "requestTimeoutMs", 30_000)?.max(1),
         })
     }
 }

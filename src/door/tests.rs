@@ -273,11 +273,7 @@ fn a_record_the_store_refuses_rejects_the_call_that_made_it_and_stays_in_memory(
 }
 
 #[test]
-fn step_mode_is_refused_at_open_and_previous_keys_move() {
-    let options = json!({ "url": "https://h/mcp", "autoPoll": false });
-    let error = Door::open(&options, 1).err().unwrap();
-    assert!(error.message.contains("step mode"), "{}", error.message);
-
+fn previous_keys_move() {
     let mut door = open();
     let out = feed(&mut door, NOW, r#"{"e":"keys","x":1}"#);
     let keys = the(&out, "done").get("value").unwrap().clone();
@@ -594,4 +590,114 @@ fn a_hint_polls_its_tasks_before_the_store_is_read_and_the_answer_waits_for_the_
         "and not asked again: {out:?}"
     );
     assert_eq!(tab.state.record("t1").map(|r| r.is_settled()), Some(true));
+}
+
+fn open_stepping() -> Door {
+    let options = json!({ "url": "https://h/mcp", "namespace": "ns", "autoPoll": false, "requestTimeoutMs": 1000 });
+    Door::open(&options, 13).unwrap()
+}
+
+/// The `put_if` effect, answered `ok`; the effects.
+fn put_if(door: &mut Door, now: u64, effects: &[Value], ok: bool) -> Vec<Value> {
+    let w = the(effects, "put_if").get("w").and_then(Value::as_u64).unwrap();
+    door.handle(now, &json!({ "e": "put_if", "w": w, "ok": ok }), &[])
+}
+
+#[test]
+fn a_step_polls_what_is_due_writes_it_compared_and_reports() {
+    let (_, entry) = leading_tab();
+    let mut door = open_stepping();
+    let out = door.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }), &[]);
+    assert!(!kinds(&out).contains(&"send") && !kinds(&out).contains(&"timer"), "no polling, no timer: {out:?}");
+    let out = door.handle(NOW + 2_000, &json!({ "e": "step", "x": 2, "entries": [entry] }), &[]);
+    let poll = sent(&out, "tasks/get");
+    let done = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "completed", "resultType": "complete",
+        "result": { "content": [{ "type": "text", "text": "ok" }] }
+    });
+    let out = answer(&mut door, NOW + 2_000, &poll, done);
+    let write = the(&out, "put_if");
+    assert!(write.get("expected").and_then(Value::as_str).is_some(), "compared with the version read: {write:?}");
+    assert!(!kinds(&out).contains(&"done"), "the step waits for its write");
+    let out = put_if(&mut door, NOW + 2_000, &out, true);
+    let report = the(&out, "done").get("value").unwrap();
+    assert_eq!(report.get("polled").and_then(Value::as_u64), Some(1));
+    assert_eq!(report.get("settled").and_then(Value::as_u64), Some(1));
+    assert!(kinds(&out).contains(&"emit"), "the host hears of the change: {out:?}");
+    let refused = feed(&mut open(), NOW, r#"{"e":"step","x":3}"#);
+    assert_eq!(
+        the(&refused, "done").get("error").and_then(|e| e.get("name")).and_then(Value::as_str),
+        Some("TypeError")
+    );
+}
+
+#[test]
+fn a_queued_cancel_is_sent_by_the_one_step_whose_lease_is_stored_first() {
+    let (_, entry) = leading_tab();
+    let mut first = open_stepping();
+    first.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }), &[]);
+    let out = feed(&mut first, NOW, r#"{"e":"cancel","x":2,"id":"t1"}"#);
+    let read = the(&out, "get").get("w").unwrap().clone();
+    let stored = entry.as_array().unwrap()[1].clone();
+    let out = first.handle(NOW, &json!({ "e": "got", "w": read, "text": stored }), &[]);
+    assert!(!kinds(&out).contains(&"send"), "respond and cancel only queue in step mode: {out:?}");
+    let cancelled = the(&out, "put_if").get("text").unwrap().clone();
+    let out = put_if(&mut first, NOW, &out, true);
+    assert!(the(&out, "done").get("error").is_none());
+    let key = entry.as_array().unwrap()[0].clone();
+
+    // Two isolates step at once over the store that holds the queued cancel.
+    let mut second = open_stepping();
+    second.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [[key.clone(), cancelled.clone()]] }), &[]);
+    let leased =
+        first.handle(NOW + 100, &json!({ "e": "step", "x": 3, "entries": [[key.clone(), cancelled.clone()]] }), &[]);
+    let lost = second.handle(NOW + 100, &json!({ "e": "step", "x": 4, "entries": [[key, cancelled]] }), &[]);
+    let lease = the(&leased, "put_if").get("text").unwrap().clone();
+    let out = put_if(&mut first, NOW + 100, &leased, true);
+    assert!(request(&sent(&out, "tasks/cancel")).get("params").is_some());
+    let out = put_if(&mut second, NOW + 100, &lost, false);
+    let w = the(&out, "get").get("w").unwrap().clone();
+    let out = second.handle(NOW + 100, &json!({ "e": "got", "w": w, "text": lease }), &[]);
+    assert!(
+        !out.iter().any(|e| e.get("body").and_then(Value::as_str).is_some_and(|b| b.contains("tasks/cancel"))),
+        "{out:?}"
+    );
+    let report = the(&out, "done").get("value").unwrap();
+    assert_eq!(report.get("sent").and_then(Value::as_u64), Some(0), "the other step's lease stood: {report}");
+}
+
+#[test]
+fn a_card_names_the_urls_it_needs_read_and_then_shows_what_the_parser_read() {
+    let mut door = open();
+    let poll = with_task(&mut door);
+    let asked = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "input_required", "resultType": "complete",
+        "inputRequests": { "u": { "method": "elicitation/create",
+            "params": { "mode": "url", "message": "Pay", "url": "https://pay.example/x", "elicitationId": "e1" } } }
+    });
+    answer(&mut door, NOW + 1_000, &poll, asked);
+    feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    let server = json!({ "href": "https://h/mcp", "protocol": "https:", "username": "", "password": "", "hostname": "h", "host": "h" });
+    let ask = json!({ "e": "card", "x": 7, "id": "t1", "words": {}, "server": server.clone(), "urls": {} });
+    let out = door.handle(NOW + 1_000, &ask, &[]);
+    let need = the(&out, "done").get("value").and_then(|v| v.get("need")).unwrap().clone();
+    assert_eq!(need, json!(["https://pay.example/x"]));
+
+    let read = json!({ "href": "https://pay.example/x", "protocol": "https:", "username": "", "password": "",
+        "hostname": "pay.example", "host": "pay.example" });
+    let ask = json!({ "e": "card", "x": 8, "id": "t1", "words": {}, "server": server, "urls": { "https://pay.example/x": read } });
+    let out = door.handle(NOW + 1_000, &ask, &[]);
+    let card = the(&out, "done").get("value").unwrap();
+    assert_eq!(card.get("server").and_then(Value::as_str), Some("h"));
+    let question = &card.get("questions").and_then(Value::as_array).unwrap()[0];
+    assert_eq!(question.get("host").and_then(Value::as_str), Some("pay.example"));
+    assert_eq!(question.get("href").and_then(Value::as_str), Some("https://pay.example/x"));
+    assert!(card.get("snapshot").and_then(|s| s.get("taskId")).is_some(), "the snapshot shown comes back");
+
+    let out = feed(&mut door, NOW, r#"{"e":"card","x":9,"id":"gone","words":{}}"#);
+    assert_eq!(the(&out, "done").get("value"), Some(&Value::Null), "no snapshot, no card");
+    let out = feed(&mut door, NOW, r#"{"e":"list","x":10,"words":{}}"#);
+    assert_eq!(the(&out, "done").get("value").and_then(Value::as_array).map(Vec::len), Some(1));
 }

@@ -11,6 +11,9 @@ import { EventQueue, Host, Page, clientError, errorText, noticeLanguage, openCha
 
 export { init as default };
 
+/** The element's way in (`element_entry.js`): its card, list and form answers, not host API. */
+export const ELEMENT = Symbol("mcp-tasks-web element");
+
 /** The IndexedDB database every namespace shares (keys carry the namespace and server URL). */
 const DATABASE = "mcp-tasks-web";
 /** Records read per page at open. */
@@ -30,16 +33,27 @@ const textOf = (thrown) => errorText(typeof thrown?.message === "string" && !(th
 /** The options the door reads: numbers floored (the door reads whole numbers), the rest as given. */
 function doorOptions(options) {
   const out = {};
-  for (const key of ["url", "namespace", "autoPoll", "notify", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests"]) {
+  for (const key of ["url", "namespace", "autoPoll", "notify", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests", "requestTimeoutMs"]) {
     const value = options[key];
     if (value === undefined || value === null) continue;
     out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
   }
   out.offline = !Page.online();
   out.hidden = Page.hidden();
-  // With Web Locks, tabs of one namespace share one poller: the tab that holds the lock.
-  out.tabs = typeof globalThis.navigator?.locks?.request === "function";
+  // With Web Locks, tabs of one namespace share one poller: the tab that holds the lock (a step-mode
+  // client polls only when stepped, wherever it runs).
+  out.tabs = options.autoPoll !== false && typeof globalThis.navigator?.locks?.request === "function";
   return out;
+}
+
+/** What the platform's URL parser reads of `url` (against `base`), or null when it does not parse. */
+function urlParts(url, base) {
+  try {
+    const { href, protocol, username, password, hostname, host } = new URL(url, base);
+    return { href, protocol, username, password, hostname, host };
+  } catch {
+    return null;
+  }
 }
 
 /** The store the options ask for, and why it is not durable when it falls back to memory. */
@@ -105,7 +119,10 @@ export class TaskClient {
     this.#timeoutMs = Math.max(1, Math.floor(options.requestTimeoutMs ?? 30_000));
     this.#limit = Math.max(1024, Math.floor(options.maxResponseBytes ?? 8 * 1024 * 1024));
     this.#notify = options.notify === true;
+    this.#stepping = options.autoPoll === false;
   }
+
+  #stepping;
 
   /** Opens a client: restores this namespace's tasks from the store and resumes polling those due. */
   static async open(options) {
@@ -124,7 +141,8 @@ export class TaskClient {
     const { prefix, previous, tabs, hint: hintKey } = keyed.value;
     // The lock is asked for while the store opens (on a fresh page each takes tens of ms). Holding it
     // with a hint, this tab polls the hinted tasks before the store is read.
-    const trying = tryLock(tabs);
+    const stepping = options.autoPoll === false;
+    const trying = stepping ? undefined : tryLock(tabs);
     const hint = trying && Page.online() ? Page.stored(hintKey) : undefined;
     let held = hint ? await trying.decided : false;
     // Made before its store opens, so the early polls go out meanwhile; nothing is written until
@@ -166,6 +184,7 @@ export class TaskClient {
       client.#storageFailed(thrown);
     }
     await client.#ask({ e: "restore", entries, leader: held });
+    if (stepping) return client;
     client.#unwatch = Page.watch(
       () => client.#feed({ e: "online", online: Page.online() }),
       (hidden) => client.#feed({ e: "hidden", hidden }),
@@ -223,6 +242,21 @@ export class TaskClient {
     return this.#ask({ e: "list_tools", cursor: options?.cursor ?? null }).finally(() => this.#signals.delete(x));
   }
 
+  /**
+   * Step mode (`autoPoll: false`): re-reads the store, sends what is queued and polls what is due
+   * (bounded), writes back compared with what it read, and says when the next step is due.
+   */
+  async step() {
+    if (this.#closed) throw usage("step() on a closed client");
+    let entries = null;
+    try {
+      entries = await listAll(this.#records, this.#prefix);
+    } catch (thrown) {
+      this.#storageFailed(thrown);
+    }
+    return this.#ask({ e: "step", entries });
+  }
+
   /** Answers some or all of a task's outstanding input requests (each key once). */
   async respond(taskId, responses) {
     await this.#ask({ e: "respond", id: String(taskId), answers: responses });
@@ -260,6 +294,22 @@ export class TaskClient {
   }
 
   #closed = false;
+
+  /**
+   * The element's queries: `card` (the URLs it shows are read by the platform's parser, which the
+   * door asks for by name), `list`, and `respond` with the form's answers as JSON text.
+   */
+  [ELEMENT](kind, fields) {
+    if (kind === "respond") return this.#ask({ e: "respond", id: String(fields.id), answersText: fields.answersText });
+    if (kind === "list") return this.#query({ e: "list", words: fields.words });
+    const base = globalThis.document?.baseURI;
+    const event = { e: "card", id: String(fields.id), snapshot: fields.snapshot ?? null, words: fields.words, server: urlParts(this.#url, base), urls: {} };
+    for (let round = 0; ; round++) {
+      const card = this.#query(event);
+      if (card === null || card.need === undefined || round > 1) return card?.need === undefined ? card : null;
+      for (const raw of card.need) event.urls[raw] = urlParts(raw);
+    }
+  }
 
   /** `false` when tasks are only kept in memory (a `storage` event says why). */
   get durable() {
@@ -347,6 +397,12 @@ export class TaskClient {
           if (notice !== null) showNotice(notice.title, notice.body, notice.lang, notice.tag, this.#events, effect.id);
           break;
         }
+        case "put_if":
+          this.#putIf(effect);
+          break;
+        case "get":
+          this.#get(effect);
+          break;
         case "post":
           this.#channel?.post(effect.text);
           break;
@@ -439,6 +495,29 @@ export class TaskClient {
     this.#feed({ e: "written", refused, broken, message: failure === undefined ? "" : textOf(failure) });
   }
 
+  /** A write compared with the version last read (step mode): whether it was stored goes back. */
+  async #putIf({ w, key, expected, text }) {
+    let outcome;
+    try {
+      outcome = { ok: await this.#records.putIf(key, expected ?? undefined, text) };
+    } catch (thrown) {
+      this.#storageFailed(thrown);
+      outcome = { failed: true };
+    }
+    this.#feed({ e: "put_if", w, ...outcome });
+  }
+
+  /** A record as the store holds it now (step mode), or null. */
+  async #get({ w, key }) {
+    let text = null;
+    try {
+      text = (await this.#records.run(0, key)) ?? null;
+    } catch (thrown) {
+      this.#storageFailed(thrown);
+    }
+    this.#feed({ e: "got", w, text });
+  }
+
   /** The host's `onInputRequired` for call `x`, awaited; its answers (or why there are none) go back. */
   async #askHost(x, requests) {
     let outcome;
@@ -454,9 +533,17 @@ export class TaskClient {
     this.#events.emit("storage", { durable: this.#durable, reason });
   }
 
-  /** The store failed: memory from now on, and the host hears why. */
+  /**
+   * The store failed: memory from now on, and the host hears why. In step mode the store is the truth
+   * between isolates, so a failed call is a miss the next step retries, never a switch to memory
+   * that would drop the tasks.
+   */
   #storageFailed(thrown) {
     if (!this.#durable) return;
+    if (this.#stepping) {
+      this.#events.emit("storage", { durable: true, reason: `a store call failed (${textOf(thrown)}); the next step tries again` });
+      return;
+    }
     this.#durable = false;
     this.#records = Records.memory();
     this.#emitStorage(`storage failed (${textOf(thrown)}); tasks are kept in memory only from now on`);

@@ -3,13 +3,13 @@
 use wasm_bindgen::prelude::*;
 
 /// The global object (`globalThis`).
-#[cfg(feature = "element")]
+#[cfg(all(feature = "element", not(feature = "door")))]
 pub(crate) fn global() -> JsValue {
     js_sys::global().into()
 }
 
 /// A property of the global object, if it is set (the element's `document`).
-#[cfg(feature = "element")]
+#[cfg(all(feature = "element", not(feature = "door")))]
 pub(crate) fn global_property(name: &str) -> Option<JsValue> {
     js_sys::Reflect::get(&global(), &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }

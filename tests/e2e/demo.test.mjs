@@ -12,13 +12,12 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT, requireFiles, startServer } from "../support/server.mjs";
-import { VERBOSE, launchBrowser } from "./rig.mjs";
+import { PKG, VERBOSE, launchBrowser } from "./rig.mjs";
 
 const WWW = join(ROOT, "www");
-const PKG = join(ROOT, "pkg");
 const SHOTS = join(ROOT, "target/screenshots/demo");
 
-// rig.mjs checked the server binary, pkg/mcp_tasks_web.js and chromium.
+// rig.mjs checked the server binary, the package's mcp_tasks_web.js (pkg/, or MCP_TASKS_PKG_DIR) and chromium.
 requireFiles([["element (cargo xtask build)", join(PKG, "element.js")]]);
 
 const VIEWPORTS = [

@@ -16,12 +16,12 @@ import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, startServer } from "../support/server.mjs";
-import { launchBrowser, VERBOSE, POLL_MS } from "./rig.mjs";
+import { launchBrowser, PKG, VERBOSE, POLL_MS } from "./rig.mjs";
 import { withSession, until } from "./element-rig.mjs";
 
 const server = await startServer({
   www: join(ROOT, "tests/e2e/pages"),
-  pkg: join(ROOT, "pkg"),
+  pkg: PKG,
   pollMs: POLL_MS,
   args: ["--hostile"],
   verbose: VERBOSE,

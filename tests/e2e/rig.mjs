@@ -16,7 +16,7 @@ const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index
 
 const PAGES = join(ROOT, "tests/e2e/pages");
 // MCP_TASKS_PKG_DIR: another build of the package to serve at /pkg/ (the JS driver's, target/door-pkg).
-const PKG = process.env.MCP_TASKS_PKG_DIR || join(ROOT, "pkg");
+export const PKG = process.env.MCP_TASKS_PKG_DIR || join(ROOT, "pkg");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 export const VERBOSE = !!process.env.E2E_VERBOSE;

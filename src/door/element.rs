@@ -1,0 +1,85 @@
+//! What `<mcp-task>` and `<mcp-task-list>` ask the door (cargo feature `element`): a card and the list
+//! rows, in the host's words, from the client's own snapshots. URLs are read by the platform's parser,
+//! which only the driver can call: the door names the URLs a card needs (`{ need: [...] }`), and the
+//! driver asks again with what its parser read of each (`urls`: URL → its parts, or `null`).
+use std::cell::RefCell;
+
+use crate::element::model::card_model::CardModel;
+use crate::element::model::labels::Labels;
+use crate::element::model::url_check::{is_loopback, UrlParts};
+use crate::element::model::view;
+use crate::json::{json, Value};
+
+use super::{text, Door};
+
+/// A words table (`elementWords`'s output, or the host's overrides) as labels.
+pub(crate) fn labels(words: &Value) -> Labels {
+    Labels::resolve("", &[words])
+}
+
+/// What the platform's parser read of a URL (`null`: it does not parse).
+fn parts(value: &Value) -> Option<UrlParts> {
+    let field = |name: &str| text(value, name);
+    value.as_object()?;
+    Some(UrlParts {
+        href: field("href"),
+        protocol: field("protocol"),
+        username: field("username"),
+        password: field("password"),
+        hostname: field("hostname"),
+        host: field("host"),
+    })
+}
+
+impl Door {
+    /// The card of task `id` (`element::model::view::card`): of the client's own snapshot, else of the
+    /// one the element drew last (`snapshot`); `null` when there is neither. `server`: the endpoint as
+    /// the parser read it against the page.
+    pub(super) fn card(&mut self, event: &Value, x: u64) {
+        let own = self.snapshot(&text(event, "id"));
+        let given = event.get("snapshot").filter(|v| !v.is_null());
+        let mut snapshot = match (own, given) {
+            (Value::Null, Some(given)) => given.clone(),
+            (own, _) => own,
+        };
+        if snapshot.is_null() {
+            return self.done(x, Ok(Value::Null));
+        }
+        // The card reads inside the result, which the client keeps as text (`json::RawJson`).
+        snapshot.expand();
+        let endpoint = event.get("server").and_then(parts).filter(|p| !p.host.is_empty());
+        let server = match &endpoint {
+            Some(p) => view::Server { name: &p.host, loopback: is_loopback(&p.hostname) },
+            None => view::Server { name: &self.url, loopback: false },
+        };
+        let urls = event.get("urls");
+        let need = RefCell::new(Vec::new());
+        let parse = |raw: &str| match urls.and_then(|u| u.get(raw)) {
+            Some(read) => parts(read),
+            None => {
+                need.borrow_mut().push(Value::from(raw));
+                None
+            }
+        };
+        let mut card = view::card(
+            &CardModel::from_json(&snapshot),
+            &labels(event.get("words").unwrap_or(&Value::Null)),
+            &server,
+            &parse,
+        );
+        let need = need.into_inner();
+        if !need.is_empty() {
+            return self.done(x, Ok(json!({ "need": Value::Array(need) })));
+        }
+        if let Value::Object(members) = &mut card {
+            members.put("snapshot", snapshot);
+        }
+        self.done(x, Ok(card));
+    }
+
+    /// The rows of the list of this client's tasks and calls of unknown outcome.
+    pub(super) fn list(&mut self, event: &Value, x: u64) {
+        let rows = view::list(&self.snapshots(), &labels(event.get("words").unwrap_or(&Value::Null)));
+        self.done(x, Ok(rows));
+    }
+}

@@ -1,0 +1,336 @@
+//! Step mode in the door (`autoPoll: false`, for edge workers that lose their isolate when idle): a
+//! step re-reads the store, claims the sends it will make with a lease stored before they go, runs
+//! what is due in batches, and writes every change compared against the version this client last
+//! saw, re-applying it to another writer's newer copy. The same order of work as the Rust driver's
+//! `runtime/client/step.rs` and `persist.rs`, as events and effects.
+use crate::client_state::{apply_outcome, plan_step, ExchangeOutcome, STEP_PARALLELISM};
+use crate::error::ClientError;
+use crate::json::{json, Value};
+use crate::machine::record::{Action, Change, TaskRecord};
+use crate::protocol::input::InputResponses;
+use crate::protocol::request::ClientRequest;
+
+use super::{pairs, text, Asker, Door, Purpose};
+
+/// Tries at a compared write before another writer's copy is left to stand.
+const MAX_WRITE_ATTEMPTS: usize = 4;
+
+/// What re-applies a change to a record another writer stored first.
+pub(super) enum Replay {
+    /// Nothing to re-apply: their copy stands.
+    Nothing,
+    /// The clock's effect at this time (an expiry).
+    Tick(u64),
+    /// An exchange's outcome.
+    Outcome { at: u64, action: Action, outcome: ExchangeOutcome },
+    /// A host's answers.
+    Answer(InputResponses),
+    /// A host's cancel.
+    Cancel,
+}
+
+impl Replay {
+    fn apply(&self, door: &mut Door, id: &str) -> Change {
+        match self {
+            Replay::Nothing => Change::Nothing,
+            Replay::Tick(at) => door.state.with_record(id, |record, policy| record.tick(*at, policy)),
+            Replay::Outcome { at, action, outcome } => {
+                door.state.with_record(id, |record, policy| apply_outcome(record, *at, action, outcome, policy))
+            }
+            Replay::Answer(responses) => door.state.answer(id, responses.clone()).unwrap_or(Change::Nothing),
+            Replay::Cancel => door
+                .state
+                .with_record(id, |record: &mut TaskRecord, _| record.request_cancel().unwrap_or(Change::Nothing)),
+        }
+    }
+}
+
+/// What follows a write.
+pub(super) enum Then {
+    /// The host and the other tabs hear of the change.
+    Announce,
+    /// Timing only: nothing to tell.
+    Quiet,
+    /// A step's claim on its sends: only a stored lease lets them go.
+    Lease,
+    /// A host call (or a forwarded request) settles: `tool` names the tool whose call made the task.
+    Settle { asker: Asker, tool: Option<String> },
+}
+
+/// How a compared write ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Written {
+    /// This client's version is in the store.
+    Ours,
+    /// Another writer's version is in the store and in memory (with this client's change replayed).
+    Theirs,
+    /// The record is gone (forgotten elsewhere, or unreadable).
+    Gone,
+    /// The store failed.
+    Failed,
+}
+
+/// A compared write, or a read before a host's change (`refresh`), in the store's hands.
+pub(super) struct Versioned {
+    id: String,
+    replay: Replay,
+    then: Then,
+    attempts: usize,
+    /// The text being written (the record's version once stored).
+    text: String,
+    /// Part of the running step.
+    in_step: bool,
+    /// A read before a host's change: the change waits in `then` and `replay`.
+    refresh: bool,
+}
+
+/// The step running now.
+pub(super) struct StepRun {
+    /// The host call it settles.
+    x: u64,
+    /// The actions still to run, sends first.
+    actions: Vec<(String, Action)>,
+    /// Requests and writes of the current phase not done yet.
+    outstanding: usize,
+    /// The leases are stored: the actions run.
+    running: bool,
+    polled: usize,
+    sent: usize,
+}
+
+impl Door {
+    /// `step()`: `entries` is what the driver listed from the store (`null`: the store failed, and
+    /// the records held stand).
+    pub(super) fn step(&mut self, now: u64, event: &Value, x: u64) {
+        if self.state.config().auto_poll {
+            let message = "step() drives a client opened with autoPoll: false; this client polls by itself";
+            return self.done(x, Err(ClientError::usage(message)));
+        }
+        if self.state.is_closed() {
+            return self.done(x, Err(ClientError::usage("step() on a closed client")));
+        }
+        if self.step.is_some() {
+            return self
+                .done(x, Err(ClientError::usage("step() while this client's previous step runs; await it first")));
+        }
+        if event.get("entries").is_some_and(|e| !e.is_null()) {
+            self.state.sync_from_store(pairs(event));
+        }
+        let (expired, mut actions) = self.state.step_due(now);
+        // Claim the sends: only the step whose leased record reaches the store first sends them, and
+        // the claim lasts until the last send is done however slow the server.
+        let lease_until = plan_step(&mut actions, now, self.request_timeout_ms);
+        let mut senders: Vec<String> = Vec::new();
+        for (id, action) in &actions {
+            if !matches!(action, Action::Poll) && !senders.contains(id) {
+                senders.push(id.clone());
+            }
+        }
+        self.step = Some(StepRun { x, actions, outstanding: 0, running: false, polled: 0, sent: 0 });
+        for id in expired {
+            self.write_versioned(&id, Replay::Tick(now), Then::Announce, true);
+        }
+        for id in senders {
+            self.state.take_send_lease(&id, lease_until);
+            self.write_versioned(&id, Replay::Nothing, Then::Lease, true);
+        }
+    }
+
+    /// Moves the step on once its phase is done (after every event): leases stored, then each batch
+    /// answered and written, then the report.
+    pub(super) fn step_advance(&mut self, now: u64) {
+        let Some(step) = self.step.as_mut() else { return };
+        if step.outstanding > 0 {
+            return;
+        }
+        if !step.running {
+            step.running = true;
+            step.polled = step.actions.iter().filter(|(_, a)| matches!(a, Action::Poll)).count();
+            step.sent = step.actions.len() - step.polled;
+        }
+        let batch: Vec<(String, Action)> = step.actions.drain(..step.actions.len().min(STEP_PARALLELISM)).collect();
+        if batch.is_empty() {
+            let (x, polled, sent) = (step.x, step.polled, step.sent);
+            self.step = None;
+            let report = self.state.step_report(now, polled, sent).to_json();
+            return self.done(x, Ok(report));
+        }
+        step.outstanding = batch.len();
+        for (id, action) in batch {
+            let task_id = id.clone();
+            let request = match &action {
+                Action::Poll => ClientRequest::GetTask { task_id },
+                Action::SendUpdate(responses) => {
+                    ClientRequest::UpdateTask { task_id, input_responses: responses.clone() }
+                }
+                Action::SendCancel => ClientRequest::CancelTask { task_id },
+            };
+            self.send(request, Purpose::Task { id, action, slot: false, in_step: true });
+        }
+    }
+
+    /// One request or write of the running step is done.
+    fn step_part_done(&mut self) {
+        if let Some(step) = self.step.as_mut() {
+            step.outstanding = step.outstanding.saturating_sub(1);
+        }
+    }
+
+    /// A step's exchange is answered: its outcome is written compared (a poll that changed nothing
+    /// still stores its schedule, so the next isolate does not poll early).
+    pub(super) fn step_exchange_done(&mut self, now: u64, id: &str, action: Action, outcome: ExchangeOutcome) {
+        let change = self.state.on_exchange_done(now, id, &action, &outcome, false);
+        let then = if change == Change::State { Then::Announce } else { Then::Quiet };
+        if change == Change::State || self.state.record(id).is_some() {
+            self.write_versioned(id, Replay::Outcome { at: now, action, outcome }, then, true);
+        }
+        self.step_part_done();
+    }
+
+    /// Writes task `id`'s record compared against the version this client last saw.
+    pub(super) fn write_versioned(&mut self, id: &str, replay: Replay, then: Then, in_step: bool) {
+        if in_step {
+            if let Some(step) = self.step.as_mut() {
+                step.outstanding += 1;
+            }
+        }
+        let write =
+            Versioned { id: id.to_owned(), replay, then, attempts: 0, text: String::new(), in_step, refresh: false };
+        let w = self.next_write();
+        self.put_if(w, write);
+    }
+
+    /// A host's answer (`answers`) or cancel in step mode: the store's newer copy is read first, so
+    /// the change is checked against what the last step left.
+    pub(super) fn refresh_then_change(&mut self, asker: Asker, id: &str, answers: Option<Value>) {
+        let replay = match answers {
+            Some(answers) => match crate::protocol::input::decode_input_responses(&answers) {
+                Ok(responses) => Replay::Answer(responses),
+                Err(e) => return self.settle(asker, Err(ClientError::usage(format!("responses: {e}")))),
+            },
+            None => Replay::Cancel,
+        };
+        let w = self.next_write();
+        self.out.push(json!({ "do": "get", "w": w, "key": self.state.keys().task(id) }));
+        let then = Then::Settle { asker, tool: None };
+        let write = Versioned {
+            id: id.to_owned(),
+            replay,
+            then,
+            attempts: 0,
+            text: String::new(),
+            in_step: false,
+            refresh: true,
+        };
+        self.versioned.insert(w, write);
+    }
+
+    /// A number for a store operation the driver answers (from the exchanges' count: never the same).
+    fn next_write(&mut self) -> u64 {
+        let w = self.next_exchange;
+        self.next_exchange += 1;
+        w
+    }
+
+    fn put_if(&mut self, w: u64, mut write: Versioned) {
+        let Some(text) = self.state.stored_text(&write.id) else { return self.written_versioned(write, Written::Gone) };
+        let expected = self.state.version(&write.id).map_or(Value::Null, Value::from);
+        let key = self.state.keys().task(&write.id);
+        self.out.push(json!({ "do": "put_if", "w": w, "key": key, "expected": expected, "text": text.as_str() }));
+        write.text = text;
+        self.versioned.insert(w, write);
+    }
+
+    /// The store's answer to a compared write: `ok`, or `failed` (it threw; the driver has switched to
+    /// memory and said why).
+    pub(super) fn put_if_done(&mut self, event: &Value) {
+        let w = super::number(event, "w");
+        let Some(write) = self.versioned.remove(w) else { return };
+        if event.get("failed").and_then(Value::as_bool) == Some(true) {
+            return self.written_versioned(write, Written::Failed);
+        }
+        if event.get("ok").and_then(Value::as_bool) == Some(true) {
+            self.state.set_version(&write.id, write.text.clone());
+            return self.written_versioned(write, Written::Ours);
+        }
+        // Another writer was first: read its copy.
+        self.out.push(json!({ "do": "get", "w": w, "key": self.state.keys().task(&write.id) }));
+        self.versioned.insert(w, write);
+    }
+
+    /// The store's copy of a record (`text`, `null` when there is none) for a write that lost the race
+    /// or a host's change that reads first.
+    pub(super) fn got(&mut self, event: &Value) {
+        let w = super::number(event, "w");
+        let Some(mut write) = self.versioned.remove(w) else { return };
+        let stored = event.get("text").and_then(Value::as_str);
+        if write.refresh {
+            if stored.is_some_and(|t| Some(t) != self.state.version(&write.id)) {
+                let record = self.state.read_stored(stored);
+                self.state.adopt_stored(&write.id, record.map(|r| (text(event, "text"), r)));
+            }
+            let Then::Settle { asker, .. } = write.then else { return };
+            let answers = match write.replay {
+                Replay::Answer(responses) => Some(responses),
+                _ => None,
+            };
+            return self.change_in_step(asker, &write.id, answers);
+        }
+        let record = self.state.read_stored(stored);
+        let found = record.is_some();
+        self.state.adopt_stored(&write.id, record.map(|r| (text(event, "text"), r)));
+        if !found {
+            return self.written_versioned(write, Written::Gone);
+        }
+        write.attempts += 1;
+        if write.replay.apply(self, &write.id) == Change::Nothing || write.attempts >= MAX_WRITE_ATTEMPTS {
+            return self.written_versioned(write, Written::Theirs);
+        }
+        self.put_if(w, write);
+    }
+
+    /// A host's change applied after the refresh, then written compared.
+    fn change_in_step(&mut self, asker: Asker, id: &str, answers: Option<InputResponses>) {
+        let (outcome, replay) = match answers {
+            Some(responses) => (self.state.answer(id, responses.clone()), Replay::Answer(responses)),
+            None => (self.state.request_cancel(id), Replay::Cancel),
+        };
+        match outcome {
+            Ok(Change::State) => self.write_versioned(id, replay, Then::Settle { asker, tool: None }, false),
+            Ok(_) => self.settle(asker, Ok(Value::Null)),
+            Err(e) => self.settle(asker, Err(e)),
+        }
+    }
+
+    /// What follows a compared write.
+    fn written_versioned(&mut self, write: Versioned, written: Written) {
+        let Versioned { id, then, in_step, .. } = write;
+        match then {
+            Then::Announce => self.state.announce(&id),
+            Then::Quiet => {}
+            Then::Lease => {
+                if written != Written::Ours {
+                    // Not sent this step: another isolate's record replaced ours, or the store failed;
+                    // what was handed out goes back, so the schedule still says "due now".
+                    if let Some(step) = self.step.as_mut() {
+                        step.actions.retain(|(other, _)| *other != id);
+                    }
+                    self.state.abandon_actions(&id);
+                }
+            }
+            Then::Settle { asker, tool } => {
+                self.state.announce(&id);
+                let outcome = match (written, tool) {
+                    (Written::Failed, Some(tool)) => Err(ClientError::handle_not_stored(&tool, &id)),
+                    (Written::Failed, None) => Err(ClientError::change_not_stored(&id)),
+                    (_, Some(_)) => Ok(json!({ "kind": "task", "task": self.snapshot(&id) })),
+                    (_, None) => Ok(Value::Null),
+                };
+                self.settle(asker, outcome);
+            }
+        }
+        if in_step {
+            self.step_part_done();
+        }
+    }
+}
