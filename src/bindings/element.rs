@@ -59,14 +59,7 @@ fn parse_url(url: &str, base: Option<&str>) -> Option<UrlParts> {
     let field = |name: &str| {
         js_sys::Reflect::get(&parsed, &JsValue::from_str(name)).ok().and_then(|v| v.as_string()).unwrap_or_default()
     };
-    Some(UrlParts {
-        href: field("href"),
-        protocol: field("protocol"),
-        username: field("username"),
-        password: field("password"),
-        hostname: field("hostname"),
-        host: field("host"),
-    })
+    Some(UrlParts::from_fields(field))
 }
 
 /// What the card of task `task_id` shows (`element::model::view::card`), in the words of `words`: of

@@ -59,8 +59,8 @@ use records::Records;
 use session_stream::SessionStream;
 use waiters::Waiters;
 use window::Window;
-pub use writes::WriteGroup;
 use writes::WriteQueue;
+pub use writes::{WriteGroup, Written};
 
 /// Requests one polling client has in flight at most, the ceiling of its adaptive window (see
 /// `window.rs`). A reload with 10,000 handles due would otherwise start 10,000 fetches at once, and

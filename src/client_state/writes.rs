@@ -105,3 +105,16 @@ impl ClientState {
         }
     }
 }
+
+/// How a write compared with the version last seen ended (step mode), or a grouped write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// This client's version is in the store.
+    Ours,
+    /// Another writer's version is in the store and in memory (with this client's change replayed).
+    Theirs,
+    /// The record is gone (forgotten elsewhere, or unreadable).
+    Gone,
+    /// The store failed.
+    Failed,
+}

@@ -19,16 +19,8 @@ pub(crate) fn labels(words: &Value) -> Labels {
 
 /// What the platform's parser read of a URL (`null`: it does not parse).
 fn parts(value: &Value) -> Option<UrlParts> {
-    let field = |name: &str| text(value, name);
     value.as_object()?;
-    Some(UrlParts {
-        href: field("href"),
-        protocol: field("protocol"),
-        username: field("username"),
-        password: field("password"),
-        hostname: field("hostname"),
-        host: field("host"),
-    })
+    Some(UrlParts::from_fields(|name| text(value, name)))
 }
 
 impl Door {

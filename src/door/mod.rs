@@ -7,8 +7,9 @@
 //!
 //! Built beside the Rust driver (`runtime/client`), not yet shipped: it drives 2026-07-28 servers
 //! (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels, waits,
-//! forgets, the listen stream); the tabs, step mode and the 2025-11-25 generation are still only in
-//! the Rust driver.
+//! forgets, the listen stream, one poller across tabs, notifications, step mode, and with the
+//! `element` feature the element's cards); the `tasks/get` fast path and the 2025-11-25 generation
+//! are still only in the Rust driver.
 use crate::client_state::{
     ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };
@@ -45,8 +46,8 @@ pub use options::DoorOptions;
 
 /// What a request the door sent is for.
 enum Purpose {
-    /// An exchange the state asked for (a poll, an answer, a cancel), or a step ran (`in_step`).
-    Task { id: String, action: Action, slot: bool, in_step: bool },
+    /// An exchange the state asked for (a poll, an answer, a cancel), or step `in_step` ran.
+    Task { id: String, action: Action, slot: bool, in_step: Option<u64> },
     /// A host's `callTool`.
     Call(CallInFlight),
     /// A host's `listTools`: `x` settles it.
@@ -84,7 +85,6 @@ struct Exchange {
 }
 
 /// Who hears how a change of this tab's went: a host call here, or the tab that forwarded it.
-#[derive(Clone)]
 enum Asker {
     /// The host call's number.
     Host(u64),
@@ -156,8 +156,8 @@ pub struct Door {
     rearm: bool,
     /// Step mode's compared writes and reads in the store's hands, by number.
     versioned: Numbered<step::Versioned>,
-    /// The step running now.
-    step: Option<step::StepRun>,
+    /// The steps running now, by their host call.
+    steps: Numbered<step::StepRun>,
     /// How long a request may take (`requestTimeoutMs`): a step's lease outlasts its sends.
     request_timeout_ms: u64,
     /// The endpoint as configured (the element names it when it does not parse).
@@ -237,7 +237,7 @@ impl Door {
             forwarded: Vec::new(),
             rearm: false,
             versioned: Numbered::default(),
-            step: None,
+            steps: Numbered::default(),
             request_timeout_ms: options.request_timeout_ms,
             url: options.url.clone(),
             max_input_requests: options.max_input_requests,
@@ -361,7 +361,7 @@ impl Door {
                 self.done(x, Err(ClientError::usage(message)));
             }
         }
-        self.step_advance(now);
+        self.steps_advance(now);
         // A step-mode client has no timer: the platform calls `step()`.
         if self.perform() | std::mem::take(&mut self.rearm) && self.state.config().auto_poll {
             let forward = self.forwarded.iter().map(|(_, _, until)| *until).min();
@@ -679,8 +679,8 @@ impl Door {
             _ => result,
         };
         match exchange.purpose {
-            Purpose::Task { id, action, in_step: true, .. } => {
-                self.step_exchange_done(now, &id, action, exchange_outcome(result));
+            Purpose::Task { id, action, in_step: Some(x), .. } => {
+                self.step_exchange_done(now, x, &id, action, exchange_outcome(result));
             }
             Purpose::Task { id, action, slot, .. } => {
                 let outcome = exchange_outcome(result);
@@ -821,7 +821,7 @@ impl Door {
                 }
                 None => step::Then::Announce,
             };
-            return self.write_versioned(id, step::Replay::Nothing, then, false);
+            return self.write_versioned(id, step::Replay::Nothing, then, None);
         }
         if self.state.queue_write(id) {
             self.next_group();
@@ -948,15 +948,8 @@ impl Door {
     fn perform_one(&mut self, effect: Effect) -> bool {
         match effect {
             Effect::Send { id, action, slot } => {
-                let task_id = id.clone();
-                let request = match &action {
-                    Action::Poll => ClientRequest::GetTask { task_id },
-                    Action::SendUpdate(responses) => {
-                        ClientRequest::UpdateTask { task_id, input_responses: responses.clone() }
-                    }
-                    Action::SendCancel => ClientRequest::CancelTask { task_id },
-                };
-                self.send(request, Purpose::Task { id, action, slot, in_step: false });
+                let request = action.request(id.clone());
+                self.send(request, Purpose::Task { id, action, slot, in_step: None });
             }
             Effect::Store(id) => self.write(&id),
             Effect::Delete(key) => self.out.push(json!({ "do": "delete", "key": key })),

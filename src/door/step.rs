@@ -3,12 +3,11 @@
 //! what is due in batches, and writes every change compared against the version this client last
 //! saw, re-applying it to another writer's newer copy. The same order of work as the Rust driver's
 //! `runtime/client/step.rs` and `persist.rs`, as events and effects.
-use crate::client_state::{apply_outcome, plan_step, ExchangeOutcome, STEP_PARALLELISM};
+use crate::client_state::{apply_outcome, plan_step, ExchangeOutcome, Written, STEP_PARALLELISM};
 use crate::error::ClientError;
 use crate::json::{json, Value};
 use crate::machine::record::{Action, Change, TaskRecord};
 use crate::protocol::input::InputResponses;
-use crate::protocol::request::ClientRequest;
 
 use super::{pairs, text, Asker, Door, Purpose};
 
@@ -57,19 +56,6 @@ pub(super) enum Then {
     Settle { asker: Asker, tool: Option<String> },
 }
 
-/// How a compared write ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Written {
-    /// This client's version is in the store.
-    Ours,
-    /// Another writer's version is in the store and in memory (with this client's change replayed).
-    Theirs,
-    /// The record is gone (forgotten elsewhere, or unreadable).
-    Gone,
-    /// The store failed.
-    Failed,
-}
-
 /// A compared write, or a read before a host's change (`refresh`), in the store's hands.
 pub(super) struct Versioned {
     id: String,
@@ -78,16 +64,14 @@ pub(super) struct Versioned {
     attempts: usize,
     /// The text being written (the record's version once stored).
     text: String,
-    /// Part of the running step.
-    in_step: bool,
+    /// The step it is part of (the step's host call).
+    in_step: Option<u64>,
     /// A read before a host's change: the change waits in `then` and `replay`.
     refresh: bool,
 }
 
-/// The step running now.
+/// A step running now (several may: each claims its own sends).
 pub(super) struct StepRun {
-    /// The host call it settles.
-    x: u64,
     /// The actions still to run, sends first.
     actions: Vec<(String, Action)>,
     /// Requests and writes of the current phase not done yet.
@@ -109,10 +93,6 @@ impl Door {
         if self.state.is_closed() {
             return self.done(x, Err(ClientError::usage("step() on a closed client")));
         }
-        if self.step.is_some() {
-            return self
-                .done(x, Err(ClientError::usage("step() while this client's previous step runs; await it first")));
-        }
         if event.get("entries").is_some_and(|e| !e.is_null()) {
             self.state.sync_from_store(pairs(event));
         }
@@ -126,23 +106,27 @@ impl Door {
                 senders.push(id.clone());
             }
         }
-        self.step = Some(StepRun { x, actions, outstanding: 0, running: false, polled: 0, sent: 0 });
+        self.steps.insert(x, StepRun { actions, outstanding: 0, running: false, polled: 0, sent: 0 });
         for id in expired {
-            self.write_versioned(&id, Replay::Tick(now), Then::Announce, true);
+            self.write_versioned(&id, Replay::Tick(now), Then::Announce, Some(x));
         }
         for id in senders {
             self.state.take_send_lease(&id, lease_until);
-            self.write_versioned(&id, Replay::Nothing, Then::Lease, true);
+            self.write_versioned(&id, Replay::Nothing, Then::Lease, Some(x));
         }
     }
 
-    /// Moves the step on once its phase is done (after every event): leases stored, then each batch
+    /// Moves the steps on whose phase is done (after every event): leases stored, then each batch
     /// answered and written, then the report.
-    pub(super) fn step_advance(&mut self, now: u64) {
-        let Some(step) = self.step.as_mut() else { return };
-        if step.outstanding > 0 {
-            return;
+    pub(super) fn steps_advance(&mut self, now: u64) {
+        let idle: Vec<u64> = self.steps.0.iter().filter(|(_, step)| step.outstanding == 0).map(|(x, _)| *x).collect();
+        for x in idle {
+            self.step_advance(now, x);
         }
+    }
+
+    fn step_advance(&mut self, now: u64, x: u64) {
+        let Some(step) = self.steps.get_mut(x) else { return };
         if !step.running {
             step.running = true;
             step.polled = step.actions.iter().filter(|(_, a)| matches!(a, Action::Poll)).count();
@@ -150,49 +134,40 @@ impl Door {
         }
         let batch: Vec<(String, Action)> = step.actions.drain(..step.actions.len().min(STEP_PARALLELISM)).collect();
         if batch.is_empty() {
-            let (x, polled, sent) = (step.x, step.polled, step.sent);
-            self.step = None;
+            let (polled, sent) = (step.polled, step.sent);
+            self.steps.remove(x);
             let report = self.state.step_report(now, polled, sent).to_json();
             return self.done(x, Ok(report));
         }
         step.outstanding = batch.len();
         for (id, action) in batch {
-            let task_id = id.clone();
-            let request = match &action {
-                Action::Poll => ClientRequest::GetTask { task_id },
-                Action::SendUpdate(responses) => {
-                    ClientRequest::UpdateTask { task_id, input_responses: responses.clone() }
-                }
-                Action::SendCancel => ClientRequest::CancelTask { task_id },
-            };
-            self.send(request, Purpose::Task { id, action, slot: false, in_step: true });
+            let request = action.request(id.clone());
+            self.send(request, Purpose::Task { id, action, slot: false, in_step: Some(x) });
         }
     }
 
-    /// One request or write of the running step is done.
-    fn step_part_done(&mut self) {
-        if let Some(step) = self.step.as_mut() {
+    /// One request or write of step `x` is done.
+    fn step_part_done(&mut self, x: u64) {
+        if let Some(step) = self.steps.get_mut(x) {
             step.outstanding = step.outstanding.saturating_sub(1);
         }
     }
 
     /// A step's exchange is answered: its outcome is written compared (a poll that changed nothing
     /// still stores its schedule, so the next isolate does not poll early).
-    pub(super) fn step_exchange_done(&mut self, now: u64, id: &str, action: Action, outcome: ExchangeOutcome) {
+    pub(super) fn step_exchange_done(&mut self, now: u64, x: u64, id: &str, action: Action, outcome: ExchangeOutcome) {
         let change = self.state.on_exchange_done(now, id, &action, &outcome, false);
         let then = if change == Change::State { Then::Announce } else { Then::Quiet };
         if change == Change::State || self.state.record(id).is_some() {
-            self.write_versioned(id, Replay::Outcome { at: now, action, outcome }, then, true);
+            self.write_versioned(id, Replay::Outcome { at: now, action, outcome }, then, Some(x));
         }
-        self.step_part_done();
+        self.step_part_done(x);
     }
 
     /// Writes task `id`'s record compared against the version this client last saw.
-    pub(super) fn write_versioned(&mut self, id: &str, replay: Replay, then: Then, in_step: bool) {
-        if in_step {
-            if let Some(step) = self.step.as_mut() {
-                step.outstanding += 1;
-            }
+    pub(super) fn write_versioned(&mut self, id: &str, replay: Replay, then: Then, in_step: Option<u64>) {
+        if let Some(step) = in_step.and_then(|x| self.steps.get_mut(x)) {
+            step.outstanding += 1;
         }
         let write =
             Versioned { id: id.to_owned(), replay, then, attempts: 0, text: String::new(), in_step, refresh: false };
@@ -219,7 +194,7 @@ impl Door {
             then,
             attempts: 0,
             text: String::new(),
-            in_step: false,
+            in_step: None,
             refresh: true,
         };
         self.versioned.insert(w, write);
@@ -296,7 +271,7 @@ impl Door {
             None => (self.state.request_cancel(id), Replay::Cancel),
         };
         match outcome {
-            Ok(Change::State) => self.write_versioned(id, replay, Then::Settle { asker, tool: None }, false),
+            Ok(Change::State) => self.write_versioned(id, replay, Then::Settle { asker, tool: None }, None),
             Ok(_) => self.settle(asker, Ok(Value::Null)),
             Err(e) => self.settle(asker, Err(e)),
         }
@@ -312,7 +287,7 @@ impl Door {
                 if written != Written::Ours {
                     // Not sent this step: another isolate's record replaced ours, or the store failed;
                     // what was handed out goes back, so the schedule still says "due now".
-                    if let Some(step) = self.step.as_mut() {
+                    if let Some(step) = in_step.and_then(|x| self.steps.get_mut(x)) {
                         step.actions.retain(|(other, _)| *other != id);
                     }
                     self.state.abandon_actions(&id);
@@ -329,8 +304,8 @@ impl Door {
                 self.settle(asker, outcome);
             }
         }
-        if in_step {
-            self.step_part_done();
+        if let Some(x) = in_step {
+            self.step_part_done(x);
         }
     }
 }

@@ -7,7 +7,7 @@ export * from "./client.js";
 
 export default async function init(input) {
   if (input === undefined) {
-    const bytes = await readFile(new URL("./door_bg.wasm", import.meta.url));
+    const bytes = await readFile(new URL("./client_bg.wasm", import.meta.url));
     return initWeb({ module_or_path: bytes });
   }
   return initWeb(input);

@@ -3,13 +3,16 @@
 // idb.js's Records, events, timers, the host's promises) and feeds back what happened. Step 3 of
 // docs/size-route.md, built beside the Rust driver: it drives 2026-07-28 servers with the same API
 // (callTool with MRTR, listTools, respond, cancel, wait, tasks, forget, close, events, the listen
-// stream); the tabs, step mode and the 2025-11-25 generation are still only in the Rust driver.
+// stream, one poller across tabs, notifications, step mode, the element's queries); the `tasks/get`
+// fast path and the 2025-11-25 generation are still only in the Rust driver.
 import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
 import { EventQueue, Host, Page, clientError, errorText, noticeLanguage, openChannel, requestLock, showNotice, tryLock } from "./browser.js";
 
 export { init as default };
+// For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`).
+export { initSync } from "./door.js";
 
 /** The element's way in (`element_entry.js`): its card, list and form answers, not host API. */
 export const ELEMENT = Symbol("mcp-tasks-web element");

@@ -106,6 +106,18 @@ pub enum Action {
     Poll,
 }
 
+impl Action {
+    /// The 2026-07-28 request that carries this action for task `task_id`.
+    pub fn request(&self, task_id: String) -> crate::protocol::request::ClientRequest {
+        use crate::protocol::request::ClientRequest;
+        match self {
+            Action::Poll => ClientRequest::GetTask { task_id },
+            Action::SendUpdate(responses) => ClientRequest::UpdateTask { task_id, input_responses: responses.clone() },
+            Action::SendCancel => ClientRequest::CancelTask { task_id },
+        }
+    }
+}
+
 /// What an event changed: nothing, only timing (no need to persist), or state a host can see (persist
 /// and notify). Storage is written on `State`, not on every poll.
 #[must_use = "persist and notify when the state changed"]

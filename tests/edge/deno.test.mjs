@@ -28,7 +28,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../support/server.mjs";
 
-const PKG = join(ROOT, "pkg");
+// MCP_TASKS_PKG_DIR: another build of the package (the JS driver's, target/door-pkg).
+const PKG = process.env.MCP_TASKS_PKG_DIR || join(ROOT, "pkg");
 const WORKER = join(ROOT, "tests/edge/deno/worker.ts");
 const DENO = process.env.DENO_BIN || join(ROOT, "node_modules/.bin/deno");
 const VERBOSE = !!process.env.EDGE_VERBOSE;

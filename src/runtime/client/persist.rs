@@ -1,7 +1,7 @@
 //! Reading and writing records. A polling client's writes go out in groups (the state says which
 //! records; this waits for the store); step mode compares each write against the version it last saw
 //! and, when another isolate wrote first, takes that record and re-applies its own event to it.
-use crate::client_state::{ClientState, Keys, WriteGroup};
+use crate::client_state::{ClientState, Keys, WriteGroup, Written};
 use crate::error::ClientError;
 use crate::host::js_json::to_js;
 use crate::host::spawn::spawn;
@@ -14,19 +14,6 @@ use super::ClientCore;
 
 /// Compare-and-put attempts before a write gives way to the other writer's version.
 const MAX_WRITE_ATTEMPTS: usize = 4;
-
-/// How a write ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Written {
-    /// This client's version is in the store.
-    Ours,
-    /// Another writer's version is in the store and in memory (with this client's event replayed).
-    Theirs,
-    /// The record is gone (forgotten elsewhere, or unreadable).
-    Gone,
-    /// The store failed (reported as a `storage` event).
-    Failed,
-}
 
 /// Moves the records the previous release stored under its bare keys to this release's keys
 /// ([`Keys::migrated`]). Each is written under its new key before its old key is deleted, and never

@@ -11,8 +11,8 @@ use crate::error::ClientError;
 use crate::host::globals;
 use crate::machine::record::{Action, Change};
 
-use super::persist::Written;
 use super::ClientCore;
+use crate::client_state::Written;
 
 impl ClientCore {
     /// `step()`: re-read the store, poll what is due and send what is queued, write back, report.
