@@ -701,3 +701,31 @@ fn a_card_names_the_urls_it_needs_read_and_then_shows_what_the_parser_read() {
     let out = feed(&mut door, NOW, r#"{"e":"list","x":10,"words":{}}"#);
     assert_eq!(the(&out, "done").get("value").and_then(Value::as_array).map(Vec::len), Some(1));
 }
+
+#[test]
+fn two_steps_of_one_client_at_once_send_a_queued_cancel_once() {
+    let (_, entry) = leading_tab();
+    let mut door = open_stepping();
+    door.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }), &[]);
+    let out = feed(&mut door, NOW, r#"{"e":"cancel","x":2,"id":"t1"}"#);
+    let read = the(&out, "get").get("w").unwrap().clone();
+    let stored = entry.as_array().unwrap()[1].clone();
+    let out = door.handle(NOW, &json!({ "e": "got", "w": read, "text": stored }), &[]);
+    let queued = the(&out, "put_if").get("text").unwrap().clone();
+    put_if(&mut door, NOW, &out, true);
+    let key = entry.as_array().unwrap()[0].clone();
+
+    let first =
+        door.handle(NOW + 100, &json!({ "e": "step", "x": 3, "entries": [[key.clone(), queued.clone()]] }), &[]);
+    let second = door.handle(NOW + 100, &json!({ "e": "step", "x": 4, "entries": [[key, queued]] }), &[]);
+    let report = the(&second, "done").get("value").unwrap();
+    assert_eq!(the(&second, "done").get("x").and_then(Value::as_u64), Some(4));
+    assert_eq!(report.get("sent").and_then(Value::as_u64), Some(0), "the first step holds the send: {report}");
+    let out = put_if(&mut door, NOW + 100, &first, true);
+    let cancel = sent(&out, "tasks/cancel");
+    let out = answer(&mut door, NOW + 150, &cancel, task("working"));
+    let out = put_if(&mut door, NOW + 150, &out, true);
+    let done = the(&out, "done");
+    assert_eq!(done.get("x").and_then(Value::as_u64), Some(3));
+    assert_eq!(done.get("value").and_then(|r| r.get("sent")).and_then(Value::as_u64), Some(1));
+}
