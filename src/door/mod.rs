@@ -327,7 +327,13 @@ impl Door {
             },
             "forget" => {
                 self.state.remove(&[text(event, "id")], Removal::Forget);
-                self.done(x, Ok(Value::Null));
+                self.deletes_then_done(x, Vec::new());
+            }
+            // `keys`: what the driver listed under the prefix (records this client never loaded too).
+            "clear" => {
+                let listed = event.get("keys").and_then(Value::as_array).map(|keys| crate::json::string_values(keys));
+                self.state.clear();
+                self.deletes_then_done(x, listed.unwrap_or_default());
             }
             "tasks" => {
                 let snapshots = self.snapshots();
@@ -893,6 +899,32 @@ impl Door {
         // A new task is due at once; a host's answer or cancel goes out now.
         self.state.poll_due(now);
         self.next_group();
+    }
+
+    /// `forget` and `clear`: the store keys the removal deletes (with `also`, each once) go to the
+    /// driver as one effect, and host call `x` settles once they are deleted (or with the first
+    /// failure), so the host knows the store no longer holds them.
+    fn deletes_then_done(&mut self, x: u64, also: Vec<String>) {
+        let mut keys = crate::collections::SortedSet::new();
+        for key in also {
+            keys.insert(key);
+        }
+        loop {
+            let effects = self.state.drain_effects();
+            if effects.is_empty() {
+                break;
+            }
+            for effect in effects {
+                match effect {
+                    Effect::Delete(key) => {
+                        keys.insert(key);
+                    }
+                    other => self.rearm |= self.perform_one(other),
+                }
+            }
+        }
+        let keys = Value::Array(keys.iter().map(|key| Value::from(key.as_str())).collect());
+        self.out.push(json!({ "do": "deletes", "x": x, "keys": keys }));
     }
 
     /// Settles host call `x`.

@@ -729,3 +729,25 @@ fn two_steps_of_one_client_at_once_send_a_queued_cancel_once() {
     assert_eq!(done.get("x").and_then(Value::as_u64), Some(3));
     assert_eq!(done.get("value").and_then(|r| r.get("sent")).and_then(Value::as_u64), Some(1));
 }
+
+#[test]
+fn forget_and_clear_hand_the_driver_every_key_to_delete_before_the_host_call_settles() {
+    let mut door = open();
+    with_task(&mut door);
+    let out = feed(&mut door, NOW, r#"{"e":"forget","x":5,"id":"t1"}"#);
+    assert!(!kinds(&out).contains(&"done"), "settled by the driver once the keys are deleted: {out:?}");
+    let deletes = the(&out, "deletes");
+    assert_eq!(deletes.get("x").and_then(Value::as_u64), Some(5));
+    let keys = deletes.get("keys").and_then(Value::as_array).unwrap();
+    assert!(keys.iter().any(|k| k.as_str().is_some_and(|k| k.ends_with("/task/t1"))), "{keys:?}");
+
+    let mut door = open();
+    with_task(&mut door);
+    let out = feed(&mut door, NOW, r#"{"e":"clear","x":6,"keys":["p/task/other","p/task/other"]}"#);
+    let keys = the(&out, "deletes").get("keys").and_then(Value::as_array).unwrap().clone();
+    assert_eq!(keys.iter().filter(|k| k.as_str() == Some("p/task/other")).count(), 1, "each key once: {keys:?}");
+    assert!(keys.iter().any(|k| k.as_str().is_some_and(|k| k.ends_with("/task/t1"))));
+    assert!(posted_has(&out, "clear"), "the other tabs clear too: {out:?}");
+    let tasks = feed(&mut door, NOW, r#"{"e":"tasks","x":7}"#);
+    assert_eq!(the(&tasks, "done").get("value"), Some(&json!([])));
+}

@@ -11,8 +11,9 @@ import { Records } from "./idb.js";
 import { EventQueue, Host, Page, clientError, errorText, noticeLanguage, openChannel, requestLock, showNotice, tryLock } from "./browser.js";
 
 export { init as default };
-// For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`).
-export { initSync } from "./door.js";
+// For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`), and
+// the protocol's names as the shipped entry exports them.
+export { initSync, protocolVersion, tasksExtensionId } from "./door.js";
 
 /** The element's way in (`element_entry.js`): its card, list and form answers, not host API. */
 export const ELEMENT = Symbol("mcp-tasks-web element");
@@ -285,6 +286,19 @@ export class TaskClient {
     await this.#ask({ e: "forget", id: String(id) });
   }
 
+  /** Forgets every task of this namespace and server, here, in the store and in every tab. */
+  async clear() {
+    let keys = [];
+    let failure;
+    try {
+      keys = (await listAll(this.#records, this.#prefix)).map(([key]) => key);
+    } catch (thrown) {
+      failure = thrown;
+    }
+    await this.#ask({ e: "clear", keys });
+    if (failure !== undefined) throw storage(textOf(failure));
+  }
+
   /** Stops polling. Stored tasks stay for the next `open()`. */
   close() {
     this.#closed = true;
@@ -297,6 +311,15 @@ export class TaskClient {
   }
 
   #closed = false;
+
+  /** The shipped client's `free()` (wasm-bindgen's): here the same as `close()`. */
+  free() {
+    this.close();
+  }
+
+  [Symbol.dispose]() {
+    this.close();
+  }
 
   /**
    * The element's queries: `card` (the URLs it shows are read by the platform's parser, which the
@@ -375,6 +398,9 @@ export class TaskClient {
           break;
         case "delete":
           this.#records.run(2, effect.key).catch(() => {});
+          break;
+        case "deletes":
+          this.#deleteAll(effect.x, effect.keys);
           break;
         case "emit":
           this.#events.emit(effect.type, effect.detail);
@@ -496,6 +522,22 @@ export class TaskClient {
     const broken = refused.length === entries.length && refused.length > 0 && gone;
     if (broken) this.#storageFailed(failure);
     this.#feed({ e: "written", refused, broken, message: failure === undefined ? "" : textOf(failure) });
+  }
+
+  /** Deletes `keys`, then settles host call `x` (with the first failure as a StorageError). */
+  async #deleteAll(x, keys) {
+    let failure;
+    for (const key of keys) {
+      try {
+        await this.#records.run(2, key);
+      } catch (thrown) {
+        failure ??= thrown;
+      }
+    }
+    const waiting = this.#waiting.get(x);
+    this.#waiting.delete(x);
+    if (failure === undefined) waiting?.resolve(undefined);
+    else waiting?.reject(storage(textOf(failure)));
   }
 
   /** A write compared with the version last read (step mode): whether it was stored goes back. */

@@ -295,3 +295,30 @@ test("a client reopening on many due handles starts 16 requests, grows the windo
     globalThis.fetch = realFetch;
   }
 });
+
+test("clear forgets every task here and in the store (records it never loaded too); forget's failed delete rejects with StorageError", async () => {
+  const store = mapStore();
+  let readOnly = false;
+  const remove = store.delete;
+  store.delete = async (key) => {
+    if (readOnly) throw new Error("the store is read-only now");
+    return remove(key);
+  };
+  const client = await open({ store, namespace: "clear" });
+  const forgotten = [];
+  client.addEventListener("forget", (event) => forgotten.push(event.detail.id));
+  const { task } = await client.callTool("long_job", { seconds: 3600 });
+  const prefix = [...store.map.keys()].find((key) => key.endsWith(`/task/${task.taskId}`)).slice(0, -`task/${task.taskId}`.length);
+  store.map.set(`${prefix}task/written-by-another-build`, "{}");
+  await client.clear();
+  assert.deepEqual(client.tasks(), []);
+  assert.deepEqual([...store.map.keys()].filter((key) => key.startsWith(prefix)), [], "nothing left under the prefix");
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(forgotten.includes(task.taskId), `a forget event for the task: ${forgotten}`);
+
+  const second = await client.callTool("long_job", { seconds: 3600 });
+  readOnly = true;
+  await assert.rejects(client.forget(second.task.taskId), (e) => e.name === "StorageError" && /read-only/.test(e.message));
+  assert.deepEqual(client.tasks(), [], "forgotten here all the same");
+  client.close();
+});
