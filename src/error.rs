@@ -143,6 +143,16 @@ impl ClientError {
         ))
     }
 
+    /// A `respond` or `cancel` forwarded to the polling tab got no reply in time.
+    pub(crate) fn polling_tab_silent() -> Self {
+        ClientError {
+            kind: ErrorKind::Timeout,
+            message: "the tab that polls this namespace did not answer".into(),
+            code: None,
+            retryable: true,
+        }
+    }
+
     /// No task `id` here.
     pub(crate) fn unknown_task(id: &str) -> Self {
         Self::usage(format!("no task {id} in this client"))

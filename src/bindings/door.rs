@@ -57,12 +57,7 @@ fn json_of(text: &str) -> Value {
 #[cfg(feature = "element")]
 #[wasm_bindgen(js_name = elementWords, skip_typescript)]
 pub fn element_words(lang: &str, layers: &str) -> String {
-    let layers = json_of(layers);
-    let mut refs = Vec::new();
-    for layer in layers.as_array().map(Vec::as_slice).unwrap_or_default() {
-        refs.push(layer);
-    }
-    crate::element::model::labels::Labels::resolve(lang, &refs).table().to_string()
+    crate::element::model::labels::Labels::layered(lang, &json_of(layers)).table().to_string()
 }
 
 /// Checks what the user `entered` (JSON text) in the form of `schema` (JSON text), in the words of
@@ -71,15 +66,8 @@ pub fn element_words(lang: &str, layers: &str) -> String {
 #[cfg(feature = "element")]
 #[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
 pub fn element_answer(schema: &str, entered: &str, words: &str) -> String {
-    let labels = crate::door::element::labels(&json_of(words));
-    let (member, v) = match crate::element::model::view::answer(&json_of(schema), &json_of(entered), &labels) {
-        None => return "null".to_owned(),
-        Some(Ok(answer)) => ("answer", Value::String(answer.to_string())),
-        Some(Err(errors)) => ("errors", errors),
-    };
-    let mut out = crate::json::Map::new();
-    out.put(member, v);
-    Value::Object(out).to_string()
+    let labels = crate::element::model::labels::Labels::of_table(&json_of(words));
+    crate::element::model::view::answer_outcome(&json_of(schema), &json_of(entered), &labels).to_string()
 }
 
 /// A duration in milliseconds as the card's clock shows it (`42s`, `3m 05s`, `2h 03m`).

@@ -24,19 +24,14 @@ fn value(js: &JsValue) -> Value {
 
 /// The labels of a words table from [`element_words`].
 fn labels(words: &JsValue) -> Labels {
-    Labels::resolve("", &[&value(words)])
+    Labels::of_table(&value(words))
 }
 
 /// Every word for language `lang` (a BCP 47 tag), with `layers` (`[shared, own]` label overrides, each
 /// `{ key: word }` or `{ [lang]: { key: word } }`) over the shipped ones: `{ key: word }`.
 #[wasm_bindgen(js_name = elementWords, skip_typescript)]
 pub fn element_words(lang: &str, layers: JsValue) -> JsValue {
-    let layers = value(&layers);
-    let mut refs = Vec::new();
-    for layer in layers.as_array().map(Vec::as_slice).unwrap_or_default() {
-        refs.push(layer);
-    }
-    to_js(&Labels::resolve(lang, &refs).table())
+    to_js(&Labels::layered(lang, &value(&layers)).table())
 }
 
 #[wasm_bindgen]
@@ -100,14 +95,7 @@ pub fn element_card(client: &TaskClient, task_id: &str, snapshot: JsValue, words
 #[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
 pub fn element_answer(schema: &str, entered: JsValue, words: JsValue) -> JsValue {
     let schema = crate::json::from_str(schema).unwrap_or(Value::Null);
-    let (member, v) = match view::answer(&schema, &value(&entered), &labels(&words)) {
-        None => return JsValue::NULL,
-        Some(Ok(answer)) => ("answer", Value::String(answer.to_string())),
-        Some(Err(errors)) => ("errors", errors),
-    };
-    let mut out = crate::json::Map::new();
-    out.put(member, v);
-    to_js(&Value::Object(out))
+    to_js(&view::answer_outcome(&schema, &value(&entered), &labels(&words)))
 }
 
 /// Sends `responses` (JSON text, `{ key: answer }`) for task `task_id`, as `TaskClient.respond` does

@@ -12,11 +12,6 @@ use crate::json::{json, Value};
 
 use super::{text, Door};
 
-/// A words table (`elementWords`'s output, or the host's overrides) as labels.
-pub(crate) fn labels(words: &Value) -> Labels {
-    Labels::resolve("", &[words])
-}
-
 /// What the platform's parser read of a URL (`null`: it does not parse).
 fn parts(value: &Value) -> Option<UrlParts> {
     value.as_object()?;
@@ -55,7 +50,7 @@ impl Door {
         };
         let mut card = view::card(
             &CardModel::from_json(&snapshot),
-            &labels(event.get("words").unwrap_or(&Value::Null)),
+            &Labels::of_table(event.get("words").unwrap_or(&Value::Null)),
             &server,
             &parse,
         );
@@ -71,7 +66,7 @@ impl Door {
 
     /// The rows of the list of this client's tasks and calls of unknown outcome.
     pub(super) fn list(&mut self, event: &Value, x: u64) {
-        let rows = view::list(&self.snapshots(), &labels(event.get("words").unwrap_or(&Value::Null)));
+        let rows = view::list(&self.snapshots(), &Labels::of_table(event.get("words").unwrap_or(&Value::Null)));
         self.done(x, Ok(rows));
     }
 }

@@ -166,8 +166,10 @@ pub struct Door {
     max_input_requests: usize,
     /// The largest stream event read (`maxResponseBytes`).
     max_response_bytes: usize,
-    /// Feeds call ids.
+    /// Feeds call ids and forwarded requests' ids.
     seed: u64,
+    /// While `forget` or `clear` runs: the store keys it deletes, handed over as one effect.
+    deleting: Option<crate::collections::SortedSet<String>>,
     out: Vec<Value>,
 }
 
@@ -231,6 +233,7 @@ impl Door {
             next_exchange: 1,
             writing: None,
             listening: None,
+            deleting: None,
             after_write: Vec::new(),
             asking: Numbered::default(),
             waits: SortedMap::new(),
@@ -424,8 +427,7 @@ impl Door {
     /// A `respond` (with `answers`) or a `cancel` of task `id`, sent to the polling tab; host call `x`
     /// settles with its reply, or gives up after [`FORWARD_TIMEOUT_MS`].
     fn forward(&mut self, now: u64, x: u64, id: String, answers: Option<Value>) {
-        self.seed = self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        let req = format!("req-{}", crate::text::hex16(self.seed));
+        let req = format!("req-{}", crate::text::hex16(self.next_random()));
         let message = match answers {
             Some(answers) => TabMessage::Respond { req: req.clone(), id, answers },
             None => TabMessage::Cancel { req: req.clone(), id },
@@ -435,18 +437,18 @@ impl Door {
         self.rearm = true;
     }
 
+    /// The next number of the door's generator (a call's or a forwarded request's id).
+    fn next_random(&mut self) -> u64 {
+        self.seed = self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.seed
+    }
+
     /// Forwards the polling tab did not answer in time.
     fn give_up_forwards(&mut self, now: u64) {
         let (late, waiting) = std::mem::take(&mut self.forwarded).into_iter().partition(|(_, _, until)| *until <= now);
         self.forwarded = waiting;
         for (_, x, _) in late {
-            let e = ClientError {
-                kind: ErrorKind::Timeout,
-                message: "the tab that polls this namespace did not answer".into(),
-                code: None,
-                retryable: true,
-            };
-            self.done(x, Err(e));
+            self.done(x, Err(ClientError::polling_tab_silent()));
         }
     }
 
@@ -480,8 +482,7 @@ impl Door {
             Some(Value::Object(o)) => Some(o.clone()),
             Some(_) => return self.done(x, Err(ClientError::usage("callTool arguments must be an object"))),
         };
-        self.seed = self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        let call_id = format!("call-{}", crate::text::hex16(self.seed));
+        let call_id = format!("call-{}", crate::text::hex16(self.next_random()));
         let bindings = match event.get("inputSchema") {
             None | Some(Value::Null) => self.state.tool_bindings(&name).cloned().unwrap_or_default(),
             Some(schema) => match param_headers::bindings(schema) {
@@ -909,20 +910,9 @@ impl Door {
         for key in also {
             keys.insert(key);
         }
-        loop {
-            let effects = self.state.drain_effects();
-            if effects.is_empty() {
-                break;
-            }
-            for effect in effects {
-                match effect {
-                    Effect::Delete(key) => {
-                        keys.insert(key);
-                    }
-                    other => self.rearm |= self.perform_one(other),
-                }
-            }
-        }
+        self.deleting = Some(keys);
+        self.rearm |= self.perform();
+        let keys = self.deleting.take().unwrap_or_default();
         let keys = Value::Array(keys.iter().map(|key| Value::from(key.as_str())).collect());
         self.out.push(json!({ "do": "deletes", "x": x, "keys": keys }));
     }
@@ -984,7 +974,12 @@ impl Door {
                 self.send(request, Purpose::Task { id, action, slot, in_step: None });
             }
             Effect::Store(id) => self.write(&id),
-            Effect::Delete(key) => self.out.push(json!({ "do": "delete", "key": key })),
+            Effect::Delete(key) => match self.deleting.as_mut() {
+                Some(keys) => {
+                    keys.insert(key);
+                }
+                None => self.out.push(json!({ "do": "delete", "key": key })),
+            },
             Effect::EmitTask(id) => {
                 let snapshot = self.snapshot(&id);
                 self.out.push(json!({ "do": "emit", "type": "task", "detail": snapshot }));

@@ -9,7 +9,7 @@ use crate::json::{json, Value};
 use crate::machine::record::{Action, Change, TaskRecord};
 use crate::protocol::input::InputResponses;
 
-use super::{pairs, text, Asker, Door, Purpose};
+use super::{pairs, Asker, Door, Purpose};
 
 /// Tries at a compared write before another writer's copy is left to stand.
 const MAX_WRITE_ATTEMPTS: usize = 4;
@@ -241,20 +241,12 @@ impl Door {
         let stored = event.get("text").and_then(Value::as_str);
         if write.refresh {
             if stored.is_some_and(|t| Some(t) != self.state.version(&write.id)) {
-                let record = self.state.read_stored(stored);
-                self.state.adopt_stored(&write.id, record.map(|r| (text(event, "text"), r)));
+                self.adopt(&write.id, stored);
             }
             let Then::Settle { asker, .. } = write.then else { return };
-            let answers = match write.replay {
-                Replay::Answer(responses) => Some(responses),
-                _ => None,
-            };
-            return self.change_in_step(asker, &write.id, answers);
+            return self.change_in_step(asker, &write.id, write.replay);
         }
-        let record = self.state.read_stored(stored);
-        let found = record.is_some();
-        self.state.adopt_stored(&write.id, record.map(|r| (text(event, "text"), r)));
-        if !found {
+        if !self.adopt(&write.id, stored) {
             return self.written_versioned(write, Written::Gone);
         }
         write.attempts += 1;
@@ -264,11 +256,21 @@ impl Door {
         self.put_if(w, write);
     }
 
-    /// A host's change applied after the refresh, then written compared.
-    fn change_in_step(&mut self, asker: Asker, id: &str, answers: Option<InputResponses>) {
-        let (outcome, replay) = match answers {
-            Some(responses) => (self.state.answer(id, responses.clone()), Replay::Answer(responses)),
-            None => (self.state.request_cancel(id), Replay::Cancel),
+    /// Takes the store's copy of record `id` (`stored`, its text) as this client's; `false` when it is
+    /// gone or unreadable, and then dropped here too.
+    fn adopt(&mut self, id: &str, stored: Option<&str>) -> bool {
+        let record = self.state.read_stored(stored);
+        let found = record.is_some();
+        self.state.adopt_stored(id, record.zip(stored).map(|(record, text)| (text.to_owned(), record)));
+        found
+    }
+
+    /// A host's change (`replay`: its answers or its cancel) applied after the refresh, then written
+    /// compared.
+    fn change_in_step(&mut self, asker: Asker, id: &str, replay: Replay) {
+        let outcome = match &replay {
+            Replay::Answer(responses) => self.state.answer(id, responses.clone()),
+            _ => self.state.request_cancel(id),
         };
         match outcome {
             Ok(Change::State) => self.write_versioned(id, replay, Then::Settle { asker, tool: None }, None),

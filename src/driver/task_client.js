@@ -213,13 +213,17 @@ export class TaskClient {
   /** This tab now polls: it reads every record as the previous poller left them in the store. */
   async #lead() {
     if (this.#closed) return;
-    let entries = [];
+    this.#feed({ e: "lead", entries: (await this.#readAll()) ?? [] });
+  }
+
+  /** Every record of this namespace, or null when the store failed (the host hears of it). */
+  async #readAll() {
     try {
-      entries = await listAll(this.#records, this.#prefix);
+      return await listAll(this.#records, this.#prefix);
     } catch (thrown) {
       this.#storageFailed(thrown);
+      return null;
     }
-    this.#feed({ e: "lead", entries });
   }
 
   /** Calls a tool: `{ kind: "result", result }` or, once its handle is stored, `{ kind: "task", task }`. */
@@ -252,13 +256,7 @@ export class TaskClient {
    */
   async step() {
     if (this.#closed) throw usage("step() on a closed client");
-    let entries = null;
-    try {
-      entries = await listAll(this.#records, this.#prefix);
-    } catch (thrown) {
-      this.#storageFailed(thrown);
-    }
-    return this.#ask({ e: "step", entries });
+    return this.#ask({ e: "step", entries: await this.#readAll() });
   }
 
   /** Answers some or all of a task's outstanding input requests (each key once). */
@@ -408,13 +406,9 @@ export class TaskClient {
         case "storage":
           this.#emitStorage(effect.reason);
           break;
-        case "done": {
-          const waiting = this.#waiting.get(effect.x);
-          this.#waiting.delete(effect.x);
-          if ("error" in effect) waiting?.reject(toError(effect.error));
-          else waiting?.resolve(effect.value);
+        case "done":
+          this.#settle(effect.x, "error" in effect ? toError(effect.error) : undefined, effect.value);
           break;
-        }
         case "close":
           this.#open.get(effect.n)?.abort();
           this.#open.delete(effect.n);
@@ -534,10 +528,15 @@ export class TaskClient {
         failure ??= thrown;
       }
     }
+    this.#settle(x, failure === undefined ? undefined : storage(textOf(failure)));
+  }
+
+  /** Settles host call `x`: rejects with `error` when there is one, else resolves with `value`. */
+  #settle(x, error, value) {
     const waiting = this.#waiting.get(x);
     this.#waiting.delete(x);
-    if (failure === undefined) waiting?.resolve(undefined);
-    else waiting?.reject(storage(textOf(failure)));
+    if (error !== undefined) waiting?.reject(error);
+    else waiting?.resolve(value);
   }
 
   /** A write compared with the version last read (step mode): whether it was stored goes back. */

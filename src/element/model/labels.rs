@@ -147,6 +147,22 @@ pub struct Labels {
 }
 
 impl Labels {
+    /// The labels of a words table the element holds (what [`Labels::table`] gave it, with the host's
+    /// overrides): every key as given, the shipped English for any it lacks.
+    pub fn of_table(words: &Value) -> Labels {
+        Labels::resolve("", &[words])
+    }
+
+    /// [`Labels::resolve`] with the overrides as the element passes them: `layers`, an array of
+    /// `[shared, own]` (anything else adds none).
+    pub fn layered(lang: &str, layers: &Value) -> Labels {
+        let mut refs = Vec::new();
+        for layer in layers.as_array().map(Vec::as_slice).unwrap_or_default() {
+            refs.push(layer);
+        }
+        Labels::resolve(lang, &refs)
+    }
+
     /// The label set for `lang` (a BCP 47 tag such as `th-TH`; matched on its primary subtag),
     /// with `overrides` layered on in order: each a `{ key: word }` object, later ones win, and
     /// each may instead be a `{ lang: { key: word } }` map from which the matching language is taken.

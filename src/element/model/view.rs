@@ -269,6 +269,19 @@ fn input_type(format: Option<TextFormat>) -> &'static str {
     }
 }
 
+/// [`answer`] as the element's script reads it: `{ answer }` (the answer as JSON text, numbers as
+/// typed), `{ errors }`, or `null` for a schema that is no form.
+pub fn answer_outcome(schema: &Value, entered: &Value, labels: &Labels) -> Value {
+    let (member, v) = match answer(schema, entered, labels) {
+        None => return Value::Null,
+        Some(Ok(answer)) => ("answer", Value::String(answer.to_string())),
+        Some(Err(errors)) => ("errors", errors),
+    };
+    let mut out = Map::new();
+    out.put(member, v);
+    Value::Object(out)
+}
+
 /// Checks what the user entered in the form of `schema`: the answer to send,
 /// `{ action: "accept", content }`, or the problems, `{ property: words }` (each field's first problem).
 /// `None` for a schema that is no form (such a question has nothing to accept).

@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use crate::client_state::TabMessage;
-use crate::error::{ClientError, ErrorKind};
+use crate::error::ClientError;
 use crate::host::globals::{self, Timeout};
 use crate::host::spawn::spawn;
 use crate::json::Value;
@@ -116,14 +116,7 @@ impl ClientCore {
         self.replies.borrow_mut().insert(req.clone(), reply.clone());
         let timeout = {
             let reply = reply.clone();
-            Timeout::new(FORWARD_TIMEOUT_MS, move || {
-                reply.set(Err(ClientError {
-                    kind: ErrorKind::Timeout,
-                    message: "the tab that polls this namespace did not answer".into(),
-                    code: None,
-                    retryable: true,
-                }))
-            })
+            Timeout::new(FORWARD_TIMEOUT_MS, move || reply.set(Err(ClientError::polling_tab_silent())))
         };
         self.post(message(req.clone()));
         let outcome = reply.get().await;
