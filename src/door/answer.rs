@@ -18,7 +18,12 @@ pub(super) struct Head {
 /// The result in a JSON body. A body that is no JSON is a protocol error on a 2xx and an HTTP failure
 /// otherwise.
 pub(super) fn from_body(head: Head, body: &[u8]) -> Result<Value, TransportError> {
-    let message = match parse_answer(&crate::text::lossy_utf8(body)) {
+    from_parsed(head, parse_answer(&crate::text::lossy_utf8(body)))
+}
+
+/// [`from_body`] for a body already parsed.
+pub(super) fn from_parsed(head: Head, parsed: Result<Value, crate::json::ParseError>) -> Result<Value, TransportError> {
+    let message = match parsed {
         Ok(message) => Some(message),
         Err(_) if !(200..300).contains(&head.status) => None,
         Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),

@@ -8,8 +8,9 @@
 //! Built beside the Rust driver (`runtime/client`), not yet shipped: it drives 2026-07-28 servers
 //! (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels, waits,
 //! forgets, the listen stream, one poller across tabs, notifications, step mode, and with the
-//! `element` feature the element's cards); the `tasks/get` fast path and the 2025-11-25 generation
-//! are still only in the Rust driver.
+//! `element` feature the element's cards) and, with the `legacy` feature, 2025-11-25 servers
+//! (`legacy.rs`: era detection, the session, `tasks/result` streams); the `tasks/get` fast path is
+//! still only in the Rust driver.
 use crate::client_state::{
     ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };
@@ -36,6 +37,8 @@ use crate::transport::TransportError;
 mod answer;
 #[cfg(any(feature = "element", test))]
 pub(crate) mod element;
+#[cfg(feature = "legacy")]
+mod legacy;
 mod options;
 mod step;
 
@@ -56,6 +59,9 @@ enum Purpose {
     Discover,
     /// The state's listen stream `generation`.
     Listen { generation: u64 },
+    /// `server/discover` of the era detection, after a 2026-07-28 call failed with this error.
+    #[cfg(feature = "legacy")]
+    Negotiate(CallInFlight, TransportError),
 }
 
 /// A host's `callTool` across its MRTR rounds.
@@ -82,6 +88,8 @@ struct Exchange {
     retried: bool,
     /// The event stream its answer is being read from.
     stream: Option<answer::Stream>,
+    /// Its answer's HTTP status (0 before one came).
+    status: u16,
 }
 
 /// Who hears how a change of this tab's went: a host call here, or the tab that forwarded it.
@@ -170,6 +178,11 @@ pub struct Door {
     seed: u64,
     /// While `forget` or `clear` runs: the store keys it deletes, handed over as one effect.
     deleting: Option<crate::collections::SortedSet<String>>,
+    /// The time of the event being handled.
+    now: u64,
+    /// The server's generation and 2025-11-25 session.
+    #[cfg(feature = "legacy")]
+    link: legacy::Link,
     out: Vec<Value>,
 }
 
@@ -224,7 +237,7 @@ impl Door {
         let mut state = ClientState::new(config, keys, options.offline, !options.tabs || !options.auto_poll, seed);
         state.set_hidden(options.hidden);
         state.set_notify(options.notify);
-        state.set_drives_legacy(false);
+        state.set_drives_legacy(cfg!(feature = "legacy"));
         Ok(Door {
             state,
             meta: RequestMeta::task_client(options.client_info, true, true),
@@ -246,6 +259,9 @@ impl Door {
             max_input_requests: options.max_input_requests,
             max_response_bytes: options.max_response_bytes,
             seed,
+            now: 0,
+            #[cfg(feature = "legacy")]
+            link: legacy::Link::default(),
             out: Vec::new(),
         })
     }
@@ -266,6 +282,7 @@ impl Door {
     /// Feeds one event (`{ "e": kind, … }`; `body`: an answer's bytes) at `now`, and returns what the
     /// driver must do, in order.
     pub fn handle(&mut self, now: u64, event: &Value, body: &[u8]) -> Vec<Value> {
+        self.now = now;
         let x = number(event, "x");
         match event.get("e").and_then(Value::as_str).unwrap_or_default() {
             "keys" => {
@@ -331,12 +348,15 @@ impl Door {
             "forget" => {
                 self.state.remove(&[text(event, "id")], Removal::Forget);
                 self.deletes_then_done(x, Vec::new());
+                // A pass: the streams may have no live task left to serve.
+                self.state.poll_due(now);
             }
             // `keys`: what the driver listed under the prefix (records this client never loaded too).
             "clear" => {
                 let listed = event.get("keys").and_then(Value::as_array).map(|keys| crate::json::string_values(keys));
                 self.state.clear();
                 self.deletes_then_done(x, listed.unwrap_or_default());
+                self.state.poll_due(now);
             }
             "tasks" => {
                 let snapshots = self.snapshots();
@@ -458,8 +478,11 @@ impl Door {
         if event.get("leader").and_then(Value::as_bool) == Some(true) {
             self.state.set_leader(true);
         }
+        let entries = pairs(event);
+        #[cfg(feature = "legacy")]
+        self.read_link(now, &entries);
         let mut restore = self.state.begin_restore(true);
-        for (key, text) in pairs(event) {
+        for (key, text) in entries {
             self.state.restore_entry(&mut restore, &key, text);
         }
         self.state.page_read(&mut restore, now);
@@ -500,9 +523,14 @@ impl Door {
         self.state.begin_call(&call_id);
         let key = self.state.keys().call(&call_id);
         self.out.push(json!({ "do": "save", "key": key, "text": to_stored(&pending).to_string() }));
-        let call = MrtrCall::new(name.clone(), arguments);
-        let (_, request) = call.first(&mut RequestIds::starting_at(0));
-        self.send(request, Purpose::Call(CallInFlight { x, name, call, call_id, can_ask, extra }));
+        let call =
+            CallInFlight { x, name: name.clone(), call: MrtrCall::new(name, arguments), call_id, can_ask, extra };
+        #[cfg(feature = "legacy")]
+        let Some(call) = self.legacy_call_first(call) else {
+            return;
+        };
+        let (_, request) = call.call.first(&mut RequestIds::starting_at(0));
+        self.send(request, Purpose::Call(call));
     }
 
     /// The host's answers to a call's questions (`answers`), or why it gave none (`error`).
@@ -540,38 +568,56 @@ impl Door {
     fn send(&mut self, request: ClientRequest, purpose: Purpose) -> u64 {
         let n = self.next_exchange;
         self.next_exchange += 1;
-        let exchange = Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None };
+        let exchange =
+            Exchange { rpc_id: self.ids.next_id(), request, purpose, retried: false, stream: None, status: 0 };
         self.push_send(n, &exchange);
         self.exchanges.insert(n, exchange);
         n
     }
 
     fn push_send(&mut self, n: u64, exchange: &Exchange) {
-        let mut headers = Vec::new();
-        for (name, value) in exchange.request.http_headers() {
-            headers.push(Value::from(name));
-            headers.push(Value::from(value));
-        }
         // A call's `Mcp-Param-*` headers go with every round of it.
         let extra = match &exchange.purpose {
             Purpose::Call(call) => call.extra.as_slice(),
             _ => &[],
         };
-        for (name, value) in extra {
-            headers.push(Value::from(name));
-            headers.push(Value::from(value));
-        }
+        let headers = exchange.request.http_headers();
+        let headers = headers.iter().map(|(name, value)| (*name, value.as_str()));
+        let headers = headers.chain(extra.iter().map(|(name, value)| (name.as_str(), value.as_str())));
         let body = exchange.request.envelope(&exchange.rpc_id, &self.meta).to_string();
         // A host call's requests name it, so the driver can end them with the host's `signal`.
         let x = match &exchange.purpose {
-            Purpose::Call(call) => Value::from(call.x),
-            Purpose::ListTools { x } => Value::from(*x),
-            _ => Value::Null,
+            Purpose::Call(call) => Some(call.x),
+            Purpose::ListTools { x } => Some(*x),
+            _ => None,
         };
         // A listen stream stays open as long as the server keeps it: no timeout.
         let stream = matches!(exchange.purpose, Purpose::Listen { .. });
-        let headers = Value::Array(headers);
-        self.out.push(json!({ "do": "send", "n": n, "x": x, "body": body, "headers": headers, "stream": stream }));
+        self.push_send_effect(n, x, body, headers, stream, None);
+    }
+
+    /// The `send` effect: exchange `n` (of host call `x`), its body (empty: a GET) and headers; a
+    /// `stream` has no timeout, and `ms` ends it early.
+    fn push_send_effect<'a>(
+        &mut self,
+        n: u64,
+        x: Option<u64>,
+        body: String,
+        headers: impl Iterator<Item = (&'a str, &'a str)>,
+        stream: bool,
+        ms: Option<u64>,
+    ) {
+        let mut pairs = Vec::new();
+        for (name, value) in headers {
+            pairs.push(Value::from(name));
+            pairs.push(Value::from(value));
+        }
+        let x = x.map_or(Value::Null, Value::from);
+        let ms = ms.map_or(Value::Null, Value::from);
+        let headers = Value::Array(pairs);
+        self.out.push(
+            json!({ "do": "send", "n": n, "x": x, "body": body, "headers": headers, "stream": stream, "ms": ms }),
+        );
     }
 
     /// An answer to exchange `n` came: `status`, `retryAfter` (the header), and either its JSON body
@@ -586,7 +632,12 @@ impl Door {
                 .and_then(crate::transport::parse_retry_after),
         };
         let limit = self.max_response_bytes;
+        #[cfg(feature = "legacy")]
+        if self.is_legacy(n) {
+            return self.legacy_answered(now, n, head, event, body);
+        }
         let Some(exchange) = self.exchanges.get_mut(n) else { return };
+        exchange.status = head.status;
         if event.get("sse").and_then(Value::as_bool) == Some(true) {
             exchange.stream = Some(answer::Stream::new(head, limit));
             return;
@@ -602,6 +653,10 @@ impl Door {
         let n = number(event, "n");
         let end = event.get("end").and_then(Value::as_bool) == Some(true);
         let max_input_requests = self.max_input_requests;
+        #[cfg(feature = "legacy")]
+        if self.is_legacy(n) {
+            return self.legacy_chunk(now, n, end, body);
+        }
         let Some(exchange) = self.exchanges.get_mut(n) else { return };
         let generation = match exchange.purpose {
             Purpose::Listen { generation } => Some(generation),
@@ -666,6 +721,10 @@ impl Door {
             }),
             _ => TransportError::Network(text(event, "message")),
         };
+        #[cfg(feature = "legacy")]
+        if self.is_legacy(n) {
+            return self.legacy_decided(now, n, Err(error), false);
+        }
         self.finish(now, n, Err(error));
     }
 
@@ -686,17 +745,12 @@ impl Door {
             _ => result,
         };
         match exchange.purpose {
-            Purpose::Task { id, action, in_step: Some(x), .. } => {
-                self.step_exchange_done(now, x, &id, action, exchange_outcome(result));
-            }
-            Purpose::Task { id, action, slot, .. } => {
-                let outcome = exchange_outcome(result);
-                let change = self.state.on_exchange_done(now, &id, &action, &outcome, slot);
-                if change == Change::State {
-                    self.write(&id);
-                }
+            Purpose::Task { id, action, slot, in_step } => {
+                self.task_exchange_done(now, id, action, slot, in_step, exchange_outcome(result));
             }
             Purpose::Call(call) => self.call_answered(now, call, result),
+            #[cfg(feature = "legacy")]
+            Purpose::Negotiate(call, error) => self.negotiated(now, call, error, exchange.status, result),
             Purpose::Discover => {
                 if let Err(e) = &result {
                     self.state.on_server_failure(now, &e.as_failure());
@@ -728,6 +782,52 @@ impl Door {
         }
     }
 
+    /// What a task's exchange came to: applied, and written when it changed the task (a step writes
+    /// it compared).
+    fn task_exchange_done(
+        &mut self,
+        now: u64,
+        id: String,
+        action: Action,
+        slot: bool,
+        in_step: Option<u64>,
+        outcome: crate::client_state::ExchangeOutcome,
+    ) {
+        if let Some(x) = in_step {
+            return self.step_exchange_done(now, x, &id, action, outcome);
+        }
+        if self.state.on_exchange_done(now, &id, &action, &outcome, slot) == Change::State {
+            self.write(&id);
+        }
+    }
+
+    /// An exchange the state asked for of task `id`, in its generation's flow.
+    fn task_send(&mut self, id: String, action: Action, slot: bool, in_step: Option<u64>) {
+        #[cfg(feature = "legacy")]
+        if self.state.record(&id).is_some_and(|r| r.protocol() == TaskProtocol::Legacy) {
+            return self.legacy_exchange(id, action, slot, in_step);
+        }
+        let request = action.request(id.clone());
+        self.send(request, Purpose::Task { id, action, slot, in_step });
+    }
+
+    /// A call made task `handle`: its record is stored, the host call settles with its snapshot once
+    /// written, and the call's pending record goes. The task's id.
+    fn made_task(
+        &mut self,
+        now: u64,
+        call: CallInFlight,
+        handle: crate::protocol::task::Task,
+        protocol: TaskProtocol,
+    ) -> String {
+        let id = self.state.add_task_of(now, call.name.clone(), handle, protocol);
+        let asker = Asker::Host(call.x);
+        self.after_write.push(AfterWrite { id: id.clone(), asker, tool: Some(call.name.clone()) });
+        self.write(&id);
+        self.forget_call(&call);
+        id
+    }
+
     fn call_answered(&mut self, now: u64, call: CallInFlight, result: Result<RequestResult, TransportError>) {
         let outcome = match result {
             Ok(RequestResult::ToolCall(outcome)) => outcome,
@@ -738,17 +838,18 @@ impl Door {
             }
             Err(e) => {
                 self.state.on_server_failure(now, &e.as_failure());
+                #[cfg(feature = "legacy")]
+                let Some(call) = self.maybe_negotiate(call, e.clone()) else {
+                    return;
+                };
                 return self.end_call(&call, Err(ClientError::from(&e)));
             }
         };
+        #[cfg(feature = "legacy")]
+        self.link_confirmed();
         match outcome {
             ToolCallOutcome::Task(handle) => {
-                let id = self.state.add_task_of(now, call.name.clone(), handle, TaskProtocol::Extension);
-                // Settled with the task's snapshot once its record is stored (`written`).
-                let asker = Asker::Host(call.x);
-                self.after_write.push(AfterWrite { id: id.clone(), asker, tool: Some(call.name.clone()) });
-                self.write(&id);
-                self.forget_call(&call);
+                self.made_task(now, call, handle, TaskProtocol::Extension);
             }
             ToolCallOutcome::Complete(result) => {
                 self.end_call(&call, Ok(json!({ "kind": "result", "result": result.to_json() })));
@@ -969,10 +1070,7 @@ impl Door {
     /// Carries out one effect; `true` for [`Effect::Rearm`].
     fn perform_one(&mut self, effect: Effect) -> bool {
         match effect {
-            Effect::Send { id, action, slot } => {
-                let request = action.request(id.clone());
-                self.send(request, Purpose::Task { id, action, slot, in_step: None });
-            }
+            Effect::Send { id, action, slot } => self.task_send(id, action, slot, None),
             Effect::Store(id) => self.write(&id),
             Effect::Delete(key) => match self.deleting.as_mut() {
                 Some(keys) => {
@@ -986,7 +1084,12 @@ impl Door {
             }
             // The driver asks for the words (`notice`) only when the person allowed notifications.
             Effect::Notify(id) => self.out.push(json!({ "do": "notify", "id": id })),
-            Effect::EmitForget(id) => self.out.push(json!({ "do": "emit", "type": "forget", "detail": { "id": id } })),
+            Effect::EmitForget(id) => {
+                // A forgotten 2025-11-25 task's `tasks/result` stream closes with it.
+                #[cfg(feature = "legacy")]
+                self.close_result_stream(&id);
+                self.out.push(json!({ "do": "emit", "type": "forget", "detail": { "id": id } }));
+            }
             Effect::EmitCall(call) => {
                 let detail = UnknownCallSnapshot::of_call(&call).to_json();
                 self.out.push(json!({ "do": "emit", "type": "call", "detail": detail }));
@@ -1012,7 +1115,12 @@ impl Door {
                     self.out.push(json!({ "do": "close", "n": n }));
                 }
             }
-            // The door drives no 2025-11-25 task (`set_drives_legacy(false)`), so no session stream.
+            #[cfg(feature = "legacy")]
+            Effect::OpenSessionStream => self.open_session_stream(),
+            #[cfg(feature = "legacy")]
+            Effect::CloseSessionStream => self.close_session_stream(),
+            // A door without the 2025-11-25 flow holds no such task (`set_drives_legacy(false)`).
+            #[cfg(not(feature = "legacy"))]
             Effect::OpenSessionStream | Effect::CloseSessionStream => {}
             Effect::Rearm => return true,
         }

@@ -9,7 +9,7 @@ use crate::json::{json, Value};
 use crate::machine::record::{Action, Change, TaskRecord};
 use crate::protocol::input::InputResponses;
 
-use super::{pairs, Asker, Door, Purpose};
+use super::{pairs, Asker, Door};
 
 /// Tries at a compared write before another writer's copy is left to stand.
 const MAX_WRITE_ATTEMPTS: usize = 4;
@@ -94,7 +94,10 @@ impl Door {
             return self.done(x, Err(ClientError::usage("step() on a closed client")));
         }
         if event.get("entries").is_some_and(|e| !e.is_null()) {
-            self.state.sync_from_store(pairs(event));
+            let entries = pairs(event);
+            #[cfg(feature = "legacy")]
+            self.read_link(now, &entries);
+            self.state.sync_from_store(entries);
         }
         let (expired, mut actions) = self.state.step_due(now);
         // Claim the sends: only the step whose leased record reaches the store first sends them, and
@@ -141,8 +144,7 @@ impl Door {
         }
         step.outstanding = batch.len();
         for (id, action) in batch {
-            let request = action.request(id.clone());
-            self.send(request, Purpose::Task { id, action, slot: false, in_step: Some(x) });
+            self.task_send(id, action, false, Some(x));
         }
     }
 

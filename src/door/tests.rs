@@ -751,3 +751,6 @@ fn forget_and_clear_hand_the_driver_every_key_to_delete_before_the_host_call_set
     let tasks = feed(&mut door, NOW, r#"{"e":"tasks","x":7}"#);
     assert_eq!(the(&tasks, "done").get("value"), Some(&json!([])));
 }
+
+#[cfg(feature = "legacy")]
+mod legacy;

@@ -456,7 +456,7 @@ export class TaskClient {
    * door has read what it needs or ends the stream (`close`), or its failure. A stream (the listen)
    * has no timeout; the host's `signal`, if the call has one, ends it too.
    */
-  async #exchange({ n, x, body, headers, stream }) {
+  async #exchange({ n, x, body, headers, stream, ms }) {
     const controller = new AbortController();
     this.#open.set(n, controller);
     const signal = x === null ? undefined : this.#signals.get(x);
@@ -466,11 +466,13 @@ export class TaskClient {
     let reply;
     try {
       await this.#saving;
-      const timeout = stream ? undefined : this.#timeoutMs;
+      // `ms`: how long the door reads a stream (a step's wait for a 2025-11-25 server's questions).
+      const timeout = ms ?? (stream ? undefined : this.#timeoutMs);
       reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, true);
       const sse = reply.bytes === undefined;
       if (!this.#open.has(n)) return;
-      this.#feed({ e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, sse }, reply.bytes ?? NO_BODY);
+      const head = { e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, session: reply.session, sse };
+      this.#feed(head, reply.bytes ?? NO_BODY);
       while (sse && this.#open.has(n)) {
         const chunk = await reply.next();
         if (!this.#open.has(n)) break;

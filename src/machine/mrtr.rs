@@ -111,6 +111,11 @@ impl MrtrCall {
         Ok((id, ClientRequest::CallTool(params)))
     }
 
+    /// The call's arguments, as the host gave them.
+    pub fn arguments(&self) -> Option<&Object> {
+        self.original.arguments.as_ref()
+    }
+
     /// Rounds answered so far.
     pub fn rounds(&self) -> u32 {
         self.rounds

@@ -7,7 +7,7 @@ pub(crate) mod reply;
 pub(crate) mod task_answer;
 
 pub(crate) use error::{parse_retry_after, TransportError};
-pub(crate) use fetch::FetchTransport;
 #[cfg(feature = "legacy")]
-pub(crate) use fetch::{Answer, Exchange};
+pub(crate) use fetch::Exchange;
+pub(crate) use fetch::FetchTransport;
 pub(crate) use listen_stream::ListenEvent;

@@ -80,3 +80,18 @@ pub(crate) fn failure_outcome(error: TransportError) -> ExchangeOutcome {
         e => ExchangeOutcome::Failed(e.as_failure()),
     }
 }
+
+/// Whether a failed 2026-07-28 request may mean the server speaks an older protocol: an HTTP 4xx that
+/// is not about authorization or rate limits, or a JSON-RPC error a 2026-07-28 server would not use
+/// for a well-formed request (a TypeScript SDK v1 server answers `-32000` "No valid session ID").
+pub(crate) fn may_be_older_server(error: &TransportError) -> bool {
+    match error {
+        TransportError::Http { status, .. } => {
+            (400..500).contains(status) && !matches!(status, 401 | 403 | 407 | 408 | 429)
+        }
+        TransportError::Rpc(e) => {
+            matches!(e.kind(), RpcErrorKind::InvalidRequest | RpcErrorKind::MethodNotFound | RpcErrorKind::Other)
+        }
+        _ => false,
+    }
+}

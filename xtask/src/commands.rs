@@ -65,6 +65,12 @@ pub fn test(root: &Path) -> Result<()> {
     cargo_test.args(["test", "--workspace", "--no-fail-fast"]).current_dir(root);
     cmd::run(&mut cargo_test).map_err(|e| Error::msg(format!("{e}; fix the Rust tests first (output above)")))?;
 
+    // The door's 2025-11-25 flow is compiled only with `legacy`, which no workspace member enables.
+    checks.run("the door's native tests with the 2025-11-25 flow (`--features legacy`)", || {
+        let mut door = cmd::cargo();
+        door.args(["test", "-p", "mcp-tasks-web", "--lib", "--features", "legacy", "door::"]).current_dir(root);
+        cmd::run(&mut door)
+    });
     checks.run("the same tests from a copy of only the files git tracks, with nothing beside it", || {
         clean_copy::run(root)
     });
@@ -154,6 +160,8 @@ fn peer_checks(
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
     const DRIVER: &str = "the JS driver (target/door-pkg): the Node suites on what it drives (tests/js)";
     const DRIVER_EDGE: &str = "the JS driver (target/door-pkg): edge workers in workerd and Deno (tests/edge)";
+    const DRIVER_MATRIX: &str =
+        "the JS driver (target/door-pkg): the interop matrix's Node cells against every peer (both task generations)";
     const DRIVER_E2E: &str =
         "the JS driver with the element (target/door-pkg): end to end in headless Chromium (tests/e2e)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
@@ -163,7 +171,9 @@ fn peer_checks(
     const MATRIX: &str = "interop matrix: TaskClient against SDK-built servers (tests/interop/matrix)";
     let engine_e2e = [Engine::Firefox, Engine::WebKit].map(|engine| (engine, engine_e2e_check(engine)));
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
-        for name in [NODE, DRIVER, DRIVER_E2E, DRIVER_EDGE, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
+        for name in
+            [NODE, DRIVER, DRIVER_E2E, DRIVER_EDGE, DRIVER_MATRIX, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX]
+        {
             checks.skip(name, "the server did not build");
         }
         for (engine, name) in &engine_e2e {
@@ -209,10 +219,11 @@ fn peer_checks(
         let driver = wasm_build::DRIVER_DIR;
         checks.run(DRIVER_E2E, || js_tests::run_on_driver_dir(root, "node", "tests/e2e", driver, &exe));
         checks.run(DRIVER_EDGE, || js_tests::run_on_driver_dir(root, js_tests::NODE22, "tests/edge", driver, &exe));
+        checks.run(DRIVER_MATRIX, || matrix::run_on_driver(root, &exe, driver));
     } else {
-        checks.skip(DRIVER, "the JS driver did not build");
-        checks.skip(DRIVER_E2E, "the JS driver did not build");
-        checks.skip(DRIVER_EDGE, "the JS driver did not build");
+        for name in [DRIVER, DRIVER_E2E, DRIVER_EDGE, DRIVER_MATRIX] {
+            checks.skip(name, "the JS driver did not build");
+        }
     }
     // The main end-to-end paths again in Firefox ESR and WebKitGTK, over plain WebDriver (tests/engines).
     for (engine, name) in &engine_e2e {
@@ -359,7 +370,7 @@ fn build_driver_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result
     let client = &driver.client;
     let files = [&client.wasm, &client.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
     println!(
-        "A host that imports TaskClient from the JS driver ({}, not shipped yet: 2026-07-28 servers only):\n{}",
+        "A host that imports TaskClient from the JS driver ({}, not shipped yet; both task generations):\n{}",
         wasm_build::DRIVER_DIR,
         sizes::table(&files)
     );

@@ -32,9 +32,9 @@ const EXTENSION_OUT_NAME: &str = "extension";
 /// beside the shipped package until it replaces the Rust driver (docs/size-route.md, step 3).
 const DOOR_OUT_NAME: &str = "door";
 /// Where the JS driver's builds go, laid out as pkg/ is (not shipped: tests and the size figures read
-/// it): `client.js` + `client_bg.wasm` (cargo feature `door`), `mcp_tasks_web.js` +
-/// `mcp_tasks_web_bg.wasm` (features `door,element`) with `element.js` over it, the Node, Deno and
-/// workerd entries and `stores.js`.
+/// it): `client.js` + `client_bg.wasm` (cargo features `door,legacy`), `mcp_tasks_web.js` +
+/// `mcp_tasks_web_bg.wasm` (features `door,element,legacy`) with `element.js` over it, the Node, Deno
+/// and workerd entries and `stores.js`.
 pub const DRIVER_DIR: &str = "target/door-pkg";
 /// The JS the driver's builds take from the crate, beside the glue (bundled into each entry).
 const DRIVER_SOURCES: [&str; 6] = [
@@ -169,8 +169,8 @@ pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
     }
     std::fs::write(dir.join("package.json"), "{ \"type\": \"module\" }\n")
         .context("writing the driver's package.json")?;
-    let client = build_driver_entry(root, tools, &["door"], &dir, "task_client.js", CLIENT_OUT_NAME)?;
-    let element = build_driver_entry(root, tools, &["door", "element"], &dir, "element_entry.js", OUT_NAME)?;
+    let client = build_driver_entry(root, tools, &["door", "legacy"], &dir, "task_client.js", CLIENT_OUT_NAME)?;
+    let element = build_driver_entry(root, tools, &["door", "element", "legacy"], &dir, "element_entry.js", OUT_NAME)?;
     let element_js = dir.join("element.js");
     std::fs::copy(root.join("pkg-template/element.js"), &element_js).context("copying element.js")?;
     minify_stylesheet(tools, &element_js)?;

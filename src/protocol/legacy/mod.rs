@@ -14,6 +14,7 @@
 
 pub mod handshake;
 pub mod headers;
+pub mod link;
 pub mod negotiate;
 pub mod payload;
 pub mod request;

@@ -208,3 +208,63 @@ pub fn encode_method_not_found(id: &RequestId, method: &str) -> Value {
 pub fn encode_invalid_params(id: &RequestId, why: &DecodeError) -> Value {
     encode_error_response(Some(id), &RpcError::new(codes::INVALID_PARAMS, why.to_string()))
 }
+
+/// What a client does with one message of a 2025-11-25 stream other than the response it waits for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamRoute {
+    /// A question for task `task` of this client: shown as one of its input requests.
+    Ask {
+        /// The task it is for.
+        task: String,
+        /// The question as the server sent it.
+        elicitation: LegacyElicitation,
+    },
+    /// `notifications/tasks/status`.
+    Status(Task),
+    /// `notifications/progress`.
+    Progress(Progress),
+    /// A JSON-RPC response to POST back at once (a refusal, or `ping`'s empty result).
+    Reply(Value),
+    /// Nothing to do (a response, another notification, a message that is not JSON-RPC).
+    Nothing,
+}
+
+/// Routes `message`, read on the `tasks/result` stream of task `stream` (`None`: the session's GET
+/// stream, or a call's answer). A question goes to the task it names, else the stream's; one for no
+/// task of this client (`ours` says which are) is refused, so the server does not wait for an answer
+/// that cannot come.
+pub fn route(message: Value, stream: Option<&str>, ours: &dyn Fn(&str) -> bool) -> StreamRoute {
+    match decode_stream_value(message) {
+        Ok(LegacyServerMessage::Elicitation(elicitation)) => {
+            let target = elicitation.related_task.as_deref().or(stream).filter(|id| ours(id)).map(str::to_owned);
+            match target {
+                Some(task) => StreamRoute::Ask { task, elicitation },
+                None => StreamRoute::Reply(encode_method_not_found(&elicitation.id, "elicitation/create")),
+            }
+        }
+        Ok(LegacyServerMessage::TaskStatus(task)) => StreamRoute::Status(task),
+        Ok(LegacyServerMessage::Notification { method, params }) if method == "notifications/progress" => {
+            decode_progress(&params).map_or(StreamRoute::Nothing, StreamRoute::Progress)
+        }
+        Ok(LegacyServerMessage::Unsupported { id, method }) if method == "ping" => {
+            StreamRoute::Reply(encode_result_response(&id, json!({})))
+        }
+        Ok(LegacyServerMessage::Unsupported { id, method }) => {
+            StreamRoute::Reply(encode_method_not_found(&id, &method))
+        }
+        Ok(LegacyServerMessage::InvalidRequest { id, error, .. }) => {
+            StreamRoute::Reply(encode_invalid_params(&id, &error))
+        }
+        _ => StreamRoute::Nothing,
+    }
+}
+
+/// The refusal of a question past the `limit` open questions a task may have: as many as a 2026-07-28
+/// answer may carry, so a flood costs the server a refusal each rather than the client more each time.
+pub fn too_many_questions(id: &RequestId, task: &str, limit: usize) -> Value {
+    let why = DecodeError::Invalid {
+        what: "elicitation/create",
+        detail: format!("task {task} already has {limit} open questions, the most this client takes"),
+    };
+    encode_invalid_params(id, &why)
+}

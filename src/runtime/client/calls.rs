@@ -11,13 +11,13 @@ use crate::machine::mrtr::MrtrCall;
 use crate::machine::pending::PendingCall;
 use crate::machine::stored::to_stored;
 use crate::protocol::input::{decode_input_responses, encode_input_requests, InputResponses};
-use crate::protocol::jsonrpc::RpcErrorKind;
 use crate::protocol::param_headers;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::tool_call::ToolCallOutcome;
 use crate::protocol::Object;
 
 use crate::protocol::task_protocol::TaskProtocol;
+use crate::transport::reply::may_be_older_server;
 use crate::transport::TransportError;
 
 use super::{random_u64, CallOutcome, ClientCore};
@@ -259,21 +259,6 @@ async fn ask_host(callback: &Function, requests: &Value) -> Result<InputResponse
         .map_err(|why| ClientError::usage(why.as_string().unwrap_or_default()))?;
     let value = from_js(&answer).map_err(ClientError::usage)?;
     decode_input_responses(&value).map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")))
-}
-
-/// Whether a failed 2026-07-28 request may mean the server speaks an older protocol: an HTTP 4xx that
-/// is not about authorization or rate limits, or a JSON-RPC error a 2026-07-28 server would not use
-/// for a well-formed request (a TypeScript SDK v1 server answers `-32000` "No valid session ID").
-fn may_be_older_server(error: &TransportError) -> bool {
-    match error {
-        TransportError::Http { status, .. } => {
-            (400..500).contains(status) && !matches!(status, 401 | 403 | 407 | 408 | 429)
-        }
-        TransportError::Rpc(e) => {
-            matches!(e.kind(), RpcErrorKind::InvalidRequest | RpcErrorKind::MethodNotFound | RpcErrorKind::Other)
-        }
-        _ => false,
-    }
 }
 
 /// Added to such a failure by a build that speaks only 2026-07-28 (no `legacy` feature): the error

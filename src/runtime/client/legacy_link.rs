@@ -9,12 +9,11 @@ use std::rc::Rc;
 use crate::client_state::SessionStreamEnd;
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
-use crate::json::{Map, Value};
+use crate::json::Value;
 use crate::protocol::discover::DiscoverResult;
-use crate::protocol::legacy::handshake::{
-    decode_initialize_result, encode_initialize, encode_initialized, LegacyTaskCapabilities,
-};
+use crate::protocol::legacy::handshake::{decode_initialize_result, encode_initialize, encode_initialized};
 use crate::protocol::legacy::headers::{initialize_headers, read_session_id, session_headers, stream_headers};
+use crate::protocol::legacy::link::{read_link, session_lost, stored_link, SessionInfo};
 use crate::protocol::legacy::negotiate::{
     after_discover, after_initialize, DiscoverOutcome, DiscoverVerdict, Generation,
 };
@@ -22,19 +21,12 @@ use crate::protocol::legacy::request::LegacyRequest;
 use crate::protocol::legacy::tools::{decode_tool_page, TaskSupport};
 use crate::protocol::request::ClientRequest;
 use crate::protocol::DecodeError;
-use crate::transport::{Answer, Exchange, TransportError};
+use crate::transport::{Exchange, TransportError};
 
 use super::once::Once;
 use super::ClientCore;
 
-/// A session the server opened: its id (a stateless server issues none) and the task features it
-/// declared. Stored with the generation, so a reloaded page (or the next step of an edge worker, or
-/// another tab) goes on in the same session: the official TypeScript SDK v1 binds each task to the
-/// session that created it, and answers `Task not found` to any other.
-pub(super) struct Session {
-    id: Option<String>,
-    pub(super) tasks: Option<LegacyTaskCapabilities>,
-}
+pub(super) type Session = SessionInfo;
 
 /// What [`ClientCore::legacy_request`] sends: a request (given its id there) or a response.
 #[derive(Clone, Copy)]
@@ -58,66 +50,6 @@ pub(super) struct ServerLink {
     pub(super) streams: RefCell<SortedMap<String, super::legacy_tasks::ResultStream>>,
     /// Closes the session's GET stream.
     pub(super) session_abort: RefCell<Option<web_sys::AbortController>>,
-}
-
-/// The store value that remembers a server's generation and, for a 2025-11-25 server, its session:
-/// `{"protocol": "2025-11-25", "session": id, "tasks": {"list", "cancel", "toolsCall"}}`.
-fn stored_link(generation: Generation, session: Option<&Session>) -> Option<Value> {
-    let version = match generation {
-        Generation::Extension2026 => crate::protocol::PROTOCOL_VERSION,
-        Generation::Legacy2025 => crate::protocol::legacy::LEGACY_PROTOCOL_VERSION,
-        Generation::NoTasks => return None,
-    };
-    // Plain inserts, not `json!` and `value[…] =`: one short run of calls.
-    let mut value = Map::new();
-    value.put("protocol", Value::from(version));
-    if let (Generation::Legacy2025, Some(session)) = (generation, session) {
-        value.put("session", session.id.as_deref().map_or(Value::Null, Value::from));
-        if let Some(t) = session.tasks {
-            let mut tasks = Map::new();
-            tasks.put("list", Value::from(t.list));
-            tasks.put("cancel", Value::from(t.cancel));
-            tasks.put("toolsCall", Value::from(t.tools_call));
-            value.put("tasks", Value::Object(tasks));
-        }
-    }
-    Some(Value::Object(value))
-}
-
-/// Reads [`stored_link`]'s value; anything else reads as nothing remembered.
-fn read_link(text: &str) -> Option<(Generation, Option<Session>)> {
-    let value = crate::json::from_str(text).ok()?;
-    let generation = match value.get("protocol")?.as_str()? {
-        crate::protocol::PROTOCOL_VERSION => return Some((Generation::Extension2026, None)),
-        crate::protocol::legacy::LEGACY_PROTOCOL_VERSION => Generation::Legacy2025,
-        _ => return None,
-    };
-    let session = value.get("session").map(|id| {
-        let id = id.as_str().and_then(|id| read_session_id(id).ok());
-        let flag = |name: &str| value.get("tasks").and_then(|t| t.get(name)).and_then(Value::as_bool).unwrap_or(false);
-        let tasks = value.get("tasks").map(|_| LegacyTaskCapabilities {
-            list: flag("list"),
-            cancel: flag("cancel"),
-            tools_call: flag("toolsCall"),
-        });
-        Session { id, tasks }
-    });
-    Some((generation, session))
-}
-
-/// Whether the server no longer knows the session we sent: HTTP 404 (the spec's answer), or the 400
-/// the official TypeScript SDK v1 sends for an unknown or ended session (`-32000` "Bad Request: No
-/// valid session ID provided"; Python servers say `-32600`). Either way a new session is opened and
-/// the request sent once more, so a wrong guess costs one request.
-fn session_lost(answer: &Answer) -> bool {
-    match answer.status {
-        404 => true,
-        400 => {
-            let code = answer.message.as_ref().and_then(|m| m.get("error")).and_then(|e| e.get("code"));
-            matches!(code.and_then(Value::as_i64), Some(-32000 | -32001 | -32600) | None)
-        }
-        _ => false,
-    }
 }
 
 impl ClientCore {
@@ -304,7 +236,7 @@ impl ClientCore {
             if id.is_none() && (200..300).contains(&answer.status) {
                 return Ok(Value::Null);
             }
-            if session.id.is_some() && !retried && session_lost(&answer) {
+            if session.id.is_some() && !retried && session_lost(answer.status, answer.message.as_ref()) {
                 self.drop_session(&session);
                 if id.is_none() {
                     return Ok(Value::Null);
@@ -332,7 +264,7 @@ impl ClientCore {
         match self.transport.post(exchange, None, &mut |m| self.on_stream_message(None, m)).await {
             Ok(answer) if answer.status == 405 => SessionStreamEnd::Refused,
             Ok(answer) => {
-                if session_lost(&answer) {
+                if session_lost(answer.status, answer.message.as_ref()) {
                     self.drop_session(&session);
                 } else if !(200..300).contains(&answer.status) {
                     let error = TransportError::Http { status: answer.status, retry_after_ms: answer.retry_after_ms };

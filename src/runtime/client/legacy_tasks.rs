@@ -7,15 +7,14 @@ use crate::client_state::ExchangeOutcome;
 use crate::error::{ClientError, ErrorKind};
 use crate::host::globals;
 use crate::host::spawn::spawn;
-use crate::json::{json, Value};
+use crate::json::Value;
 use crate::machine::record::Action;
 use crate::protocol::input::{InputRequests, InputResponses};
 use crate::protocol::legacy::negotiate::Generation;
 use crate::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
 use crate::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
 use crate::protocol::legacy::stream::{
-    decode_progress, decode_stream_value, encode_input_answer, encode_invalid_params, encode_method_not_found,
-    encode_result_response, request_id_for_key, LegacyServerMessage,
+    encode_input_answer, request_id_for_key, route, too_many_questions, StreamRoute,
 };
 use crate::protocol::legacy::task::{
     cancel_refusal, decode_call_result, decode_cancel_result, decode_get_result, CancelRefusal, LegacyCallOutcome,
@@ -23,7 +22,7 @@ use crate::protocol::legacy::task::{
 use crate::protocol::legacy::tools::attach_task;
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use crate::protocol::task_protocol::TaskProtocol;
-use crate::protocol::{DecodeError, Object};
+use crate::protocol::Object;
 use crate::transport::TransportError;
 
 use super::legacy_link::Outgoing;
@@ -235,22 +234,15 @@ impl ClientCore {
     /// session's GET stream. A question goes to the task it names (else the stream's); one for no
     /// task of this client is refused, so the server does not wait for an answer that cannot come.
     pub(super) fn on_stream_message(&self, stream: Option<&str>, message: Value) {
-        match decode_stream_value(message) {
-            Ok(LegacyServerMessage::Elicitation(elicitation)) => {
-                let target = elicitation.related_task.as_deref().or(stream).map(str::to_owned);
-                let Some(id) = target.filter(|id| self.state.borrow().record(id).is_some()) else {
-                    self.respond_in_background(encode_method_not_found(&elicitation.id, "elicitation/create"));
-                    return;
-                };
-                let request_id = elicitation.id.clone();
+        let ours = |id: &str| self.state.borrow().record(id).is_some();
+        match route(message, stream, &ours) {
+            StreamRoute::Ask { task: id, elicitation } => {
                 let (key, request) = elicitation.input_entry();
                 let limit = self.transport.max_input_requests();
                 let pending = {
                     let mut streams = self.link.streams.borrow_mut();
                     let stream = streams.get_or_insert_with(id.clone(), ResultStream::default);
                     stream.delivered = true;
-                    // As many open questions as a 2026-07-28 answer may carry; past that, the server
-                    // hears a refusal instead of every later one costing more.
                     if stream.pending.len() >= limit && !stream.pending.contains_key(&key) {
                         None
                     } else {
@@ -260,31 +252,13 @@ impl ClientCore {
                 };
                 match pending {
                     Some(pending) => self.observe_input(&id, &pending),
-                    None => {
-                        let why = DecodeError::Invalid {
-                            what: "elicitation/create",
-                            detail: format!("task {id} already has {limit} open questions, the most this client takes"),
-                        };
-                        self.respond_in_background(encode_invalid_params(&request_id, &why));
-                    }
+                    None => self.respond_in_background(too_many_questions(&elicitation.id, &id, limit)),
                 }
             }
-            Ok(LegacyServerMessage::TaskStatus(task)) => self.observe_status(task),
-            Ok(LegacyServerMessage::Notification { method, params }) if method == "notifications/progress" => {
-                if let Ok(progress) = decode_progress(&params) {
-                    self.run(|state| state.on_progress(progress));
-                }
-            }
-            Ok(LegacyServerMessage::Unsupported { id: request, method }) if method == "ping" => {
-                self.respond_in_background(encode_result_response(&request, json!({})));
-            }
-            Ok(LegacyServerMessage::Unsupported { id: request, method }) => {
-                self.respond_in_background(encode_method_not_found(&request, &method));
-            }
-            Ok(LegacyServerMessage::InvalidRequest { id: request, error, .. }) => {
-                self.respond_in_background(encode_invalid_params(&request, &error));
-            }
-            _ => {}
+            StreamRoute::Status(task) => self.observe_status(task),
+            StreamRoute::Progress(progress) => self.run(|state| state.on_progress(progress)),
+            StreamRoute::Reply(message) => self.respond_in_background(message),
+            StreamRoute::Nothing => {}
         }
     }
 
@@ -367,17 +341,8 @@ impl ClientCore {
     /// A server request during a call that is not a task (no task to show it on): refused, so the
     /// server does not wait for ever.
     fn refuse_server_request(&self, message: Value) {
-        match decode_stream_value(message) {
-            Ok(LegacyServerMessage::Elicitation(e)) => {
-                self.respond_in_background(encode_method_not_found(&e.id, "elicitation/create"));
-            }
-            Ok(LegacyServerMessage::Unsupported { id, method }) => {
-                self.respond_in_background(encode_method_not_found(&id, &method));
-            }
-            Ok(LegacyServerMessage::InvalidRequest { id, error, .. }) => {
-                self.respond_in_background(encode_invalid_params(&id, &error));
-            }
-            _ => {}
+        if let StreamRoute::Reply(reply) = route(message, None, &|_| false) {
+            self.respond_in_background(reply);
         }
     }
 }

@@ -1,0 +1,226 @@
+//! The door against a 2025-11-25 server, answered with the shapes the official TypeScript SDK v1
+//! 1.32.2 sends (`tests/fixtures/spec/wire-ts-sdk-v1-2025-11-25.txt`): era detection, the session,
+//! a task called, polled, asked about, answered and settled.
+use super::*;
+
+const SESSION: &str = "234e57dd-b4d9-4ab8-ab2a-7141e16727dc";
+
+fn method(send: &Value) -> String {
+    request(send).get("method").and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+/// The value of header `name` in a `send` effect (`[name, value, …]`).
+fn header<'a>(send: &'a Value, name: &str) -> Option<&'a str> {
+    let pairs = send.get("headers").and_then(Value::as_array).unwrap();
+    pairs.chunks(2).find(|p| p[0].as_str() == Some(name)).and_then(|p| p[1].as_str())
+}
+
+fn sends(effects: &[Value]) -> Vec<Value> {
+    effects.iter().filter(|e| e.get("do").and_then(Value::as_str) == Some("send")).cloned().collect()
+}
+
+/// Answers `send` as the SDK does: an event stream holding `message`, with the session header.
+fn stream_answer(door: &mut Door, now: u64, send: &Value, message: &Value) -> Vec<Value> {
+    let n = send.get("n").and_then(Value::as_u64).unwrap();
+    let head = json!({ "e": "answer", "n": n, "status": 200, "sse": true, "session": SESSION });
+    let mut out = door.handle(now, &head, &[]);
+    let chunk = format!("event: message\ndata: {message}\n\n");
+    out.extend(door.handle(now, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes()));
+    out
+}
+
+fn result_of(send: &Value, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": request(send).get("id").unwrap().clone(), "result": result })
+}
+
+/// A bare status (the 202 of a notification or a response).
+fn status(door: &mut Door, now: u64, send: &Value, status: u16, body: &str) -> Vec<Value> {
+    let n = send.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(now, &json!({ "e": "answer", "n": n, "status": status }), body.as_bytes())
+}
+
+fn legacy_task(status: &str) -> Value {
+    json!({ "taskId": "t1", "status": status, "ttl": 60000, "createdAt": "2026-08-01T09:00:00Z",
+            "lastUpdatedAt": "2026-08-01T09:00:05Z", "pollInterval": 500 })
+}
+
+fn initialize_result() -> Value {
+    json!({ "protocolVersion": "2025-11-25",
+            "capabilities": { "tasks": { "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } } },
+            "serverInfo": { "name": "peer", "version": "0.1.0" } })
+}
+
+/// The SDK's refusal of a request without a session.
+const NO_SESSION: &str =
+    r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
+
+/// From a call to a stored task `t1` on a 2025-11-25 server: the era detection, the session, the
+/// tools' task support and the call with `params.task`. The effects of the write's acknowledgement.
+fn legacy_call(door: &mut Door) -> Vec<Value> {
+    feed(door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":3}}"#);
+    assert_eq!(method(the(&out, "send")), "tools/call", "a server of unknown generation gets 2026-07-28 first");
+    let out = status(door, NOW, the(&out, "send"), 400, NO_SESSION);
+    assert_eq!(method(the(&out, "send")), "server/discover", "a refusal that may mean an older server: {out:?}");
+    let out = status(door, NOW, the(&out, "send"), 400, NO_SESSION);
+    let init = the(&out, "send").clone();
+    assert_eq!(method(&init), "initialize");
+    assert_eq!(header(&init, "Mcp-Session-Id"), None);
+    let out = stream_answer(door, NOW, &init, &result_of(&init, initialize_result()));
+    let ack = the(&out, "send").clone();
+    assert_eq!(method(&ack), "notifications/initialized");
+    assert_eq!(header(&ack, "Mcp-Session-Id"), Some(SESSION));
+    assert_eq!(header(&ack, "MCP-Protocol-Version"), Some("2025-11-25"));
+    let out = status(door, NOW, &ack, 202, "");
+    let saved = the(&out, "save");
+    assert!(saved.get("key").and_then(Value::as_str).unwrap().ends_with("server"), "{saved:?}");
+    assert!(saved.get("text").and_then(Value::as_str).unwrap().contains(SESSION), "the session is remembered");
+    let list = the(&out, "send").clone();
+    assert_eq!(method(&list), "tools/list", "the tool's task support is read first");
+    let tools = json!({ "tools": [{ "name": "build", "inputSchema": { "type": "object" }, "execution": { "taskSupport": "optional" } }] });
+    let out = stream_answer(door, NOW, &list, &result_of(&list, tools));
+    let call = the(&out, "send").clone();
+    let params = request(&call).get("params").unwrap().clone();
+    assert_eq!(method(&call), "tools/call");
+    assert!(params.get("task").is_some(), "a task is asked for: {params:?}");
+    assert!(params.pointer("/_meta/progressToken").and_then(Value::as_str).unwrap().starts_with("call-"));
+    assert_eq!(header(&call, "Mcp-Session-Id"), Some(SESSION));
+    let out = stream_answer(door, NOW, &call, &result_of(&call, json!({ "task": legacy_task("working") })));
+    assert!(kinds(&out).contains(&"put"), "{out:?}");
+    let out = feed(door, NOW, r#"{"e":"written","ok":true}"#);
+    let snapshot = the(&out, "done").get("value").and_then(|v| v.get("task")).unwrap().clone();
+    assert_eq!(snapshot.get("taskId").and_then(Value::as_str), Some("t1"));
+    out
+}
+
+#[test]
+fn a_2025_server_is_detected_and_its_task_polled_and_settled_with_its_result() {
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    assert_eq!(method(&get), "tasks/get");
+    assert_eq!(header(&get, "Mcp-Session-Id"), Some(SESSION));
+    let out = stream_answer(&mut door, NOW + 500, &get, &result_of(&get, legacy_task("completed")));
+    let fetch = the(&out, "send").clone();
+    assert_eq!(method(&fetch), "tasks/result", "an ended task's outcome is asked for");
+    let result = json!({ "content": [{ "type": "text", "text": "built" }],
+                         "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t1" } } });
+    let out = stream_answer(&mut door, NOW + 500, &fetch, &result_of(&fetch, result));
+    assert!(kinds(&out).contains(&"put"), "{out:?}");
+    feed(&mut door, NOW + 500, r#"{"e":"written","ok":true}"#);
+    let out = feed(&mut door, NOW + 500, r#"{"e":"wait","x":9,"id":"t1"}"#);
+    let done = the(&out, "done").get("value").unwrap();
+    assert_eq!(done.get("status").and_then(Value::as_str), Some("completed"));
+    assert_eq!(done.pointer("/result/content/0/text").and_then(Value::as_str), Some("built"));
+}
+
+#[test]
+fn questions_come_on_the_result_stream_and_answers_go_as_responses() {
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    let out = stream_answer(&mut door, NOW + 500, &get, &result_of(&get, legacy_task("input_required")));
+    let stream = sends(&out).into_iter().find(|s| method(s) == "tasks/result").expect("the task's stream opens");
+    feed(&mut door, NOW + 500, r#"{"e":"written","ok":true}"#);
+    assert_eq!(stream.get("stream").and_then(Value::as_bool), Some(true), "a stream has no timeout");
+    let n = stream.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(NOW + 500, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    let question = json!({ "jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {
+        "mode": "form", "message": "Deploy?", "requestedSchema": { "type": "object", "properties": { "ok": { "type": "boolean" } } },
+        "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t1" } } } });
+    let chunk = format!("event: message\ndata: {question}\n\n");
+    let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    assert!(kinds(&out).contains(&"put"), "the question is stored with the task: {out:?}");
+    feed(&mut door, NOW + 600, r#"{"e":"written","ok":true}"#);
+    let snapshot = door.snapshot("t1");
+    assert_eq!(snapshot.get("status").and_then(Value::as_str), Some("input_required"));
+    let requests = snapshot.get("inputRequests").and_then(Value::as_object).unwrap();
+    let key = requests.keys().next().unwrap().to_owned();
+
+    let respond = format!(
+        r#"{{"e":"respond","x":10,"id":"t1","answers":{{{}:{{"action":"accept","content":{{"ok":true}}}}}}}}"#,
+        Value::from(key.as_str())
+    );
+    let mut out = feed(&mut door, NOW + 700, &respond);
+    assert!(kinds(&out).contains(&"put"), "the answer is stored: {out:?}");
+    out.extend(feed(&mut door, NOW + 700, r#"{"e":"written","ok":true}"#));
+    let reply = sends(&out).into_iter().find(|s| request(s).get("result").is_some()).expect("a JSON-RPC response");
+    let body = request(&reply);
+    assert_eq!(body.get("id"), Some(&json!(7)), "answers the server's request id");
+    assert_eq!(body.pointer("/result/action").and_then(Value::as_str), Some("accept"));
+    assert_eq!(
+        body.pointer("/result/_meta/io.modelcontextprotocol~1related-task/taskId").and_then(Value::as_str),
+        Some("t1")
+    );
+    assert_eq!(header(&reply, "Mcp-Session-Id"), Some(SESSION));
+    let out = status(&mut door, NOW + 800, &reply, 202, "");
+    assert!(kinds(&out).contains(&"put"), "the answer's delivery is stored: {out:?}");
+    let ledger = format!("{:?}", door.state.record("t1").unwrap().ledger());
+    assert!(!ledger.contains("Queued"), "nothing is left to send: {ledger}");
+}
+
+#[test]
+fn a_forgotten_session_is_opened_anew_and_the_request_sent_once_more() {
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    let out = status(&mut door, NOW + 500, &get, 404, "");
+    let init = the(&out, "send").clone();
+    assert_eq!(method(&init), "initialize", "a 404 in a session opens a new one");
+    let next =
+        json!({ "jsonrpc": "2.0", "id": request(&init).get("id").unwrap().clone(), "result": initialize_result() });
+    let n = init.get("n").and_then(Value::as_u64).unwrap();
+    let head = json!({ "e": "answer", "n": n, "status": 200, "session": "s-2" });
+    let out = door.handle(NOW + 500, &head, next.to_string().as_bytes());
+    let out = status(&mut door, NOW + 500, the(&out, "send"), 202, "");
+    let again = sends(&out).into_iter().find(|s| method(s) == "tasks/get").expect("the poll goes once more");
+    assert_eq!(header(&again, "Mcp-Session-Id"), Some("s-2"), "in the new session");
+    let out = status(&mut door, NOW + 500, &again, 404, "");
+    assert!(sends(&out).iter().all(|s| method(s) != "initialize"), "only once: {out:?}");
+}
+
+#[test]
+fn a_stored_link_skips_the_detection_and_a_2026_server_never_starts_it() {
+    let mut door = open();
+    let key = door.state.keys().server();
+    let link = json!({ "protocol": "2025-11-25", "session": "s-9", "tasks": { "list": true, "cancel": true, "toolsCall": true } });
+    let restore = json!({ "e": "restore", "x": 1, "entries": [[key, link.to_string()]] });
+    door.handle(NOW, &restore, &[]);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
+    let list = the(&out, "send");
+    assert_eq!(method(list), "tools/list", "straight into the stored session");
+    assert_eq!(header(list, "Mcp-Session-Id"), Some("s-9"));
+
+    let mut modern = open();
+    feed(&mut modern, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    let out = feed(&mut modern, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
+    let out = status(&mut modern, NOW, the(&out, "send"), 401, "");
+    assert!(sends(&out).is_empty(), "an authorization failure says nothing of the era: {out:?}");
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("HttpError"));
+}
+
+#[test]
+fn questions_for_no_task_of_ours_and_pings_are_answered_at_once() {
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    let out = stream_answer(&mut door, NOW + 500, &get, &result_of(&get, legacy_task("input_required")));
+    let stream = sends(&out).into_iter().find(|s| method(s) == "tasks/result").unwrap();
+    let n = stream.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(NOW + 500, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    let stranger = json!({ "jsonrpc": "2.0", "id": "q", "method": "elicitation/create", "params": {
+        "mode": "form", "message": "?", "requestedSchema": { "type": "object", "properties": {} },
+        "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "someone-else" } } } });
+    let ping = json!({ "jsonrpc": "2.0", "id": "p", "method": "ping" });
+    let chunk = format!("data: {stranger}\n\ndata: {ping}\n\n");
+    let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    let replies: Vec<Value> = sends(&out).iter().map(request).collect();
+    assert!(replies
+        .iter()
+        .any(|r| r.get("id") == Some(&json!("q")) && r.pointer("/error/code") == Some(&json!(-32601))));
+    assert!(replies.iter().any(|r| r.get("id") == Some(&json!("p")) && r.get("result") == Some(&json!({}))));
+}
