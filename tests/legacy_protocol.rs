@@ -17,7 +17,9 @@ use mcp_tasks_web::protocol::legacy::headers::{
 use mcp_tasks_web::protocol::legacy::negotiate::{
     after_discover, after_initialize, DiscoverOutcome, DiscoverVerdict, Generation,
 };
-use mcp_tasks_web::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
+use mcp_tasks_web::protocol::legacy::payload::{
+    decode_task_payload, live_observation, settle, waiting_observation, TaskPayload,
+};
 use mcp_tasks_web::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
 use mcp_tasks_web::protocol::legacy::stream::{
     decode_progress, decode_stream_message, encode_error_response, encode_input_answer, encode_invalid_params,
@@ -768,6 +770,12 @@ fn live_observations_carry_pending_input() {
     assert_eq!(waiting.detail, StatusDetail::InputRequests(pending.clone()));
     assert_eq!(live_observation(task(TaskStatus::Cancelled), &pending).unwrap().detail, StatusDetail::None);
     assert_eq!(live_observation(task(TaskStatus::Completed), &pending), None);
+    let before_any = waiting_observation(task(TaskStatus::InputRequired), &InputRequests::new()).unwrap();
+    assert_eq!(before_any.task.status, TaskStatus::Working, "no question yet: shown working");
+    assert_eq!(
+        waiting_observation(task(TaskStatus::InputRequired), &pending).unwrap().task.status,
+        TaskStatus::InputRequired
+    );
     assert_eq!(live_observation(task(TaskStatus::Failed), &pending), None);
 }
 

@@ -22,7 +22,9 @@ use crate::protocol::legacy::handshake::{decode_initialize_result, encode_initia
 use crate::protocol::legacy::headers::{initialize_headers, read_session_id, session_headers, stream_headers};
 use crate::protocol::legacy::link::{read_link, session_lost, stored_link, SessionInfo};
 use crate::protocol::legacy::negotiate::{after_discover, DiscoverOutcome, DiscoverVerdict, Generation};
-use crate::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
+use crate::protocol::legacy::payload::{
+    decode_task_payload, live_observation, settle, waiting_observation, TaskPayload,
+};
 use crate::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
 use crate::protocol::legacy::stream::{
     encode_input_answer, request_id_for_key, route, too_many_questions, StreamRoute,
@@ -633,8 +635,7 @@ impl Door {
         }
         self.open_result_stream(&task.task_id);
         let pending = self.pending_input(&task.task_id);
-        let task = if pending.is_empty() { Task { status: TaskStatus::Working, ..task } } else { task };
-        live_observation(task, &pending)
+        waiting_observation(task, &pending)
     }
 
     /// The questions to show for `id`: what its stream delivered; before it delivered any, what the

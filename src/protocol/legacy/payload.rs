@@ -94,3 +94,11 @@ pub fn live_observation(task: Task, pending: &InputRequests) -> Option<DetailedT
     };
     Some(DetailedTask { task, detail })
 }
+
+/// [`live_observation`] of a task that waits for input, with the questions its stream delivered so
+/// far: until it delivered one there is nothing to answer, so the task is shown working, not asking
+/// with an empty form.
+pub fn waiting_observation(task: Task, pending: &InputRequests) -> Option<DetailedTask> {
+    let task = if pending.is_empty() { Task { status: TaskStatus::Working, ..task } } else { task };
+    live_observation(task, pending)
+}

@@ -11,7 +11,9 @@ use crate::json::Value;
 use crate::machine::record::Action;
 use crate::protocol::input::{InputRequests, InputResponses};
 use crate::protocol::legacy::negotiate::Generation;
-use crate::protocol::legacy::payload::{decode_task_payload, live_observation, settle, TaskPayload};
+use crate::protocol::legacy::payload::{
+    decode_task_payload, live_observation, settle, waiting_observation, TaskPayload,
+};
 use crate::protocol::legacy::request::{LegacyCallTool, LegacyRequest, TaskParams};
 use crate::protocol::legacy::stream::{
     encode_input_answer, request_id_for_key, route, too_many_questions, StreamRoute,
@@ -126,8 +128,7 @@ impl ClientCore {
         }
         self.open_result_stream(&task.task_id);
         let pending = self.pending_input(&task.task_id);
-        let task = if pending.is_empty() { Task { status: TaskStatus::Working, ..task } } else { task };
-        live_observation(task, &pending)
+        waiting_observation(task, &pending)
     }
 
     /// `notifications/tasks/status` for one of this client's 2025-11-25 tasks: applied as a poll's
