@@ -119,6 +119,8 @@ pub struct ClientState {
     early: early::EarlyPolls,
     /// Whether this build drives 2025-11-25 tasks (see [`ClientState::set_drives_legacy`]).
     drives_legacy: bool,
+    /// A 2025-11-25 record was read that this build does not drive (see [`ClientState::met_legacy`]).
+    met_legacy: std::cell::Cell<bool>,
     seed: u64,
     effects: Vec<Effect>,
 }
@@ -148,6 +150,7 @@ impl ClientState {
             attention: Attention::default(),
             early: early::EarlyPolls::default(),
             drives_legacy: true,
+            met_legacy: std::cell::Cell::new(false),
             seed,
             effects: Vec::new(),
         }
@@ -168,6 +171,12 @@ impl ClientState {
     /// or on a later page) still finds them; each is reported once per read as a storage event.
     pub fn set_drives_legacy(&mut self, drives: bool) {
         self.drives_legacy = drives;
+    }
+
+    /// Whether a 2025-11-25 record was read (from the store or another tab) that this build, without
+    /// that generation, left alone: a driver that can load the generation hands over to it then.
+    pub fn met_legacy(&self) -> bool {
+        self.met_legacy.get()
     }
 
     /// The settings.

@@ -51,6 +51,7 @@ impl ClientState {
     pub(super) fn holdable(&self, record: Result<TaskRecord, String>) -> Result<TaskRecord, String> {
         match record? {
             record if record.protocol() == TaskProtocol::Legacy && !self.drives_legacy => {
+                self.met_legacy.set(true);
                 Err("it is a 2025-11-25 task, which this build of mcp-tasks-web does not drive (it has no `legacy` \
                  feature); left in the store for one that does"
                     .into())

@@ -41,6 +41,8 @@ pub(crate) mod element;
 mod legacy;
 mod options;
 mod step;
+#[cfg(not(feature = "legacy"))]
+mod upgrade;
 
 /// How long a `respond` or `cancel` forwarded to the polling tab waits for its reply.
 const FORWARD_TIMEOUT_MS: u64 = 5_000;
@@ -183,6 +185,9 @@ pub struct Door {
     /// The server's generation and 2025-11-25 session.
     #[cfg(feature = "legacy")]
     link: legacy::Link,
+    /// Without the 2025-11-25 flow: when to hand over to the door that has it.
+    #[cfg(not(feature = "legacy"))]
+    upgrade: upgrade::Upgrade,
     out: Vec<Value>,
 }
 
@@ -262,6 +267,8 @@ impl Door {
             now: 0,
             #[cfg(feature = "legacy")]
             link: legacy::Link::default(),
+            #[cfg(not(feature = "legacy"))]
+            upgrade: upgrade::Upgrade::default(),
             out: Vec::new(),
         })
     }
@@ -283,6 +290,10 @@ impl Door {
     /// driver must do, in order.
     pub fn handle(&mut self, now: u64, event: &Value, body: &[u8]) -> Vec<Value> {
         self.now = now;
+        #[cfg(not(feature = "legacy"))]
+        if self.handed_over() {
+            return Vec::new();
+        }
         let x = number(event, "x");
         match event.get("e").and_then(Value::as_str).unwrap_or_default() {
             "keys" => {
@@ -390,6 +401,10 @@ impl Door {
                 self.done(x, Err(ClientError::usage(message)));
             }
         }
+        #[cfg(not(feature = "legacy"))]
+        if let Some(out) = self.handing_over() {
+            return out;
+        }
         self.steps_advance(now);
         // A step-mode client has no timer: the platform calls `step()`.
         if self.perform() | std::mem::take(&mut self.rearm) && self.state.config().auto_poll {
@@ -479,7 +494,6 @@ impl Door {
             self.state.set_leader(true);
         }
         let entries = pairs(event);
-        #[cfg(feature = "legacy")]
         self.read_link(now, &entries);
         let mut restore = self.state.begin_restore(true);
         for (key, text) in entries {
@@ -525,7 +539,6 @@ impl Door {
         self.out.push(json!({ "do": "save", "key": key, "text": to_stored(&pending).to_string() }));
         let call =
             CallInFlight { x, name: name.clone(), call: MrtrCall::new(name, arguments), call_id, can_ask, extra };
-        #[cfg(feature = "legacy")]
         let Some(call) = self.legacy_call_first(call) else {
             return;
         };
@@ -838,14 +851,12 @@ impl Door {
             }
             Err(e) => {
                 self.state.on_server_failure(now, &e.as_failure());
-                #[cfg(feature = "legacy")]
                 let Some(call) = self.maybe_negotiate(call, e.clone()) else {
                     return;
                 };
                 return self.end_call(&call, Err(ClientError::from(&e)));
             }
         };
-        #[cfg(feature = "legacy")]
         self.link_confirmed();
         match outcome {
             ToolCallOutcome::Task(handle) => {

@@ -95,7 +95,6 @@ impl Door {
         }
         if event.get("entries").is_some_and(|e| !e.is_null()) {
             let entries = pairs(event);
-            #[cfg(feature = "legacy")]
             self.read_link(now, &entries);
             self.state.sync_from_store(entries);
         }

@@ -754,3 +754,6 @@ fn forget_and_clear_hand_the_driver_every_key_to_delete_before_the_host_call_set
 
 #[cfg(feature = "legacy")]
 mod legacy;
+
+#[cfg(not(feature = "legacy"))]
+mod upgrade;

@@ -3,8 +3,9 @@
 // idb.js's Records, events, timers, the host's promises) and feeds back what happened. Step 3 of
 // docs/size-route.md, built beside the Rust driver: it drives 2026-07-28 servers with the same API
 // (callTool with MRTR, listTools, respond, cancel, wait, tasks, forget, close, events, the listen
-// stream, one poller across tabs, notifications, step mode, the element's queries); the `tasks/get`
-// fast path and the 2025-11-25 generation are still only in the Rust driver.
+// stream, one poller across tabs, notifications, step mode, the element's queries), and 2025-11-25
+// servers through a second door loaded only when a server or the store needs it (`#handOver`); the
+// `tasks/get` fast path is still only in the Rust driver.
 import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
@@ -14,6 +15,22 @@ export { init as default };
 // For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`), and
 // the protocol's names as the shipped entry exports them.
 export { initSync, protocolVersion, tasksExtensionId } from "./door.js";
+
+/**
+ * Loads the door with the 2025-11-25 flow, which the first one hands over to when it meets that
+ * generation (the `upgrade` effect): the module beside this one, fetched then. The Node entry sets
+ * how it reads the file instead (`setFullDoor`).
+ */
+let fullDoor = async () => {
+  const glue = await import("./door_full.js");
+  await glue.default();
+  return glue.ClientDoor;
+};
+
+/** For the package's entries: how the full door's class is loaded where `import()` cannot fetch it. */
+export function setFullDoor(load) {
+  fullDoor = load;
+}
 
 /** The element's way in (`element_entry.js`): its card, list and form answers, not host API. */
 export const ELEMENT = Symbol("mcp-tasks-web element");
@@ -25,6 +42,8 @@ const PAGE = 2048;
 /** The longest single timer: the door's schedule is asked again at least this often. */
 const MAX_TIMER_MS = 60_000;
 const NO_BODY = new Uint8Array(0);
+/** Events that answer what a door asked for (a request, a write, a read): meaningless to another door. */
+const REPLIES = new Set(["answer", "chunk", "failed", "written", "put_if", "got", "asked"]);
 const UTF8 = new TextEncoder();
 
 /** The door's error (`{ name, message, code, retryable }`) as the JS `Error` the Rust driver throws. */
@@ -116,6 +135,7 @@ export class TaskClient {
 
   constructor(door, records, durable, options) {
     this.#door = door;
+    this.#options = options;
     this.#records = records;
     this.#durable = durable;
     this.#url = options.url;
@@ -127,6 +147,15 @@ export class TaskClient {
   }
 
   #stepping;
+  #options;
+  /** This tab polls (it holds the namespace's lock, or has no other tabs to share with). */
+  #leading = false;
+  /** Store calls under way, which a hand-over waits for before it reads the store. */
+  #storeOps = new Set();
+  /** While the full door loads: what happened meanwhile, fed to it once it has the store's records. */
+  #queued = [];
+  /** Why every call fails: the full door could not be loaded. */
+  #dead;
 
   /** Opens a client: restores this namespace's tasks from the store and resumes polling those due. */
   static async open(options) {
@@ -187,6 +216,7 @@ export class TaskClient {
       }
       client.#storageFailed(thrown);
     }
+    client.#leading = held;
     await client.#ask({ e: "restore", entries, leader: held });
     if (stepping) return client;
     client.#unwatch = Page.watch(
@@ -213,6 +243,7 @@ export class TaskClient {
   /** This tab now polls: it reads every record as the previous poller left them in the store. */
   async #lead() {
     if (this.#closed) return;
+    this.#leading = true;
     this.#feed({ e: "lead", entries: (await this.#readAll()) ?? [] });
   }
 
@@ -276,7 +307,7 @@ export class TaskClient {
 
   /** Snapshots of every task in this namespace and of calls whose outcome is unknown. */
   tasks() {
-    return this.#query({ e: "tasks" });
+    return this.#query({ e: "tasks" }) ?? [];
   }
 
   /** Forgets a task (or a call of unknown outcome): removed from memory and the store. */
@@ -325,12 +356,13 @@ export class TaskClient {
    */
   [ELEMENT](kind, fields) {
     if (kind === "respond") return this.#ask({ e: "respond", id: String(fields.id), answersText: fields.answersText });
-    if (kind === "list") return this.#query({ e: "list", words: fields.words });
+    if (kind === "list") return this.#query({ e: "list", words: fields.words }) ?? [];
     const base = globalThis.document?.baseURI;
     const event = { e: "card", id: String(fields.id), snapshot: fields.snapshot ?? null, words: fields.words, server: urlParts(this.#url, base), urls: {} };
     for (let round = 0; ; round++) {
       const card = this.#query(event);
-      if (card === null || card.need === undefined || round > 1) return card?.need === undefined ? card : null;
+      // `undefined` while the door is handed over (the element asks again on the next change).
+      if (card == null || card.need === undefined || round > 1) return card?.need === undefined ? (card ?? null) : null;
       for (const raw of card.need) event.urls[raw] = urlParts(raw);
     }
   }
@@ -371,14 +403,64 @@ export class TaskClient {
   #ask(event) {
     const x = this.#next++;
     return new Promise((resolve, reject) => {
-      this.#waiting.set(x, { resolve, reject });
+      // The event is kept: a hand-over feeds it to the full door.
+      this.#waiting.set(x, { resolve, reject, event });
       this.#feed({ ...event, x });
     });
   }
 
   /** Feeds one event to the door and carries out what it returns. */
   #feed(event, body = NO_BODY) {
+    if (this.#door === null) {
+      // A client whose full door could not be loaded refuses every call, saying why.
+      if (this.#dead !== undefined) return event.x && this.#settle(event.x, this.#dead);
+      // Answers and store replies belong to the door that was handed over; the rest waits.
+      if (!REPLIES.has(event.e)) this.#queued.push([event, body]);
+      return;
+    }
     this.#perform(JSON.parse(this.#door.handle(Date.now(), event.x ?? 0, JSON.stringify(event), body)));
+  }
+
+  /** A store call whose end a hand-over waits for. */
+  #track(promise) {
+    this.#storeOps.add(promise);
+    promise.finally(() => this.#storeOps.delete(promise));
+    return promise;
+  }
+
+  /**
+   * The door met the 2025-11-25 generation, which it does not drive: the door that does is loaded,
+   * restored from the store as it is now, and fed every host call still waiting (a pending restore
+   * as that restore) and what came meanwhile. If it cannot be loaded, the client cannot drive this
+   * server: every waiting call fails saying why, and the client closes (its tasks stay stored).
+   */
+  async #handOver() {
+    const old = this.#door;
+    this.#door = null;
+    clearTimeout(this.#timer);
+    for (const controller of this.#open.values()) controller.abort();
+    this.#open.clear();
+    const waiting = [...this.#waiting].filter(([, w]) => w.event !== undefined);
+    let Door;
+    try {
+      Door = await fullDoor();
+    } catch (thrown) {
+      this.#dead = clientError(`the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`, "NetworkError", null, true);
+      for (const [x] of waiting) this.#settle(x, this.#dead);
+      this.#queued = [];
+      old.free();
+      this.close();
+      return;
+    }
+    old.free();
+    await Promise.allSettled([...this.#storeOps]);
+    const door = new Door(JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })), Math.floor(Math.random() * 2 ** 52));
+    const entries = this.#closed ? [] : ((await this.#readAll()) ?? []);
+    const restore = waiting.find(([, w]) => w.event.e === "restore");
+    this.#door = door;
+    this.#feed({ e: "restore", x: restore?.[0] ?? 0, entries, leader: this.#leading });
+    for (const [x, w] of waiting) if (w !== restore?.[1]) this.#feed({ ...w.event, x });
+    for (const [event, body] of this.#queued.splice(0)) this.#feed(event, body);
   }
 
   #perform(effects) {
@@ -388,15 +470,18 @@ export class TaskClient {
           this.#exchange(effect);
           break;
         case "put":
-          this.#put(effect.entries);
+          this.#track(this.#put(effect.entries));
           break;
         case "save":
           // Before the call's request goes out, so a page that dies meanwhile finds the call.
-          this.#saving = this.#records.run(1, effect.key, effect.text).catch((thrown) => this.#storageFailed(thrown));
+          this.#saving = this.#track(this.#records.run(1, effect.key, effect.text).catch((thrown) => this.#storageFailed(thrown)));
           break;
         case "delete":
-          this.#records.run(2, effect.key).catch(() => {});
+          this.#track(this.#records.run(2, effect.key).catch(() => {}));
           break;
+        case "upgrade":
+          this.#handOver();
+          return;
         case "deletes":
           this.#deleteAll(effect.x, effect.keys);
           break;

@@ -21,7 +21,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import { createInterface } from "node:readline";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdtemp, mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +37,8 @@ const POLL_MS = 200;
 
 /** Exactly what a Deno deployment ships: the worker runs from a copy of these and nothing else. */
 const DEPLOYED = ["client_bg.wasm", "client.js", "deno.mjs", "stores.js"];
+// The JS driver's build ships the door with the 2025-11-25 flow beside the first.
+if (existsSync(join(PKG, "client_full.js"))) DEPLOYED.push("client_full.js", "client_full_bg.wasm");
 
 requireFiles([
   SERVER_BUILT,

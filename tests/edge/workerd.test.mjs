@@ -39,6 +39,10 @@ const MODULES = [
   ["client.js", "ESModule", join(PKG, "client.js")],
   ["stores.js", "ESModule", join(PKG, "stores.js")],
   ["client_bg.wasm", "CompiledWasm", join(PKG, "client_bg.wasm")],
+  // The JS driver's build: the door with the 2025-11-25 flow, which its workerd entry imports too.
+  ...(existsSync(join(PKG, "client_full.js"))
+    ? [["client_full.js", "ESModule", join(PKG, "client_full.js")], ["client_full_bg.wasm", "CompiledWasm", join(PKG, "client_full_bg.wasm")]]
+    : []),
 ];
 
 requireFiles([SERVER_BUILT, ...MODULES.map(([name, , path]) => [`${name} (cargo xtask build)`, path])]);

@@ -370,7 +370,7 @@ fn build_driver_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result
     let client = &driver.client;
     let files = [&client.wasm, &client.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
     println!(
-        "A host that imports TaskClient from the JS driver ({}, not shipped yet; both task generations):\n{}",
+        "A host that imports TaskClient from the JS driver ({}, not shipped yet; 2025-11-25 servers load more, below):\n{}",
         wasm_build::DRIVER_DIR,
         sizes::table(&files)
     );
@@ -382,6 +382,14 @@ fn build_driver_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result
     println!(
         "A host that shows task cards on the JS driver ({}, not shipped yet):\n{}",
         wasm_build::DRIVER_DIR,
+        sizes::table(&files)
+    );
+    let files = [&driver.client_full.wasm, &driver.client_full.js, &driver.element_full.wasm, &driver.element_full.js]
+        .map(|f| sizes::measure(f))
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
+    println!(
+        "What the JS driver loads beside those when a 2025-11-25 server or record is met (the door with that flow):\n{}",
         sizes::table(&files)
     );
     Ok(())

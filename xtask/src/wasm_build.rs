@@ -31,16 +31,26 @@ const EXTENSION_OUT_NAME: &str = "extension";
 /// wasm-bindgen's `--out-name` of the door build: the .wasm of the JS driver (`src/driver/`), built
 /// beside the shipped package until it replaces the Rust driver (docs/size-route.md, step 3).
 const DOOR_OUT_NAME: &str = "door";
+/// wasm-bindgen's `--out-name` of the door with the 2025-11-25 flow, which the driver loads when it
+/// hands over (`src/driver/task_client.js` imports it as [`FULL_DOOR_IMPORT`]).
+const FULL_DOOR_OUT_NAME: &str = "door_full";
+/// How the driver's source names the full door's glue; kept out of the bundle, renamed per entry.
+const FULL_DOOR_IMPORT: &str = "./door_full.js";
 /// Where the JS driver's builds go, laid out as pkg/ is (not shipped: tests and the size figures read
-/// it): `client.js` + `client_bg.wasm` (cargo features `door,legacy`), `mcp_tasks_web.js` +
-/// `mcp_tasks_web_bg.wasm` (features `door,element,legacy`) with `element.js` over it, the Node, Deno
-/// and workerd entries and `stores.js`.
+/// it): `client.js` + `client_bg.wasm` (cargo feature `door`), `mcp_tasks_web.js` +
+/// `mcp_tasks_web_bg.wasm` (features `door,element`) with `element.js` over it, each with its full
+/// door beside it (`client_full.js` + `client_full_bg.wasm`, `mcp_tasks_web_full.js` +
+/// `mcp_tasks_web_full_bg.wasm`: the same features and `legacy`, loaded when a 2025-11-25 server or
+/// record is met), the Node, Deno and workerd entries and `stores.js`.
 pub const DRIVER_DIR: &str = "target/door-pkg";
 /// The JS the driver's builds take from the crate, beside the glue (bundled into each entry).
-const DRIVER_SOURCES: [&str; 6] = [
+const DRIVER_SOURCES: [&str; 8] = [
     "src/driver/task_client.js",
     "src/driver/element_entry.js",
     "src/driver/node.mjs",
+    // The edge entries: the driver's own, which load its full door too.
+    "src/driver/workerd.mjs",
+    "src/driver/deno.mjs",
     "src/transport/http.js",
     "src/store/idb.js",
     "src/host/browser.js",
@@ -139,18 +149,22 @@ pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir
     emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
 }
 
-/// The JS driver's two builds in [`DRIVER_DIR`]: the client alone, and the client with the element.
+/// The JS driver's two builds in [`DRIVER_DIR`]: the client alone, and the client with the element;
+/// each with the door that has the 2025-11-25 flow beside it, loaded only when a server needs it.
 pub struct DriverBuild {
     /// What a host that imports `TaskClient` downloads (`client_bg.wasm`, `client.js`).
     pub client: Pkg,
+    /// What it loads when it meets a 2025-11-25 server (`client_full_bg.wasm`, `client_full.js`).
+    pub client_full: Pkg,
     /// What a host that shows task cards downloads (`mcp_tasks_web_bg.wasm`, `mcp_tasks_web.js`, and
     /// `element.js` beside them).
     pub element: Pkg,
+    /// Its door with the 2025-11-25 flow (`mcp_tasks_web_full_bg.wasm`, `mcp_tasks_web_full.js`).
+    pub element_full: Pkg,
 }
 
-/// The package template's files the driver's builds use as they are: the edge entries load
-/// `client.js` and `client_bg.wasm` by name.
-const DRIVER_TEMPLATE_FILES: [&str; 3] = ["stores.js", "workerd.mjs", "deno.mjs"];
+/// The package template's files the driver's builds use as they are.
+const DRIVER_TEMPLATE_FILES: [&str; 1] = ["stores.js"];
 
 /// The JS driver's builds ([`DriverBuild`]), each entry bundled with the door's glue and the
 /// driver's modules and minified as the shipped glue is. `node.mjs` loads the client in Node
@@ -169,8 +183,9 @@ pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
     }
     std::fs::write(dir.join("package.json"), "{ \"type\": \"module\" }\n")
         .context("writing the driver's package.json")?;
-    let client = build_driver_entry(root, tools, &["door", "legacy"], &dir, "task_client.js", CLIENT_OUT_NAME)?;
-    let element = build_driver_entry(root, tools, &["door", "element", "legacy"], &dir, "element_entry.js", OUT_NAME)?;
+    let (client, client_full) = build_driver_entry(root, tools, &["door"], &dir, "task_client.js", CLIENT_OUT_NAME)?;
+    let (element, element_full) =
+        build_driver_entry(root, tools, &["door", "element"], &dir, "element_entry.js", OUT_NAME)?;
     let element_js = dir.join("element.js");
     std::fs::copy(root.join("pkg-template/element.js"), &element_js).context("copying element.js")?;
     minify_stylesheet(tools, &element_js)?;
@@ -180,6 +195,8 @@ pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
         "door.js",
         "door.d.ts",
         "door_bg.wasm.d.ts",
+        "door_full.d.ts",
+        "door_full_bg.wasm.d.ts",
         "task_client.js",
         "element_entry.js",
         "http.js",
@@ -188,12 +205,14 @@ pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
     ] {
         std::fs::remove_file(dir.join(name)).context(format!("removing {name}"))?;
     }
-    Ok(DriverBuild { client, element })
+    Ok(DriverBuild { client, client_full, element, element_full })
 }
 
 /// One of the driver's builds into `dir`: the door with cargo `features`, its glue bundled into the
-/// driver module `entry` as `<out_name>.js`, and its module renamed `<out_name>_bg.wasm` (the one
-/// place the bundle names it follows).
+/// driver module `entry` as `<out_name>.js` with its module `<out_name>_bg.wasm`; and the door with
+/// the 2025-11-25 flow as well (`features` and `legacy`), its glue a module of its own,
+/// `<out_name>_full.js` with `<out_name>_full_bg.wasm`, which the entry imports only when it hands
+/// over to it. The names each file gives the other are rewritten from the build's to these.
 fn build_driver_entry(
     root: &Path,
     tools: &BuildTools,
@@ -201,21 +220,34 @@ fn build_driver_entry(
     dir: &Path,
     entry: &str,
     out_name: &str,
-) -> Result<Pkg> {
+) -> Result<(Pkg, Pkg)> {
+    let full_features: Vec<&str> = features.iter().copied().chain(["legacy"]).collect();
+    let full = emit(root, tools, compile(root, &full_features)?, dir, FULL_DOOR_OUT_NAME)?;
+    let full_name = format!("{out_name}_full");
+    let full_js = dir.join(format!("{full_name}.js"));
+    let full_wasm = dir.join(format!("{full_name}_bg.wasm"));
+    std::fs::rename(&full.js, &full_js).context("renaming the full door's glue")?;
+    std::fs::rename(&full.wasm, &full_wasm).context("renaming the full door's .wasm")?;
+    rename_reference(&full_js, &format!("\"{FULL_DOOR_OUT_NAME}_bg.wasm\""), &format!("\"{full_name}_bg.wasm\""))?;
+
     let door = emit(root, tools, compile(root, features)?, dir, DOOR_OUT_NAME)?;
     let bundled = dir.join(format!("{out_name}.js"));
     std::fs::copy(dir.join(entry), &bundled).context("copying the driver's entry")?;
-    minify(tools, &bundled, true)?;
+    minify_with(tools, &bundled, true, Some(FULL_DOOR_IMPORT))?;
     let wasm = dir.join(format!("{out_name}_bg.wasm"));
     std::fs::rename(&door.wasm, &wasm).context("renaming the door's .wasm")?;
-    let text = workspace::read(&bundled)?;
-    let quoted = format!("\"{DOOR_OUT_NAME}_bg.wasm\"");
-    if text.matches(&quoted).count() != 1 {
-        return Err(crate::error::Error::msg(format!("{} names {quoted} other than once", bundled.display())));
+    rename_reference(&bundled, &format!("\"{DOOR_OUT_NAME}_bg.wasm\""), &format!("\"{out_name}_bg.wasm\""))?;
+    rename_reference(&bundled, &format!("\"{FULL_DOOR_IMPORT}\""), &format!("\"./{full_name}.js\""))?;
+    Ok((Pkg { wasm, js: bundled, ..door }, Pkg { wasm: full_wasm, js: full_js, ..full }))
+}
+
+/// Replaces `quoted` in `file` by `with`, where it occurs exactly once.
+fn rename_reference(file: &Path, quoted: &str, with: &str) -> Result<()> {
+    let text = workspace::read(file)?;
+    if text.matches(quoted).count() != 1 {
+        return Err(crate::error::Error::msg(format!("{} names {quoted} other than once", file.display())));
     }
-    std::fs::write(&bundled, text.replace(&quoted, &format!("\"{out_name}_bg.wasm\"")))
-        .context("writing the driver's entry")?;
-    Ok(Pkg { wasm, js: bundled, ..door })
+    std::fs::write(file, text.replace(quoted, with)).context(format!("writing {}", file.display()))
 }
 
 /// Removes `dir` if it exists (a stale file from an older build must never ship).
@@ -281,6 +313,11 @@ fn keep_class_names(minified: &str) -> String {
 /// theirs) 644 B more on the glue and 795 B on element.js. An exported class keeps its `name`
 /// ([`keep_class_names`]): `TaskClient` in the debugger, not `w`.
 fn minify(tools: &BuildTools, js: &Path, bundle: bool) -> Result<()> {
+    minify_with(tools, js, bundle, None)
+}
+
+/// [`minify`], leaving the module `external` out of the bundle (imported as it is named).
+fn minify_with(tools: &BuildTools, js: &Path, bundle: bool, external: Option<&str>) -> Result<()> {
     let source = workspace::read(js)?;
     let pragma = source.lines().next().filter(|line| line.starts_with("/* @ts-self-types="));
     let tmp = js.with_extension("min.js");
@@ -291,6 +328,9 @@ fn minify(tools: &BuildTools, js: &Path, bundle: bool) -> Result<()> {
         .arg(format!("--outfile={}", tmp.display()));
     if bundle {
         esbuild.arg("--bundle");
+    }
+    if let Some(external) = external {
+        esbuild.arg(format!("--external:{external}"));
     }
     cmd::run(&mut esbuild)?;
     let minified = keep_class_names(&workspace::read(&tmp)?);

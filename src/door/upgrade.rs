@@ -1,0 +1,117 @@
+//! A door without the 2025-11-25 flow: the JS driver's first download (step 5 of
+//! `docs/size-route.md`). Where the full door would drive that generation, this one asks the driver
+//! to hand over to the door that has it, loaded only then (`{"do":"upgrade"}`):
+//!
+//! - a stored link or record of that generation (read at restore, in a step, when this tab takes the
+//!   lead, or from another tab);
+//! - a call whose 2026-07-28 failure may mean an older server, while the server's generation is not
+//!   known.
+//!
+//! The driver then makes the full door, restores it from the store and feeds it again every host call
+//! still waiting. So this door settles none of them once it asked: the call that found out loses its
+//! pending record here and runs again there, and what a restore decided from records it cannot drive
+//! is not done.
+use crate::error::ClientError;
+use crate::json::{json, Value};
+use crate::transport::reply::may_be_older_server;
+use crate::transport::TransportError;
+
+use crate::machine::record::Action;
+
+use super::{CallInFlight, Door, Purpose};
+
+/// What this door knows of its server's generation, and whether it asked for the hand-over.
+#[derive(Default)]
+pub(super) struct Upgrade {
+    /// The server answered a call as 2026-07-28, or the store says it speaks it.
+    known: bool,
+    /// The store says the server speaks 2025-11-25.
+    stored: bool,
+    /// The calls whose failure asked for the hand-over, with that failure.
+    refused: Vec<(CallInFlight, ClientError)>,
+    /// The driver was told: this door is done.
+    handed: bool,
+}
+
+impl Door {
+    /// The generation stored for this server, from the entries read under the prefix.
+    pub(super) fn read_link(&mut self, _now: u64, entries: &[(String, String)]) {
+        let key = self.state.keys().server();
+        // Only its `protocol` matters here (the full door reads the session too).
+        let Some((_, text)) = entries.iter().find(|(k, _)| *k == key) else { return };
+        let link = crate::json::from_str(text).ok();
+        match link.as_ref().and_then(|link| link.get("protocol")).and_then(Value::as_str) {
+            Some(crate::protocol::PROTOCOL_VERSION) => self.upgrade.known = true,
+            Some(crate::protocol::legacy::LEGACY_PROTOCOL_VERSION) => self.upgrade.stored = true,
+            _ => {}
+        }
+    }
+
+    /// Every call goes out as 2026-07-28 here (the call is handed back).
+    pub(super) fn legacy_call_first(&mut self, call: CallInFlight) -> Option<CallInFlight> {
+        Some(call)
+    }
+
+    /// A 2026-07-28 call worked: the server speaks it.
+    pub(super) fn link_confirmed(&mut self) {
+        self.upgrade.known = true;
+    }
+
+    /// A 2026-07-28 call failed with `error`: when that may mean an older server and the generation
+    /// is unknown, the call's pending record goes and the hand-over is asked for (`None`: the call is
+    /// taken); otherwise the call is handed back to fail as it did.
+    pub(super) fn maybe_negotiate(&mut self, call: CallInFlight, error: TransportError) -> Option<CallInFlight> {
+        if self.upgrade.known || !may_be_older_server(&error) {
+            return Some(call);
+        }
+        self.upgrade.refused.push((call, ClientError::from(&error)));
+        None
+    }
+
+    /// After an event: once the hand-over is asked for and nothing that must not be sent twice is on
+    /// its way, the driver gets it with only the store deletes decided on the way (the calls' pending
+    /// records: the full door records them again); nothing else this door decided is done. While a
+    /// call, an answer, a cancel or a write is under way, the hand-over waits for it: its request may
+    /// have reached a server that acted on it, and the full door would send it again.
+    pub(super) fn handing_over(&mut self) -> Option<Vec<Value>> {
+        let store_says = self.upgrade.stored || self.state.met_legacy();
+        if !store_says && self.upgrade.known {
+            // Another call showed the server speaks 2026-07-28 meanwhile: the failures stand.
+            while let Some((call, error)) = self.upgrade.refused.pop() {
+                self.end_call(&call, Err(error));
+            }
+        }
+        let wanted = store_says || !self.upgrade.refused.is_empty();
+        if !wanted || (!store_says && self.sends_under_way()) {
+            return None;
+        }
+        self.upgrade.handed = true;
+        // What this door decided on the way (in `out`) is left undone; the calls' pending records go.
+        let calls = self.exchanges.0.iter().filter_map(|(_, exchange)| match &exchange.purpose {
+            Purpose::Call(call) => Some(call),
+            _ => None,
+        });
+        let calls = calls.chain(self.asking.0.iter().map(|(_, (call, _))| call));
+        let mut out = Vec::new();
+        for call in calls.chain(self.upgrade.refused.iter().map(|(call, _)| call)) {
+            out.push(json!({ "do": "delete", "key": self.state.keys().call(&call.call_id) }));
+        }
+        out.push(json!({ "do": "upgrade" }));
+        Some(out)
+    }
+
+    /// A call, an answer, a cancel, a tools page or a write on its way.
+    fn sends_under_way(&self) -> bool {
+        let sends = self.exchanges.0.iter().any(|(_, exchange)| match &exchange.purpose {
+            Purpose::Call(_) | Purpose::ListTools { .. } => true,
+            Purpose::Task { action, .. } => !matches!(action, Action::Poll),
+            _ => false,
+        });
+        sends || !self.asking.0.is_empty() || self.writing.is_some()
+    }
+
+    /// Whether the hand-over was asked for: the driver feeds this door nothing more.
+    pub(super) fn handed_over(&self) -> bool {
+        self.upgrade.handed
+    }
+}

@@ -1,0 +1,15 @@
+// workerd entry of the JS driver's build (Cloudflare Workers, wrangler, miniflare): both doors are
+// imported as modules, since workerd compiles no wasm at run time and has no URL to fetch one from.
+// The first is instantiated now; the one with the 2025-11-25 flow when a server or record needs it.
+import wasm from "./client_bg.wasm";
+import fullWasm from "./client_full_bg.wasm";
+import { initSync, setFullDoor } from "./client.js";
+import { ClientDoor as FullDoor, initSync as initFull } from "./client_full.js";
+
+initSync({ module: wasm });
+setFullDoor(async () => {
+  initFull({ module: fullWasm });
+  return FullDoor;
+});
+
+export * from "./client.js";
