@@ -184,6 +184,10 @@ test("demo page with a second server (?second=, as cargo xtask demo opens it): t
     const other = await startTool(page, "build");
     await cardStatus(page, other, "working");
     assert.equal(second.lines("tools/call", "build").length, 1, "the second build went to the second server");
+    // The list redraws once per burst of events (about a frame later): wait for both rows, then read them.
+    await page
+      .waitForFunction((n) => document.querySelectorAll("mcp-task-list [part~='item'] mcp-task").length >= n, 2, { timeout: 5_000, polling: 50 })
+      .catch(() => {}); // the assertion below says what is missing
     const servers = await page.locator("mcp-task-list [part~='item'] mcp-task").evaluateAll((els) =>
       Object.fromEntries(els.map((e) => [e.taskId, e.shadowRoot.querySelector('[part~="server"]').textContent])));
     assert.deepEqual(servers, { [first]: new URL(server.base).host, [other]: new URL(second.base).host }, "each card in the list names its server");
