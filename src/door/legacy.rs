@@ -512,7 +512,7 @@ impl Door {
                 self.task_exchange_done(now, id, action, slot, in_step, outcome);
             }
             Job::ResultStream(id) => {
-                let payload = payload_of(result, &id);
+                let payload = payload_outcome(result, &id).ok();
                 match (payload, self.link.streams.get_mut(&id)) {
                     (Some(payload), Some(stream)) => {
                         stream.open = None;
@@ -527,7 +527,7 @@ impl Door {
             Job::Observe(task) => {
                 // A failure here is left to the next poll, which sees the same end.
                 let id = task.task_id.clone();
-                if let Some(Ok(observed)) = payload_of(result, &id).map(|payload| settle(task, payload)) {
+                if let Some(Ok(observed)) = payload_outcome(result, &id).ok().map(|payload| settle(task, payload)) {
                     self.close_result_stream(&id);
                     self.state.on_task_observed(now, observed);
                     // And a pass: the session stream may have no live task left to serve.
@@ -565,9 +565,9 @@ impl Door {
             (Stage::Questions(task), _) => return Some(answered(self.live_state(task))),
             (Stage::Payload(task), result) => {
                 self.close_result_stream(&id);
-                let observed = payload_outcome(result, &id)
-                    .and_then(|payload| settle(task, payload).map_err(TransportError::BadResponse));
-                return Some(observed.map_or_else(failure_outcome, |o| answered(Some(o))));
+                return Some(
+                    payload_outcome(result, &id).map_or_else(failure_outcome, |payload| settled(task, payload)),
+                );
             }
             // `-32602` (already ended, or unknown) counts as done: the next poll tells which.
             (Stage::Cancel, Err(TransportError::Rpc(e))) if cancel_refusal(&e) == CancelRefusal::NotCancellable => {
@@ -587,8 +587,7 @@ impl Door {
                         match self.link.streams.get_mut(&id).and_then(|s| s.payload.take()) {
                             Some(payload) => {
                                 self.close_result_stream(&id);
-                                let observed = settle(task, payload).map_err(TransportError::BadResponse);
-                                return Some(observed.map_or_else(failure_outcome, |o| answered(Some(o))));
+                                return Some(settled(task, payload));
                             }
                             None => Stage::Payload(task),
                         }
@@ -842,6 +841,7 @@ fn payload_outcome(result: Result<Value, TransportError>, id: &str) -> Result<Ta
     decode_task_payload(&outcome, id).map_err(TransportError::BadResponse)
 }
 
-fn payload_of(result: Result<Value, TransportError>, id: &str) -> Option<TaskPayload> {
-    payload_outcome(result, id).ok()
+/// An ended task's last state with its outcome, as the record takes it (or why it cannot be read).
+fn settled(task: Task, payload: TaskPayload) -> ExchangeOutcome {
+    settle(task, payload).map_or_else(|e| failure_outcome(TransportError::BadResponse(e)), |o| answered(Some(o)))
 }

@@ -93,6 +93,20 @@ fn legacy_call(door: &mut Door) -> Vec<Value> {
     out
 }
 
+/// Task `t1` called, then polled as `input_required`: the `send` of its `tasks/result` stream, whose
+/// event-stream head has come (its questions come as chunks).
+fn waiting_task_stream(door: &mut Door) -> Value {
+    let out = legacy_call(door);
+    let out = feed(door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    let out = stream_answer(door, NOW + 500, &get, &result_of(&get, legacy_task("input_required")));
+    let stream = sends(&out).into_iter().find(|s| method(s) == "tasks/result").expect("the task's stream opens");
+    feed(door, NOW + 500, r#"{"e":"written","ok":true}"#);
+    let n = stream.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(NOW + 500, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    stream
+}
+
 #[test]
 fn a_2025_server_is_detected_and_its_task_polled_and_settled_with_its_result() {
     let mut door = open();
@@ -118,15 +132,9 @@ fn a_2025_server_is_detected_and_its_task_polled_and_settled_with_its_result() {
 #[test]
 fn questions_come_on_the_result_stream_and_answers_go_as_responses() {
     let mut door = open();
-    let out = legacy_call(&mut door);
-    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
-    let get = the(&out, "send").clone();
-    let out = stream_answer(&mut door, NOW + 500, &get, &result_of(&get, legacy_task("input_required")));
-    let stream = sends(&out).into_iter().find(|s| method(s) == "tasks/result").expect("the task's stream opens");
-    feed(&mut door, NOW + 500, r#"{"e":"written","ok":true}"#);
+    let stream = waiting_task_stream(&mut door);
     assert_eq!(stream.get("stream").and_then(Value::as_bool), Some(true), "a stream has no timeout");
     let n = stream.get("n").and_then(Value::as_u64).unwrap();
-    door.handle(NOW + 500, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
     let question = json!({ "jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {
         "mode": "form", "message": "Deploy?", "requestedSchema": { "type": "object", "properties": { "ok": { "type": "boolean" } } },
         "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t1" } } } });
@@ -205,13 +213,7 @@ fn a_stored_link_skips_the_detection_and_a_2026_server_never_starts_it() {
 #[test]
 fn questions_for_no_task_of_ours_and_pings_are_answered_at_once() {
     let mut door = open();
-    let out = legacy_call(&mut door);
-    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
-    let get = the(&out, "send").clone();
-    let out = stream_answer(&mut door, NOW + 500, &get, &result_of(&get, legacy_task("input_required")));
-    let stream = sends(&out).into_iter().find(|s| method(s) == "tasks/result").unwrap();
-    let n = stream.get("n").and_then(Value::as_u64).unwrap();
-    door.handle(NOW + 500, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    let n = waiting_task_stream(&mut door).get("n").and_then(Value::as_u64).unwrap();
     let stranger = json!({ "jsonrpc": "2.0", "id": "q", "method": "elicitation/create", "params": {
         "mode": "form", "message": "?", "requestedSchema": { "type": "object", "properties": {} },
         "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "someone-else" } } } });
