@@ -1,6 +1,6 @@
-// Deno entry of the JS driver's build (and Deno Deploy): reads the first door's .wasm beside this
-// module before anything is exported, and the door with the 2025-11-25 flow from its file when a
-// server or record needs it.
+// Entry for Deno (and Deno Deploy): reads the first door's .wasm beside this module and initialises it
+// before anything is exported, so `import { TaskClient } from "mcp-tasks-web/deno"` is ready to use;
+// the door with the 2025-11-25 flow is read from its file when a server or record needs it.
 import init, { setFullDoor } from "./client.js";
 
 await init({ module_or_path: await Deno.readFile(new URL("./client_bg.wasm", import.meta.url)) });

@@ -1,6 +1,6 @@
-// Node entry of the JS driver's build (target/door-pkg/): `init()` without an argument reads the .wasm
-// beside this file, since Node's fetch cannot load file: URLs; for the same reason the door with the
-// 2025-11-25 flow, loaded when a server needs it, is read from its file here.
+// Node entry point (Node 20+): the same API as the browser build. `init()` without an argument reads
+// the .wasm beside this file, since Node's fetch cannot load file: URLs; for the same reason the door
+// with the 2025-11-25 flow, loaded when a server needs it, is read from its file here.
 import { readFile } from "node:fs/promises";
 import initWeb, { setFullDoor } from "./client.js";
 

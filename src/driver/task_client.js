@@ -544,6 +544,9 @@ export class TaskClient {
   async #exchange({ n, x, body, headers, stream, ms }) {
     const controller = new AbortController();
     this.#open.set(n, controller);
+    // The door may send exchange `n` again from the feed of its answer (a -32022 naming our version):
+    // from then on `n` is that request's, not this one's.
+    const open = () => this.#open.get(n) === controller;
     const signal = x === null ? undefined : this.#signals.get(x);
     const onAbort = () => controller.abort();
     if (signal?.aborted) onAbort();
@@ -555,22 +558,22 @@ export class TaskClient {
       const timeout = ms ?? (stream ? undefined : this.#timeoutMs);
       reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, true);
       const sse = reply.bytes === undefined;
-      if (!this.#open.has(n)) return;
+      if (!open()) return;
       const head = { e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, session: reply.session, sse };
       this.#feed(head, reply.bytes ?? NO_BODY);
-      while (sse && this.#open.has(n)) {
+      while (sse && open()) {
         const chunk = await reply.next();
-        if (!this.#open.has(n)) break;
+        if (!open()) break;
         this.#feed({ e: "chunk", n, end: chunk === undefined }, chunk ?? NO_BODY);
         if (chunk === undefined) break;
       }
     } catch (failure) {
-      if (!this.#open.has(n)) return;
+      if (!open()) return;
       const known = typeof failure === "object" && failure !== null && typeof failure.kind === "string";
       const { kind, message, status, to } = known ? failure : { kind: "network", message: textOf(failure) };
       this.#feed({ e: "failed", n, kind, message: message ?? "", status: status ?? 0, to: to ?? null });
     } finally {
-      this.#open.delete(n);
+      if (open()) this.#open.delete(n);
       signal?.removeEventListener("abort", onAbort);
       reply?.close();
     }

@@ -1,6 +1,7 @@
-// workerd entry of the JS driver's build (Cloudflare Workers, wrangler, miniflare): both doors are
-// imported as modules, since workerd compiles no wasm at run time and has no URL to fetch one from.
-// The first is instantiated now; the one with the 2025-11-25 flow when a server or record needs it.
+// Entry for workerd (Cloudflare Workers, wrangler, miniflare): both doors are imported as modules,
+// so the platform compiles them ahead of time; workerd forbids compiling wasm from bytes at run time
+// and there is no URL to fetch one from. The first is instantiated now, the one with the 2025-11-25
+// flow when a server or record needs it.
 import wasm from "./client_bg.wasm";
 import fullWasm from "./client_full_bg.wasm";
 import { initSync, setFullDoor } from "./client.js";

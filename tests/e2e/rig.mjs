@@ -15,7 +15,7 @@ import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer as startReferenceS
 const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
 
 const PAGES = join(ROOT, "tests/e2e/pages");
-// MCP_TASKS_PKG_DIR: another build of the package to serve at /pkg/ (the JS driver's, target/door-pkg).
+// MCP_TASKS_PKG_DIR: another build of the package, laid out as pkg/, to serve at /pkg/.
 export const PKG = process.env.MCP_TASKS_PKG_DIR || join(ROOT, "pkg");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];

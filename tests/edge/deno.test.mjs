@@ -21,14 +21,14 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import { createInterface } from "node:readline";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { copyFile, mkdtemp, mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../support/server.mjs";
 
-// MCP_TASKS_PKG_DIR: another build of the package (the JS driver's, target/door-pkg).
+// MCP_TASKS_PKG_DIR: another build of the package, laid out as pkg/.
 const PKG = process.env.MCP_TASKS_PKG_DIR || join(ROOT, "pkg");
 const WORKER = join(ROOT, "tests/edge/deno/worker.ts");
 const DENO = process.env.DENO_BIN || join(ROOT, "node_modules/.bin/deno");
@@ -36,9 +36,8 @@ const VERBOSE = !!process.env.EDGE_VERBOSE;
 const POLL_MS = 200;
 
 /** Exactly what a Deno deployment ships: the worker runs from a copy of these and nothing else. */
-const DEPLOYED = ["client_bg.wasm", "client.js", "deno.mjs", "stores.js"];
-// The JS driver's build ships the door with the 2025-11-25 flow beside the first.
-if (existsSync(join(PKG, "client_full.js"))) DEPLOYED.push("client_full.js", "client_full_bg.wasm");
+// The door with the 2025-11-25 flow ships beside the first: the Deno entry reads it when it is needed.
+const DEPLOYED = ["client_bg.wasm", "client.js", "client_full.js", "client_full_bg.wasm", "deno.mjs", "stores.js"];
 
 requireFiles([
   SERVER_BUILT,

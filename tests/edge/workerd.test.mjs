@@ -26,7 +26,7 @@ import { gzipSync } from "node:zlib";
 import { Miniflare } from "miniflare";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../support/server.mjs";
 
-// MCP_TASKS_PKG_DIR: another build of the package (the JS driver's, target/door-pkg).
+// MCP_TASKS_PKG_DIR: another build of the package, laid out as pkg/.
 const PKG = process.env.MCP_TASKS_PKG_DIR || join(ROOT, "pkg");
 const WORKER = join(ROOT, "tests/edge/workerd/worker.mjs");
 const VERBOSE = !!process.env.EDGE_VERBOSE;
@@ -39,14 +39,13 @@ const MODULES = [
   ["client.js", "ESModule", join(PKG, "client.js")],
   ["stores.js", "ESModule", join(PKG, "stores.js")],
   ["client_bg.wasm", "CompiledWasm", join(PKG, "client_bg.wasm")],
-  // The JS driver's build: the door with the 2025-11-25 flow, which its workerd entry imports too.
-  ...(existsSync(join(PKG, "client_full.js"))
-    ? [["client_full.js", "ESModule", join(PKG, "client_full.js")], ["client_full_bg.wasm", "CompiledWasm", join(PKG, "client_full_bg.wasm")]]
-    : []),
+  // The door with the 2025-11-25 flow, which the workerd entry imports too.
+  ["client_full.js", "ESModule", join(PKG, "client_full.js")],
+  ["client_full_bg.wasm", "CompiledWasm", join(PKG, "client_full_bg.wasm")],
 ];
 
 requireFiles([SERVER_BUILT, ...MODULES.map(([name, , path]) => [`${name} (cargo xtask build)`, path])]);
-// The types name step() (the JS driver's build has no types yet: its entry does).
+// The types name step() (a build laid out as pkg/ without its types: its entry does).
 const declared = existsSync(join(PKG, "client.d.ts")) ? join(PKG, "client.d.ts") : join(PKG, "client.js");
 if (!readFileSync(declared, "utf8").includes("step(")) throw new Error(`${declared} has no step(): rebuild the package (cargo xtask build)`);
 

@@ -1,8 +1,7 @@
-// The JS driver's hand-over (src/driver/task_client.js, `#handOver`): its first door has no
-// 2025-11-25 flow and hands over to the door that has it, loaded only then. Here the store says the
-// server speaks 2025-11-25, so the hand-over comes at open; the interop matrix's 2025-11-25 peers
-// cover the one a call finds out. Only the driver's build has `setFullDoor`: on pkg/ (one build with
-// both generations) the file has nothing to test.
+// The hand-over (src/driver/task_client.js, `#handOver`): the first door has no 2025-11-25 flow and
+// hands over to the door that has it, loaded only then. Here the store says the server speaks
+// 2025-11-25, so the hand-over comes at open; the interop matrix's 2025-11-25 peers cover the one a
+// call finds out. `setFullDoor` is how the package's Node and Deno entries load that door.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -10,9 +9,9 @@ import { startServer, mapStore } from "./support.mjs";
 
 const entry = new URL(process.env.MCP_TASKS_PKG ?? "../../pkg/node.mjs", import.meta.url);
 const pkg = await import(entry);
-const driver = typeof pkg.setFullDoor === "function";
-const server = driver ? await startServer(["--poll-interval-ms", "100"]) : null;
-after(() => server?.stop());
+assert.equal(typeof pkg.setFullDoor, "function", `${entry} exports setFullDoor`);
+const server = await startServer(["--poll-interval-ms", "100"]);
+after(() => server.stop());
 
 /** The full door as the Node entry loads it. */
 async function loadFullDoor() {
@@ -21,7 +20,7 @@ async function loadFullDoor() {
   return glue.ClientDoor;
 }
 
-test("a store that says the server is 2025-11-25 hands over at open; a door that cannot load fails open() saying why", { skip: !driver }, async () => {
+test("a store that says the server is 2025-11-25 hands over at open; a door that cannot load fails open() saying why", async () => {
   const store = mapStore();
   const options = { url: server.url, store, minPollIntervalMs: 50, namespace: "handover" };
   const first = await pkg.TaskClient.open(options);

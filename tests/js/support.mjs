@@ -4,7 +4,7 @@ import { startServer as startReferenceServer } from "../support/server.mjs";
 export const SERVER_BIN = process.env.MCP_TASKS_SERVER;
 if (!SERVER_BIN) throw new Error("set MCP_TASKS_SERVER to the reference server binary (cargo xtask test does)");
 
-// `MCP_TASKS_PKG`: another build's Node entry (the JS driver's, `target/door-pkg/node.mjs`), to run this suite on it.
+// `MCP_TASKS_PKG`: another build's Node entry, to run this suite on it.
 const pkg = await import(new URL(process.env.MCP_TASKS_PKG ?? "../../pkg/node.mjs", import.meta.url));
 await pkg.default();
 export const { TaskClient } = pkg;

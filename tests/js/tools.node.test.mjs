@@ -1,5 +1,5 @@
 // listTools, callTool's x-mcp-header bindings (Mcp-Param-* headers) and its abort signal, in Node
-// against the reference server: on the shipped build and, through MCP_TASKS_PKG, the JS driver's.
+// against the reference server.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { TaskClient, startServer, mapStore, admin } from "./support.mjs";

@@ -25,10 +25,9 @@ const HOSTS: &str = "host apps built from the tarball in Chromium: Vite + React,
 pub fn build(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
     let package = build_and_report(root, &tools)?;
-    build_driver_and_report(root, &tools)?;
-    check_env_imports(&package.client)?;
-    check_env_imports(&package.extension)?;
-    check_env_imports(&package.element)?;
+    for build in package.builds() {
+        check_env_imports(build)?;
+    }
     eprintln!("xtask: built {}", package.dir.display());
     Ok(())
 }
@@ -80,19 +79,12 @@ pub fn test(root: &Path) -> Result<()> {
     let mut tally = EngineTally::default();
     wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Everything, &mut checks, &mut tally);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
-    let pkg_ok = pkg.is_some();
-    let driver_built = checks
-        .run("wasm build of the JS driver (target/door-pkg, as `cargo xtask build`)", || {
-            build_driver_and_report(root, &tools)
-        })
-        .is_some();
+    let pkg_built = pkg.is_some();
     let mut tarball = None;
     match pkg {
         Some(pkg) => {
             checks.run("final .wasm files import nothing from `env`", || {
-                check_env_imports(&pkg.client)?;
-                check_env_imports(&pkg.extension)?;
-                check_env_imports(&pkg.element)
+                pkg.builds().into_iter().try_for_each(check_env_imports)
             });
             checks.run(PKG_REFS, || {
                 pkg_check::check(&pkg.dir)
@@ -119,8 +111,7 @@ pub fn test(root: &Path) -> Result<()> {
             checks.skip(PACKAGE_LINT, "no package was built");
         }
     }
-    let pkg_built = pkg_ok;
-    peer_checks(root, &mut checks, pkg_built, driver_built, tarball.is_some(), &engines, &mut tally);
+    peer_checks(root, &mut checks, pkg_built, tarball.is_some(), &engines, &mut tally);
     report(&checks, &tally, "some xtask checks failed (see above)")
 }
 
@@ -152,18 +143,11 @@ fn peer_checks(
     root: &Path,
     checks: &mut Checks,
     pkg_built: bool,
-    driver_built: bool,
     packed: bool,
     engines: &Engines,
     tally: &mut EngineTally,
 ) {
     const NODE: &str = "TaskClient in Node against the reference server (tests/js)";
-    const DRIVER: &str = "the JS driver (target/door-pkg): the Node suites on what it drives (tests/js)";
-    const DRIVER_EDGE: &str = "the JS driver (target/door-pkg): edge workers in workerd and Deno (tests/edge)";
-    const DRIVER_MATRIX: &str =
-        "the JS driver (target/door-pkg): the interop matrix's Node cells against every peer (both task generations)";
-    const DRIVER_E2E: &str =
-        "the JS driver with the element (target/door-pkg): end to end in headless Chromium (tests/e2e)";
     const E2E: &str = "end to end in headless Chromium (tests/e2e)";
     const EDGE: &str = "edge workers: step mode in workerd (miniflare) and Deno (tests/edge)";
     const CONFORMANCE: &str = "official conformance suite (tasks-*, http-header-validation, dns-rebinding-protection)";
@@ -171,9 +155,7 @@ fn peer_checks(
     const MATRIX: &str = "interop matrix: TaskClient against SDK-built servers (tests/interop/matrix)";
     let engine_e2e = [Engine::Firefox, Engine::WebKit].map(|engine| (engine, engine_e2e_check(engine)));
     let Some(exe) = checks.run("reference server builds", || reference_server::build(root)) else {
-        for name in
-            [NODE, DRIVER, DRIVER_E2E, DRIVER_EDGE, DRIVER_MATRIX, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX]
-        {
+        for name in [NODE, E2E, EDGE, HOSTS, CONFORMANCE, INTEROP, MATRIX] {
             checks.skip(name, "the server did not build");
         }
         for (engine, name) in &engine_e2e {
@@ -198,31 +180,25 @@ fn peer_checks(
     } else {
         checks.skip(CLIENT_CONFORMANCE, "an earlier check failed, so pkg/ may be stale");
     }
+    // The Node suites under Node 22, whose test runner skips by name (js_tests::SKIPPED).
     for (name, node, dir) in
-        [(NODE, "node", "tests/js"), (E2E, "node", "tests/e2e"), (EDGE, js_tests::NODE22, "tests/edge")]
+        [(NODE, js_tests::NODE22, "tests/js"), (E2E, "node", "tests/e2e"), (EDGE, js_tests::NODE22, "tests/edge")]
     {
         if !root.join(dir).is_dir() {
             continue;
         }
         let passed = if pkg_built {
-            checks.run(name, || js_tests::run_with(root, node, dir, &exe)).is_some()
+            let run = || match name {
+                NODE => js_tests::run_node_suites(root, node, &exe),
+                _ => js_tests::run_with(root, node, dir, &exe),
+            };
+            checks.run(name, run).is_some()
         } else {
             checks.skip(name, "an earlier check failed, so pkg/ may be stale");
             false
         };
         if name == E2E {
             tally.record(Engine::Chromium, name, passed);
-        }
-    }
-    if driver_built {
-        checks.run(DRIVER, || js_tests::run_on_driver(root, wasm_build::DRIVER_DIR, &exe));
-        let driver = wasm_build::DRIVER_DIR;
-        checks.run(DRIVER_E2E, || js_tests::run_on_driver_dir(root, "node", "tests/e2e", driver, &exe));
-        checks.run(DRIVER_EDGE, || js_tests::run_on_driver_dir(root, js_tests::NODE22, "tests/edge", driver, &exe));
-        checks.run(DRIVER_MATRIX, || matrix::run_on_driver(root, &exe, driver));
-    } else {
-        for name in [DRIVER, DRIVER_E2E, DRIVER_EDGE, DRIVER_MATRIX] {
-            checks.skip(name, "the JS driver did not build");
         }
     }
     // The main end-to-end paths again in Firefox ESR and WebKitGTK, over plain WebDriver (tests/engines).
@@ -342,57 +318,30 @@ pub fn setup(root: &Path, browser: bool) -> Result<()> {
     Ok(())
 }
 
-/// Builds pkg/ and prints the size table of each kind of host (shared by build, test and demo).
+/// Builds pkg/ and prints the size table of each kind of host (shared by build, test and demo);
+/// fails when either download is over its budget.
 fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Package> {
     let package = wasm_build::build(root, tools)?;
-    let client = package.client_files().iter().map(|f| sizes::measure(f)).collect::<Result<Vec<_>>>()?;
-    let extension = package.extension_files().iter().map(|f| sizes::measure(f)).collect::<Result<Vec<_>>>()?;
-    let element = package.element_files().iter().map(|f| sizes::measure(f)).collect::<Result<Vec<_>>>()?;
-    println!("\nA host that imports only TaskClient (mcp-tasks-web):\n{}", sizes::table(&client));
+    let measure = |files: &[PathBuf]| files.iter().map(|f| sizes::measure(f)).collect::<Result<Vec<_>>>();
+    let client = measure(&package.client_files())?;
+    let element = measure(&package.element_files())?;
+    let full = measure(&package.full_door_files())?;
     println!(
-        "A host whose servers all speak the Tasks extension (mcp-tasks-web/extension):\n{}",
-        sizes::table(&extension)
+        "\nA host that imports only TaskClient (mcp-tasks-web, mcp-tasks-web/extension):\n{}",
+        sizes::table(&client)
     );
     println!("A host that shows <mcp-task> cards (mcp-tasks-web/element):\n{}", sizes::table(&element));
-
+    println!(
+        "What either loads beside those when a 2025-11-25 server or record is met (the door with that flow):\n{}",
+        sizes::table(&full)
+    );
+    sizes::check_budget("the client (.wasm + its JS)", &client, sizes::CLIENT_GZIP_TARGET)?;
     sizes::check_budget(
-        "the client with the element (.wasm + glue + element.js)",
+        "the client with the element (.wasm + its JS + element.js)",
         &element,
-        sizes::ELEMENT_GZIP_GUARD,
+        sizes::ELEMENT_GZIP_TARGET,
     )?;
     Ok(package)
-}
-
-/// Builds the JS driver beside pkg/ (`target/door-pkg`, not shipped yet) and prints what a host that
-/// imports `TaskClient` from it downloads (`cargo xtask build` and `test`; the demo runs pkg/).
-fn build_driver_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<()> {
-    let driver = wasm_build::build_driver(root, tools)?;
-    let client = &driver.client;
-    let files = [&client.wasm, &client.js].map(|f| sizes::measure(f)).into_iter().collect::<Result<Vec<_>>>()?;
-    println!(
-        "A host that imports TaskClient from the JS driver ({}, not shipped yet; 2025-11-25 servers load more, below):\n{}",
-        wasm_build::DRIVER_DIR,
-        sizes::table(&files)
-    );
-    let element = &driver.element;
-    let files = [&element.wasm, &element.js, &element.dir.join("element.js")]
-        .map(|f| sizes::measure(f))
-        .into_iter()
-        .collect::<Result<Vec<_>>>()?;
-    println!(
-        "A host that shows task cards on the JS driver ({}, not shipped yet):\n{}",
-        wasm_build::DRIVER_DIR,
-        sizes::table(&files)
-    );
-    let files = [&driver.client_full.wasm, &driver.client_full.js, &driver.element_full.wasm, &driver.element_full.js]
-        .map(|f| sizes::measure(f))
-        .into_iter()
-        .collect::<Result<Vec<_>>>()?;
-    println!(
-        "What the JS driver loads beside those when a 2025-11-25 server or record is met (the door with that flow):\n{}",
-        sizes::table(&files)
-    );
-    Ok(())
 }
 
 /// Fails, listing them, if the final module imports anything from `env`. Read from the module's name

@@ -346,49 +346,6 @@ fn report(table: &Table, ready: &[&Peer], outcomes: &BTreeMap<(String, String), 
     println!("\nxtask: interop matrix\n{}\n", rows.join("\n"));
 }
 
-/// The matrix's Node cells against every enabled peer, on the JS driver's build in `driver_dir`
-/// (laid out as pkg/, loaded through `MCP_TASKS_PKG_DIR`), as one check that names the cells that
-/// failed. Not the `extension entry` cell: it loads pkg/'s 2026-07-28-only entry, which the driver
-/// does not build. Run after [`run`], which installs the peers.
-pub fn run_on_driver(root: &Path, server_exe: &Path, driver_dir: &str) -> Result<()> {
-    let table = table(root)?;
-    let cells: Vec<&str> = table.cells.iter().map(String::as_str).filter(|cell| *cell != "extension entry").collect();
-    let peers: Vec<&str> = table.peers.iter().filter(|p| p.enabled).map(|p| p.name.as_str()).collect();
-    let results = root.join("target").join("interop").join("driver-matrix-results.jsonl");
-    if let Some(parent) = results.parent() {
-        std::fs::create_dir_all(parent).context(format!("creating {}", parent.display()))?;
-    }
-    let _ = std::fs::remove_file(&results);
-    let mut node = Command::new("node");
-    node.arg("--test")
-        .arg(TEST_FILES[0])
-        .env("MCP_TASKS_PKG_DIR", root.join(driver_dir))
-        .env("MCP_TASKS_SERVER", server_exe)
-        .env("MATRIX_RESULTS", &results)
-        .env("MATRIX_SERVERS", peers.join(","))
-        .env("MATRIX_CELLS", cells.join(","))
-        .current_dir(root);
-    // The exit status only says that some cell failed; the results say which.
-    let _ = cmd::run(&mut node);
-    let outcomes = outcomes(&workspace_read(&results)?, &table.known);
-    let mut failed = Vec::new();
-    let mut passed = 0_usize;
-    for ((server, cell), outcome) in &outcomes {
-        match outcome {
-            Outcome::Passed => passed += 1,
-            Outcome::Known(..) => {}
-            Outcome::Failed(error) => failed.push(format!("{server} · {cell}: {}", first_line(error))),
-            Outcome::Missing => failed.push(format!("{server} · {cell}: planned but no result")),
-        }
-    }
-    println!("xtask: matrix on the JS driver: {passed} cells passed, {} failed", failed.len());
-    match (failed.is_empty(), passed) {
-        (true, 1..) => Ok(()),
-        (true, 0) => Err(Error::msg("the matrix on the JS driver ran no cell")),
-        (false, _) => Err(Error::msg(format!("cells failed on the JS driver:\n{}", failed.join("\n")))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,20 +12,15 @@ use flate2::Compression;
 
 use crate::error::{Context, Result};
 
-/// gzip -9 guard for what a host that shows `<mcp-task>` cards downloads (pkg/'s element build: the
-/// .wasm, its JS glue and element.js). `cargo xtask build` (and so `cargo xtask test`) fails over it:
-/// growth has to be paid for. It is the budget the last round reached after its cuts, not a goal; the
-/// goals are [`CLIENT_GZIP_TARGET`] and [`ELEMENT_GZIP_TARGET`], which the bench checks. The client
-/// build is the element build's code minus the element, so what grows there shows here too.
-pub const ELEMENT_GZIP_GUARD: usize = 180 * 1024;
-
 /// Issue 17's goal for the client alone, gzip -9 (96 KB; the official requester bundles to 166.8 KB
-/// for the same job). `cargo xtask bench size` fails over it. Issue 7 first asked for 60 KB; the
+/// for the same job). `cargo xtask build` (so `cargo xtask test`) and `cargo xtask bench size` fail
+/// over it: growth has to be paid for. The last round's guard was 180 KB, what it had reached. Issue 7 first asked for 60 KB; the
 /// sans-IO core alone (protocol, machine, JSON; no fetch, IndexedDB, locks, timers) measured 63.6 KB.
 pub const CLIENT_GZIP_TARGET: usize = 96_000;
 
 /// Issue 17's goal for the client with the element, gzip -9 (128 KB), checked like
-/// [`CLIENT_GZIP_TARGET`].
+/// [`CLIENT_GZIP_TARGET`]. The client's code is the card host's minus the element, so what grows in
+/// one shows in both.
 pub const ELEMENT_GZIP_TARGET: usize = 128_000;
 
 /// `Err` naming the excess when `rows` together are over `budget` bytes gzip -9.

@@ -1,7 +1,8 @@
-//! The pipeline that turns the Rust crate into the npm package in pkg/:
-//! cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see `optimise`) → short
-//! import and export names (see [`short_names`]), once for
-//! the client alone and once with the element (see [`build`]) → pkg-template.
+//! The pipeline that turns the Rust crate into the npm package in pkg/: pkg-template, then for the
+//! door (`src/door/`) of the client alone and of the client with the element, each without and with
+//! the 2025-11-25 flow: cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see
+//! `optimise`) → short import and export names (see [`short_names`]) → the JS driver (`src/driver/`)
+//! bundled with the first door's glue by esbuild (see [`build`]).
 //!
 //! `--target web` emits a plain ES module with an async `init()`, which works unbundled in
 //! browsers, workers and edge runtimes — the hosts this package is for. wasm-opt runs after
@@ -24,26 +25,16 @@ const CRATE: &str = "mcp-tasks-web";
 const OUT_NAME: &str = "mcp_tasks_web";
 /// wasm-bindgen's `--out-name` of the client alone (what `mcp-tasks-web` loads).
 const CLIENT_OUT_NAME: &str = "client";
-/// wasm-bindgen's `--out-name` of the client without the 2025-11-25 generation (what
-/// `mcp-tasks-web/extension` loads).
-const EXTENSION_OUT_NAME: &str = "extension";
 
-/// wasm-bindgen's `--out-name` of the door build: the .wasm of the JS driver (`src/driver/`), built
-/// beside the shipped package until it replaces the Rust driver (docs/size-route.md, step 3).
+/// wasm-bindgen's `--out-name` of a door build, before its files take the entry's names.
 const DOOR_OUT_NAME: &str = "door";
 /// wasm-bindgen's `--out-name` of the door with the 2025-11-25 flow, which the driver loads when it
 /// hands over (`src/driver/task_client.js` imports it as [`FULL_DOOR_IMPORT`]).
 const FULL_DOOR_OUT_NAME: &str = "door_full";
 /// How the driver's source names the full door's glue; kept out of the bundle, renamed per entry.
 const FULL_DOOR_IMPORT: &str = "./door_full.js";
-/// Where the JS driver's builds go, laid out as pkg/ is (not shipped: tests and the size figures read
-/// it): `client.js` + `client_bg.wasm` (cargo feature `door`), `mcp_tasks_web.js` +
-/// `mcp_tasks_web_bg.wasm` (features `door,element`) with `element.js` over it, each with its full
-/// door beside it (`client_full.js` + `client_full_bg.wasm`, `mcp_tasks_web_full.js` +
-/// `mcp_tasks_web_full_bg.wasm`: the same features and `legacy`, loaded when a 2025-11-25 server or
-/// record is met), the Node, Deno and workerd entries and `stores.js`.
-pub const DRIVER_DIR: &str = "target/door-pkg";
-/// The JS the driver's builds take from the crate, beside the glue (bundled into each entry).
+/// The JS the driver takes from the crate, beside the glue (bundled into each entry; the edge
+/// entries stay files of their own and load the full door too).
 const DRIVER_SOURCES: [&str; 8] = [
     "src/driver/task_client.js",
     "src/driver/element_entry.js",
@@ -87,110 +78,86 @@ pub struct Pkg {
     pub names_map: PathBuf,
 }
 
-/// The package in pkg/: two builds, so a host pays only for what it imports.
+/// The package in pkg/: the JS driver (`src/driver/`) over two builds of the door, so a host pays
+/// only for what it imports, each with its full door beside it.
 pub struct Package {
     /// pkg/.
     pub dir: PathBuf,
-    /// The client alone (`client.js`, `client_bg.wasm`): what `import "mcp-tasks-web"` (and the
-    /// Node, workerd and Deno entries) load.
-    pub client: Pkg,
-    /// The client for servers of the Tasks extension only (`extension.js`, `extension_bg.wasm`):
-    /// what `mcp-tasks-web/extension` loads.
-    pub extension: Pkg,
-    /// The client with the element's model (`mcp_tasks_web.js`, `mcp_tasks_web_bg.wasm`), which
-    /// `element.js` (`mcp-tasks-web/element`) imports and re-exports.
-    pub element: Pkg,
-}
-
-impl Package {
-    /// What a host that imports only `TaskClient` downloads: the client's .wasm and glue.
-    pub fn client_files(&self) -> [PathBuf; 2] {
-        [self.client.wasm.clone(), self.client.js.clone()]
-    }
-
-    /// What a host that imports `TaskClient` from `mcp-tasks-web/extension` downloads.
-    pub fn extension_files(&self) -> [PathBuf; 2] {
-        [self.extension.wasm.clone(), self.extension.js.clone()]
-    }
-
-    /// What a host that shows `<mcp-task>` cards downloads: the element build's .wasm and glue, and
-    /// element.js.
-    pub fn element_files(&self) -> [PathBuf; 3] {
-        [self.element.wasm.clone(), self.element.js.clone(), self.dir.join("element.js")]
-    }
-}
-
-/// Builds pkg/ from scratch (a stale file from an older build must never ship): the client alone,
-/// the client without the 2025-11-25 generation, then the client with the element, then the template.
-///
-/// Three builds because one .wasm cannot leave out what some hosts import: the element's card and
-/// form model is about a quarter of the module, and a host that only uses `TaskClient` (a worker,
-/// an edge function, a chat host with its own UI) would download it for nothing; the 2025-11-25
-/// generation is about a seventh of the client, which a host whose servers all speak the Tasks
-/// extension (2026-07-28) need not download.
-pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
-    let dir = root.join("pkg");
-    fresh_dir(&dir)?;
-    let client = emit(root, tools, compile(root, &[CLIENT_FEATURES])?, &dir, CLIENT_OUT_NAME)?;
-    let extension = emit(root, tools, compile(root, &[])?, &dir, EXTENSION_OUT_NAME)?;
-    let element = emit(root, tools, compile(root, &[FEATURES])?, &dir, OUT_NAME)?;
-    template::install(&root.join("pkg-template"), &dir, &workspace::crate_version(root)?)?;
-    template::install_licences(root, &dir)?;
-    minify_stylesheet(tools, &dir.join("element.js"))?;
-    minify(tools, &dir.join("element.js"), false)?;
-    Ok(Package { dir, client, extension, element })
-}
-
-/// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
-/// `features` (none: the client alone) and into a fresh `out_dir`, without the package template;
-/// `cargo xtask bench` measures other builds than pkg/'s this way.
-pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir: &Path) -> Result<Pkg> {
-    fresh_dir(out_dir)?;
-    emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
-}
-
-/// The JS driver's two builds in [`DRIVER_DIR`]: the client alone, and the client with the element;
-/// each with the door that has the 2025-11-25 flow beside it, loaded only when a server needs it.
-pub struct DriverBuild {
-    /// What a host that imports `TaskClient` downloads (`client_bg.wasm`, `client.js`).
+    /// What a host that imports `TaskClient` downloads (`client_bg.wasm`, `client.js`: the driver
+    /// bundled with the first door's glue); `mcp-tasks-web/extension` and the Node, Deno and workerd
+    /// entries load it too.
     pub client: Pkg,
     /// What it loads when it meets a 2025-11-25 server (`client_full_bg.wasm`, `client_full.js`).
     pub client_full: Pkg,
     /// What a host that shows task cards downloads (`mcp_tasks_web_bg.wasm`, `mcp_tasks_web.js`, and
-    /// `element.js` beside them).
+    /// `element.js` over them).
     pub element: Pkg,
     /// Its door with the 2025-11-25 flow (`mcp_tasks_web_full_bg.wasm`, `mcp_tasks_web_full.js`).
     pub element_full: Pkg,
 }
 
-/// The package template's files the driver's builds use as they are.
-const DRIVER_TEMPLATE_FILES: [&str; 1] = ["stores.js"];
+impl Package {
+    /// What a host that imports only `TaskClient` downloads: the client's .wasm and its JS.
+    pub fn client_files(&self) -> [PathBuf; 2] {
+        [self.client.wasm.clone(), self.client.js.clone()]
+    }
 
-/// The JS driver's builds ([`DriverBuild`]), each entry bundled with the door's glue and the
-/// driver's modules and minified as the shipped glue is. `node.mjs` loads the client in Node
-/// (`MCP_TASKS_PKG` runs the Node suites on it); the end-to-end pages load the directory from `/pkg/`
-/// (`MCP_TASKS_PKG_DIR`).
-pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
-    let dir = root.join(DRIVER_DIR);
+    /// What a host that shows `<mcp-task>` cards downloads: the element build's .wasm and JS, and
+    /// element.js.
+    pub fn element_files(&self) -> [PathBuf; 3] {
+        [self.element.wasm.clone(), self.element.js.clone(), self.dir.join("element.js")]
+    }
+
+    /// What either loads beside those when a 2025-11-25 server or record is met: the full doors.
+    pub fn full_door_files(&self) -> [PathBuf; 4] {
+        [
+            self.client_full.wasm.clone(),
+            self.client_full.js.clone(),
+            self.element_full.wasm.clone(),
+            self.element_full.js.clone(),
+        ]
+    }
+
+    /// Every build's files, for the checks that read each module (its `env` imports).
+    pub fn builds(&self) -> [&Pkg; 4] {
+        [&self.client, &self.client_full, &self.element, &self.element_full]
+    }
+}
+
+/// The template's files that the driver replaces with its own (`src/driver/`): none may stay.
+const DRIVER_ENTRIES: [&str; 3] = ["node.mjs", "deno.mjs", "workerd.mjs"];
+
+/// Builds pkg/ from scratch (a stale file from an older build must never ship): the package
+/// template, then the JS driver's two builds over it (the client alone, and with the element).
+///
+/// Two builds because one .wasm cannot leave out what some hosts import: the element's card and
+/// form model is about a fifth of the card host's module, and a host that only uses `TaskClient` (a
+/// worker, an edge function, a chat host with its own UI) would download it for nothing. Each has
+/// its full door beside it, with the 2025-11-25 flow, fetched only when a server needs it.
+pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
+    let dir = root.join("pkg");
     fresh_dir(&dir)?;
-    std::fs::create_dir_all(&dir).context(format!("creating {}", dir.display()))?;
+    template::install(&root.join("pkg-template"), &dir, &workspace::crate_version(root)?)?;
+    template::install_licences(root, &dir)?;
+    for name in DRIVER_SOURCES {
+        let file = name.rsplit('/').next().unwrap_or(name);
+        if dir.join(file).exists() {
+            return Err(crate::error::Error::msg(format!(
+                "pkg-template/{file} would be replaced by {name}; keep one of them"
+            )));
+        }
+    }
     for source in DRIVER_SOURCES {
         let name = source.rsplit('/').next().unwrap_or(source);
         std::fs::copy(root.join(source), dir.join(name)).context(format!("copying {source}"))?;
     }
-    for name in DRIVER_TEMPLATE_FILES {
-        std::fs::copy(root.join("pkg-template").join(name), dir.join(name)).context(format!("copying {name}"))?;
-    }
-    std::fs::write(dir.join("package.json"), "{ \"type\": \"module\" }\n")
-        .context("writing the driver's package.json")?;
     let (client, client_full) = build_driver_entry(root, tools, &["door"], &dir, "task_client.js", CLIENT_OUT_NAME)?;
     let (element, element_full) =
         build_driver_entry(root, tools, &["door", "element"], &dir, "element_entry.js", OUT_NAME)?;
     let element_js = dir.join("element.js");
-    std::fs::copy(root.join("pkg-template/element.js"), &element_js).context("copying element.js")?;
     minify_stylesheet(tools, &element_js)?;
     minify(tools, &element_js, false)?;
-    // The glue and the modules are in the entries now.
+    // The glue and the driver's modules are in the entries now.
     for name in [
         "door.js",
         "door.d.ts",
@@ -205,7 +172,20 @@ pub fn build_driver(root: &Path, tools: &BuildTools) -> Result<DriverBuild> {
     ] {
         std::fs::remove_file(dir.join(name)).context(format!("removing {name}"))?;
     }
-    Ok(DriverBuild { client, client_full, element, element_full })
+    for name in DRIVER_ENTRIES {
+        if !dir.join(name).is_file() {
+            return Err(crate::error::Error::msg(format!("pkg/{name} was not built")));
+        }
+    }
+    Ok(Package { dir, client, client_full, element, element_full })
+}
+
+/// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
+/// `features` and into a fresh `out_dir`, without the package template or the driver;
+/// `cargo xtask bench` measures other builds than pkg/'s this way.
+pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir: &Path) -> Result<Pkg> {
+    fresh_dir(out_dir)?;
+    emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
 }
 
 /// One of the driver's builds into `dir`: the door with cargo `features`, its glue bundled into the
@@ -383,12 +363,6 @@ fn split_stylesheet(source: &str) -> Result<(&str, &str, &str)> {
     }
     Ok((&source[..start], css, &source[end..]))
 }
-
-/// Cargo features of the shipped package: the client with both task generations (`legacy`: servers of
-/// the 2025-11-25 generation) plus the `<mcp-task>` views (pkg/element.js needs them).
-const FEATURES: &str = "element,legacy";
-/// Cargo features of the client alone: both task generations, no element.
-const CLIENT_FEATURES: &str = "legacy";
 
 /// `cargo build --release` for wasm32 with `features` (no `--features` flag when empty);
 /// returns the raw .wasm path.

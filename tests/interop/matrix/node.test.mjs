@@ -5,7 +5,6 @@
 //
 //   node --test tests/interop/matrix/node.test.mjs   (MATRIX_SERVERS=fastmcp4 to pick peers, MATRIX_TRACE=1 for every exchange)
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { pkgDir } from "./servers.mjs";
@@ -29,11 +28,11 @@ const clientFor = oncePerPackage(async (dir) => {
   return { TaskClient: pkg.TaskClient, mapStore };
 });
 
-/** `TaskClient` of `server`'s package's `mcp-tasks-web/extension` build (no 2025-11-25 generation). */
+/** `TaskClient` of `server`'s package's `mcp-tasks-web/extension` entry (the default one, under its old name). */
 const extensionClientFor = oncePerPackage(async (dir) => {
+  // The Node entry initialises the module the entry shares (a second init() does nothing).
+  await (await import(pathToFileURL(join(dir, "node.mjs")).href)).default();
   const pkg = await import(pathToFileURL(join(dir, "extension.js")).href);
-  // Node's fetch cannot read file: URLs: the module's bytes are handed over.
-  await pkg.default({ module_or_path: await readFile(join(dir, "extension_bg.wasm")) });
   return pkg.TaskClient;
 });
 
@@ -376,29 +375,19 @@ cells("status stream", (server, peer) => traced(peer, async () => {
   }
 }));
 
-// `mcp-tasks-web/extension`, the build without the 2025-11-25 generation: a 2026-07-28 server's task
-// runs as with the default entry; a 2025-11-25 server's refusal of the first call is passed on, with
-// the error saying which entry drives that server, and nothing else is sent.
+// `mcp-tasks-web/extension`, once the build without the 2025-11-25 generation and now the default entry
+// under its old name (its first door is that build, and loads the flow only when a server needs it):
+// a task runs to its end on either generation, a 2025-11-25 server's through the hand-over.
 cells("extension entry", (server, peer) => traced(peer, async () => {
   const TaskClient = await extensionClientFor(server);
+  assert.equal(TaskClient, (await clientFor(server)).TaskClient, "the default entry's class");
   const client = await TaskClient.open({ url: peer.url, store: "memory", minPollIntervalMs: 100, namespace: "matrix-extension" });
   try {
-    if (legacy(server)) {
-      await assert.rejects(
-        client.callTool("build", { seconds: 1, target: "matrix" }),
-        (e) => /before 2026-07-28/.test(e.message) && /`mcp-tasks-web` entry does/.test(e.message),
-        "the refusal says which entry drives this server",
-      );
-      assert.equal(client.tasks().length, 0);
-      assert.equal(sent(peer, "tools/call").length, 1, "one tools/call, refused");
-      assert.equal(sent(peer, "initialize").length, 0, "no 2025-11-25 session is opened");
-      return;
-    }
     const out = await client.callTool("build", { seconds: 2, target: "matrix" });
     assert.equal(out.kind, "task", `build returns a task handle: ${JSON.stringify(out)}`);
     const done = await within(client.wait(out.task.taskId), 20_000, "wait(build)");
     assert.equal(done.status, "completed", `completed: ${JSON.stringify(done)}`);
-    assert.equal(done.protocol, "2026-07-28");
+    assert.equal(done.protocol, legacy(server) ? "2025-11-25" : "2026-07-28");
     assert.equal(done.result?.structuredContent?.target, "matrix");
   } finally {
     client.close();

@@ -41,8 +41,8 @@ export const KNOWN_FAILURES = {
 };
 
 /** The package directory a server's cells load the client from. */
-// `MCP_TASKS_PKG_DIR` puts another build laid out as pkg/ (the JS driver's, target/door-pkg) in
-// pkg/'s place for the peers that load pkg/.
+// `MCP_TASKS_PKG_DIR` puts another build laid out as pkg/ in pkg/'s place for the peers that load
+// pkg/.
 export const pkgDir = (server) =>
   server.pkg === undefined && process.env.MCP_TASKS_PKG_DIR ? process.env.MCP_TASKS_PKG_DIR : join(ROOT, server.pkg ?? "pkg");
 

@@ -2,9 +2,9 @@
 //!
 //! - ours, client alone: what a host that imports only `TaskClient` (`mcp-tasks-web`) downloads, pkg/'s
 //!   client build (`client_bg.wasm` + `client.js`);
-//! - ours, client for 2026-07-28 servers only: what a host that imports `TaskClient` from
-//!   `mcp-tasks-web/extension` downloads (`extension_bg.wasm` + `extension.js`: no 2025-11-25
-//!   generation); printed beside the others, without a budget of its own;
+//! - ours, the client's full door: what that host loads beside it when it meets a 2025-11-25
+//!   server or record (`client_full_bg.wasm` + `client_full.js`: the door with that flow, which the
+//!   first hands over to); printed beside the others, without a budget of its own;
 //! - ours, client + element: what a host with `<mcp-task>` cards (`mcp-tasks-web/element`) downloads,
 //!   pkg/'s element build (`mcp_tasks_web_bg.wasm` + `mcp_tasks_web.js`) with element.js;
 //!
@@ -29,8 +29,8 @@ use crate::error::{Context, Error, Result};
 use crate::{sizes, wasm_build};
 
 const FIGURE: &str = "size";
-/// The variant of the client without the 2025-11-25 generation.
-const EXTENSION: &str = "client, 2026-07-28 servers only";
+/// The door with the 2025-11-25 flow, loaded on demand.
+const FULL_DOOR: &str = "client's full door";
 
 /// The host program bundled as the official requester.
 const OFFICIAL_ENTRY: &str = "xtask/bench-fixtures/official-requester.mjs";
@@ -60,7 +60,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
 
     let mut files: Vec<(&'static str, PathBuf)> = Vec::new();
     files.extend(package.client_files().into_iter().map(|f| ("client", f)));
-    files.extend(package.extension_files().into_iter().map(|f| (EXTENSION, f)));
+    files.extend([&package.client_full.wasm, &package.client_full.js].map(|f| (FULL_DOOR, f.clone())));
     files.extend(package.element_files().into_iter().map(|f| ("client + element", f)));
     files.push(("official", official.bundle.clone()));
     let measured = measure(&files)?;
@@ -71,9 +71,9 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         npm_version(ctx.root, "@modelcontextprotocol/client")?
     );
     let notes = [
-        ("client", Subject::Ours, "client: what `import \"mcp-tasks-web\"` loads, pkg/client_bg.wasm + client.js (cargo → wasm-bindgen → wasm-opt -Oz --converge, no `element` feature); each file compressed on its own"),
-        (EXTENSION, Subject::Ours, "client, 2026-07-28 servers only: what `mcp-tasks-web/extension` loads, pkg/extension_bg.wasm + extension.js (no `legacy` feature: servers of the Tasks extension only); not a budget, the default entry drives both generations"),
-        ("client + element", Subject::Ours, "client + element: what `mcp-tasks-web/element` loads, pkg/mcp_tasks_web_bg.wasm + mcp_tasks_web.js + element.js"),
+        ("client", Subject::Ours, "client: what `import \"mcp-tasks-web\"` loads, pkg/client_bg.wasm + client.js (the door: cargo → wasm-bindgen → wasm-opt -Oz --converge, features `door`; the JS driver bundled with its glue); each file compressed on its own"),
+        (FULL_DOOR, Subject::Ours, "the client's full door: what it loads when a 2025-11-25 server or record is met, pkg/client_full_bg.wasm + client_full.js (features `door,legacy`); not a budget, a 2026-07-28 host never loads it"),
+        ("client + element", Subject::Ours, "client + element: what `mcp-tasks-web/element` loads, pkg/mcp_tasks_web_bg.wasm + mcp_tasks_web.js + element.js (features `door,element`)"),
     ];
     let official_note = format!(
         "{versions} + the host code in {OFFICIAL_ENTRY}, one esbuild {} bundle (minified, browser, ESM, tree-shaken)",
@@ -98,7 +98,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     }
     // The official requester has no cards and speaks one generation, so the same bundle stands beside
     // our other two builds too: the bar a host would otherwise ship before writing any UI.
-    let beside: Vec<Row> = [EXTENSION, "client + element"]
+    let beside: Vec<Row> = [FULL_DOOR, "client + element"]
         .iter()
         .flat_map(|variant| {
             rows.iter()
