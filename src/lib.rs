@@ -1,12 +1,12 @@
 //! mcp-tasks-web: an MCP Tasks client for browsers, workers and edge runtimes.
 //!
 //! Layers, data flowing down (nothing imports upward):
-//! - [`bindings`]: the only `#[wasm_bindgen]` surface (JS-facing); [`error::ErrorKind`] becomes a JS
-//!   `Error.name` there and nowhere else. [`element`]: `<mcp-task>` / `<mcp-task-list>` beside it.
-//! - [`runtime`]: the driver: holds one [`client_state::ClientState`] and carries out its effects
-//!   (fetch, store writes, timers, events, tab messages); Web Locks and BroadcastChannel.
-//! - [`transport`] (fetch, SSE) and [`store`] (IndexedDB, memory, host stores).
-//! - [`host`]: the JS environment both use: globals, timers, spawn, JS <-> JSON, JS error text.
+//! - [`bindings`]: the only `#[wasm_bindgen]` surface: the door as `ClientDoor`, which the package's
+//!   JS driver (`src/driver/`) calls with events and whose effects it carries out (fetch, store
+//!   writes, timers, events, tab messages, Web Locks, BroadcastChannel).
+//! - [`door`]: one client's [`client_state::ClientState`] behind one call: events in, effects out, as
+//!   JSON; [`element`]: the `<mcp-task>` / `<mcp-task-list>` model it answers the element from.
+//! - [`transport`]: what an answer means (errors as data, replies, the listen stream's messages).
 //! - [`client_state`]: every rule of one client as a plain value (request window, wake-up queues, retention, removal,
 //!   listen coverage, the tab protocol, waiters); `&mut self` + `now` in, effects out.
 //! - [`snapshot`]: what a host sees of a task (`TaskSnapshot`), its one JSON form (the client's events
@@ -23,7 +23,7 @@
 // searches and B-trees are listed with their measured cost in clippy.toml. `&s[a..b]` on a `str`
 // brings core's str index panic path with its char escaping and Unicode tables (4 KB gzip): slice with
 // `s.get(a..b)`. `{:?}` brings Debug's string escaping (0.5 KB gzip): quote with `json::write_string`,
-// show JS values with `host::js_error` (`use_debug` sees `write!` and the print macros, not `format!`).
+// show values as JSON text (`use_debug` sees `write!` and the print macros, not `format!`).
 // Not in unit tests (`cfg(test)`), which may sort, slice and debug-print, as the rest of the workspace.
 #![cfg_attr(
     not(test),
@@ -36,14 +36,13 @@ pub mod collections;
 pub mod door;
 pub mod element;
 pub mod error;
+#[cfg(feature = "bench")]
 pub mod host;
 pub mod json;
 pub mod machine;
 pub mod notice;
 pub mod protocol;
-pub mod runtime;
 pub mod snapshot;
-pub mod store;
 pub mod text;
 pub mod transport;
 

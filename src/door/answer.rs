@@ -1,6 +1,6 @@
-//! An answer's body turned into the JSON-RPC result of the request it answers: the same decisions as
-//! the Rust transport's (`transport::fetch`). A JSON body comes whole; an event stream comes chunk by
-//! chunk ([`Stream`]), so an endless event is refused at the limit, not after the stream ends.
+//! An answer's body turned into the JSON-RPC result of the request it answers (the HTTP half is the
+//! driver's `http.js`). A JSON body comes whole; an event stream comes chunk by chunk ([`Stream`]), so
+//! an endless event is refused at the limit, not after the stream ends.
 use crate::json::Value;
 use crate::protocol::jsonrpc::{parse_answer, RequestId};
 use crate::protocol::sse::SseParser;

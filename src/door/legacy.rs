@@ -1,5 +1,5 @@
-//! The 2025-11-25 generation in the door (step 4 of `docs/size-route.md`): the same decisions as the
-//! Rust driver's `runtime/client/legacy_*`, as events and effects.
+//! The 2025-11-25 generation in the door (step 4 of `docs/size-route.md`): the decisions the retired
+//! Rust driver made in its async code, as events and effects.
 //!
 //! - **Era detection.** A call to a server of unknown generation goes out as 2026-07-28; a failure
 //!   that may mean an older server asks `server/discover`, then `initialize`, and the call goes again

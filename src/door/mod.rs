@@ -5,12 +5,13 @@
 //! events, host promises to settle, the timer. Nothing here touches JS, so the door is tested
 //! natively with a fake clock, like the state it holds.
 //!
-//! Built beside the Rust driver (`runtime/client`), not yet shipped: it drives 2026-07-28 servers
-//! (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels, waits,
-//! forgets, the listen stream, one poller across tabs, notifications, step mode, and with the
+//! What the package ships (`pkg/`, the JS driver in `src/driver/` over it): it drives 2026-07-28
+//! servers (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels,
+//! waits, forgets, the listen stream, one poller across tabs, notifications, step mode, and with the
 //! `element` feature the element's cards) and, with the `legacy` feature, 2025-11-25 servers
-//! (`legacy.rs`: era detection, the session, `tasks/result` streams); the `tasks/get` fast path is
-//! still only in the Rust driver.
+//! (`legacy.rs`: era detection, the session, `tasks/result` streams); without it, it hands over to
+//! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes:
+//! the `tasks/get` fast path the Rust driver had (`JSON.parse` in JS) is not here yet.
 use crate::client_state::{
     ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };

@@ -1,7 +1,6 @@
 //! The options a JS driver hands the door at open: the host's `TaskClient.open` options less what
 //! stays in JS (`headers`, `store`), plus what the page knows (`offline`, `hidden`). The same checks
-//! and defaults as the Rust driver's reader (`runtime/options.rs`, which reads a JS object and goes
-//! when the JS driver replaces it).
+//! and defaults the retired Rust driver's reader had, so hosts see the same errors.
 use crate::json::Value;
 use crate::machine::backoff::PollPolicy;
 use crate::protocol::meta::Implementation;

@@ -1,8 +1,8 @@
 //! Step mode in the door (`autoPoll: false`, for edge workers that lose their isolate when idle): a
 //! step re-reads the store, claims the sends it will make with a lease stored before they go, runs
 //! what is due in batches, and writes every change compared against the version this client last
-//! saw, re-applying it to another writer's newer copy. The same order of work as the Rust driver's
-//! `runtime/client/step.rs` and `persist.rs`, as events and effects.
+//! saw, re-applying it to another writer's newer copy. The same order of work as the retired Rust
+//! driver's, as events and effects.
 use crate::client_state::{apply_outcome, plan_step, ExchangeOutcome, Written, STEP_PARALLELISM};
 use crate::error::ClientError;
 use crate::json::{json, Value};

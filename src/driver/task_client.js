@@ -1,11 +1,11 @@
 // TaskClient as a JS driver over the door (src/door/, exported as `ClientDoor`): every decision is the
 // door's; this file only carries out what it returns (requests through http.js, records through
-// idb.js's Records, events, timers, the host's promises) and feeds back what happened. Step 3 of
-// docs/size-route.md, built beside the Rust driver: it drives 2026-07-28 servers with the same API
-// (callTool with MRTR, listTools, respond, cancel, wait, tasks, forget, close, events, the listen
-// stream, one poller across tabs, notifications, step mode, the element's queries), and 2025-11-25
-// servers through a second door loaded only when a server or the store needs it (`#handOver`); the
-// `tasks/get` fast path is still only in the Rust driver.
+// idb.js's Records, events, timers, the host's promises) and feeds back what happened. What the
+// package ships (docs/size-route.md, steps 3 to 6): it drives 2026-07-28 servers (callTool with MRTR,
+// listTools, respond, cancel, wait, tasks, forget, close, events, the listen stream, one poller across
+// tabs, notifications, step mode, the element's queries), and 2025-11-25 servers through a second door
+// loaded only when a server or the store needs it (`#handOver`). Every answer goes to the door as
+// bytes (the retired Rust driver's `tasks/get` fast path is not here yet).
 import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
@@ -46,7 +46,7 @@ const NO_BODY = new Uint8Array(0);
 const REPLIES = new Set(["answer", "chunk", "failed", "written", "put_if", "got", "asked"]);
 const UTF8 = new TextEncoder();
 
-/** The door's error (`{ name, message, code, retryable }`) as the JS `Error` the Rust driver throws. */
+/** The door's error (`{ name, message, code, retryable }`) as the JS `Error` hosts catch. */
 const toError = ({ name, message, code = null, retryable = false }) => clientError(message, name, code, retryable);
 const usage = (message) => clientError(message, "TypeError", null, false);
 const storage = (message) => clientError(message, "StorageError", null, false);

@@ -1,9 +1,5 @@
-//! The JS environment every layer above it runs in: globals looked up on `globalThis` (fetch, timers,
-//! listeners), the executor entry points, JSON across the JS boundary, the client's event target, and
-//! the one place a thrown JS value becomes text. Nothing here knows about tasks.
-pub(crate) mod events;
-pub mod globals;
-pub(crate) mod js_error;
+//! JSON across the JS boundary for the decode bench (cargo feature `bench`): the fast path the Rust
+//! driver took for `tasks/get` answers (`JSON.parse` in JS, the parts held by reference), kept as the
+//! bench's routes and the starting point of the driver's own fast path (docs/decode-route-3.md). The
+//! shipped package's JS environment is the driver's (`src/driver/`, with `browser.js` here).
 pub mod js_json;
-pub(crate) mod local_storage;
-pub(crate) mod spawn;

@@ -31,6 +31,7 @@ pub use raw::{HostPart, RawJson};
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};
 pub use write::{to_string, to_string_pretty};
+#[cfg(feature = "bench")]
 pub(crate) use write::{write_compact_leaving_host, write_string};
 
 #[doc(inline)]

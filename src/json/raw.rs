@@ -25,7 +25,7 @@ pub trait HostPart: Send + Sync {
     fn text(&self) -> &str;
     /// Whether it is an object (else an array).
     fn is_object(&self) -> bool;
-    /// For the host code that hands the value itself back (`host::js_json`).
+    /// For the host code that hands the value itself back (`host::js_json`, the decode bench's).
     fn as_any(&self) -> &dyn std::any::Any;
 }
 

@@ -17,6 +17,7 @@ fn write_compact(out: &mut String, value: &Value) {
 /// value to the host, which sets its own parts back in rather than having them written and parsed.
 ///
 /// [`RawJson::host`]: super::RawJson::host
+#[cfg(feature = "bench")]
 pub(crate) fn write_compact_leaving_host(out: &mut String, value: &Value) {
     write(out, value, Style { indent: None, leave_host: true }, 0);
 }

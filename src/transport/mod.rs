@@ -1,13 +1,9 @@
-//! Talking to the server: `fetch` POSTs with the protocol's headers, JSON or SSE answers, timeouts,
-//! aborts, and errors as data.
+//! What a server's answer means, for the door: errors as data, the JSON-RPC reply of a request, the
+//! listen stream's messages. The HTTP half is the driver's (`http.js`).
 mod error;
-mod fetch;
 pub(crate) mod listen_stream;
 pub(crate) mod reply;
+#[cfg(feature = "bench")]
 pub(crate) mod task_answer;
 
 pub(crate) use error::{parse_retry_after, TransportError};
-#[cfg(feature = "legacy")]
-pub(crate) use fetch::Exchange;
-pub(crate) use fetch::FetchTransport;
-pub(crate) use listen_stream::ListenEvent;

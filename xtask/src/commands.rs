@@ -48,9 +48,9 @@ pub fn pack(root: &Path) -> Result<PathBuf> {
 }
 
 /// `cargo xtask test`: every test there is — formatting and clippy, the workspace's Rust tests (in the
-/// checkout, then in a copy of only the tracked files), the wasm tests in each runtime (a page and a
-/// dedicated worker in Chromium, Firefox ESR and WebKitGTK; Node.js), then the wasm package build and
-/// its checks, the end-to-end tests in each engine and the peers — ending with one line per engine
+/// checkout, then in a copy of only the tracked files), the wasm test in Node.js, then the wasm package
+/// build and its checks, the JS suites (Node, the end-to-end tests in each engine, edge workers, host
+/// apps) and the peers — ending with one line per engine
 /// (what passed in it) and a plain `N passed, M failed` line.
 pub fn test(root: &Path) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
@@ -75,9 +75,9 @@ pub fn test(root: &Path) -> Result<()> {
     });
     // Every engine's browser and driver, installed where missing; an engine that cannot be set up
     // fails its own checks only.
-    let engines = Engines::prepare(root);
+    let engines = Engines::prepare();
     let mut tally = EngineTally::default();
-    wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Everything, &mut checks, &mut tally);
+    wasm_tests::run(root, &tools, &mut checks);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     let pkg_built = pkg.is_some();
     let mut tarball = None;
@@ -252,14 +252,13 @@ fn run_engine_e2e(root: &Path, engines: &Engines, engine: Engine, exe: &Path) ->
 }
 
 /// `cargo xtask engines [chromium|firefox|webkit…]`: only the engine checks, in the engines named
-/// (default Firefox ESR and WebKitGTK): the wasm browser runtimes, then pkg/, the reference server and
-/// the end-to-end tests (tests/engines; Chromium's are tests/e2e), ending with the line per engine.
+/// (default Firefox ESR and WebKitGTK): pkg/, the reference server and the end-to-end tests
+/// (tests/engines; Chromium's are tests/e2e), ending with the line per engine.
 pub fn engines(root: &Path, which: &[Engine]) -> Result<()> {
     let tools = toolchain::ensure_build_tools(root)?;
-    let engines = Engines::prepare(root);
+    let engines = Engines::prepare();
     let mut checks = Checks::default();
     let mut tally = EngineTally::default();
-    wasm_tests::run(root, &tools, &engines, wasm_tests::Scope::Engines(which), &mut checks, &mut tally);
     let pkg = checks.run("wasm build of pkg/ (as `cargo xtask build`)", || build_and_report(root, &tools));
     let exe = checks.run("reference server builds", || reference_server::build(root));
     for &engine in which {

@@ -17,10 +17,11 @@ use crate::wasm_tests;
 const FMT: &str = "formatting: cargo fmt --all --check";
 const CLIPPY_NATIVE: &str = "clippy, native: every package and target, -D warnings";
 const CLIPPY_WASM: &str =
-    "clippy, wasm32 with the element feature: the library and the wasm test binaries, -D warnings";
-const CLIPPY_LEGACY: &str = "clippy, wasm32 with the element and legacy features: the library, -D warnings";
+    "clippy, wasm32: the first door with the element (the library) and the wasm test binaries, -D warnings";
+const CLIPPY_LEGACY: &str =
+    "clippy, wasm32: the full door (element, legacy) and the decode bench's build (bench), the library, -D warnings";
 const CLIPPY_DOOR: &str =
-    "clippy, the JS driver's doors (without and with the 2025-11-25 flow): wasm32 library and native unit tests, -D warnings";
+    "clippy, native: the library and its unit tests with the 2025-11-25 flow (legacy), -D warnings";
 
 /// Runs the five checks. Without rustfmt or clippy (and no rustup to add them) the checks that need
 /// the missing one fail, saying so; the others still run.
@@ -46,7 +47,7 @@ pub fn run(root: &Path, checks: &mut Checks) {
         cmd::run(&mut clippy).map_err(clippy_failed)
     });
 
-    // The library as `cargo xtask build` compiles it (wasm32, with the element), and the wasm test
+    // The first door as `cargo xtask build` compiles it (wasm32, with the element), and the wasm test
     // binaries, which are `cfg(target_arch = "wasm32")` and so invisible to the native run. Not
     // `--all-targets`: the property tests and benches depend on crates that do not build for wasm32.
     checks.run(CLIPPY_WASM, || {
@@ -60,36 +61,22 @@ pub fn run(root: &Path, checks: &mut Checks) {
         cmd::run(&mut clippy).map_err(clippy_failed)
     });
 
-    // The `legacy` feature's code (2025-11-25 servers) is in no default cargo build: lint it as
-    // `cargo xtask build` compiles it for pkg/.
+    // The `legacy` and `bench` features' code is in no default cargo build: lint it as `cargo xtask
+    // build` (the full door) and `cargo xtask bench decode` compile it.
     checks.run(CLIPPY_LEGACY, || {
         available()?;
-        let mut clippy = cmd::cargo();
-        clippy.args([
-            "clippy",
-            "-p",
-            "mcp-tasks-web",
-            "--target",
-            WASM_TARGET,
-            "--features",
-            "element,legacy",
-            "--lib",
-        ]);
-        clippy.args(["--", "-D", "warnings"]).current_dir(root);
-        cmd::run(&mut clippy).map_err(clippy_failed)
+        for features in ["element,legacy", "bench"] {
+            let mut clippy = cmd::cargo();
+            clippy.args(["clippy", "-p", "mcp-tasks-web", "--target", WASM_TARGET, "--features", features, "--lib"]);
+            clippy.args(["--", "-D", "warnings"]).current_dir(root);
+            cmd::run(&mut clippy).map_err(clippy_failed)?;
+        }
+        Ok::<(), Error>(())
     });
 
-    // The door (src/door/) as the driver's builds compile it, and its native tests of the 2025-11-25
-    // flow, which only a build with `legacy` has.
+    // The door's native tests of the 2025-11-25 flow, which only a build with `legacy` has.
     checks.run(CLIPPY_DOOR, || {
         available()?;
-        // The first door (without the 2025-11-25 flow) and the full one.
-        for features in ["door,element", "door,element,legacy"] {
-            let mut wasm = cmd::cargo();
-            wasm.args(["clippy", "-p", "mcp-tasks-web", "--target", WASM_TARGET, "--no-default-features"]);
-            wasm.args(["--features", features, "--lib", "--", "-D", "warnings"]).current_dir(root);
-            cmd::run(&mut wasm).map_err(clippy_failed)?;
-        }
         let mut native = cmd::cargo();
         native.args(["clippy", "-p", "mcp-tasks-web", "--lib", "--tests", "--features", "legacy"]);
         native.args(["--", "-D", "warnings"]).current_dir(root);

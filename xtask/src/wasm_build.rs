@@ -151,9 +151,8 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
         let name = source.rsplit('/').next().unwrap_or(source);
         std::fs::copy(root.join(source), dir.join(name)).context(format!("copying {source}"))?;
     }
-    let (client, client_full) = build_driver_entry(root, tools, &["door"], &dir, "task_client.js", CLIENT_OUT_NAME)?;
-    let (element, element_full) =
-        build_driver_entry(root, tools, &["door", "element"], &dir, "element_entry.js", OUT_NAME)?;
+    let (client, client_full) = build_driver_entry(root, tools, &[], &dir, "task_client.js", CLIENT_OUT_NAME)?;
+    let (element, element_full) = build_driver_entry(root, tools, &["element"], &dir, "element_entry.js", OUT_NAME)?;
     let element_js = dir.join("element.js");
     minify_stylesheet(tools, &element_js)?;
     minify(tools, &element_js, false)?;

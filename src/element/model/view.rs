@@ -1,8 +1,8 @@
 //! The element's views as plain JSON for the DOM half (`pkg/element.js`): a card, the list's rows, a
 //! form's answer. Every word is already in the user's language and every decision made (which widget,
 //! which constraints, which warnings, what a result shows), so the JS only creates elements and sets
-//! texts and attributes. Pure, so built and tested natively; `bindings::element` moves the values
-//! across with `host::js_json`.
+//! texts and attributes. Pure, so built and tested natively; the door (`door/element.rs`) hands them
+//! to the driver as JSON text.
 //!
 //! Member names are the JS's: `pkg/element.js` reads them (and `tests::card_members` lists them).
 use crate::json::{Map, Number, Value};

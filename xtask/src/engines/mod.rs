@@ -1,27 +1,21 @@
 //! The browser engines the tests run in — Chromium, Firefox ESR and WebKit (WebKitGTK) — and, per
 //! engine, how a test command reaches it and what passed in it.
 //!
-//! Mobile webviews on iOS are WebKit and Firefox has its own IndexedDB and Web Locks, so the browser
-//! tests run in all three: the wasm tests of the page and dedicated-worker runtimes
-//! (xtask/src/wasm_tests.rs) through wasm-bindgen-test-runner, and the main end-to-end paths
-//! (Chromium: tests/e2e with Playwright; the others: tests/engines over plain WebDriver).
-//!
-//! wasm-bindgen-test-runner picks its WebDriver from `GECKODRIVER`, `SAFARIDRIVER` or `CHROMEDRIVER`
-//! (checked in that order, so exactly one is set). WebKitWebDriver works as `SAFARIDRIVER`: the runner's
-//! Safari path speaks plain W3C WebDriver and sends empty capabilities, on which WebKitWebDriver starts
-//! its default browser, MiniBrowser `--automation` — what we want. Only the display is missing: the
-//! whole command runs under `xvfb-run -a`, so the driver and MiniBrowser inherit its `DISPLAY`.
+//! Mobile webviews on iOS are WebKit and Firefox has its own IndexedDB and Web Locks, so the main
+//! end-to-end paths run in all three (Chromium: tests/e2e with Playwright; the others: tests/engines
+//! over plain WebDriver). WebKitWebDriver starts its default browser, MiniBrowser `--automation`;
+//! only the display is missing, so the whole command runs under `xvfb-run -a`, and the driver and
+//! MiniBrowser inherit its `DISPLAY`.
 
-mod capabilities;
 mod tally;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 pub use tally::EngineTally;
 
-use crate::error::{Context, Result};
-use crate::{toolchain, workspace};
+use crate::error::Result;
+use crate::toolchain;
 
 /// A browser engine the tests run in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -62,12 +56,8 @@ impl Engine {
 pub struct EngineDriver {
     /// Which engine.
     pub engine: Engine,
-    /// The variable that names the driver for wasm-bindgen-test-runner, and the driver.
-    driver_var: &'static str,
+    /// The WebDriver server (chromedriver, geckodriver, WebKitWebDriver).
     driver: PathBuf,
-    /// The runner's capabilities file (`WASM_BINDGEN_TEST_WEBDRIVER_JSON`); none for WebKit, whose
-    /// capabilities the runner does not send.
-    webdriver_json: Option<PathBuf>,
     /// The browser binary, for the end-to-end tests (`FIREFOX`); Chromium's and WebKit's are found by
     /// their own rigs and drivers.
     browser: Option<PathBuf>,
@@ -76,16 +66,6 @@ pub struct EngineDriver {
 }
 
 impl EngineDriver {
-    /// Points wasm-bindgen-test-runner at this engine: its driver variable (the other drivers' are
-    /// cleared by the caller) and capabilities file.
-    pub fn set_runner_env(&self, command: &mut Command) {
-        command.env(self.driver_var, &self.driver);
-        match &self.webdriver_json {
-            Some(json) => command.env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", json),
-            None => command.env_remove("WASM_BINDGEN_TEST_WEBDRIVER_JSON"),
-        };
-    }
-
     /// The variables tests/engines/rig.mjs reads: `ENGINE` and where the driver and browser are.
     pub fn set_engine_tests_env(&self, command: &mut Command) {
         match self.engine {
@@ -128,11 +108,9 @@ pub struct Engines {
 }
 
 impl Engines {
-    /// Installs what each engine needs where missing (apt-get, cargo install) and writes the runner's
-    /// capabilities files into `<target dir>/wasm-tests/`.
-    pub fn prepare(root: &Path) -> Engines {
-        let drivers =
-            Engine::ALL.iter().map(|&engine| prepare_engine(root, engine).map_err(|e| e.to_string())).collect();
+    /// Installs what each engine needs where missing (apt-get, cargo install).
+    pub fn prepare() -> Engines {
+        let drivers = Engine::ALL.iter().map(|&engine| prepare_engine(engine).map_err(|e| e.to_string())).collect();
         Engines { drivers }
     }
 
@@ -147,55 +125,21 @@ impl Engines {
     }
 }
 
-fn prepare_engine(root: &Path, engine: Engine) -> Result<EngineDriver> {
-    let json_dir = workspace::target_dir(root)?.join("wasm-tests");
+fn prepare_engine(engine: Engine) -> Result<EngineDriver> {
     match engine {
         Engine::Chromium => {
             let browser = toolchain::ensure_browser()?;
-            let json = write_json(&json_dir, "webdriver.json", &capabilities::chromium(&browser.chromium))?;
-            Ok(EngineDriver {
-                engine,
-                driver_var: "CHROMEDRIVER",
-                driver: browser.chromedriver,
-                webdriver_json: Some(json),
-                browser: Some(browser.chromium),
-                xvfb_run: None,
-            })
+            Ok(EngineDriver { engine, driver: browser.chromedriver, browser: Some(browser.chromium), xvfb_run: None })
         }
         Engine::Firefox => {
             let firefox = toolchain::ensure_firefox()?;
-            let json = write_json(&json_dir, "webdriver-firefox.json", &capabilities::firefox(&firefox.firefox))?;
-            Ok(EngineDriver {
-                engine,
-                driver_var: "GECKODRIVER",
-                driver: firefox.geckodriver,
-                webdriver_json: Some(json),
-                browser: Some(firefox.firefox),
-                xvfb_run: None,
-            })
+            Ok(EngineDriver { engine, driver: firefox.geckodriver, browser: Some(firefox.firefox), xvfb_run: None })
         }
         Engine::WebKit => {
             let webkit = toolchain::ensure_webkit()?;
-            Ok(EngineDriver {
-                engine,
-                driver_var: "SAFARIDRIVER",
-                driver: webkit.driver,
-                webdriver_json: None,
-                browser: None,
-                xvfb_run: Some(webkit.xvfb_run),
-            })
+            Ok(EngineDriver { engine, driver: webkit.driver, browser: None, xvfb_run: Some(webkit.xvfb_run) })
         }
     }
-}
-
-/// Writes `value` as `dir/name` (generated, not committed, so binaries and switches live in one place:
-/// capabilities.rs); returns the path.
-fn write_json(dir: &Path, name: &str, value: &serde_json::Value) -> Result<PathBuf> {
-    std::fs::create_dir_all(dir).context(format!("creating {}", dir.display()))?;
-    let path = dir.join(name);
-    let text = serde_json::to_string_pretty(value).context(format!("encoding {name}"))?;
-    std::fs::write(&path, text + "\n").context(format!("writing {}", path.display()))?;
-    Ok(path)
 }
 
 #[cfg(test)]
@@ -205,9 +149,7 @@ mod tests {
     fn driver(xvfb_run: Option<&str>) -> EngineDriver {
         EngineDriver {
             engine: Engine::WebKit,
-            driver_var: "SAFARIDRIVER",
             driver: PathBuf::from("/usr/bin/WebKitWebDriver"),
-            webdriver_json: None,
             browser: None,
             xvfb_run: xvfb_run.map(PathBuf::from),
         }
@@ -229,26 +171,12 @@ mod tests {
         let args: Vec<_> = wrapped.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
         assert_eq!(args, ["-a", "-s", "-screen 0 1280x1024x24", "cargo", "test", "--test", "x"]);
         assert_eq!(envs_of(&wrapped), [("A".into(), Some("1".into())), ("B".into(), None)]);
-        assert_eq!(wrapped.get_current_dir(), Some(Path::new("/tmp")));
+        assert_eq!(wrapped.get_current_dir(), Some(std::path::Path::new("/tmp")));
     }
 
     #[test]
     fn wrap_leaves_engines_without_a_display_alone() {
         let wrapped = driver(None).wrap(Command::new("cargo"));
         assert_eq!(wrapped.get_program(), "cargo");
-    }
-
-    #[test]
-    fn the_runner_gets_exactly_one_driver_and_webkit_no_capabilities_file() {
-        let mut command = Command::new("cargo");
-        command.env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", "stale.json");
-        driver(None).set_runner_env(&mut command);
-        assert_eq!(
-            envs_of(&command),
-            [
-                ("SAFARIDRIVER".into(), Some("/usr/bin/WebKitWebDriver".into())),
-                ("WASM_BINDGEN_TEST_WEBDRIVER_JSON".into(), None)
-            ]
-        );
     }
 }
