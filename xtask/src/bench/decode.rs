@@ -3,13 +3,11 @@
 //! the three bodies `benches/core.rs` decodes natively (working; input_required with the ten-field form;
 //! completed with a ~10 KB result):
 //!
-//! - ours: `benchDecodeTasksGetClient` of a build with the `bench` feature (`src/bindings/bench.rs`; the
-//!   shipped pkg/ is built without it): the client's path for a task last seen in the body's own
-//!   status. A body without a status detail takes the transport's fast path (`JSON.parse` in
-//!   `http.js`, the Task fields handed to Rust in one call, decided by `protocol::task_fields`); any
-//!   other goes in as bytes, as the transport reads a fetch body, decoded as the transport does (JSON
-//!   parse, envelope, `tasks/get` result with its taskId check). The task comes out through the
-//!   client's `to_js` (serialise in wasm, `JSON.parse` in JS);
+//! - ours: `benchDecodeTasksGetBytes` of a build with the `bench` feature (`src/bindings/bench.rs`; the
+//!   shipped pkg/ is built without it): the package's path since the JS driver replaced the Rust one.
+//!   The body goes in as bytes, as the driver hands a fetch body to the door, and is decoded as the
+//!   door does (JSON parse, envelope, `tasks/get` result with its taskId check); the task comes out as
+//!   JSON text that JS parses, as the door's effects cross;
 //! - official: what `@modelcontextprotocol/ext-tasks` 0.2.2 does with the same body under 2026-07-28:
 //!   `JSON.parse` (the host's `response.json()`), then its `responseResult` + `parseResult` with
 //!   `GetTaskResultV2Schema` (zod 4 `safeParse`) and the taskId check
@@ -17,8 +15,10 @@
 //!
 //! The page (`xtask/bench-fixtures/decode/`) warms each subject up, then times batches of 20–40 ms
 //! (a count fixed by doubling) and reports µs per decode, median of 21 batches (`BENCH_DECODE_BATCHES`, `BENCH_DECODE_BATCH_MS`), the subjects' batches
-//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show the other two
-//! routes into wasm measured in the same page (the body as a JS string, today's `benchDecodeTasksGet`;
+//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show the retired
+//! Rust driver's fast path (`benchDecodeTasksGetClient`: `JSON.parse` in `http.js`, the Task fields
+//! handed to Rust in one call, the detail's parts by reference), the other routes into wasm measured
+//! in the same page (the body as a JS string, `benchDecodeTasksGet`;
 //! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, or handed them by JS in
 //! one call, two prototypes that must refuse the same broken bodies as ours), our decode
 //! with only the status string handed back, and `JSON.parse` alone. The hard check (issue 17): ours ÷
@@ -41,14 +41,14 @@ const DEFAULT_BATCHES: u64 = 21;
 const DEFAULT_BATCH_MS: u64 = 20;
 /// The page's subjects: the two the rows compare, then the ones the details add.
 const SUBJECTS: [(&str, &str); 9] = [
-    ("ours", "ours (the client's path)"),
+    ("ours", "ours (the package's path: bytes into the door)"),
     ("official", "official"),
     ("officialBytes", "official, bytes in"),
-    ("oursBytes", "ours, bytes in"),
+    ("oursFastPath", "the retired Rust driver's fast path"),
     ("oursText", "ours, JS string in"),
     ("oursJsParse", "JSON.parse + Rust reads fields"),
     ("oursJsFields", "JSON.parse + fields in one call"),
-    ("oursDecodeOnly", "ours (client's path), status string out"),
+    ("oursDecodeOnly", "ours (the package's path), status string out"),
     ("jsonParse", "JSON.parse alone"),
 ];
 /// The most ours ÷ official may be on any body.
@@ -76,9 +76,9 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         "µs per decode in headless Chromium {chromium}, median of {batches} interleaved batches of ≥ {batch_ms} ms, same page"
     );
     let ours_note = format!(
-        "benchDecodeTasksGetClient (feature `bench`, release + wasm-opt -Oz --converge): the body's bytes through the transport's \
-         path (JSON.parse in http.js and the fields handed to Rust, or the bytes decoded in wasm for a body the fast path does not \
-         take; the taskId check) → task as a JS object via the client's to_js; {setting}"
+        "benchDecodeTasksGetBytes (feature `bench`, release + wasm-opt -Oz --converge): the body's bytes into wasm, as the JS \
+         driver hands them to the door, decoded as the door does (JSON parse, envelope, tasks/get result, taskId check) → task \
+         as JSON text that JS parses, as the door's effects cross; {setting}"
     );
     let official_note = format!(
         "JSON.parse + ext-tasks 0.2.2 responseResult/parseResult(GetTaskResultV2Schema) (zod safeParse) + taskId check \
