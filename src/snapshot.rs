@@ -3,7 +3,7 @@
 //!
 //! One type, one JSON form: the client engine writes snapshots with `to_json` (the `task` and `call`
 //! events, `snapshot()`, `tasks()`), the element reads them back with [`Snapshot::from_json`], and the
-//! TypeScript declarations in `src/bindings/mod.rs` name the same fields and status values (a test here
+//! TypeScript declarations in `pkg-template/client.d.ts` name the same fields and status values (a test here
 //! checks them). Pure: no wasm-bindgen, js-sys or web-sys.
 use crate::json::{json, Map, Number, Value};
 
@@ -649,8 +649,8 @@ mod tests {
 
     #[test]
     fn the_typescript_declarations_name_the_same_values() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bindings/mod.rs");
-        let ts = std::fs::read_to_string(path).expect("src/bindings/mod.rs is readable");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/client.d.ts");
+        let ts = std::fs::read_to_string(path).expect("pkg-template/client.d.ts is readable");
         let statuses: Vec<&str> = LocalStatus::ALL.into_iter().map(LocalStatus::as_str).collect();
         assert_eq!(quoted_after(&ts, "export type TaskStatus ="), statuses);
         let connectivity: Vec<&str> = Connectivity::ALL.into_iter().map(Connectivity::as_str).collect();
@@ -666,8 +666,8 @@ mod tests {
 
     #[test]
     fn the_typescript_task_snapshot_has_every_field_in_order() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bindings/mod.rs");
-        let ts = std::fs::read_to_string(path).expect("src/bindings/mod.rs is readable");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/client.d.ts");
+        let ts = std::fs::read_to_string(path).expect("pkg-template/client.d.ts is readable");
         let start = ts.find("export interface TaskSnapshot {").expect("TaskSnapshot is declared");
         let body = &ts[start..start + ts[start..].find("\n}").unwrap_or(0)];
         let declared: Vec<&str> = body
