@@ -183,6 +183,8 @@ pub struct Door {
     deleting: Option<crate::collections::SortedSet<String>>,
     /// The time of the event being handled.
     now: u64,
+    /// The restore at open, between its first page and the rest (`restore` with `more`).
+    restoring: Option<crate::client_state::Restore>,
     /// The server's generation and 2025-11-25 session.
     #[cfg(feature = "legacy")]
     link: legacy::Link,
@@ -266,6 +268,7 @@ impl Door {
             max_response_bytes: options.max_response_bytes,
             seed,
             now: 0,
+            restoring: None,
             #[cfg(feature = "legacy")]
             link: legacy::Link::default(),
             #[cfg(not(feature = "legacy"))]
@@ -490,17 +493,23 @@ impl Door {
 
     /// Restores the records the driver listed under [`Self::prefix`] (`entries`: `[key, text]` pairs,
     /// in key order), then polls what is due. `leader`: this tab took the lock while the store opened.
+    /// The store read at open. A driver may hand it over in two parts: a first page with `more` (its
+    /// due tasks are polled at once, while the rest is read), then the rest.
     fn restore(&mut self, now: u64, event: &Value, x: u64) {
         if event.get("leader").and_then(Value::as_bool) == Some(true) {
             self.state.set_leader(true);
         }
         let entries = pairs(event);
         self.read_link(now, &entries);
-        let mut restore = self.state.begin_restore(true);
+        let mut restore = self.restoring.take().unwrap_or_else(|| self.state.begin_restore(true));
         for (key, text) in entries {
             self.state.restore_entry(&mut restore, &key, text);
         }
         self.state.page_read(&mut restore, now);
+        if event.get("more").and_then(Value::as_bool) == Some(true) {
+            self.restoring = Some(restore);
+            return self.done(x, Ok(Value::Null));
+        }
         // The ids read anew matter to the tabs and step mode, which the door does not drive yet.
         self.state.finish_restore(restore, now);
         self.state.poll_due(now);

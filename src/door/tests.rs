@@ -229,6 +229,55 @@ fn a_stream_without_the_answer_or_with_an_endless_event_fails_the_call_with_its_
 }
 
 #[test]
+fn a_restore_in_two_parts_polls_the_first_page_before_the_rest_is_read() {
+    let mut first = open();
+    with_task(&mut first);
+    let text = first.state.stored_text("t1").unwrap();
+    let entries: Vec<Value> = (0..40)
+        .map(|i| {
+            let id = format!("t{i}");
+            json!([first.state.keys().task(&id), text.replace("\"t1\"", &format!("\"{id}\""))])
+        })
+        .collect();
+    let mut door = open();
+    // The hint names a task of the second part; its early answer comes before the store is read.
+    let out = feed(&mut door, NOW, r#"{"e":"early","hint":"[\"t35\"]"}"#);
+    let done = json!({
+        "taskId": "t35", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "completed", "resultType": "complete",
+        "result": { "content": [{ "type": "text", "text": "ok" }] }
+    });
+    answer(&mut door, NOW + 5, the(&out, "send"), done);
+
+    let page = json!({ "e": "restore", "x": 1, "leader": true, "more": true, "entries": entries[..32].to_vec() });
+    let out = door.handle(NOW + 5_000, &page, &[]);
+    assert_eq!(the(&out, "done").get("x").and_then(Value::as_u64), Some(1), "the first page is taken: {out:?}");
+    let polled: Vec<String> = out
+        .iter()
+        .filter(|e| e.get("do").and_then(Value::as_str) == Some("send"))
+        .filter_map(|send| {
+            let sent = request(send);
+            sent.get("params").and_then(|p| p.get("taskId")).and_then(Value::as_str).map(str::to_owned)
+        })
+        .collect();
+    assert!(!polled.is_empty(), "the first page's due tasks are polled before the rest is read: {out:?}");
+    assert!(polled.iter().all(|id| id[1..].parse::<u32>().unwrap() < 32), "only the first page's: {polled:?}");
+
+    let rest = json!({ "e": "restore", "x": 2, "leader": true, "entries": entries[32..].to_vec() });
+    let out = door.handle(NOW + 5_010, &rest, &[]);
+    assert_eq!(the(&out, "done").get("x").and_then(Value::as_u64), Some(2), "the restore ends with the rest");
+    let tasks = feed(&mut door, NOW + 5_010, r#"{"e":"tasks","x":3}"#);
+    let list = the(&tasks, "done").get("value").and_then(Value::as_array).unwrap();
+    assert_eq!(list.len(), 40, "every record of both parts is held");
+    let t35 = list.iter().find(|t| t.get("taskId").and_then(Value::as_str) == Some("t35")).unwrap();
+    assert_eq!(
+        t35.get("status").and_then(Value::as_str),
+        Some("completed"),
+        "one restore: the early answer waited for its record in the second part"
+    );
+}
+
+#[test]
 fn restored_records_are_polled_and_unknown_events_and_tasks_are_typed_errors() {
     let mut first = open();
     with_task(&mut first);

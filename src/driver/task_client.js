@@ -39,6 +39,11 @@ export const ELEMENT = Symbol("mcp-tasks-web element");
 const DATABASE = "mcp-tasks-web";
 /** Records read per page at open. */
 const PAGE = 2048;
+/**
+ * The first page read at open: small, so its due tasks are polled while the rest is read
+ * (`FIRST_PAGE` in src/client_state/restore.rs).
+ */
+const FIRST_PAGE = 32;
 /** The longest single timer: the door's schedule is asked again at least this often. */
 const MAX_TIMER_MS = 60_000;
 const NO_BODY = new Uint8Array(0);
@@ -97,13 +102,16 @@ async function openStore(choice) {
   }
 }
 
-/** Every record under `prefix`, as `[key, text]` pairs in key order, page by page. */
-async function listAll(records, prefix) {
+/**
+ * Every record under `prefix` after the key `after` (from the first when undefined), as `[key, text]`
+ * pairs in key order, page by page; at most one page of `size` when `size` is given.
+ */
+async function listAll(records, prefix, after = undefined, size = undefined) {
   const entries = [];
-  for (let after; ; ) {
-    const page = await records.listPage(prefix, after, PAGE);
+  for (;;) {
+    const page = await records.listPage(prefix, after, size ?? PAGE);
     for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
-    if (page.length < PAGE * 2) return entries;
+    if (size !== undefined || page.length < PAGE * 2) return entries;
     after = page[page.length - 2];
   }
 }
@@ -199,6 +207,7 @@ export class TaskClient {
       held ||= await trying.decided;
       client.#joinTabs(tabs, trying, held);
     }
+    client.#leading = held;
     let entries = [];
     try {
       // Records the previous release stored under its bare keys move to this release's first.
@@ -206,7 +215,14 @@ export class TaskClient {
         await records.putIf(to, undefined, text);
         await records.run(2, from);
       }
-      entries = await listAll(records, prefix);
+      // The first page goes to the door at once, so its due tasks are polled while the rest is read.
+      entries = await listAll(records, prefix, undefined, FIRST_PAGE);
+      if (entries.length === FIRST_PAGE) {
+        const after = entries[entries.length - 1][0];
+        await client.#ask({ e: "restore", entries, leader: held, more: true });
+        entries = [];
+        entries = await listAll(records, prefix, after);
+      }
     } catch (thrown) {
       // A host store that cannot list or move breaks its contract: open() says so rather than
       // claim durability for tasks it did not load. IndexedDB falls back to memory.
@@ -216,7 +232,6 @@ export class TaskClient {
       }
       client.#storageFailed(thrown);
     }
-    client.#leading = held;
     await client.#ask({ e: "restore", entries, leader: held });
     if (stepping) return client;
     client.#unwatch = Page.watch(
