@@ -102,22 +102,17 @@ async function openStore(choice) {
   }
 }
 
-/** Up to `size` records under `prefix` after the key `after` (none: from the first), as `[key, text]` pairs. */
-async function listPage(records, prefix, after, size) {
-  const page = await records.listPage(prefix, after, size);
+/**
+ * Every record under `prefix` after the key `after` (from the first when undefined), as `[key, text]`
+ * pairs in key order, page by page; at most one page of `size` when `size` is given.
+ */
+async function listAll(records, prefix, after = undefined, size = undefined) {
   const entries = [];
-  for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
-  return entries;
-}
-
-/** Every record under `prefix`, as `[key, text]` pairs in key order, page by page. */
-async function listAll(records, prefix) {
-  const entries = [];
-  for (let after; ; ) {
-    const page = await listPage(records, prefix, after, PAGE);
-    entries.push(...page);
-    if (page.length < PAGE) return entries;
-    after = page[page.length - 1][0];
+  for (;;) {
+    const page = await records.listPage(prefix, after, size ?? PAGE);
+    for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
+    if (size !== undefined || page.length < PAGE * 2) return entries;
+    after = page[page.length - 2];
   }
 }
 
@@ -220,17 +215,13 @@ export class TaskClient {
         await records.putIf(to, undefined, text);
         await records.run(2, from);
       }
-      // Page by page, each to the door as it is read: the first (32 records) at once, so its due
-      // tasks are polled while the rest is read, and no event carries the whole namespace (the
-      // door's memory would grow to hold it all at once, and a .wasm's memory never shrinks).
-      for (let after, size = FIRST_PAGE; ; size = PAGE) {
-        const page = await listPage(records, prefix, after, size);
-        if (page.length < size) {
-          entries = page;
-          break;
-        }
-        after = page[page.length - 1][0];
-        await client.#ask({ e: "restore", entries: page, leader: held, more: true });
+      // The first page goes to the door at once, so its due tasks are polled while the rest is read.
+      entries = await listAll(records, prefix, undefined, FIRST_PAGE);
+      if (entries.length === FIRST_PAGE) {
+        const after = entries[entries.length - 1][0];
+        await client.#ask({ e: "restore", entries, leader: held, more: true });
+        entries = [];
+        entries = await listAll(records, prefix, after);
       }
     } catch (thrown) {
       // A host store that cannot list or move breaks its contract: open() says so rather than
