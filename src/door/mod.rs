@@ -300,10 +300,12 @@ impl Door {
         }
         let x = number(event, "x");
         match event.get("e").and_then(Value::as_str).unwrap_or_default() {
+            // What the driver needs before it reads the store: the keys, and the first page's size.
             "keys" => {
                 let keys = self.state.keys();
                 let prefixes = json!({
-                    "prefix": keys.prefix(), "previous": keys.previous_prefix(), "tabs": keys.tabs(), "hint": keys.early_hint()
+                    "prefix": keys.prefix(), "previous": keys.previous_prefix(), "tabs": keys.tabs(),
+                    "hint": keys.early_hint(), "firstPage": crate::client_state::FIRST_PAGE
                 });
                 self.done(x, Ok(prefixes));
             }
@@ -493,8 +495,8 @@ impl Door {
 
     /// Restores the records the driver listed under [`Self::prefix`] (`entries`: `[key, text]` pairs,
     /// in key order), then polls what is due. `leader`: this tab took the lock while the store opened.
-    /// The store read at open. A driver may hand it over in two parts: a first page with `more` (its
-    /// due tasks are polled at once, while the rest is read), then the rest.
+    /// A driver may hand them over in two parts, one restore: a first page with `more` (its due tasks
+    /// are polled at once, while the rest is read), then the rest.
     fn restore(&mut self, now: u64, event: &Value, x: u64) {
         if event.get("leader").and_then(Value::as_bool) == Some(true) {
             self.state.set_leader(true);

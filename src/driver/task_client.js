@@ -39,11 +39,6 @@ export const ELEMENT = Symbol("mcp-tasks-web element");
 const DATABASE = "mcp-tasks-web";
 /** Records read per page at open. */
 const PAGE = 2048;
-/**
- * The first page read at open: small, so its due tasks are polled while the rest is read
- * (`FIRST_PAGE` in src/client_state/restore.rs).
- */
-const FIRST_PAGE = 32;
 /** The longest single timer: the door's schedule is asked again at least this often. */
 const MAX_TIMER_MS = 60_000;
 const NO_BODY = new Uint8Array(0);
@@ -102,17 +97,22 @@ async function openStore(choice) {
   }
 }
 
-/**
- * Every record under `prefix` after the key `after` (from the first when undefined), as `[key, text]`
- * pairs in key order, page by page; at most one page of `size` when `size` is given.
- */
-async function listAll(records, prefix, after = undefined, size = undefined) {
+/** Up to `size` records under `prefix` after the key `after` (none: from the first), as `[key, text]` pairs. */
+async function listPage(records, prefix, after, size) {
+  const page = await records.listPage(prefix, after, size);
+  const entries = [];
+  for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
+  return entries;
+}
+
+/** Every record under `prefix` after the key `after` (none: from the first), as `[key, text]` pairs, page by page. */
+async function listAll(records, prefix, after = undefined) {
   const entries = [];
   for (;;) {
-    const page = await records.listPage(prefix, after, size ?? PAGE);
-    for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
-    if (size !== undefined || page.length < PAGE * 2) return entries;
-    after = page[page.length - 2];
+    const page = await listPage(records, prefix, after, PAGE);
+    entries.push(...page);
+    if (page.length < PAGE) return entries;
+    after = page[page.length - 1][0];
   }
 }
 
@@ -179,7 +179,7 @@ export class TaskClient {
       throw typeof thrown === "string" ? toError(JSON.parse(thrown)) : thrown;
     }
     const [keyed, ...first] = JSON.parse(door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY));
-    const { prefix, previous, tabs, hint: hintKey } = keyed.value;
+    const { prefix, previous, tabs, hint: hintKey, firstPage } = keyed.value;
     // The lock is asked for while the store opens (on a fresh page each takes tens of ms). Holding it
     // with a hint, this tab polls the hinted tasks before the store is read.
     const stepping = options.autoPoll === false;
@@ -216,12 +216,13 @@ export class TaskClient {
         await records.run(2, from);
       }
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
-      entries = await listAll(records, prefix, undefined, FIRST_PAGE);
-      if (entries.length === FIRST_PAGE) {
-        const after = entries[entries.length - 1][0];
-        await client.#ask({ e: "restore", entries, leader: held, more: true });
+      const page = await listPage(records, prefix, undefined, firstPage);
+      entries = page;
+      if (page.length === firstPage) {
+        await client.#ask({ e: "restore", entries: page, leader: held, more: true });
+        // Should the rest not be read, the door ends the restore with the first page alone.
         entries = [];
-        entries = await listAll(records, prefix, after);
+        entries = await listAll(records, prefix, page[page.length - 1][0]);
       }
     } catch (thrown) {
       // A host store that cannot list or move breaks its contract: open() says so rather than
