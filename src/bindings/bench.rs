@@ -8,7 +8,6 @@ use wasm_bindgen::prelude::*;
 
 use crate::host::js_json::to_js;
 use crate::protocol::jsonrpc::decode_message_value;
-use crate::protocol::parsed_task::ParsedTask;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task::TaskStatus;
 use crate::transport::task_answer::TaskSink;
@@ -46,27 +45,6 @@ pub fn bench_decode_tasks_get_client(
         return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
     }
     decode(task_id, &crate::text::lossy_utf8(&body.to_vec()), to_js_object)
-}
-
-/// The package's path for a poll's small answer: the Task fields as the driver's `taskFields`
-/// (`http.js`) read them, decided as the door's `task` decides (`ParsedTask`, then the taskId check of
-/// `tasks/get` for `expected`); the task as [`hand_over`] gives it, as JSON text that JS parses.
-#[wasm_bindgen(js_name = benchDecodeTaskFields)]
-#[allow(clippy::too_many_arguments)]
-pub fn bench_decode_task_fields(
-    expected: String,
-    task_id: String,
-    status: u32,
-    status_message: Option<String>,
-    created_at: String,
-    last_updated_at: String,
-    ttl_ms: Option<f64>,
-    poll_interval_ms: Option<f64>,
-) -> Result<JsValue, JsValue> {
-    let request = ClientRequest::GetTask { task_id: expected };
-    let task = ParsedTask { task_id, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms };
-    let result = task.into_task().and_then(|task| request.accept_task(task)).map_err(|e| e.to_string())?;
-    hand_over(result, true)
 }
 
 #[wasm_bindgen(module = "/src/transport/http.js")]

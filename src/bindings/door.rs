@@ -5,7 +5,6 @@ use wasm_bindgen::prelude::*;
 
 use crate::door::Door;
 use crate::json::Value;
-use crate::protocol::parsed_task::ParsedTask;
 
 /// One client's state, driven from JS.
 #[wasm_bindgen]
@@ -42,27 +41,6 @@ impl ClientDoor {
     /// event cannot be read.
     pub fn handle(&mut self, now: f64, x: f64, event: &str, body: &[u8]) -> String {
         effects_text(self.door.handle_text(now as u64, x as u64, event, body))
-    }
-
-    /// The Task fields of exchange `n`'s answer as the driver read them (`http.js`'s `taskFields`,
-    /// for a `fast` send): typed arguments rather than an event's text, since this is every poll's
-    /// path and the crossing is most of its cost. Returns the effects' JSON text, as `handle` does.
-    #[allow(clippy::too_many_arguments)]
-    pub fn task(
-        &mut self,
-        now: f64,
-        n: f64,
-        task_id: String,
-        status: u32,
-        status_message: Option<String>,
-        created_at: String,
-        last_updated_at: String,
-        ttl_ms: Option<f64>,
-        poll_interval_ms: Option<f64>,
-    ) -> String {
-        let task =
-            ParsedTask { task_id, status, status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms };
-        effects_text(self.door.task_answer(now as u64, n as u64, task))
     }
 }
 

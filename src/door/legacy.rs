@@ -387,7 +387,7 @@ impl Door {
             _ => (false, None),
         };
         let headers = headers.iter().map(|(name, value)| (*name, value.as_str()));
-        self.push_send_effect(n, x, body, headers, (stream, false), ms);
+        self.push_send_effect(n, x, body, headers, stream, ms);
     }
 
     /// Whether exchange `n` is one of this module's.

@@ -10,9 +10,8 @@
 //! waits, forgets, the listen stream, one poller across tabs, notifications, step mode, and with the
 //! `element` feature the element's cards) and, with the `legacy` feature, 2025-11-25 servers
 //! (`legacy.rs`: era detection, the session, `tasks/result` streams); without it, it hands over to
-//! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes but
-//! a poll's small regular answer without a status detail, whose Task fields the driver reads with
-//! `JSON.parse` and hands over in one call ([`Door::task_answer`]).
+//! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes:
+//! the `tasks/get` fast path the Rust driver had (`JSON.parse` in JS) is not here yet.
 use crate::client_state::{
     ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };
@@ -27,10 +26,8 @@ use crate::protocol::input::{decode_input_responses, encode_input_requests, with
 use crate::protocol::jsonrpc::{RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::param_headers;
-use crate::protocol::parsed_task::ParsedTask;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::subscriptions::ListenFilter;
-use crate::protocol::task::TaskStatus;
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::tool_call::{InputRequiredResult, ToolCallOutcome};
 use crate::snapshot::{TaskSnapshot, UnknownCallSnapshot};
@@ -47,17 +44,6 @@ mod options;
 mod step;
 #[cfg(not(feature = "legacy"))]
 mod upgrade;
-
-/// The largest `tasks/get` answer the driver reads itself (`Door::task_answer`). A poll of a working
-/// task is a few hundred bytes, where handing the body to wasm costs most; an answer with a detail is
-/// larger and comes as bytes anyway, so reading it in JS first would be paid twice.
-const FAST_ANSWER_BYTES: usize = 1024;
-
-/// The status names the driver may hand over as fields, by their code (`null` where it may not).
-fn fast_statuses() -> Value {
-    let names = TaskStatus::ALL.map(|s| if ParsedTask::takes(s) { Value::from(s.as_str()) } else { Value::Null });
-    Value::Array(names.into())
-}
 
 /// How long a `respond` or `cancel` forwarded to the polling tab waits for its reply.
 const FORWARD_TIMEOUT_MS: u64 = 5_000;
@@ -319,8 +305,7 @@ impl Door {
                 let keys = self.state.keys();
                 let prefixes = json!({
                     "prefix": keys.prefix(), "previous": keys.previous_prefix(), "tabs": keys.tabs(),
-                    "hint": keys.early_hint(), "firstPage": crate::client_state::FIRST_PAGE,
-                "fast": fast_statuses(), "fastBytes": FAST_ANSWER_BYTES
+                    "hint": keys.early_hint(), "firstPage": crate::client_state::FIRST_PAGE
                 });
                 self.done(x, Ok(prefixes));
             }
@@ -422,28 +407,6 @@ impl Door {
                 self.done(x, Err(ClientError::usage(message)));
             }
         }
-        self.after_event(now)
-    }
-
-    /// The Task fields of exchange `n`'s answer, which the driver read itself (a `fast` send whose
-    /// answer was small and regular: `protocol::parsed_task`), at `now`; decided as its bytes would
-    /// be, and what the driver must do, as [`Self::handle`] returns it.
-    pub fn task_answer(&mut self, now: u64, n: u64, task: ParsedTask) -> Vec<Value> {
-        self.now = now;
-        #[cfg(not(feature = "legacy"))]
-        if self.handed_over() {
-            return Vec::new();
-        }
-        if let Some(exchange) = self.exchanges.get_mut(n) {
-            exchange.status = 200;
-            let result = task.into_task().and_then(|task| exchange.request.accept_task(task));
-            self.finish(now, n, result.map_err(TransportError::BadResponse));
-        }
-        self.after_event(now)
-    }
-
-    /// What every event ends with: a hand-over, the steps, the writes, the timer and the early hint.
-    fn after_event(&mut self, now: u64) -> Vec<Value> {
         #[cfg(not(feature = "legacy"))]
         if let Some(out) = self.handing_over() {
             return out;
@@ -655,20 +618,18 @@ impl Door {
         };
         // A listen stream stays open as long as the server keeps it: no timeout.
         let stream = matches!(exchange.purpose, Purpose::Listen { .. });
-        // A poll's answer, when small and regular, the driver reads itself (`task_answer`).
-        let fast = matches!(exchange.request, ClientRequest::GetTask { .. });
-        self.push_send_effect(n, x, body, headers, (stream, fast), None);
+        self.push_send_effect(n, x, body, headers, stream, None);
     }
 
     /// The `send` effect: exchange `n` (of host call `x`), its body (empty: a GET) and headers; a
-    /// `stream` has no timeout, `fast` may be answered by `task_answer`, and `ms` ends it early.
+    /// `stream` has no timeout, and `ms` ends it early.
     fn push_send_effect<'a>(
         &mut self,
         n: u64,
         x: Option<u64>,
         body: String,
         headers: impl Iterator<Item = (&'a str, &'a str)>,
-        (stream, fast): (bool, bool),
+        stream: bool,
         ms: Option<u64>,
     ) {
         let mut pairs = Vec::new();
@@ -680,7 +641,7 @@ impl Door {
         let ms = ms.map_or(Value::Null, Value::from);
         let headers = Value::Array(pairs);
         self.out.push(
-            json!({ "do": "send", "n": n, "x": x, "body": body, "headers": headers, "stream": stream, "fast": fast, "ms": ms }),
+            json!({ "do": "send", "n": n, "x": x, "body": body, "headers": headers, "stream": stream, "ms": ms }),
         );
     }
 

@@ -112,58 +112,6 @@ fn a_completed_poll_is_stored_announced_and_settles_the_wait() {
     assert_eq!(the(&wait, "done").get("x").and_then(Value::as_u64), Some(6), "a settled task's wait settles at once");
 }
 
-/// The Task fields of task `t1` at `status` (a code of `TaskStatus::ALL`), as the driver reads them.
-fn parsed(status: u32, message: &str) -> ParsedTask {
-    ParsedTask {
-        task_id: "t1".into(),
-        status,
-        status_message: Some(message.into()),
-        created_at: "2026-08-01T09:00:00Z".into(),
-        last_updated_at: "2026-08-01T09:00:07Z".into(),
-        ttl_ms: Some(900_000.0),
-        poll_interval_ms: Some(2_000.0),
-    }
-}
-
-#[test]
-fn a_poll_answered_with_the_fields_the_driver_read_is_decided_as_its_bytes() {
-    let mut door = open();
-    let keys = feed(&mut door, NOW, r#"{"e":"keys","x":9}"#);
-    let keys = the(&keys, "done").get("value").unwrap().clone();
-    assert_eq!(keys.get("fast").unwrap().to_string(), r#"["working",null,null,null,"cancelled"]"#);
-    assert_eq!(keys.get("fastBytes").and_then(Value::as_u64), Some(FAST_ANSWER_BYTES as u64));
-    let poll = with_task(&mut door);
-    assert_eq!(poll.get("fast").and_then(Value::as_bool), Some(true), "a poll may be read by the driver");
-    let n = poll.get("n").and_then(Value::as_u64).unwrap();
-
-    let out = door.task_answer(NOW + 1_000, n, parsed(0, "halfway"));
-    let put = the(&out, "put").get("entries").unwrap().to_string();
-    assert!(put.contains("halfway") && put.contains("09:00:07Z"), "the new message is stored: {put}");
-    let out = feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
-    assert!(out.iter().any(|e| e.get("type").and_then(Value::as_str) == Some("task")), "the host hears of it");
-    assert_eq!(timer(&out), NOW + 3_000, "the next poll at the interval the fields gave");
-
-    // Another task's answer is refused as the bytes path refuses it, and the task is polled again.
-    let out = feed(&mut door, NOW + 3_000, r#"{"e":"tick"}"#);
-    let n = the(&out, "send").get("n").and_then(Value::as_u64).unwrap();
-    let out = door.task_answer(NOW + 3_000, n, ParsedTask { task_id: "t2".into(), ..parsed(0, "x") });
-    let put = the(&out, "put").get("entries").unwrap().to_string();
-    assert!(put.contains("badResponse") && !put.contains(r#"\"statusMessage\":\"x\""#), "only the failure: {put}");
-    let tasks = feed(&mut door, NOW + 3_000, r#"{"e":"tasks","x":10}"#);
-    let error = the(&tasks, "done").get("value").unwrap().to_string();
-    assert!(error.contains(r#""connectivity":"backoff""#) && error.contains("badResponse"), "backs off: {error}");
-    let late = door.task_answer(NOW + 3_000, n, parsed(0, "late"));
-    assert!(!kinds(&late).contains(&"put"), "an exchange is answered once: {late:?}");
-}
-
-#[test]
-fn only_polls_are_marked_for_the_driver_to_read() {
-    let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
-    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
-    assert_eq!(the(&out, "send").get("fast").and_then(Value::as_bool), Some(false), "a call's answer comes as bytes");
-}
-
 #[test]
 fn an_unsupported_version_naming_ours_is_sent_once_more_under_a_new_id() {
     // In a 200, or in an HTTP 400 as the official conformance suite's request-metadata scenario sends it.

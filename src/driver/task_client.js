@@ -5,9 +5,9 @@
 // listTools, respond, cancel, wait, tasks, forget, close, events, the listen stream, one poller across
 // tabs, notifications, step mode, the element's queries), and 2025-11-25 servers through a second door
 // loaded only when a server or the store needs it (`#handOver`). Every answer goes to the door as
-// bytes, except a poll's small regular answer, whose Task fields are read here (`taskFields`).
+// bytes (the retired Rust driver's `tasks/get` fast path is not here yet).
 import init, { ClientDoor } from "./door.js";
-import { send, taskFields } from "./http.js";
+import { send } from "./http.js";
 import { Records } from "./idb.js";
 import { EventQueue, Host, Page, clientError, errorText, noticeLanguage, openChannel, requestLock, showNotice, tryLock } from "./browser.js";
 
@@ -140,8 +140,6 @@ export class TaskClient {
   #channel;
   #lock;
   #prefix;
-  /** The status names a small poll answer read here may have, by code, and the largest it may be. */
-  #fast;
 
   constructor(door, records, durable, options) {
     this.#door = door;
@@ -181,7 +179,7 @@ export class TaskClient {
       throw typeof thrown === "string" ? toError(JSON.parse(thrown)) : thrown;
     }
     const [keyed, ...first] = JSON.parse(door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY));
-    const { prefix, previous, tabs, hint: hintKey, firstPage, fast, fastBytes } = keyed.value;
+    const { prefix, previous, tabs, hint: hintKey, firstPage } = keyed.value;
     // The lock is asked for while the store opens (on a fresh page each takes tens of ms). Holding it
     // with a hint, this tab polls the hinted tasks before the store is read.
     const stepping = options.autoPoll === false;
@@ -192,7 +190,6 @@ export class TaskClient {
     // the records are read.
     const client = new TaskClient(door, Records.memory(), true, options);
     client.#prefix = prefix;
-    client.#fast = [fast, fastBytes];
     client.#perform(first);
     if (held) client.#feed({ e: "early", hint });
     let records, note;
@@ -440,12 +437,6 @@ export class TaskClient {
     this.#perform(JSON.parse(this.#door.handle(Date.now(), event.x ?? 0, JSON.stringify(event), body)));
   }
 
-  /** Exchange `n`'s answer as the Task fields `taskFields` read from it (the door decides on them). */
-  #feedTask(n, fields) {
-    // Like every answer, it belongs to the door that sent the request: none while a hand-over runs.
-    if (this.#door !== null) this.#perform(JSON.parse(this.#door.task(Date.now(), n, ...fields)));
-  }
-
   /** A store call whose end a hand-over waits for. */
   #track(promise) {
     this.#storeOps.add(promise);
@@ -566,7 +557,7 @@ export class TaskClient {
    * door has read what it needs or ends the stream (`close`), or its failure. A stream (the listen)
    * has no timeout; the host's `signal`, if the call has one, ends it too.
    */
-  async #exchange({ n, x, body, headers, stream, fast, ms }) {
+  async #exchange({ n, x, body, headers, stream, ms }) {
     const controller = new AbortController();
     this.#open.set(n, controller);
     // The door may send exchange `n` again from the feed of its answer (a -32022 naming our version):
@@ -584,11 +575,6 @@ export class TaskClient {
       reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, true);
       const sse = reply.bytes === undefined;
       if (!open()) return;
-      // A poll's small answer is read here when it can be (`taskFields`); any other goes as bytes.
-      const [statuses, most] = this.#fast;
-      const small = fast && !sse && reply.status >= 200 && reply.status < 300 && reply.bytes.length <= most;
-      const fields = small ? taskFields(reply.bytes, statuses) : null;
-      if (fields !== null) return this.#feedTask(n, fields);
       const head = { e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, session: reply.session, sse };
       this.#feed(head, reply.bytes ?? NO_BODY);
       while (sse && open()) {

@@ -17,7 +17,6 @@ pub mod jsonrpc;
 pub mod legacy;
 pub mod meta;
 pub mod param_headers;
-pub mod parsed_task;
 pub mod request;
 pub(crate) mod result_type;
 pub mod sse;

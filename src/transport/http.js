@@ -219,40 +219,6 @@ export function readTaskAnswer(bytes, ticket, sink) {
 }
 
 /**
- * The Task fields of `bytes`, a small tasks/get answer, for the door's `task` (src/door/mod.rs,
- * `task_answer`): `[taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs]`,
- * when the answer is a response with a result and no error whose fields all have their JSON types and
- * whose status is one of `statuses` (names by code, the door's `fast`: those without a detail); the
- * code is its index there. Anything else gives null and goes to the door as bytes, which decides on it
- * with its own parser and says what is wrong. What passes here the bytes would pass too, except a count
- * written `2000.0000000000001`, which JSON.parse reads as the whole number 2000.
- */
-export function taskFields(bytes, statuses) {
-  let message;
-  try {
-    message = JSON.parse(utf8.decode(bytes));
-  } catch {
-    return null;
-  }
-  if (!isRecord(message) || message.jsonrpc !== "2.0" || message.method !== undefined || message.error !== undefined) return null;
-  const { id, result } = message;
-  if ((typeof id !== "string" && !Number.isSafeInteger(id)) || !isRecord(result)) return null;
-  const { resultType, taskId, status, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = result;
-  const statusMessage = optionalText(result.statusMessage);
-  const code = typeof status === "string" ? statuses.indexOf(status) : -1;
-  const regular =
-    (resultType === undefined || resultType === null || resultType === "complete") &&
-    code >= 0 &&
-    typeof taskId === "string" &&
-    typeof createdAt === "string" &&
-    typeof lastUpdatedAt === "string" &&
-    statusMessage !== IRREGULAR &&
-    (ttlMs === null || isMillis(ttlMs)) &&
-    (pollIntervalMs === undefined || pollIntervalMs === null || isMillis(pollIntervalMs));
-  return regular ? [taskId, code, statusMessage, createdAt, lastUpdatedAt, ttlMs ?? undefined, pollIntervalMs ?? undefined] : null;
-}
-
-/**
  * Sends `body` (a POST; empty: a GET) to `url` and resolves with the answer: `status`, `retryAfter`,
  * `session` (`Mcp-Session-Id`), and, when `read`, either `bytes` (the whole body, at most `limit`
  * bytes) or, for `text/event-stream`, `next()` giving each chunk (`undefined` at the end). With a

@@ -1,9 +1,8 @@
-// tasks/get answers read by the driver's fast path (a poll's small answer is parsed by JSON.parse in
-// http.js's taskFields and, when its shape is the regular one without a status detail, its Task fields
-// go to the door's `task`; the retired Rust driver's fast path also handed over a detail's parts as the
-// parsed objects, and the tests of that are skipped on the package: xtask/src/js_tests.rs) and by the
-// bytes path it falls back to, from a small HTTP server of this file's own on loopback that answers
-// each poll with a scripted body. Asserted: regular answers change the task through the fast path (a ttlMs written
+// tasks/get answers read by the transport's fast path (src/transport/task_answer.rs: a poll's answer
+// is parsed by JSON.parse in http.js and, when its shape is the regular one, its Task fields and its
+// detail's parts are handed to Rust, the parts as the parsed objects) and by the bytes path it falls
+// back to, from a small HTTP server of this file's own on loopback that answers each poll with a
+// scripted body. Asserted: regular answers change the task through the fast path (a ttlMs written
 // 86400000.000000001, which only a double-reading path takes, and a detail's parts that are the same
 // objects in every snapshot, where the bytes path parses each snapshot anew, show which path read
 // it); an irregular but valid detail falls back and is read whole; and every broken answer is refused

@@ -3,14 +3,10 @@
 // response body, from a JS string to a decoded task in JS, for the three bodies of benches/core.rs
 // (inputs.json, written by that bench):
 //
-//   ours            the package's path: a poll's answer of at most the door's `fastBytes` is read by
-//                   the driver's own taskFields (http.js, copied beside this page) and, when regular,
-//                   its Task fields go to Rust in one call, decided as the door's `task` decides
-//                   (benchDecodeTaskFields); any other body is route 2, benchDecodeTasksGetBytes(taskId,
-//                   bytes, true): the body's bytes (as fetch's arrayBuffer gives them) into wasm,
-//                   decoded as the door does. Either way the task comes back out as JSON text that JS
+//   ours            the package's path, route 2: benchDecodeTasksGetBytes(taskId, bytes, true): the
+//                   body's bytes (as fetch's arrayBuffer gives them, as the JS driver hands them to the
+//                   door) into wasm, decoded as the door does, the task back out as JSON text that JS
 //                   parses (the door's effects cross the same way);
-//   oursBytes       route 2 for every body (the package's path before the driver read small answers);
 //   oursFastPath    the retired Rust driver's path, benchDecodeTasksGetClient(taskId, bytes, true): the
 //                   fast path (JSON.parse in http.js, the Task fields handed to Rust in one call and
 //                   the detail's parts as the parsed objects: src/transport/task_answer.rs), route 2
@@ -35,8 +31,6 @@
 // official are checked to decode each body alike. The result goes to `window.bench`
 // (`{ done, error?, ... }`), which the runner reads.
 import init, {
-  ClientDoor,
-  benchDecodeTaskFields,
   benchDecodeTasksGet,
   benchDecodeTasksGetBytes,
   benchDecodeTasksGetClient,
@@ -45,7 +39,6 @@ import init, {
   benchTaskFields,
 } from "/ours/mcp_tasks_web.js";
 import { officialDecode } from "./official.js";
-import { taskFields } from "./http.js";
 
 const params = new URLSearchParams(location.search);
 const BATCHES = Number(params.get("batches") || 21);
@@ -91,20 +84,9 @@ function decodeFields(taskId, text) {
   );
 }
 
-// What the driver reads itself, as the door's `keys` answer gives it at open: the status names by
-// code, and the largest body. Read after init().
-let FAST = [[], 0];
-
-/** The package's path for one body, as the driver takes it (`#exchange` in task_client.js). */
-function oursPath(taskId, bytes) {
-  const fields = bytes.length <= FAST[1] ? taskFields(bytes, FAST[0]) : null;
-  return fields === null ? benchDecodeTasksGetBytes(taskId, bytes, true) : benchDecodeTaskFields(taskId, ...fields);
-}
-
 // Each takes (taskId, text, bytes): the body as a JS string and as the bytes fetch would give.
 const SUBJECTS = {
-  ours: (taskId, _text, bytes) => oursPath(taskId, bytes),
-  oursBytes: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
+  ours: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
   oursFastPath: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, bytes, true),
   official: (taskId, text) => officialDecode(taskId, text),
   officialBytes: (taskId, _text, bytes) => officialDecode(taskId, utf8.decode(bytes)),
@@ -159,10 +141,6 @@ function gist(task) {
 async function main() {
   await init();
   FIELDS = benchTaskFields();
-  const door = new ClientDoor(JSON.stringify({ url: "http://127.0.0.1/mcp" }), 1);
-  const [keys] = JSON.parse(door.handle(Date.now(), 1, '{"e":"keys","x":1}', new Uint8Array(0)));
-  door.free();
-  FAST = [keys.value.fast, keys.value.fastBytes];
   const inputs = await (await fetch("./inputs.json")).json();
   const { taskId } = inputs;
   const names = Object.keys(SUBJECTS);
@@ -171,7 +149,7 @@ async function main() {
     status(`${name}…`);
     const bytes = new TextEncoder().encode(body);
     const official = SUBJECTS.official(taskId, body, bytes);
-    for (const subject of ["ours", "oursBytes", "officialBytes", "oursFastPath", "oursText", "oursJsParse", "oursJsFields"]) {
+    for (const subject of ["ours", "officialBytes", "oursFastPath", "oursText", "oursJsParse", "oursJsFields"]) {
       const ours = SUBJECTS[subject](taskId, body, bytes);
       if (gist(ours) !== gist(official)) throw new Error(`${name}: ${subject} and official decode differently: ${gist(ours)} vs ${gist(official)}`);
     }
@@ -189,7 +167,7 @@ async function main() {
       const message = JSON.parse(body);
       mutate(message);
       const text = JSON.stringify(message);
-      for (const subject of ["ours", "oursBytes", "oursFastPath", "oursJsParse", "oursJsFields"]) {
+      for (const subject of ["ours", "oursFastPath", "oursJsParse", "oursJsFields"]) {
         let refused = false;
         try {
           SUBJECTS[subject](taskId, text, new TextEncoder().encode(text));
@@ -219,9 +197,7 @@ async function main() {
     const subjects = Object.fromEntries(
       names.map((s) => [s, { perBatch: counts[s], perOpUs: perOpUs[s], ...spread(perOpUs[s]) }]),
     );
-    // Which way the package's path took this body: its Task fields read in JS, or its bytes.
-    const fast = bytes.length <= FAST[1] && taskFields(bytes, FAST[0]) !== null;
-    results.push({ name, bytes: bytes.length, status: official.status, fast, subjects });
+    results.push({ name, bytes: bytes.length, status: official.status, subjects });
   }
   return {
     done: true,

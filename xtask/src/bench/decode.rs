@@ -3,14 +3,11 @@
 //! the three bodies `benches/core.rs` decodes natively (working; input_required with the ten-field form;
 //! completed with a ~10 KB result):
 //!
-//! - ours: the package's path, with the exports of a build with the `bench` feature
-//!   (`src/bindings/bench.rs`; the shipped pkg/ is built without it). A body of at most the door's
-//!   `fastBytes` goes through the driver's own `taskFields` (`src/transport/http.js`, copied beside the
-//!   page): `JSON.parse`, and for a regular answer without a status detail its Task fields into Rust in
-//!   one call, decided as the door's `task` decides (`benchDecodeTaskFields`). Any other body goes in
-//!   as bytes (`benchDecodeTasksGetBytes`), decoded as the door does (JSON parse, envelope, `tasks/get`
-//!   result with its taskId check). Either way the task comes out as JSON text that JS parses, as the
-//!   door's effects cross;
+//! - ours: `benchDecodeTasksGetBytes` of a build with the `bench` feature (`src/bindings/bench.rs`; the
+//!   shipped pkg/ is built without it): the package's path since the JS driver replaced the Rust one.
+//!   The body goes in as bytes, as the driver hands a fetch body to the door, and is decoded as the
+//!   door does (JSON parse, envelope, `tasks/get` result with its taskId check); the task comes out as
+//!   JSON text that JS parses, as the door's effects cross;
 //! - official: what `@modelcontextprotocol/ext-tasks` 0.2.2 does with the same body under 2026-07-28:
 //!   `JSON.parse` (the host's `response.json()`), then its `responseResult` + `parseResult` with
 //!   `GetTaskResultV2Schema` (zod 4 `safeParse`) and the taskId check
@@ -40,15 +37,12 @@ const FIGURE: &str = "decode";
 const FIXTURES: &str = "xtask/bench-fixtures/decode";
 /// Copied as they are into the served directory, next to the bundled `official.js` and `inputs.json`.
 const PAGES: &[&str] = &["decode.html", "decode.js"];
-/// The driver's HTTP half, whose `taskFields` the page's `ours` calls.
-const DRIVER_HTTP: &str = "src/transport/http.js";
 const DEFAULT_BATCHES: u64 = 21;
 const DEFAULT_BATCH_MS: u64 = 20;
 /// The page's subjects: the two the rows compare, then the ones the details add.
-const SUBJECTS: [(&str, &str); 10] = [
-    ("ours", "ours (the package's path)"),
+const SUBJECTS: [(&str, &str); 9] = [
+    ("ours", "ours (the package's path: bytes into the door)"),
     ("official", "official"),
-    ("oursBytes", "ours, every body as bytes into the door"),
     ("officialBytes", "official, bytes in"),
     ("oursFastPath", "the retired Rust driver's fast path"),
     ("oursText", "ours, JS string in"),
@@ -69,9 +63,6 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     write_inputs(ctx.root, &www.join("inputs.json"))?;
     let ours = wasm_build::build_variant(ctx.root, ctx.tools()?, &["bench"], &ctx.out.join("decode").join("ours"))?;
     let esbuild_version = runner::stage_pages(ctx.root, FIXTURES, PAGES, &www)?;
-    // The driver's own reading of a small poll answer, which the page's `ours` calls as the driver does.
-    let http = ctx.root.join(DRIVER_HTTP);
-    std::fs::copy(&http, www.join("http.js")).map_err(|e| Error::msg(format!("copying {}: {e}", http.display())))?;
 
     let script = format!("{FIXTURES}/runner.mjs");
     let (www_arg, ours_arg) = (www.display().to_string(), ours.dir.display().to_string());
@@ -85,11 +76,9 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         "µs per decode in headless Chromium {chromium}, median of {batches} interleaved batches of ≥ {batch_ms} ms, same page"
     );
     let ours_note = format!(
-        "the package's path (feature `bench`, release + wasm-opt -Oz --converge): a body of at most the door's fastBytes read \
-         by the driver's taskFields (http.js: JSON.parse, the Task fields into the door's decision in one call, \
-         benchDecodeTaskFields) when regular and without a status detail; any other body's bytes into wasm, decoded as the \
-         door does (benchDecodeTasksGetBytes: JSON parse, envelope, tasks/get result, taskId check); either way → task as \
-         JSON text that JS parses, as the door's effects cross; {setting}"
+        "benchDecodeTasksGetBytes (feature `bench`, release + wasm-opt -Oz --converge): the body's bytes into wasm, as the JS \
+         driver hands them to the door, decoded as the door does (JSON parse, envelope, tasks/get result, taskId check) → task \
+         as JSON text that JS parses, as the door's effects cross; {setting}"
     );
     let official_note = format!(
         "JSON.parse + ext-tasks 0.2.2 responseResult/parseResult(GetTaskResultV2Schema) (zod safeParse) + taskId check \
@@ -147,8 +136,6 @@ fn ratio_row(case: &Case) -> Result<Row> {
 struct Case {
     name: String,
     bytes: u64,
-    /// Whether the package's path read the body's Task fields in JS (`None`: the runner did not say).
-    fast: Option<bool>,
     subjects: Vec<(String, [f64; 3])>,
 }
 
@@ -184,26 +171,20 @@ fn summarise(json: &serde_json::Value) -> Result<Vec<Case>> {
                     Some((s.clone(), [n("median")?, n("min")?, n("max")?]))
                 })
                 .collect();
-            let fast = r["fast"].as_bool();
-            Ok(Case { name: name.to_owned(), bytes: r["bytes"].as_u64().unwrap_or(0), fast, subjects })
+            Ok(Case { name: name.to_owned(), bytes: r["bytes"].as_u64().unwrap_or(0), subjects })
         })
         .collect()
 }
 
 /// One line per body: each subject's median (min–max), and ours ÷ official.
 fn details_text(cases: &[Case], batches: u64) -> String {
-    let mut header = vec!["body", "bytes", "ours took"];
+    let mut header = vec!["body", "bytes"];
     header.extend(SUBJECTS.iter().map(|(_, label)| *label));
     header.extend(["ours ÷ official", "ours ÷ official, both bytes in"]);
     let rows: Vec<Vec<String>> = cases
         .iter()
         .map(|case| {
-            let way = match case.fast {
-                Some(true) => "fields",
-                Some(false) => "bytes",
-                None => "—",
-            };
-            let mut line = vec![case.name.clone(), super::group_thousands(case.bytes as i64), way.into()];
+            let mut line = vec![case.name.clone(), super::group_thousands(case.bytes as i64)];
             for (key, _) in SUBJECTS {
                 line.push(case.spread(key).map_or("—".into(), |[m, lo, hi]| format!("{m:.2} ({lo:.2}–{hi:.2})")));
             }
@@ -220,9 +201,8 @@ fn details_text(cases: &[Case], batches: u64) -> String {
     out.push_str(&format!(
         "  µs per decode, median (min–max) of {batches} batches. \"official, bytes in\": the official decode from the body's \
          bytes through TextDecoder, the step its transport's response.json() takes and \"official\" (the hard check's \
-         reference, from a JS string) is not charged; ours always starts from the bytes. \"ours took\": fields when the \
-         driver read the body's Task fields itself (a small answer without a status detail), bytes when the body went \
-         into wasm. \"every body as bytes\": the package's path before the driver read small answers. \"JS string in\": the same decode from a JS string (UTF-16 → UTF-8 on the way in). \"JSON.parse + Rust reads \
+         reference, from a JS string) is not charged; ours always starts from the bytes. \"ours (bytes in)\": the body's bytes into wasm, as the transport \
+         reads them. \"JS string in\": the same decode from a JS string (UTF-16 → UTF-8 on the way in). \"JSON.parse + Rust reads \
          fields\": a prototype of the third route, the result parsed in JS and the fields the client acts on read through \
          Reflect (a form's schema and a result's blocks unread). \"JSON.parse + fields in one call\": the same \
          prototype with JS handing Rust those fields in one call, each typed or absent with a bit for a wrong type. \"status string out\": our wasm decode handing back only the \
@@ -241,7 +221,7 @@ mod tests {
         serde_json::json!({
             "chromium": "1.0",
             "results": [
-                { "name": "working", "bytes": 1234, "fast": true, "subjects": {
+                { "name": "working", "bytes": 1234, "subjects": {
                     "ours": s(2.0), "official": s(4.0), "officialBytes": s(5.0), "oursDecodeOnly": s(1.0), "jsonParse": s(0.5) } },
             ]
         })
@@ -257,7 +237,6 @@ mod tests {
         let text = details_text(&cases, 21);
         let line = text.lines().nth(1).expect("one line per body");
         assert!(line.contains("2.00 (1.50–3.00)") && line.contains("0.50 (0.00–1.50)"), "{text}");
-        assert!(line.contains(" fields "), "which way ours took: {text}");
         let ratios: Vec<&str> = line.split_whitespace().rev().take(2).collect();
         assert_eq!(ratios, ["0.40×", "0.50×"], "ours ÷ official, then ÷ official from bytes: {text}");
     }
@@ -272,7 +251,7 @@ mod tests {
         let over = ratio_row(&slow).expect("both subjects");
         assert_eq!(over.value, 1.1);
         assert!(!over.within_budget());
-        let missing = Case { name: "x".into(), bytes: 1, fast: None, subjects: vec![("ours".into(), [1.0; 3])] };
+        let missing = Case { name: "x".into(), bytes: 1, subjects: vec![("ours".into(), [1.0; 3])] };
         assert!(ratio_row(&missing).is_err());
     }
 
