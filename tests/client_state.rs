@@ -402,7 +402,7 @@ fn a_restored_or_shared_status_is_not_news_and_only_the_poller_notifies() {
     reloaded.set_notify(true);
     reloaded.set_hidden(true);
     let mut restore = reloaded.begin_restore(true);
-    reloaded.restore_entry(&mut restore, &Keys::new("ns", "http://127.0.0.1:1/mcp").task("a"), asking.to_string());
+    reloaded.restore_entry(&mut restore, &Keys::new("ns", "http://127.0.0.1:1/mcp").task("a"), &asking.to_string());
     reloaded.finish_restore(restore, T0 + 600);
     let _ = reloaded.drain_effects();
     assert_eq!(answer(&mut reloaded, T0 + 700, "a", TaskStatus::InputRequired), Vec::<String>::new());

@@ -84,7 +84,7 @@ fn stores(effects: &[Effect]) -> Vec<String> {
 fn read_page(s: &mut ClientState, entries: Vec<(String, String)>, now: u64) -> mcp_tasks_web::client_state::Restore {
     let mut restore = s.begin_restore(true);
     for (key, text) in entries {
-        s.restore_entry(&mut restore, &key, text);
+        s.restore_entry(&mut restore, &key, &text);
     }
     s.page_read(&mut restore, now);
     restore

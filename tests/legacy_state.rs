@@ -213,7 +213,7 @@ fn a_build_without_the_2025_generation_leaves_those_records_in_the_store() {
     reader.set_drives_legacy(false);
     let mut restore = reader.begin_restore(true);
     for (key, text) in &entries {
-        reader.restore_entry(&mut restore, key, text.clone());
+        reader.restore_entry(&mut restore, key, text);
     }
     reader.page_read(&mut restore, T0);
     reader.finish_restore(restore, T0);
@@ -238,13 +238,14 @@ fn a_build_without_the_2025_generation_leaves_those_records_in_the_store() {
     assert!(other_tab.record("old").is_none());
     other_tab.on_tab_message(T0, TabMessage::Adopt { id: "new".into(), stored: stored("new") });
     assert!(other_tab.record("new").is_some(), "the 2026-07-28 one is adopted as before");
-    other_tab.sync_from_store(entries.clone());
+    let listed: Vec<(&str, &str)> = entries.iter().map(|(k, t)| (k.as_str(), t.as_str())).collect();
+    other_tab.sync_from_store(&listed);
     assert!(other_tab.record("old").is_none());
     assert!(other_tab.read_stored(Some(&entries[0].1)).is_none());
     assert!(other_tab.read_stored(Some(&entries[1].1)).is_some());
 
     // A build that drives both holds both, as before.
     let mut both = state();
-    both.sync_from_store(entries);
+    both.sync_from_store(&listed);
     assert!(both.record("old").is_some() && both.record("new").is_some());
 }

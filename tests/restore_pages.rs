@@ -67,7 +67,7 @@ fn read_in_pages(
         let page = &entries[read..(read + limit).min(entries.len())];
         read += page.len();
         for (key, text) in page {
-            state.restore_entry(&mut restore, key, (*text).clone());
+            state.restore_entry(&mut restore, key, text);
         }
         state.page_read(&mut restore, LATER);
         let effects = state.drain_effects();

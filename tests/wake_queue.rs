@@ -234,7 +234,7 @@ fn restored_2025_tasks_count_for_the_session_stream() {
     let mut s = state(16);
     let mut restore = s.begin_restore(true);
     let key = s.keys().task("a");
-    s.restore_entry(&mut restore, &key, text);
+    s.restore_entry(&mut restore, &key, &text);
     s.finish_restore(restore, T0);
     assert_eq!(session_pass(&mut s, T0), (1, 0), "a restored live 2025-11-25 task opens it");
     s.clear();

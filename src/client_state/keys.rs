@@ -35,7 +35,7 @@ fn push_escaped(out: &mut String, part: &str) {
 /// `part` as [`push_escaped`] wrote it; `None` for any other form (a bare `/`, an escape it never
 /// writes), so that a part has exactly one key.
 fn unescape(part: &str) -> Option<String> {
-    let mut out = String::new();
+    let mut out = String::with_capacity(part.len());
     let mut chars = part.chars();
     while let Some(c) = chars.next() {
         out.push(match c {
@@ -174,11 +174,11 @@ impl Keys {
     /// new key, text), in the listed order, leaving every key [`Self::migrated`] does not claim. Each
     /// is written under its new key (only where no record is) before its old key is deleted, so a run
     /// that stops midway loses nothing and the next one carries on.
-    pub fn moves(&self, listed: Vec<(String, String)>) -> impl Iterator<Item = (String, String, String)> + '_ {
-        listed.into_iter().filter_map(|(old, text)| {
-            let new = self.migrated(&old)?;
-            Some((old, new, text))
-        })
+    pub fn moves<'a>(
+        &'a self,
+        listed: &'a [(&'a str, &'a str)],
+    ) -> impl Iterator<Item = (&'a str, String, &'a str)> + 'a {
+        listed.iter().filter_map(|&(old, text)| Some((old, self.migrated(old)?, text)))
     }
 }
 

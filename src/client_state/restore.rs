@@ -77,16 +77,16 @@ impl ClientState {
     }
 
     /// Reads one stored entry.
-    pub fn restore_entry(&mut self, restore: &mut Restore, key: &str, text: String) {
+    pub fn restore_entry(&mut self, restore: &mut Restore, key: &str, text: &str) {
         match self.keys.classify(key) {
             StoredKey::Task(id) => {
                 // Re-reading: a record whose stored text this client already holds is kept where it is,
                 // not parsed again (1,000 handles: most of the time to the first poll), and stays in view
                 // while the next page is read; `finish_restore` keeps it.
-                if !restore.at_open && self.versions.holds(&id, &text) && self.records.contains_key(&id) {
+                if !restore.at_open && self.versions.holds(&id, text) && self.records.contains_key(&id) {
                     return;
                 }
-                match self.read_record(&text) {
+                match self.read_record(text) {
                     Ok(mut record) => {
                         if restore.at_open {
                             self.restored.insert(id.clone());
@@ -95,7 +95,7 @@ impl ClientState {
                             // The page that stored it may have sent its queued answers already.
                             record.recheck_outbox_first();
                         }
-                        self.versions.set(id.clone(), text);
+                        self.versions.set(id.clone(), text.to_owned());
                         restore.loaded.insert(Rc::from(id.as_str()), Box::new(record));
                         restore.read_anew.push(id);
                     }
@@ -108,7 +108,7 @@ impl ClientState {
                 if self.live_calls.contains(&id) || self.unknown_calls.contains_key(&id) {
                     return;
                 }
-                if let Ok(call) = parse::<PendingCall>(&text) {
+                if let Ok(call) = parse::<PendingCall>(text) {
                     self.push(Effect::EmitCall(call.clone()));
                     self.unknown_calls.insert(id, call);
                 }
@@ -154,17 +154,17 @@ impl ClientState {
 
     /// Step mode: the store is the truth between steps. Takes every record another isolate changed or
     /// added since this client last read or wrote it, and drops those no longer stored.
-    pub fn sync_from_store(&mut self, entries: Vec<(String, String)>) {
+    pub fn sync_from_store(&mut self, entries: &[(&str, &str)]) {
         let mut seen = SortedSet::new();
-        for (key, text) in entries {
-            let StoredKey::Task(id) = self.keys.classify(&key) else { continue };
-            if self.versions.holds(&id, &text) {
+        for &(key, text) in entries {
+            let StoredKey::Task(id) = self.keys.classify(key) else { continue };
+            if self.versions.holds(&id, text) {
                 seen.insert(id);
                 continue;
             }
-            if let Ok(record) = self.read_record(&text) {
+            if let Ok(record) = self.read_record(text) {
                 self.records.insert(id.as_str(), record);
-                self.versions.set(id.clone(), text);
+                self.versions.set(id.clone(), text.to_owned());
             }
             seen.insert(id);
         }

@@ -177,7 +177,7 @@ fn ok(status: u16) -> bool {
 
 impl Door {
     /// The generation (and session) stored for this server, from the entries read under the prefix.
-    pub(super) fn read_link(&mut self, now: u64, entries: &[(String, String)]) {
+    pub(super) fn read_link(&mut self, now: u64, entries: &[(&str, &str)]) {
         let key = self.state.keys().server();
         let Some((generation, session)) = entries.iter().find(|(k, _)| *k == key).and_then(|(_, t)| read_link(t))
         else {

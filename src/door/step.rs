@@ -83,9 +83,9 @@ pub(super) struct StepRun {
 }
 
 impl Door {
-    /// `step()`: `entries` is what the driver listed from the store (`null`: the store failed, and
-    /// the records held stand).
-    pub(super) fn step(&mut self, now: u64, event: &Value, x: u64) {
+    /// `step()`: `sizes` and `body` are what the driver listed from the store (`pairs`; `sizes` null:
+    /// the store failed, and the records held stand).
+    pub(super) fn step(&mut self, now: u64, event: &Value, body: &[u8], x: u64) {
         if self.state.config().auto_poll {
             let message = "step() drives a client opened with autoPoll: false; this client polls by itself";
             return self.done(x, Err(ClientError::usage(message)));
@@ -93,10 +93,10 @@ impl Door {
         if self.state.is_closed() {
             return self.done(x, Err(ClientError::usage("step() on a closed client")));
         }
-        if event.get("entries").is_some_and(|e| !e.is_null()) {
-            let entries = pairs(event);
+        if event.get("sizes").is_some_and(|e| !e.is_null()) {
+            let entries = pairs(event, body);
             self.read_link(now, &entries);
-            self.state.sync_from_store(entries);
+            self.state.sync_from_store(&entries);
         }
         let (expired, mut actions) = self.state.step_due(now);
         // Claim the sends: only the step whose leased record reaches the store first sends them, and

@@ -16,6 +16,22 @@ fn feed(door: &mut Door, now: u64, event: &str) -> Vec<Value> {
     door.handle(now, &from_str(event).unwrap(), &[])
 }
 
+/// Feeds `event` at `now` with its `entries` (`[key, text]` pairs, as a test writes them) handed over
+/// as the driver hands what it listed: their bytes end to end in the body, each one's length in
+/// `sizes`; the effects.
+fn listed(door: &mut Door, now: u64, event: Value) -> Vec<Value> {
+    let Value::Object(mut event) = event else { panic!("an event is an object") };
+    let (mut sizes, mut body) = (Vec::new(), Vec::new());
+    let entries = event.remove("entries");
+    for part in entries.iter().flat_map(|e| e.as_array().unwrap()).flat_map(|pair| pair.as_array().unwrap()) {
+        let text = part.as_str().unwrap();
+        sizes.push(Value::from(text.len() as u64));
+        body.extend_from_slice(text.as_bytes());
+    }
+    event.put("sizes", Value::Array(sizes));
+    door.handle(now, &Value::Object(event), &body)
+}
+
 fn kinds(effects: &[Value]) -> Vec<&str> {
     effects.iter().map(|e| e.get("do").and_then(Value::as_str).unwrap()).collect()
 }
@@ -54,7 +70,7 @@ fn timer(effects: &[Value]) -> u64 {
 
 /// A door with task `t1` created by a call and stored; the poll it sends when the timer fires.
 fn with_task(door: &mut Door) -> Value {
-    feed(door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":1}}"#);
     answer(door, NOW, the(&out, "send"), task("working"));
     let out = feed(door, NOW, r#"{"e":"written","ok":true}"#);
@@ -63,9 +79,21 @@ fn with_task(door: &mut Door) -> Value {
 }
 
 #[test]
+fn listed_pairs_are_cut_from_the_body_by_their_sizes_and_end_where_they_stop_fitting() {
+    let body = "abé xyz".as_bytes();
+    let read = |sizes: Value| pairs(&json!({ "sizes": sizes }), body);
+    assert_eq!(read(json!([1, 1, 2, 4])), [("a", "b"), ("é", " xyz")]);
+    assert_eq!(read(json!([1, 1, 2])), [("a", "b")], "a key without its text is no pair");
+    assert_eq!(read(json!([1, 1, 2, 9])), [("a", "b")], "past the body's end");
+    assert_eq!(read(json!([1, 1, 1, 1])), [("a", "b")], "a size that cuts a character in two");
+    assert_eq!(read(json!([1, "1"])), [], "a size that is no number");
+    assert!(pairs(&json!({ "e": "step" }), body).is_empty(), "no sizes, no pairs");
+}
+
+#[test]
 fn a_call_is_saved_sent_stored_and_then_settled_with_its_task() {
     let mut door = open();
-    assert_eq!(kinds(&feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#)), ["done", "timer", "hint"]);
+    assert_eq!(kinds(&feed(&mut door, NOW, r#"{"e":"restore","x":1}"#)), ["done", "timer", "hint"]);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":1}}"#);
     assert_eq!(kinds(&out), ["save", "send"], "the pending call is saved before its request");
     assert!(the(&out, "save").get("key").and_then(Value::as_str).unwrap().contains("/call/"));
@@ -117,7 +145,7 @@ fn an_unsupported_version_naming_ours_is_sent_once_more_under_a_new_id() {
     // In a 200, or in an HTTP 400 as the official conformance suite's request-metadata scenario sends it.
     for status in [200, 400] {
         let mut door = open();
-        feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+        feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
         let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"echo"}"#);
         let send = the(&out, "send").clone();
         let id = request(&send).get("id").unwrap().clone();
@@ -160,7 +188,7 @@ fn questions_before_a_task_go_to_the_host_or_fail_without_one() {
     let asked = json!({ "resultType": "input_required", "inputRequests": { "ok": {
         "method": "elicitation/create", "params": { "message": "Go?", "requestedSchema": { "type": "object", "properties": {} } } } } });
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"deploy"}"#);
     let out = answer(&mut door, NOW, the(&out, "send"), asked.clone());
     let error = the(&out, "done").get("error").unwrap();
@@ -186,7 +214,7 @@ fn chunk(door: &mut Door, n: &Value, chunk: Option<&str>) -> Vec<Value> {
 #[test]
 fn an_answer_on_an_event_stream_is_read_chunk_by_chunk() {
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"echo"}"#);
     let send = the(&out, "send");
     let n = send.get("n").unwrap().clone();
@@ -211,7 +239,7 @@ fn an_answer_on_an_event_stream_is_read_chunk_by_chunk() {
 fn a_stream_without_the_answer_or_with_an_endless_event_fails_the_call_with_its_kind() {
     let options = json!({ "url": "https://h/mcp", "maxResponseBytes": 1024 });
     let mut door = Door::open(&options, 7).unwrap();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let mut error_of = |chunks: &[Option<&str>]| {
         let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"echo"}"#);
         let n = the(&out, "send").get("n").unwrap().clone();
@@ -250,7 +278,7 @@ fn a_restore_in_two_parts_polls_the_first_page_before_the_rest_is_read() {
     answer(&mut door, NOW + 5, the(&out, "send"), done);
 
     let page = json!({ "e": "restore", "x": 1, "leader": true, "more": true, "entries": entries[..32].to_vec() });
-    let out = door.handle(NOW + 5_000, &page, &[]);
+    let out = listed(&mut door, NOW + 5_000, page);
     assert_eq!(the(&out, "done").get("x").and_then(Value::as_u64), Some(1), "the first page is taken: {out:?}");
     let polled: Vec<String> = out
         .iter()
@@ -264,7 +292,7 @@ fn a_restore_in_two_parts_polls_the_first_page_before_the_rest_is_read() {
     assert!(polled.iter().all(|id| id[1..].parse::<u32>().unwrap() < 32), "only the first page's: {polled:?}");
 
     let rest = json!({ "e": "restore", "x": 2, "leader": true, "entries": entries[32..].to_vec() });
-    let out = door.handle(NOW + 5_010, &rest, &[]);
+    let out = listed(&mut door, NOW + 5_010, rest);
     assert_eq!(the(&out, "done").get("x").and_then(Value::as_u64), Some(2), "the restore ends with the rest");
     let tasks = feed(&mut door, NOW + 5_010, r#"{"e":"tasks","x":3}"#);
     let list = the(&tasks, "done").get("value").and_then(Value::as_array).unwrap();
@@ -285,7 +313,7 @@ fn restored_records_are_polled_and_unknown_events_and_tasks_are_typed_errors() {
     let key = first.state.keys().task("t1");
     let mut door = open();
     let restore = json!({ "e": "restore", "x": 1, "entries": [[key, entry]] });
-    let out = door.handle(NOW + 5_000, &restore, &[]);
+    let out = listed(&mut door, NOW + 5_000, restore);
     assert_eq!(request(the(&out, "send")).get("method").and_then(Value::as_str), Some("tasks/get"));
     let tasks = feed(&mut door, NOW, r#"{"e":"tasks","x":2}"#);
     let list = the(&tasks, "done").get("value").and_then(Value::as_array).unwrap();
@@ -302,7 +330,7 @@ fn restored_records_are_polled_and_unknown_events_and_tasks_are_typed_errors() {
 #[test]
 fn a_record_the_store_refuses_rejects_the_call_that_made_it_and_stays_in_memory() {
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = answer(&mut door, NOW, the(&out, "send"), task("working"));
     let key = the(&out, "put").get("entries").and_then(Value::as_array).unwrap()[0].as_array().unwrap()[0].clone();
@@ -333,7 +361,7 @@ fn previous_keys_move() {
     let prefix = keys.get("prefix").and_then(Value::as_str).unwrap();
     let old = format!("{previous}task/t1");
     let migrate = json!({ "e": "migrate", "x": 2, "entries": [[old, "text"], [format!("{previous}task/a/b"), "x"]] });
-    let out = door.handle(NOW, &migrate, &[]);
+    let out = listed(&mut door, NOW, migrate);
     let moves = the(&out, "done").get("value").and_then(Value::as_array).unwrap();
     assert_eq!(moves.len(), 1, "a key the client cannot claim stays: {moves:?}");
     assert_eq!(moves[0], json!([old, format!("{prefix}task/t1"), "text"]));
@@ -342,7 +370,7 @@ fn previous_keys_move() {
 #[test]
 fn a_tools_page_keeps_each_tools_bindings_for_its_calls_and_names_the_invalid_ones() {
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":2,"cursor":"c1"}"#);
     let send = the(&out, "send");
     assert_eq!(send.get("x").and_then(Value::as_u64), Some(2), "a host call's request names it (for its signal)");
@@ -383,7 +411,7 @@ fn an_event_the_door_cannot_read_settles_its_host_call_with_a_type_error() {
 /// A door with task `t1` live and its `server/discover` answered as offering the Tasks extension; the
 /// `subscriptions/listen` send that follows.
 fn listening(door: &mut Door) -> Value {
-    feed(door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":1}}"#);
     answer(door, NOW, the(&out, "send"), task("working"));
     let out = feed(door, NOW, r#"{"e":"written","ok":true}"#);
@@ -551,7 +579,7 @@ fn message(door: &mut Door, now: u64, text: &str) -> Vec<Value> {
 /// A polling tab with task `t1` stored, and the `[key, text]` of its record.
 fn leading_tab() -> (Door, Value) {
     let mut leader = open_tab();
-    feed(&mut leader, NOW, r#"{"e":"restore","x":1,"entries":[],"leader":true}"#);
+    feed(&mut leader, NOW, r#"{"e":"restore","x":1,"leader":true}"#);
     let out = feed(&mut leader, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = answer(&mut leader, NOW, the(&out, "send"), task("working"));
     let entry = the(&out, "put").get("entries").and_then(Value::as_array).unwrap()[0].clone();
@@ -563,7 +591,7 @@ fn leading_tab() -> (Door, Value) {
 fn a_tab_that_does_not_poll_forwards_a_cancel_to_the_one_that_does_and_gives_up_after_five_seconds() {
     let (mut leader, entry) = leading_tab();
     let mut follower = open_tab();
-    let out = follower.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry] }), &[]);
+    let out = listed(&mut follower, NOW, json!({ "e": "restore", "x": 1, "entries": [entry] }));
     assert!(!kinds(&out).contains(&"send"), "a tab without the lock does not poll: {out:?}");
     let out = feed(&mut follower, NOW, r#"{"e":"cancel","x":5,"id":"t1"}"#);
     assert!(!kinds(&out).contains(&"done"), "{out:?}");
@@ -599,7 +627,7 @@ fn posted_has(effects: &[Value], kind: &str) -> bool {
 fn a_handle_made_in_another_tab_is_adopted_and_the_tab_that_takes_the_lock_polls() {
     let (mut leader, _) = leading_tab();
     let mut follower = open_tab();
-    feed(&mut follower, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut follower, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut follower, NOW, r#"{"e":"call","x":2,"name":"deploy"}"#);
     let mut handle = task("working");
     if let Value::Object(fields) = &mut handle {
@@ -615,7 +643,7 @@ fn a_handle_made_in_another_tab_is_adopted_and_the_tab_that_takes_the_lock_polls
     assert!(leader.state.record("t2").is_some(), "the polling tab adopted it");
 
     // The polling tab closes; the other takes the lock with the store as it was left.
-    let out = follower.handle(NOW + 2_000, &json!({ "e": "lead", "entries": [entry] }), &[]);
+    let out = listed(&mut follower, NOW + 2_000, json!({ "e": "lead", "entries": [entry] }));
     let out = if kinds(&out).contains(&"send") { out } else { feed(&mut follower, timer(&out), r#"{"e":"tick"}"#) };
     assert!(out.iter().any(|e| e.get("do").and_then(Value::as_str) == Some("send")), "{out:?}");
 }
@@ -634,7 +662,7 @@ fn a_hint_polls_its_tasks_before_the_store_is_read_and_the_answer_waits_for_the_
     });
     let out = answer(&mut tab, NOW + 5, &poll, done);
     assert!(!kinds(&out).contains(&"put"), "held until the record is read: {out:?}");
-    let out = tab.handle(NOW + 10, &json!({ "e": "restore", "x": 1, "entries": [entry], "leader": true }), &[]);
+    let out = listed(&mut tab, NOW + 10, json!({ "e": "restore", "x": 1, "entries": [entry], "leader": true }));
     assert!(kinds(&out).contains(&"put"), "the held answer is applied and stored: {out:?}");
     let polls = out.iter().filter(|e| e.get("do").and_then(Value::as_str) == Some("send"));
     assert!(
@@ -659,9 +687,9 @@ fn put_if(door: &mut Door, now: u64, effects: &[Value], ok: bool) -> Vec<Value> 
 fn a_step_polls_what_is_due_writes_it_compared_and_reports() {
     let (_, entry) = leading_tab();
     let mut door = open_stepping();
-    let out = door.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }), &[]);
+    let out = listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }));
     assert!(!kinds(&out).contains(&"send") && !kinds(&out).contains(&"timer"), "no polling, no timer: {out:?}");
-    let out = door.handle(NOW + 2_000, &json!({ "e": "step", "x": 2, "entries": [entry] }), &[]);
+    let out = listed(&mut door, NOW + 2_000, json!({ "e": "step", "x": 2, "entries": [entry] }));
     let poll = sent(&out, "tasks/get");
     let done = json!({
         "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
@@ -688,7 +716,7 @@ fn a_step_polls_what_is_due_writes_it_compared_and_reports() {
 fn a_queued_cancel_is_sent_by_the_one_step_whose_lease_is_stored_first() {
     let (_, entry) = leading_tab();
     let mut first = open_stepping();
-    first.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }), &[]);
+    listed(&mut first, NOW, json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }));
     let out = feed(&mut first, NOW, r#"{"e":"cancel","x":2,"id":"t1"}"#);
     let read = the(&out, "get").get("w").unwrap().clone();
     let stored = entry.as_array().unwrap()[1].clone();
@@ -701,10 +729,10 @@ fn a_queued_cancel_is_sent_by_the_one_step_whose_lease_is_stored_first() {
 
     // Two isolates step at once over the store that holds the queued cancel.
     let mut second = open_stepping();
-    second.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [[key.clone(), cancelled.clone()]] }), &[]);
+    listed(&mut second, NOW, json!({ "e": "restore", "x": 1, "entries": [[key.clone(), cancelled.clone()]] }));
     let leased =
-        first.handle(NOW + 100, &json!({ "e": "step", "x": 3, "entries": [[key.clone(), cancelled.clone()]] }), &[]);
-    let lost = second.handle(NOW + 100, &json!({ "e": "step", "x": 4, "entries": [[key, cancelled]] }), &[]);
+        listed(&mut first, NOW + 100, json!({ "e": "step", "x": 3, "entries": [[key.clone(), cancelled.clone()]] }));
+    let lost = listed(&mut second, NOW + 100, json!({ "e": "step", "x": 4, "entries": [[key, cancelled]] }));
     let lease = the(&leased, "put_if").get("text").unwrap().clone();
     let out = put_if(&mut first, NOW + 100, &leased, true);
     assert!(request(&sent(&out, "tasks/cancel")).get("params").is_some());
@@ -758,7 +786,7 @@ fn a_card_names_the_urls_it_needs_read_and_then_shows_what_the_parser_read() {
 fn two_steps_of_one_client_at_once_send_a_queued_cancel_once() {
     let (_, entry) = leading_tab();
     let mut door = open_stepping();
-    door.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }), &[]);
+    listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": [entry.clone()] }));
     let out = feed(&mut door, NOW, r#"{"e":"cancel","x":2,"id":"t1"}"#);
     let read = the(&out, "get").get("w").unwrap().clone();
     let stored = entry.as_array().unwrap()[1].clone();
@@ -768,8 +796,8 @@ fn two_steps_of_one_client_at_once_send_a_queued_cancel_once() {
     let key = entry.as_array().unwrap()[0].clone();
 
     let first =
-        door.handle(NOW + 100, &json!({ "e": "step", "x": 3, "entries": [[key.clone(), queued.clone()]] }), &[]);
-    let second = door.handle(NOW + 100, &json!({ "e": "step", "x": 4, "entries": [[key, queued]] }), &[]);
+        listed(&mut door, NOW + 100, json!({ "e": "step", "x": 3, "entries": [[key.clone(), queued.clone()]] }));
+    let second = listed(&mut door, NOW + 100, json!({ "e": "step", "x": 4, "entries": [[key, queued]] }));
     let report = the(&second, "done").get("value").unwrap();
     assert_eq!(the(&second, "done").get("x").and_then(Value::as_u64), Some(4));
     assert_eq!(report.get("sent").and_then(Value::as_u64), Some(0), "the first step holds the send: {report}");

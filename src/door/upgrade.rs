@@ -35,7 +35,7 @@ pub(super) struct Upgrade {
 
 impl Door {
     /// The generation stored for this server, from the entries read under the prefix.
-    pub(super) fn read_link(&mut self, _now: u64, entries: &[(String, String)]) {
+    pub(super) fn read_link(&mut self, _now: u64, entries: &[(&str, &str)]) {
         let key = self.state.keys().server();
         // Only its `protocol` matters here (the full door reads the session too).
         let Some((_, text)) = entries.iter().find(|(k, _)| *k == key) else { return };

@@ -57,7 +57,7 @@ const NO_SESSION: &str =
 /// From a call to a stored task `t1` on a 2025-11-25 server: the era detection, the session, the
 /// tools' task support and the call with `params.task`. The effects of the write's acknowledgement.
 fn legacy_call(door: &mut Door) -> Vec<Value> {
-    feed(door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(door, NOW, r#"{"e":"call","x":2,"name":"build","arguments":{"seconds":3}}"#);
     assert_eq!(method(the(&out, "send")), "tools/call", "a server of unknown generation gets 2026-07-28 first");
     let out = status(door, NOW, the(&out, "send"), 400, NO_SESSION);
@@ -196,14 +196,14 @@ fn a_stored_link_skips_the_detection_and_a_2026_server_never_starts_it() {
     let key = door.state.keys().server();
     let link = json!({ "protocol": "2025-11-25", "session": "s-9", "tasks": { "list": true, "cancel": true, "toolsCall": true } });
     let restore = json!({ "e": "restore", "x": 1, "entries": [[key, link.to_string()]] });
-    door.handle(NOW, &restore, &[]);
+    listed(&mut door, NOW, restore);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let list = the(&out, "send");
     assert_eq!(method(list), "tools/list", "straight into the stored session");
     assert_eq!(header(list, "Mcp-Session-Id"), Some("s-9"));
 
     let mut modern = open();
-    feed(&mut modern, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut modern, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut modern, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = status(&mut modern, NOW, the(&out, "send"), 401, "");
     assert!(sends(&out).is_empty(), "an authorization failure says nothing of the era: {out:?}");

@@ -14,7 +14,7 @@ fn refuse(door: &mut Door, send: &Value, status: u16, body: &str) -> Vec<Value> 
 #[test]
 fn a_call_an_older_server_refuses_hands_over_and_drops_only_its_pending_record() {
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let pending = the(&out, "save").get("key").cloned().unwrap();
     let out = refuse(&mut door, the(&out, "send"), 400, NO_SESSION);
@@ -28,7 +28,7 @@ fn a_stored_2025_link_or_record_hands_over_at_restore_without_settling_it() {
     let mut door = open();
     let key = door.state.keys().server();
     let link = json!({ "protocol": "2025-11-25", "session": "s-1" }).to_string();
-    let out = door.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [[key, link]] }), &[]);
+    let out = listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": [[key, link]] }));
     assert_eq!(kinds(&out), ["upgrade"], "{out:?}");
 
     // A record of that generation, as the full door stores it.
@@ -41,14 +41,14 @@ fn a_stored_2025_link_or_record_hands_over_at_restore_without_settling_it() {
     }
     let mut door = open();
     let entries = json!([[door.state.keys().task("t1"), record.to_string()]]);
-    let out = door.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": entries }), &[]);
+    let out = listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": entries }));
     assert_eq!(kinds(&out), ["upgrade"], "no storage event, no done: {out:?}");
 }
 
 #[test]
 fn authorization_failures_and_a_known_2026_server_do_not_hand_over() {
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = refuse(&mut door, the(&out, "send"), 401, "");
     assert!(!kinds(&out).contains(&"upgrade"), "{out:?}");
@@ -57,7 +57,7 @@ fn authorization_failures_and_a_known_2026_server_do_not_hand_over() {
     let mut door = open();
     let key = door.state.keys().server();
     let link = json!({ "protocol": crate::protocol::PROTOCOL_VERSION }).to_string();
-    door.handle(NOW, &json!({ "e": "restore", "x": 1, "entries": [[key, link]] }), &[]);
+    listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": [[key, link]] }));
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = refuse(&mut door, the(&out, "send"), 400, NO_SESSION);
     assert!(!kinds(&out).contains(&"upgrade"), "a server stored as 2026-07-28 keeps its error: {out:?}");
@@ -67,7 +67,7 @@ fn authorization_failures_and_a_known_2026_server_do_not_hand_over() {
 #[test]
 fn the_hand_over_waits_for_a_call_on_its_way_and_a_2026_answer_meanwhile_lets_the_failure_stand() {
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let first = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let second = feed(&mut door, NOW, r#"{"e":"call","x":3,"name":"deploy"}"#);
     let out = refuse(&mut door, the(&first, "send"), 400, NO_SESSION);
@@ -78,7 +78,7 @@ fn the_hand_over_waits_for_a_call_on_its_way_and_a_2026_answer_meanwhile_lets_th
 
     // The same, but the other call is answered as a 2026-07-28 server answers.
     let mut door = open();
-    feed(&mut door, NOW, r#"{"e":"restore","x":1,"entries":[]}"#);
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let first = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let second = feed(&mut door, NOW, r#"{"e":"call","x":3,"name":"echo"}"#);
     refuse(&mut door, the(&first, "send"), 400, NO_SESSION);
