@@ -105,22 +105,36 @@ async function listPage(records, prefix, after, size) {
   return entries;
 }
 
-/** Text all of whose characters are ASCII: as many UTF-8 bytes as UTF-16 units. */
-const ASCII = /^[\0-\x7f]*$/;
-
 /**
  * `[key, text]` pairs as the door reads them (`pairs` in src/door/mod.rs): `sizes`, each key's and
  * text's length in UTF-8 bytes in turn, for the event, and their bytes end to end, the body. One
- * JSON event of every record's text, escaped, cost most of a step over 10,000 records.
+ * JSON event of every record's text, escaped, cost most of a step over 10,000 records. Each string
+ * is encoded straight into one buffer (as long as the texts are, in UTF-16 units, which ASCII fills
+ * exactly; grown when a string needs more): one `TextEncoder.encode` of them joined took 140 ms in
+ * Chromium at 10,000 records.
  */
 function listed(entries) {
   const sizes = [];
-  let joined = "";
-  for (const [key, text] of entries) {
-    sizes.push(ASCII.test(key) ? key.length : UTF8.encode(key).length, ASCII.test(text) ? text.length : UTF8.encode(text).length);
-    joined += key + text;
+  let length = 0;
+  for (const [key, text] of entries) length += key.length + text.length;
+  let bytes = new Uint8Array(length);
+  let at = 0;
+  for (const pair of entries) {
+    for (const part of pair) {
+      for (;;) {
+        const { read, written } = UTF8.encodeInto(part, bytes.subarray(at));
+        if (read === part.length) {
+          sizes.push(written);
+          at += written;
+          break;
+        }
+        const grown = new Uint8Array(Math.max(bytes.length * 2, at + part.length * 3));
+        grown.set(bytes.subarray(0, at));
+        bytes = grown;
+      }
+    }
   }
-  return [sizes, UTF8.encode(joined)];
+  return [sizes, bytes.subarray(0, at)];
 }
 
 /** Every record under `prefix` after the key `after` (none: from the first), as `[key, text]` pairs, page by page. */
