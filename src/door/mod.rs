@@ -204,8 +204,6 @@ fn text(event: &Value, name: &str) -> String {
     event.get(name).and_then(Value::as_str).unwrap_or_default().to_owned()
 }
 
-/// A whole non-negative number the driver wrote (read without float parsing, which would cost the
-/// .wasm core's decimal-to-float tables).
 /// The `(key, text)` pairs the driver listed from the store: their UTF-8 bytes end to end in `body`,
 /// and the byte length of each key and text in turn in the event's `sizes`. Not JSON: escaping every
 /// record's text into one event, and parsing it back out, cost most of a step over 10,000 records
@@ -235,6 +233,8 @@ fn early_ids(event: &Value) -> Vec<String> {
     items.iter().filter_map(Value::as_str).take(EARLY_POLLS).map(str::to_owned).collect()
 }
 
+/// A whole non-negative number the driver wrote (read without float parsing, which would cost the
+/// .wasm core's decimal-to-float tables).
 fn number(event: &Value, name: &str) -> u64 {
     event.get(name).and_then(Value::as_u64).unwrap_or(0)
 }
