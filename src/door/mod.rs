@@ -386,9 +386,7 @@ impl Door {
                 self.state.poll_due(now);
             }
             "tasks" => {
-                let snapshots = self.state.records().keys().map(|id| self.snapshot(id));
-                let calls = self.state.unknown_calls().map(|call| UnknownCallSnapshot::of_call(call).to_json());
-                let all = crate::json::RawJson::array_of(snapshots.chain(calls));
+                let all = crate::json::RawJson::array_of(self.snapshots());
                 self.done(x, Ok(Value::Raw(all)));
             }
             "online" => {
@@ -1078,15 +1076,10 @@ impl Door {
         })
     }
 
-    /// Every snapshot as a tree: the element's list reads them.
-    #[cfg(any(feature = "element", test))]
-    fn snapshots(&self) -> Vec<Value> {
-        let mut out = Vec::new();
-        for id in self.state.records().keys() {
-            out.push(self.snapshot(id));
-        }
-        out.extend(self.state.unknown_calls().map(|call| UnknownCallSnapshot::of_call(call).to_json()));
-        out
+    /// Every task's snapshot, then every call's of unknown outcome, each made when it is reached.
+    fn snapshots(&self) -> impl Iterator<Item = Value> + '_ {
+        let tasks = self.state.records().keys().map(|id| self.snapshot(id));
+        tasks.chain(self.state.unknown_calls().map(|call| UnknownCallSnapshot::of_call(call).to_json()))
     }
 
     /// Turns the state's effects into the driver's; whether the timer is to be set again (once, after

@@ -97,61 +97,58 @@ async function openStore(choice) {
   }
 }
 
-/** Up to `size` records under `prefix` after the key `after` (none: from the first), as `[key, text]` pairs. */
-async function listPage(records, prefix, after, size) {
-  const page = await records.listPage(prefix, after, size);
-  const entries = [];
-  for (let i = 0; i < page.length; i += 2) entries.push([page[i], page[i + 1]]);
-  return entries;
-}
-
 /**
- * `[key, text]` pairs as the door reads them (`pairs` in src/door/mod.rs): `sizes`, each key's and
- * text's length in UTF-8 bytes in turn, for the event, and their bytes end to end, the body. One
- * JSON event of every record's text, escaped, cost most of a step over 10,000 records. Each string
- * is encoded straight into one buffer (as long as the texts are, in UTF-16 units, which ASCII fills
- * exactly; grown when a string needs more): one `TextEncoder.encode` of them joined took 140 ms in
- * Chromium at 10,000 records.
+ * `listed`, records as the store lists them (key, text, key, text…), as the door reads them (`pairs`
+ * in src/door/mod.rs): `sizes`, each key's and text's length in UTF-8 bytes in turn, for the event,
+ * and their bytes end to end, the body. One JSON event of every record's text, escaped, cost most of
+ * a step over 10,000 records. Each string is encoded straight into one buffer (as long as the texts
+ * are, in UTF-16 units, which ASCII fills exactly; grown when a string needs more): one
+ * `TextEncoder.encode` of them joined took 140 ms in Chromium at 10,000 records.
  */
-function listed(entries) {
+function encodeListed(listed) {
   const sizes = [];
   let length = 0;
-  for (const [key, text] of entries) length += key.length + text.length;
+  for (const part of listed) length += part.length;
   let bytes = new Uint8Array(length);
   let at = 0;
-  for (const pair of entries) {
-    for (const part of pair) {
-      for (;;) {
-        const { read, written } = UTF8.encodeInto(part, bytes.subarray(at));
-        if (read === part.length) {
-          sizes.push(written);
-          at += written;
-          break;
-        }
-        const grown = new Uint8Array(Math.max(bytes.length * 2, at + part.length * 3));
-        grown.set(bytes.subarray(0, at));
-        bytes = grown;
+  for (const part of listed) {
+    for (;;) {
+      const { read, written } = UTF8.encodeInto(part, bytes.subarray(at));
+      if (read === part.length) {
+        sizes.push(written);
+        at += written;
+        break;
       }
+      const grown = new Uint8Array(Math.max(bytes.length * 2, at + part.length * 3));
+      grown.set(bytes.subarray(0, at));
+      bytes = grown;
     }
   }
   return [sizes, bytes.subarray(0, at)];
 }
 
-/** Every record under `prefix` after the key `after` (none: from the first), as `[key, text]` pairs, page by page. */
+/**
+ * Every record under `prefix` after the key `after` (none: from the first), page by page, as the
+ * store lists them: key, text, key, text…
+ */
 async function listAll(records, prefix, after = undefined) {
-  const entries = [];
+  const listed = [];
   for (;;) {
-    const page = await listPage(records, prefix, after, PAGE);
-    entries.push(...page);
-    if (page.length < PAGE) return entries;
-    after = page[page.length - 1][0];
+    const page = await records.listPage(prefix, after, PAGE);
+    listed.push(...page);
+    if (page.length < PAGE * 2) return listed;
+    after = page[page.length - 2];
   }
 }
 
-/** `event` and the body to feed it with: `entries` (none: no body) as the door reads them (`listed`). */
-function withListed(event, entries) {
-  if (entries === undefined) return [event, NO_BODY];
-  const [sizes, body] = listed(entries);
+/**
+ * `event` and the body to feed it with: `listed` records (`listAll`) as the door reads them
+ * (`encodeListed`); `null` (the store failed) as `sizes: null`; none, no body.
+ */
+function withListed(event, listed) {
+  if (listed === undefined) return [event, NO_BODY];
+  if (listed === null) return [{ ...event, sizes: null }, NO_BODY];
+  const [sizes, body] = encodeListed(listed);
   return [{ ...event, sizes }, body];
 }
 
@@ -247,7 +244,7 @@ export class TaskClient {
       client.#joinTabs(tabs, trying, held);
     }
     client.#leading = held;
-    let entries = [];
+    let listed = [];
     try {
       // Records the previous release stored under its bare keys move to this release's first.
       for (const [from, to, text] of client.#query({ e: "migrate" }, await listAll(records, previous))) {
@@ -255,13 +252,13 @@ export class TaskClient {
         await records.run(2, from);
       }
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
-      const page = await listPage(records, prefix, undefined, firstPage);
-      entries = page;
-      if (page.length === firstPage) {
+      const page = await records.listPage(prefix, undefined, firstPage);
+      listed = page;
+      if (page.length === firstPage * 2) {
         await client.#ask({ e: "restore", leader: held, more: true }, page);
         // Should the rest not be read, the door ends the restore with the first page alone.
-        entries = [];
-        entries = await listAll(records, prefix, page[page.length - 1][0]);
+        listed = [];
+        listed = await listAll(records, prefix, page[page.length - 2]);
       }
     } catch (thrown) {
       // A host store that cannot list or move breaks its contract: open() says so rather than
@@ -272,7 +269,7 @@ export class TaskClient {
       }
       client.#storageFailed(thrown);
     }
-    await client.#ask({ e: "restore", leader: held }, entries);
+    await client.#ask({ e: "restore", leader: held }, listed);
     if (stepping) return client;
     client.#unwatch = Page.watch(
       () => client.#feed({ e: "online", online: Page.online() }),
@@ -343,8 +340,7 @@ export class TaskClient {
   async step() {
     if (this.#closed) throw usage("step() on a closed client");
     // `null` when the store failed: the door keeps the records it holds.
-    const entries = await this.#readAll();
-    return entries === null ? this.#ask({ e: "step", sizes: null }) : this.#ask({ e: "step" }, entries);
+    return this.#ask({ e: "step" }, await this.#readAll());
   }
 
   /** Answers some or all of a task's outstanding input requests (each key once). */
@@ -377,7 +373,7 @@ export class TaskClient {
     let keys = [];
     let failure;
     try {
-      keys = (await listAll(this.#records, this.#prefix)).map(([key]) => key);
+      keys = (await listAll(this.#records, this.#prefix)).filter((_, i) => i % 2 === 0);
     } catch (thrown) {
       failure = thrown;
     }
@@ -448,21 +444,21 @@ export class TaskClient {
   }
 
   /**
-   * A host call the door answers within the call (`tasks`, `keys`, `migrate`): its value. `entries`:
-   * the `[key, text]` pairs it reads, if any.
+   * A host call the door answers within the call (`tasks`, `keys`, `migrate`): its value. `listed`:
+   * the records it reads (`withListed`), if any.
    */
-  #query(event, entries) {
+  #query(event, listed) {
     let value;
     const x = this.#next++;
     this.#waiting.set(x, { resolve: (answer) => (value = answer), reject: () => {} });
-    this.#feed(...withListed({ ...event, x }, entries));
+    this.#feed(...withListed({ ...event, x }, listed));
     return value;
   }
 
-  /** Feeds a host call to the door (with `entries` as `#query`); resolves or rejects with its `done`. */
-  #ask(event, entries) {
+  /** Feeds a host call to the door (with `listed` as `#query`); resolves or rejects with its `done`. */
+  #ask(event, listed) {
     const x = this.#next++;
-    const [sent, body] = withListed(event, entries);
+    const [sent, body] = withListed(event, listed);
     return new Promise((resolve, reject) => {
       // The event is kept: a hand-over feeds it to the full door.
       this.#waiting.set(x, { resolve, reject, event: sent, body });
@@ -516,10 +512,10 @@ export class TaskClient {
     old.free();
     await Promise.allSettled([...this.#storeOps]);
     const door = new Door(JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })), Math.floor(Math.random() * 2 ** 52));
-    const entries = this.#closed ? [] : ((await this.#readAll()) ?? []);
+    const listed = this.#closed ? [] : ((await this.#readAll()) ?? []);
     const restore = waiting.find(([, w]) => w.event.e === "restore");
     this.#door = door;
-    this.#feed(...withListed({ e: "restore", x: restore?.[0] ?? 0, leader: this.#leading }, entries));
+    this.#feed(...withListed({ e: "restore", x: restore?.[0] ?? 0, leader: this.#leading }, listed));
     for (const [x, w] of waiting) if (w !== restore?.[1]) this.#feed({ ...w.event, x }, w.body);
     for (const [event, body] of this.#queued.splice(0)) this.#feed(event, body);
   }

@@ -323,10 +323,10 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result
 /// needing input first, then newest first: `{ id, rank }` for a task (drawn by its own card; `rank`
 /// orders rows of several clients, larger first), and for a call of unknown outcome also `title`,
 /// `status` and `message`.
-pub fn list(snapshots: &[Value], labels: &Labels) -> Value {
-    let mut read = Vec::with_capacity(snapshots.len());
+pub fn list(snapshots: impl Iterator<Item = Value>, labels: &Labels) -> Value {
+    let mut read = Vec::with_capacity(snapshots.size_hint().0);
     for s in snapshots {
-        read.extend(Snapshot::from_json(s));
+        read.extend(Snapshot::from_json(&s));
     }
     let ranks = list_order(&mut read);
     let mut rows = Vec::with_capacity(read.len());
@@ -612,13 +612,14 @@ mod tests {
             s
         };
         let rows = list(
-            &[
+            [
                 at("old", "completed", "2026-12-02T09:00:00Z"),
                 json!({ "nonsense": true }),
                 at("ask", "input_required", "2026-12-02T08:00:00Z"),
                 json!({ "taskId": null, "callId": "call", "toolName": "build", "status": "outcome_unknown",
                         "startedAt": 1_796_203_800_000u64, "statusMessage": "The page closed" }),
-            ],
+            ]
+            .into_iter(),
             &en(),
         );
         let ms = |t: &str| crate::protocol::timestamp::parse_millis(t).unwrap();
