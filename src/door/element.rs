@@ -66,7 +66,7 @@ impl Door {
 
     /// The rows of the list of this client's tasks and calls of unknown outcome.
     pub(super) fn list(&mut self, event: &Value, x: u64) {
-        let rows = view::list(self.snapshots(), &Labels::of_table(event.get("words").unwrap_or(&Value::Null)));
+        let rows = view::list(self.snapshots(0), &Labels::of_table(event.get("words").unwrap_or(&Value::Null)));
         self.done(x, Ok(rows));
     }
 }

@@ -385,9 +385,13 @@ impl Door {
                 self.deletes_then_done(x, listed.unwrap_or_default());
                 self.state.poll_due(now);
             }
+            // In pages (`from`, at most `count`; without them, all): the page's text is written into
+            // wasm memory, which never shrinks, so 10,000 snapshots at once would stay the footprint.
             "tasks" => {
-                let all = crate::json::RawJson::array_of(self.snapshots());
-                self.done(x, Ok(Value::Raw(all)));
+                let count = event.get("count").and_then(Value::as_u64).map_or(usize::MAX, |n| n as usize);
+                let page = self.snapshots(number(event, "from") as usize).take(count);
+                let page = crate::json::RawJson::array_of(page);
+                self.done(x, Ok(Value::Raw(page)));
             }
             "online" => {
                 let online = event.get("online").and_then(Value::as_bool).unwrap_or(true);
@@ -1076,10 +1080,14 @@ impl Door {
         })
     }
 
-    /// Every task's snapshot, then every call's of unknown outcome, each made when it is reached.
-    fn snapshots(&self) -> impl Iterator<Item = Value> + '_ {
-        let tasks = self.state.records().keys().map(|id| self.snapshot(id));
-        tasks.chain(self.state.unknown_calls().map(|call| UnknownCallSnapshot::of_call(call).to_json()))
+    /// Every task's snapshot, then every call's of unknown outcome, from the `from`th on, each made when it
+    /// is reached.
+    fn snapshots(&self, from: usize) -> impl Iterator<Item = Value> + '_ {
+        let records = self.state.records();
+        // Skipped before a snapshot is made of them.
+        let tasks = records.keys().skip(from).map(|id| self.snapshot(id));
+        let calls = self.state.unknown_calls().skip(from.saturating_sub(records.len()));
+        tasks.chain(calls.map(|call| UnknownCallSnapshot::of_call(call).to_json()))
     }
 
     /// Turns the state's effects into the driver's; whether the timer is to be set again (once, after

@@ -312,6 +312,42 @@ fn a_restore_in_two_parts_polls_the_first_page_before_the_rest_is_read() {
 }
 
 #[test]
+fn tasks_come_in_pages_every_task_then_every_call_of_unknown_outcome() {
+    let mut first = open();
+    with_task(&mut first);
+    let text = first.state.stored_text("t1").unwrap();
+    let out = feed(&mut first, NOW, r#"{"e":"call","x":9,"name":"deploy"}"#);
+    let save = the(&out, "save");
+    let call = json!([save.get("key").unwrap(), save.get("text").unwrap()]);
+    let mut entries: Vec<Value> = (0..5)
+        .map(|i| {
+            let id = format!("t{i}");
+            json!([first.state.keys().task(&id), text.replace("\"t1\"", &format!("\"{id}\""))])
+        })
+        .collect();
+    entries.push(call);
+    let mut door = open();
+    listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": entries }));
+
+    let page = |door: &mut Door, from: u64, count: u64| {
+        let event = json!({ "e": "tasks", "x": 2, "from": from, "count": count }).to_string();
+        let ids = listed_tasks(&feed(door, NOW, &event));
+        let id =
+            |t: &Value| ["taskId", "callId"].iter().find_map(|k| t.get(k).and_then(Value::as_str)).unwrap().to_owned();
+        ids.iter().map(id).collect::<Vec<_>>()
+    };
+    let all = listed_tasks(&feed(&mut door, NOW, r#"{"e":"tasks","x":3}"#));
+    assert_eq!(all.len(), 6, "five tasks and the call: {all:?}");
+    assert_eq!(page(&mut door, 0, 2), ["t0", "t1"]);
+    assert_eq!(page(&mut door, 2, 2), ["t2", "t3"]);
+    let last = page(&mut door, 4, 2);
+    assert_eq!(last[0], "t4");
+    assert!(last[1].starts_with("call-"), "the call of unknown outcome after the tasks: {last:?}");
+    assert_eq!(page(&mut door, 5, 2), last[1..], "a page that starts at the call");
+    assert!(page(&mut door, 6, 2).is_empty(), "past the end");
+}
+
+#[test]
 fn restored_records_are_polled_and_unknown_events_and_tasks_are_typed_errors() {
     let mut first = open();
     with_task(&mut first);

@@ -37,8 +37,15 @@ export const ELEMENT = Symbol("mcp-tasks-web element");
 
 /** The IndexedDB database every namespace shares (keys carry the namespace and server URL). */
 const DATABASE = "mcp-tasks-web";
-/** Records read per page at open. */
+/** Records read per page of the store. */
 const PAGE = 2048;
+/**
+ * Records per part of a restore: the door copies each part into wasm memory, which never shrinks, so
+ * the whole namespace in one part (6 MB at 10,000 handles) would stay as the page's footprint.
+ */
+const RESTORE_PART = 256;
+/** Snapshots per page of `tasks()`, for the same reason. */
+const TASKS_PAGE = 256;
 /** The longest single timer: the door's schedule is asked again at least this often. */
 const MAX_TIMER_MS = 60_000;
 const NO_BODY = new Uint8Array(0);
@@ -133,10 +140,16 @@ function encodeListed(listed) {
  */
 async function listAll(records, prefix, after = undefined) {
   const listed = [];
+  await eachPage(records, prefix, after, (page) => listed.push(...page));
+  return listed;
+}
+
+/** `listAll`, each page handed to `take` (awaited) as it is read instead of kept. */
+async function eachPage(records, prefix, after, take) {
   for (;;) {
     const page = await records.listPage(prefix, after, PAGE);
-    listed.push(...page);
-    if (page.length < PAGE * 2) return listed;
+    await take(page);
+    if (page.length < PAGE * 2) return;
     after = page[page.length - 2];
   }
 }
@@ -244,7 +257,8 @@ export class TaskClient {
       client.#joinTabs(tabs, trying, held);
     }
     client.#leading = held;
-    let listed = [];
+    // The door's refusal of a part (a hand-over whose door could not load): open() fails with it.
+    let refused;
     try {
       // Records the previous release stored under its bare keys move to this release's first.
       for (const [from, to, text] of client.#query({ e: "migrate" }, await listAll(records, previous))) {
@@ -252,15 +266,21 @@ export class TaskClient {
         await records.run(2, from);
       }
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
+      // Each page goes in parts of at most RESTORE_PART records (a host store lists everything as its
+      // first page). Should a page not be read, the door ends the restore with the parts it has.
+      const inParts = async (listed) => {
+        for (let at = 0; at < listed.length; at += RESTORE_PART * 2) {
+          const part = listed.slice(at, at + RESTORE_PART * 2);
+          await client.#ask({ e: "restore", leader: held, more: true }, part).catch((e) => {
+            throw (refused = e);
+          });
+        }
+      };
       const page = await records.listPage(prefix, undefined, firstPage);
-      listed = page;
-      if (page.length === firstPage * 2) {
-        await client.#ask({ e: "restore", leader: held, more: true }, page);
-        // Should the rest not be read, the door ends the restore with the first page alone.
-        listed = [];
-        listed = await listAll(records, prefix, page[page.length - 2]);
-      }
+      await inParts(page);
+      if (page.length === firstPage * 2) await eachPage(records, prefix, page[page.length - 2], inParts);
     } catch (thrown) {
+      if (thrown === refused) throw thrown;
       // A host store that cannot list or move breaks its contract: open() says so rather than
       // claim durability for tasks it did not load. IndexedDB falls back to memory.
       if (typeof options.store === "object" && options.store !== null) {
@@ -269,7 +289,8 @@ export class TaskClient {
       }
       client.#storageFailed(thrown);
     }
-    await client.#ask({ e: "restore", leader: held }, listed);
+    // The last part: none left, the restore ends.
+    await client.#ask({ e: "restore", leader: held }, []);
     if (stepping) return client;
     client.#unwatch = Page.watch(
       () => client.#feed({ e: "online", online: Page.online() }),
@@ -360,7 +381,14 @@ export class TaskClient {
 
   /** Snapshots of every task in this namespace and of calls whose outcome is unknown. */
   tasks() {
-    return this.#query({ e: "tasks" }) ?? [];
+    // Page by page, synchronously (nothing changes in between): each page's text is written in wasm
+    // memory, which never shrinks.
+    const all = [];
+    for (let from = 0; ; from += TASKS_PAGE) {
+      const page = this.#query({ e: "tasks", from, count: TASKS_PAGE }) ?? [];
+      for (const snapshot of page) all.push(snapshot);
+      if (page.length < TASKS_PAGE) return all;
+    }
   }
 
   /** Forgets a task (or a call of unknown outcome): removed from memory and the store. */

@@ -2,7 +2,9 @@
 // key and text end to end, each one's UTF-8 length beside): records whose key and text hold characters
 // beyond ASCII (two, three and four UTF-8 bytes, so the buffer sized in UTF-16 units must grow) are
 // restored at open and re-read by a step with every character intact, and the records after them in
-// the listing too. From the reference server on loopback and a host store over a Map.
+// the listing too; and a namespace larger than one part of a restore (256 records: each part is
+// copied into wasm memory, which never shrinks) is restored whole. From the reference server on
+// loopback and a host store over a Map.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { TaskClient, startServer } from "./support.mjs";
@@ -51,6 +53,40 @@ test("records beyond ASCII are restored at open and re-read by a step with every
     const stepped = second.tasks();
     assert.equal(stepped.length, 3);
     assert.equal(stepped.find((t) => t.taskId === rewritten).statusMessage, `${MESSAGE} (again)`, "re-read by the step");
+  } finally {
+    second.close();
+  }
+});
+
+test("a namespace of many parts is restored whole at open, and a step re-reads it whole", async () => {
+  const map = new Map();
+  const open = () => TaskClient.open({ url: server.url, store: mapStore(map), autoPoll: false, namespace: "many-parts" });
+  const first = await open();
+  const out = await first.callTool("build", { seconds: 600 });
+  assert.equal(out.kind, "task");
+  first.close();
+  const [key] = [...map.keys()].filter((k) => k.includes("/task/"));
+  const template = JSON.parse(map.get(key));
+  // Not due for an hour: open and the step read the records and send nothing.
+  template.poll = { ...template.poll, notBefore: Date.now() + 3_600_000 };
+  // 700 more copies of the one record under ids of their own: three parts and then some.
+  const text = JSON.stringify(template);
+  const ids = [template.taskId];
+  map.set(key, text);
+  for (let i = 0; i < 700; i++) {
+    const id = `copy-${String(i).padStart(4, "0")}`;
+    ids.push(id);
+    map.set(key.replace(template.taskId, id), text.replaceAll(template.taskId, id));
+  }
+
+  const second = await open();
+  try {
+    const restored = second.tasks().map((t) => t.taskId);
+    assert.equal(restored.length, 701);
+    assert.deepEqual(restored.sort(), [...ids].sort(), "every record of every part");
+    const stepped = await second.step();
+    assert.equal(stepped.polled, 0, "nothing was due");
+    assert.equal(second.tasks().length, 701, "a step reads them all again");
   } finally {
     second.close();
   }

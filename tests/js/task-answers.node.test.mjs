@@ -1,12 +1,12 @@
-// tasks/get answers read by the transport's fast path (src/transport/task_answer.rs: a poll's answer
-// is parsed by JSON.parse in http.js and, when its shape is the regular one, its Task fields and its
-// detail's parts are handed to Rust, the parts as the parsed objects) and by the bytes path it falls
-// back to, from a small HTTP server of this file's own on loopback that answers each poll with a
-// scripted body. Asserted: regular answers change the task through the fast path (a ttlMs written
-// 86400000.000000001, which only a double-reading path takes, and a detail's parts that are the same
-// objects in every snapshot, where the bytes path parses each snapshot anew, show which path read
-// it); an irregular but valid detail falls back and is read whole; and every broken answer is refused
-// (badResponse, or the HTTP status) without changing the task, whichever path saw it first.
+// tasks/get answers as the client reads them (the driver hands each answer's bytes to the door, which
+// decodes it whole), from a small HTTP server of this file's own on loopback that answers each poll
+// with a scripted body. Asserted: regular answers change the task; a result's and a form's parts
+// reach the host whole, numbers included, and irregular but valid details too; and every broken
+// answer is refused (badResponse, or the HTTP status) without changing the task.
+//
+// Until the sixteenth session these tests also checked that a detail's parts were the very objects
+// JSON.parse made in every snapshot (the retired Rust driver's fast path). The JS driver reads every
+// answer in the door, so that identity is not promised: what a host may rely on is asserted here.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -36,12 +36,15 @@ const form = (message, requestedSchema) => ({ mode: "form", message, requestedSc
 const schemaTitled = (title) => ({ type: "object", properties: { name: { type: "string", title } }, required: ["name"] });
 
 // Each scenario answers the nth poll of its task (n from 1): a body, and an HTTP status when not 200.
-// The first poll is always a regular working answer, so every later one is read by the fast path first.
+// The first poll is always a regular working answer, so the broken one is a working task's next answer.
 const BROKEN = {
   "status-number": (id, t) => answer(id, task(t, { status: 3 })),
   "unknown-status": (id, t) => answer(id, task(t, { status: "paused" })),
   "another-task": (id) => answer(id, task("someone-else")),
   "fractional-ttl": (id, t) => answer(id, task(t, { ttlMs: 1.5 })),
+  // Digits past a double's precision: JSON.parse would read 86400000, but the count as written is
+  // not whole, and the door reads what was written.
+  "ttl-past-precision": (id, t) => answer(id, task(t)).replace('"ttlMs":null', '"ttlMs":86400000.000000001'),
   "negative-interval": (id, t) => answer(id, task(t, { pollIntervalMs: -1 })),
   "no-ttl": (id, t) => {
     const result = task(t);
@@ -57,7 +60,7 @@ const BROKEN = {
   "array-result": (id) => JSON.stringify({ jsonrpc: "2.0", id, result: [] }),
   "not-json": (id, t) => answer(id, task(t)).slice(0, -1),
   "byte-order-mark": (id, t) => `\uFEFF${answer(id, task(t, { statusMessage: "after a BOM" }))}`,
-  // Details the fast path's gate sends to the bytes path, which refuses them.
+  // Broken details: each is refused whole.
   "completed-no-result": (id, t) => answer(id, task(t, { status: "completed" })),
   "content-not-array": (id, t) => answer(id, task(t, { status: "completed", result: { content: "done" } })),
   "is-error-text": (id, t) => answer(id, task(t, { status: "completed", result: { content: [], isError: "yes" } })),
@@ -80,31 +83,24 @@ const BROKEN = {
 };
 
 const SCENARIOS = {
-  // Two regular working answers (the second with a new message), then the result, which carries a
-  // detail: the fast path parses it, finds a detail and hands the bytes over.
+  // Two regular working answers (the second with a new message), then the result.
   regular: (n, id, t) =>
     n === 1
       ? answer(id, task(t))
       : n < 4
         ? answer(id, task(t, { statusMessage: `step ${n}` }))
         : answer(id, task(t, { status: "completed", result: { content: [{ type: "text", text: "all done" }] } })),
-  // A count written with digits past a double's precision: JSON.parse reads 86400000, which only a
-  // path that reads JSON.parse's numbers takes (the bytes path refuses a count that is not whole).
-  rounded: (n, id, t) => {
-    const body = answer(id, task(t, { statusMessage: `poll ${n}` }));
-    return n === 1 ? body : body.replace('"ttlMs":null', '"ttlMs":86400000.000000001');
-  },
   // A result, and a form and a page to open, each part of the regular shape.
-  "completed-fast": (n, id, t) => {
+  "completed-parts": (n, id, t) => {
     const result = { content: [{ type: "text", text: "done" }, [1, 2]], structuredContent: { n: 1 }, isError: false, _meta: { k: "v" } };
     return answer(id, task(t, n === 1 ? {} : { status: "completed", result }));
   },
-  "form-fast": (n, id, t) => {
+  "form-parts": (n, id, t) => {
     const pay = elicit({ mode: "url", message: "Pay", url: "https://pay.example/x" });
     return answer(id, task(t, { status: "input_required", inputRequests: { q: elicit(form("Name?", schemaTitled("Name"))), u: pay } }));
   },
   // Numbers a double cannot hold as written, in a result and in a form's schema.
-  "numbers-fast": (n, id, t) => {
+  "numbers": (n, id, t) => {
     if (n === 1) return answer(id, task(t));
     const result = { content: [{ type: "text", text: "n" }], structuredContent: { big: "BIG", huge: "HUGE", zero: "ZERO" } };
     const body = answer(id, task(t, { status: "completed", result }));
@@ -115,8 +111,8 @@ const SCENARIOS = {
     const content = Array.from({ length: 10_000 }, (_, i) => ({ type: "text", text: `block ${i}` }));
     return answer(id, task(t, n === 1 ? {} : { status: "completed", result: { content } }));
   },
-  // Valid details the gate leaves to the bytes path: a content item that is no object, a question
-  // of another method. Each is read whole, as before the fast path.
+  // Valid details of an irregular shape: a content item that is no object, a question of another
+  // method. Each is read whole.
   "completed-irregular": (n, id, t) =>
     answer(id, task(t, n === 1 ? {} : { status: "completed", result: { content: [7, { type: "text", text: "seven" }] } })),
   "input-other-method": (n, id, t) =>
@@ -193,15 +189,6 @@ test("regular working answers change the task, and the result after them is read
     assert.equal(done.lastError, null);
   }));
 
-test("a working answer is read by the fast path: a count JSON.parse rounds to a whole one is taken as that", () =>
-  withClient(async (client) => {
-    const id = await start(client, "rounded");
-    const read = await nextTask(client, (s) => s.taskId === id && s.ttlMs !== null, 10_000);
-    assert.equal(read.ttlMs, 86_400_000);
-    assert.equal(read.lastError, null);
-    assert.equal(read.status, "working");
-  }));
-
 test("a regular working answer with HTTP 503 is an HTTP failure and changes nothing", () =>
   withClient(async (client) => {
     const id = await start(client, "http-503");
@@ -236,9 +223,9 @@ test("an answer that arrives after its client closed is dropped quietly", async 
   }
 });
 
-test("a completed answer is read by the fast path: its parts are the objects JSON.parse made", () =>
+test("a completed answer's parts reach the host whole, in every snapshot", () =>
   withClient(async (client) => {
-    const id = await start(client, "completed-fast");
+    const id = await start(client, "completed-parts");
     const done = await client.wait(id);
     assert.equal(done.status, "completed");
     assert.equal(done.lastError, null);
@@ -248,14 +235,18 @@ test("a completed answer is read by the fast path: its parts are the objects JSO
     assert.deepEqual(done.result._meta, { k: "v" });
     const again = client.tasks().find((t) => t.taskId === id);
     assert.notEqual(again, done, "a new snapshot");
-    for (const part of [(r) => r.content[0], (r) => r.content[1], (r) => r.structuredContent, (r) => r._meta]) {
-      assert.equal(part(again.result), part(done.result), "the same object JSON.parse made, not one parsed anew");
-    }
+    assert.deepEqual(again.result, done.result, "the same parts in the next snapshot");
+    // A snapshot is the host's own: changing one does not change the task or later snapshots.
+    done.result.content[0].text = "changed by the host";
+    done.result.structuredContent.n = 2;
+    const later = client.tasks().find((t) => t.taskId === id);
+    assert.equal(later.result.content[0].text, "done");
+    assert.deepEqual(later.result.structuredContent, { n: 1 });
   }));
 
-test("an input_required answer is read by the fast path: a form's schema is the object JSON.parse made", () =>
+test("an input_required answer's form and page reach the host whole, in every snapshot", () =>
   withClient(async (client) => {
-    const id = await start(client, "form-fast");
+    const id = await start(client, "form-parts");
     const asked = await nextTask(client, (s) => s.taskId === id && s.status === "input_required", 10_000);
     assert.equal(asked.lastError, null);
     const { q, u } = asked.inputRequests;
@@ -264,14 +255,14 @@ test("an input_required answer is read by the fast path: a form's schema is the 
     assert.deepEqual(q.params.requestedSchema, schemaTitled("Name"));
     assert.deepEqual(u.params, { mode: "url", message: "Pay", url: "https://pay.example/x" });
     const again = client.tasks().find((t) => t.taskId === id);
-    assert.equal(again.inputRequests.q.params.requestedSchema, q.params.requestedSchema, "the same object JSON.parse made");
+    assert.deepEqual(again.inputRequests, asked.inputRequests, "the same requests in the next snapshot");
   }));
 
 test("a result's numbers reach the host as JSON.parse reads them and are stored as the server wrote them", async () => {
   const store = mapStore();
   const client = await TaskClient.open({ url, store, minPollIntervalMs: 20 });
   try {
-    const id = await start(client, "numbers-fast");
+    const id = await start(client, "numbers");
     const done = await client.wait(id);
     assert.equal(done.lastError, null);
     assert.equal(done.result.structuredContent.big, 9007199254740992, "the host gets what JSON.parse reads");
@@ -287,14 +278,6 @@ test("a result's numbers reach the host as JSON.parse reads them and are stored 
     client.close();
   }
 });
-
-test("a part read by the fast path is the object JSON.parse made in every snapshot", () =>
-  withClient(async (client) => {
-    const id = await start(client, "numbers-fast");
-    const done = await client.wait(id);
-    const again = client.tasks().find((t) => t.taskId === id);
-    assert.equal(again.result.structuredContent, done.result.structuredContent, "read by the fast path");
-  }));
 
 test("a result of 10,000 blocks is stored whole without freezing the page", async () => {
   const store = mapStore();
@@ -318,22 +301,14 @@ test("a result of 10,000 blocks is stored whole without freezing the page", asyn
   }
 });
 
-test("a fast-path result of 10,000 blocks is one object in every snapshot", () =>
-  withClient(async (client) => {
-    const id = await start(client, "many-blocks");
-    const done = await client.wait(id);
-    const again = client.tasks().find((t) => t.taskId === id);
-    assert.equal(again.result.content[9_999], done.result.content[9_999], "read by the fast path");
-  }));
-
-test("valid details the fast path does not take are read whole by the bytes path", () =>
+test("valid details of an irregular shape are read whole", () =>
   withClient(async (client) => {
     const irregular = await start(client, "completed-irregular");
     const done = await client.wait(irregular);
     assert.equal(done.lastError, null);
     assert.deepEqual(done.result.content, [7, { type: "text", text: "seven" }]);
     const again = client.tasks().find((t) => t.taskId === irregular);
-    assert.notEqual(again.result.content[1], done.result.content[1], "parsed anew: the bytes path read it");
+    assert.deepEqual(again.result, done.result, "the same parts in the next snapshot");
     const id = await start(client, "input-other-method");
     const asked = await nextTask(client, (s) => s.taskId === id && s.status === "input_required", 10_000);
     assert.equal(asked.lastError, null);
