@@ -134,17 +134,17 @@ function encodeListed(listed) {
   return [sizes, bytes.subarray(0, at)];
 }
 
-/**
- * Every record under `prefix` after the key `after` (none: from the first), page by page, as the
- * store lists them: key, text, key, text…
- */
-async function listAll(records, prefix, after = undefined) {
+/** Every record under `prefix`, page by page, as the store lists them: key, text, key, text… */
+async function listAll(records, prefix) {
   const listed = [];
-  await eachPage(records, prefix, after, (page) => listed.push(...page));
+  await eachPage(records, prefix, undefined, (page) => listed.push(...page));
   return listed;
 }
 
-/** `listAll`, each page handed to `take` (awaited) as it is read instead of kept. */
+/**
+ * The store's pages under `prefix` after the key `after` (none: from the first), each handed to
+ * `take` (awaited) as it is read.
+ */
 async function eachPage(records, prefix, after, take) {
   for (;;) {
     const page = await records.listPage(prefix, after, PAGE);
