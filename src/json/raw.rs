@@ -45,9 +45,9 @@ impl RawJson {
         RawJson(Form::Text(std::sync::Arc::new(text.to_owned())))
     }
 
-    /// An array of `items`, each written as it comes, so that only one item's tree is alive at a time:
-    /// `tasks()` over 10,000 tasks as one tree of snapshots held 3.3 KB a task at its peak, where the
-    /// text holds half a kilobyte.
+    /// An array of `items`, each written as it comes, so that only one item's tree is alive at a time
+    /// (a page of `tasks()`: a tree of snapshots held 3.3 KB a task at its peak, where the text holds
+    /// half a kilobyte).
     pub fn array_of(items: impl Iterator<Item = Value>) -> RawJson {
         let mut text = String::from("[");
         let mut items = items.enumerate();

@@ -10,8 +10,8 @@ pub fn to_string(value: &Value) -> String {
 
 /// About how long `value`'s compact text is (escapes aside): its raw parts', strings' and numbers'
 /// lengths and the punctuation. Writing into a buffer of that size spares a growing one's doublings,
-/// each a copy with the old buffer still held: the effects of a `tasks()` over 10,000 tasks (5 MB of
-/// text) kept the wasm memory about a kilobyte a task larger for them.
+/// each a copy with the old buffer still held, in wasm memory that never shrinks: a page of
+/// `tasks()`, or a large result, is written once at its size.
 fn compact_len(value: &Value) -> usize {
     match value {
         Value::Null | Value::Bool(_) => 5,
