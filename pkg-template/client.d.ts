@@ -92,8 +92,10 @@ export interface TaskSnapshot {
      */
     inputRequests: InputRequests;
     /**
-     * The tool's result. Its `content` blocks, `structuredContent` and `_meta` may be the very objects
-     * parsed from the server's answer, shared by every snapshot of this task: read them, never change them.
+     * The tool's result: a completed task's, or the tool's own error result (`isError: true`) of a task
+     * that a 2025-11-25 server ended `failed` with one (such a task has no `error`). Its `content`
+     * blocks, `structuredContent` and `_meta` may be the very objects parsed from the server's answer,
+     * shared by every snapshot of this task: read them, never change them.
      */
     result: CallToolResult | null;
     error: { code: number; message: string; data?: unknown } | null;

@@ -712,9 +712,9 @@ fn settling_maps_each_terminal_observation() {
     assert_eq!(done.task.status, TaskStatus::Completed);
     assert_eq!(done.detail, StatusDetail::Result(CallToolResult::text("ok")));
 
-    // Legacy `failed` carries a tool error: it becomes 2026's completed + isError, payload whole.
+    // Legacy `failed` carries a tool error: the task stays failed, with that result whole.
     let failed = settle(task(TaskStatus::Failed), payload(Ok(tool_error()))).unwrap();
-    assert_eq!(failed.task.status, TaskStatus::Completed);
+    assert_eq!(failed.task.status, TaskStatus::Failed);
     assert_eq!(failed.task.status_message.as_deref(), Some("why"));
     assert_eq!(failed.detail, StatusDetail::Result(tool_error()));
 
@@ -742,7 +742,7 @@ fn settling_maps_each_terminal_observation() {
 #[test]
 fn settled_tasks_survive_the_2026_codec() {
     // What the record machine stores and reloads goes through the 2026 DetailedTask codec: the mapping
-    // must come back unchanged (a failed + result would lose its outcome there).
+    // must come back unchanged, a failed task with the tool's error result among them.
     for (status, outcome) in [
         (TaskStatus::Completed, Ok(CallToolResult::text("ok"))),
         (TaskStatus::Failed, Ok(tool_error())),

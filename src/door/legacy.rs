@@ -41,7 +41,7 @@ use crate::protocol::DecodeError;
 use crate::transport::reply::{failure_outcome, may_be_older_server};
 use crate::transport::TransportError;
 
-use super::{answer, CallInFlight, Door, Numbered, Purpose};
+use super::{answer, CallInFlight, Door, HostRequest, Numbered, Purpose};
 
 /// How long a step reads a task's `tasks/result` stream for the questions it waits on.
 const STEP_QUESTIONS_MS: u64 = 2_000;
@@ -72,9 +72,9 @@ pub(super) struct Link {
 enum Waiting {
     /// A request, by its exchange number.
     Send(u64),
-    /// A call in the 2025-11-25 flow; with the 2026-07-28 failure that started the era detection
-    /// (the session then decides the generation).
-    Call(Box<CallInFlight>, Option<TransportError>),
+    /// A host request in the 2025-11-25 flow; with the 2026-07-28 failure that started the era
+    /// detection (the session then decides the generation).
+    Request(Box<HostRequest>, Option<TransportError>),
 }
 
 /// One task's `tasks/result` stream: the questions it delivered (keyed as the host sees them) and,
@@ -120,6 +120,8 @@ enum Job {
     /// `tools/list` pages read so far for a call.
     ToolsPage(CallInFlight, SortedMap<String, TaskSupport>),
     Call(CallInFlight),
+    /// A host's `listTools`: host call `x` settles with the page.
+    ListTools(u64),
     Task {
         id: String,
         action: Action,
@@ -194,15 +196,15 @@ impl Door {
         }
     }
 
-    /// A call goes out in the 2025-11-25 flow when the server is known to speak it (or no tasks);
-    /// `None` when it goes as 2026-07-28 (the call is handed back).
-    pub(super) fn legacy_call_first(&mut self, call: CallInFlight) -> Option<CallInFlight> {
+    /// A host request goes out in the 2025-11-25 flow when the server is known to speak it (or to
+    /// have no tasks); it is handed back when it goes as 2026-07-28.
+    pub(super) fn legacy_first(&mut self, request: HostRequest) -> Option<HostRequest> {
         match self.link.generation {
             Some(Generation::Legacy2025 | Generation::NoTasks) => {
-                self.legacy_call(call, None);
+                self.legacy_request(request, None);
                 None
             }
-            _ => Some(call),
+            _ => Some(request),
         }
     }
 
@@ -211,13 +213,14 @@ impl Door {
         self.link.generation.get_or_insert(Generation::Extension2026);
     }
 
-    /// A 2026-07-28 call failed with `error`: when the generation is unknown and the failure may mean an
-    /// older server, the era detection starts (`server/discover`) and the call is handed on to it.
-    pub(super) fn maybe_negotiate(&mut self, call: CallInFlight, error: TransportError) -> Option<CallInFlight> {
+    /// A 2026-07-28 request failed with `error`: when the generation is unknown and the failure may
+    /// mean an older server, the era detection starts (`server/discover`) and the request is handed on
+    /// to it.
+    pub(super) fn maybe_negotiate(&mut self, request: HostRequest, error: TransportError) -> Option<HostRequest> {
         if self.link.generation.is_some() || !may_be_older_server(&error) {
-            return Some(call);
+            return Some(request);
         }
-        self.send(crate::protocol::request::ClientRequest::Discover, Purpose::Negotiate(call, error));
+        self.send(crate::protocol::request::ClientRequest::Discover, Purpose::Negotiate(request, error));
         None
     }
 
@@ -225,7 +228,7 @@ impl Door {
     pub(super) fn negotiated(
         &mut self,
         now: u64,
-        call: CallInFlight,
+        request: HostRequest,
         error: TransportError,
         status: u16,
         result: Result<RequestResult, TransportError>,
@@ -240,14 +243,14 @@ impl Door {
         match outcome.as_ref().map(after_discover) {
             Some(DiscoverVerdict::NoTasks) => {
                 self.decide(now, Generation::NoTasks);
-                self.legacy_call(call, None);
+                self.legacy_request(request, None);
             }
-            Some(DiscoverVerdict::TryInitialize) => self.legacy_call(call, Some(error)),
+            Some(DiscoverVerdict::TryInitialize) => self.legacy_request(request, Some(error)),
             Some(DiscoverVerdict::Extension2026) => {
                 self.decide(now, Generation::Extension2026);
-                self.end_call(&call, Err(ClientError::from(&error)));
+                self.end_request(&request, Err(ClientError::from(&error)));
             }
-            _ => self.end_call(&call, Err(ClientError::from(&error))),
+            _ => self.end_request(&request, Err(ClientError::from(&error))),
         }
     }
 
@@ -268,12 +271,11 @@ impl Door {
         self.out.push(crate::json::json!({ "do": "save", "key": key, "text": value.to_string() }));
     }
 
-    /// The call in the session: once it is open (`negotiating`: the session decides the generation
-    /// first), with `params.task` when the server and the tool allow one, the tool's `taskSupport` read
-    /// with `tools/list` first when this session has not read it.
-    fn legacy_call(&mut self, call: CallInFlight, negotiating: Option<TransportError>) {
+    /// The host request in the session, once it is open (`negotiating`: the session decides the
+    /// generation first).
+    fn legacy_request(&mut self, request: HostRequest, negotiating: Option<TransportError>) {
         let Some(session) = self.link.session.clone() else {
-            self.link.waiting.push(Waiting::Call(Box::new(call), negotiating));
+            self.link.waiting.push(Waiting::Request(Box::new(request), negotiating));
             return self.open_session();
         };
         if negotiating.is_some() {
@@ -284,6 +286,17 @@ impl Door {
             let now = self.now;
             self.decide(now, generation);
         }
+        match request {
+            HostRequest::Call(call) => self.legacy_call(call, session),
+            HostRequest::ListTools { x, cursor } => {
+                self.legacy_send(Outgoing::Request(LegacyRequest::ListTools { cursor }), Job::ListTools(x));
+            }
+        }
+    }
+
+    /// The call in the open session, with `params.task` when the server and the tool allow one, the
+    /// tool's `taskSupport` read with `tools/list` first when this session has not read it.
+    fn legacy_call(&mut self, call: CallInFlight, session: SessionInfo) {
         let tasks = match self.link.generation {
             Some(Generation::Legacy2025) => session.tasks,
             _ => None,
@@ -378,6 +391,7 @@ impl Door {
         };
         let x = match &send.job {
             Job::Call(call) | Job::ToolsPage(call, _) => Some(call.x),
+            Job::ListTools(x) => Some(*x),
             _ => None,
         };
         // Streams stay open as long as the server keeps them; step mode reads one for a while.
@@ -431,7 +445,7 @@ impl Door {
             Job::ResultStream(id) | Job::Task { id, .. } => Some(Some(id.clone())),
             Job::Observe(task) => Some(Some(task.task_id.clone())),
             Job::SessionStream => Some(None),
-            Job::Call(_) | Job::ToolsPage(..) => None,
+            Job::Call(_) | Job::ToolsPage(..) | Job::ListTools(_) => None,
             Job::Session | Job::Respond => return self.legacy_end(now, n, result),
         };
         for message in heard {
@@ -491,6 +505,17 @@ impl Door {
         match send.job {
             Job::Session => self.session_answer(now, send.message, send.session, result),
             Job::ToolsPage(call, tools) => self.tools_page(call, tools, result),
+            Job::ListTools(x) => {
+                // Read as a 2026-07-28 page is: the same checks, the same page for the host.
+                let outcome = result.map_err(|e| ClientError::from(&e)).and_then(|value| {
+                    let request = crate::protocol::request::ClientRequest::ListTools { cursor: None };
+                    let page = request
+                        .decode_result(&value)
+                        .map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))?;
+                    self.tool_page(page)
+                });
+                self.done(x, outcome);
+            }
             Job::Call(call) => {
                 let outcome = result.map_err(|e| ClientError::from(&e)).and_then(|value| {
                     decode_call_result(&value).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))
@@ -753,7 +778,7 @@ impl Door {
                 for waiting in std::mem::take(&mut self.link.waiting) {
                     match waiting {
                         Waiting::Send(n) => self.push_legacy_send(n),
-                        Waiting::Call(call, negotiating) => self.legacy_call(*call, negotiating),
+                        Waiting::Request(request, negotiating) => self.legacy_request(*request, negotiating),
                     }
                 }
                 self.remember_link();
@@ -769,12 +794,12 @@ impl Door {
                         }
                         // A server that answers `initialize` with another version has no tasks for
                         // this client; otherwise the call's own failure stands.
-                        Waiting::Call(call, Some(first)) => {
+                        Waiting::Request(request, Some(first)) => {
                             let unknown =
                                 matches!(e, TransportError::BadResponse(DecodeError::UnknownProtocolVersion { .. }));
-                            self.end_call(&call, Err(ClientError::from(if unknown { &e } else { &first })));
+                            self.end_request(&request, Err(ClientError::from(if unknown { &e } else { &first })));
                         }
-                        Waiting::Call(call, None) => self.end_call(&call, Err(ClientError::from(&e))),
+                        Waiting::Request(request, None) => self.end_request(&request, Err(ClientError::from(&e))),
                     }
                 }
             }
@@ -805,7 +830,7 @@ impl Door {
             }
             _ => {
                 self.link.tools = Some(tools);
-                self.legacy_call(call, None);
+                self.legacy_request(HostRequest::Call(call), None);
             }
         }
     }

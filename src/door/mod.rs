@@ -56,15 +56,24 @@ enum Purpose {
     Task { id: String, action: Action, slot: bool, in_step: Option<u64> },
     /// A host's `callTool`.
     Call(CallInFlight),
-    /// A host's `listTools`: `x` settles it.
-    ListTools { x: u64 },
+    /// A host's `listTools`: `x` settles it; `cursor`: the page it asked for.
+    ListTools { x: u64, cursor: Option<String> },
     /// `server/discover`: whether the server offers the listen stream.
     Discover,
     /// The state's listen stream `generation`.
     Listen { generation: u64 },
-    /// `server/discover` of the era detection, after a 2026-07-28 call failed with this error.
+    /// `server/discover` of the era detection, after a 2026-07-28 request failed with this error.
     #[cfg(feature = "legacy")]
-    Negotiate(CallInFlight, TransportError),
+    Negotiate(HostRequest, TransportError),
+}
+
+/// A host request that goes to the server in its generation's flow: its 2026-07-28 failure may start
+/// the era detection, and once the server is known to speak 2025-11-25 it goes in that session.
+enum HostRequest {
+    /// `callTool`.
+    Call(CallInFlight),
+    /// `listTools`: host call `x`, the page `cursor` names.
+    ListTools { x: u64, cursor: Option<String> },
 }
 
 /// A host's `callTool` across its MRTR rounds.
@@ -340,7 +349,7 @@ impl Door {
             "call" => self.call(now, event, x),
             "list_tools" => {
                 let cursor = event.get("cursor").and_then(Value::as_str).map(str::to_owned);
-                self.send(ClientRequest::ListTools { cursor }, Purpose::ListTools { x });
+                self.host_request(HostRequest::ListTools { x, cursor });
             }
             "asked" => self.asked(event, x),
             "answer" => self.answered(now, event, body),
@@ -565,11 +574,48 @@ impl Door {
         self.out.push(json!({ "do": "save", "key": key, "text": to_stored(&pending).to_string() }));
         let call =
             CallInFlight { x, name: name.clone(), call: MrtrCall::new(name, arguments), call_id, can_ask, extra };
-        let Some(call) = self.legacy_call_first(call) else {
-            return;
-        };
-        let (_, request) = call.call.first(&mut RequestIds::starting_at(0));
-        self.send(request, Purpose::Call(call));
+        self.host_request(HostRequest::Call(call));
+    }
+
+    /// A host request goes out: in the 2025-11-25 flow when the server is known to speak it, else as
+    /// 2026-07-28.
+    fn host_request(&mut self, request: HostRequest) {
+        match self.legacy_first(request) {
+            Some(HostRequest::Call(call)) => {
+                let (_, request) = call.call.first(&mut RequestIds::starting_at(0));
+                self.send(request, Purpose::Call(call));
+            }
+            Some(HostRequest::ListTools { x, cursor }) => {
+                let request = ClientRequest::ListTools { cursor: cursor.clone() };
+                self.send(request, Purpose::ListTools { x, cursor });
+            }
+            None => {}
+        }
+    }
+
+    /// A host request's 2026-07-28 failure: the era detection when it may mean an older server,
+    /// else the request fails with it.
+    fn host_request_failed(&mut self, now: u64, request: HostRequest, error: TransportError) {
+        self.state.on_server_failure(now, &error.as_failure());
+        if let Some(request) = self.maybe_negotiate(request, error.clone()) {
+            self.end_request(&request, Err(ClientError::from(&error)));
+        }
+    }
+
+    /// The request's host call settles with `outcome` (a call's pending record goes too).
+    fn end_request(&mut self, request: &HostRequest, outcome: Result<Value, ClientError>) {
+        match request {
+            HostRequest::Call(call) => self.end_call(call, outcome),
+            HostRequest::ListTools { x, .. } => self.done(*x, outcome),
+        }
+    }
+
+    /// A `tools/list` page as the host gets it, from its decoded result.
+    fn tool_page(&mut self, result: RequestResult) -> Result<Value, ClientError> {
+        match result {
+            RequestResult::ToolList(page) => Ok(self.state.take_tool_page(page)),
+            _ => Err(ClientError::new(ErrorKind::Protocol, "the server answered tools/list with another kind of result")),
+        }
     }
 
     /// The host's answers to a call's questions (`answers`), or why it gave none (`error`).
@@ -627,7 +673,7 @@ impl Door {
         // A host call's requests name it, so the driver can end them with the host's `signal`.
         let x = match &exchange.purpose {
             Purpose::Call(call) => Some(call.x),
-            Purpose::ListTools { x } => Some(*x),
+            Purpose::ListTools { x, .. } => Some(*x),
             _ => None,
         };
         // A listen stream stays open as long as the server keeps it: no timeout.
@@ -789,7 +835,7 @@ impl Door {
             }
             Purpose::Call(call) => self.call_answered(now, call, result),
             #[cfg(feature = "legacy")]
-            Purpose::Negotiate(call, error) => self.negotiated(now, call, error, exchange.status, result),
+            Purpose::Negotiate(request, error) => self.negotiated(now, request, error, exchange.status, result),
             Purpose::Discover => {
                 if let Err(e) = &result {
                     self.state.on_server_failure(now, &e.as_failure());
@@ -807,17 +853,14 @@ impl Door {
                 }
                 self.state.on_listen_end(now, generation, listen_end(error.as_ref()));
             }
-            Purpose::ListTools { x } => {
-                let outcome = match result {
-                    Ok(RequestResult::ToolList(page)) => Ok(self.state.take_tool_page(page)),
-                    Ok(_) => Err(ClientError::new(
-                        ErrorKind::Protocol,
-                        "the server answered tools/list with another kind of result",
-                    )),
-                    Err(e) => Err(ClientError::from(&e)),
-                };
-                self.done(x, outcome);
-            }
+            Purpose::ListTools { x, cursor } => match result {
+                // A tool list proves no generation: a stateless older server may answer it too.
+                Ok(page) => {
+                    let outcome = self.tool_page(page);
+                    self.done(x, outcome);
+                }
+                Err(e) => self.host_request_failed(now, HostRequest::ListTools { x, cursor }, e),
+            },
         }
     }
 
@@ -875,13 +918,7 @@ impl Door {
                     ClientError::new(ErrorKind::Protocol, "the server answered tools/call with another kind of result");
                 return self.end_call(&call, Err(e));
             }
-            Err(e) => {
-                self.state.on_server_failure(now, &e.as_failure());
-                let Some(call) = self.maybe_negotiate(call, e.clone()) else {
-                    return;
-                };
-                return self.end_call(&call, Err(ClientError::from(&e)));
-            }
+            Err(e) => return self.host_request_failed(now, HostRequest::Call(call), e),
         };
         self.link_confirmed();
         match outcome {

@@ -4,8 +4,8 @@
 //!
 //! - a stored link or record of that generation (read at restore, in a step, when this tab takes the
 //!   lead, or from another tab);
-//! - a call whose 2026-07-28 failure may mean an older server, while the server's generation is not
-//!   known.
+//! - a call or a tool listing whose 2026-07-28 failure may mean an older server, while the server's
+//!   generation is not known.
 //!
 //! The driver then makes the full door, restores it from the store and feeds it again every host call
 //! still waiting. So this door settles none of them once it asked: the call that found out loses its
@@ -18,7 +18,7 @@ use crate::transport::TransportError;
 
 use crate::machine::record::Action;
 
-use super::{CallInFlight, Door, Purpose};
+use super::{Door, HostRequest, Purpose};
 
 /// What this door knows of its server's generation, and whether it asked for the hand-over.
 #[derive(Default)]
@@ -27,8 +27,8 @@ pub(super) struct Upgrade {
     known: bool,
     /// The store says the server speaks 2025-11-25.
     stored: bool,
-    /// The calls whose failure asked for the hand-over, with that failure.
-    refused: Vec<(CallInFlight, ClientError)>,
+    /// The host requests whose failure asked for the hand-over, with that failure.
+    refused: Vec<(HostRequest, ClientError)>,
     /// The driver was told: this door is done.
     handed: bool,
 }
@@ -47,9 +47,9 @@ impl Door {
         }
     }
 
-    /// Every call goes out as 2026-07-28 here (the call is handed back).
-    pub(super) fn legacy_call_first(&mut self, call: CallInFlight) -> Option<CallInFlight> {
-        Some(call)
+    /// Every request goes out as 2026-07-28 here (it is handed back).
+    pub(super) fn legacy_first(&mut self, request: HostRequest) -> Option<HostRequest> {
+        Some(request)
     }
 
     /// A 2026-07-28 call worked: the server speaks it.
@@ -57,14 +57,14 @@ impl Door {
         self.upgrade.known = true;
     }
 
-    /// A 2026-07-28 call failed with `error`: when that may mean an older server and the generation
-    /// is unknown, the call's pending record goes and the hand-over is asked for (`None`: the call is
-    /// taken); otherwise the call is handed back to fail as it did.
-    pub(super) fn maybe_negotiate(&mut self, call: CallInFlight, error: TransportError) -> Option<CallInFlight> {
+    /// A 2026-07-28 request failed with `error`: when that may mean an older server and the generation
+    /// is unknown, the hand-over is asked for (`None`: the request is taken; a call's pending record
+    /// goes with the hand-over); otherwise the request is handed back to fail as it did.
+    pub(super) fn maybe_negotiate(&mut self, request: HostRequest, error: TransportError) -> Option<HostRequest> {
         if self.upgrade.known || !may_be_older_server(&error) {
-            return Some(call);
+            return Some(request);
         }
-        self.upgrade.refused.push((call, ClientError::from(&error)));
+        self.upgrade.refused.push((request, ClientError::from(&error)));
         None
     }
 
@@ -77,8 +77,8 @@ impl Door {
         let store_says = self.upgrade.stored || self.state.met_legacy();
         if !store_says && self.upgrade.known {
             // Another call showed the server speaks 2026-07-28 meanwhile: the failures stand.
-            while let Some((call, error)) = self.upgrade.refused.pop() {
-                self.end_call(&call, Err(error));
+            while let Some((request, error)) = self.upgrade.refused.pop() {
+                self.end_request(&request, Err(error));
             }
         }
         let wanted = store_says || !self.upgrade.refused.is_empty();
@@ -93,7 +93,11 @@ impl Door {
         });
         let calls = calls.chain(self.asking.0.iter().map(|(_, (call, _))| call));
         let mut out = Vec::new();
-        for call in calls.chain(self.upgrade.refused.iter().map(|(call, _)| call)) {
+        let refused = self.upgrade.refused.iter().filter_map(|(request, _)| match request {
+            HostRequest::Call(call) => Some(call),
+            HostRequest::ListTools { .. } => None,
+        });
+        for call in calls.chain(refused) {
             out.push(json!({ "do": "delete", "key": self.state.keys().call(&call.call_id) }));
         }
         out.push(json!({ "do": "upgrade" }));

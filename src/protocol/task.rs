@@ -218,11 +218,12 @@ impl DetailedTask {
                 }
                 Some(v) => StatusDetail::Result(CallToolResult::from_json(v)?),
             },
-            TaskStatus::Failed => match obj.get("error") {
-                None | Some(Value::Null) => {
-                    return Err(DecodeError::MissingStatusDetail { status: "failed", field: "error" })
-                }
-                Some(v) => StatusDetail::Error(RpcError::from_json(v)?),
+            // A task that failed with the tool's own error result (a 2025-11-25 server's `failed` with
+            // its `tasks/result`, stored as such) carries `result` instead.
+            TaskStatus::Failed => match (obj.get("error"), obj.get("result")) {
+                (Some(v), _) if !v.is_null() => StatusDetail::Error(RpcError::from_json(v)?),
+                (_, Some(v)) if !v.is_null() => StatusDetail::Result(CallToolResult::from_json(v)?),
+                _ => return Err(DecodeError::MissingStatusDetail { status: "failed", field: "error" }),
             },
         };
         Ok(Self { task, detail })

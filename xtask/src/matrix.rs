@@ -327,7 +327,7 @@ fn report(table: &Table, ready: &[&Peer], outcomes: &BTreeMap<(String, String), 
                     "FAIL"
                 }
                 None => {
-                    eprintln!("xtask: {name}: not run (not selected by MATRIX_CELLS)");
+                    eprintln!("xtask: {name}: not run (not selected by MATRIX_CELLS, or not among the peer's cells)");
                     "not run"
                 }
             };
@@ -339,7 +339,10 @@ fn report(table: &Table, ready: &[&Peer], outcomes: &BTreeMap<(String, String), 
         "| **passed** | {} |",
         ready
             .iter()
-            .map(|p| format!("{}/{}", passed.get(p.name.as_str()).copied().unwrap_or(0), table.cells.len()))
+            .map(|p| {
+                let planned = outcomes.keys().filter(|(server, _)| *server == p.name).count();
+                format!("{}/{planned}", passed.get(p.name.as_str()).copied().unwrap_or(0))
+            })
             .collect::<Vec<_>>()
             .join(" | ")
     ));

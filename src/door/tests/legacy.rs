@@ -226,3 +226,127 @@ fn questions_for_no_task_of_ours_and_pings_are_answered_at_once() {
         .any(|r| r.get("id") == Some(&json!("q")) && r.pointer("/error/code") == Some(&json!(-32601))));
     assert!(replies.iter().any(|r| r.get("id") == Some(&json!("p")) && r.get("result") == Some(&json!({}))));
 }
+
+/// The last state `tasks/get` gives of task `t1` as it ends: `status`, with the server's final message.
+fn ended_task(status: &str) -> Value {
+    let Value::Object(mut task) = legacy_task(status) else { unreachable!("a task is an object") };
+    task.put("statusMessage", Value::from("attempt 2: gave up"));
+    Value::Object(task)
+}
+
+/// The tool's own error result, as a TypeScript SDK v1 tool stores it for a failed task.
+fn tool_error_result() -> Value {
+    json!({ "content": [{ "type": "text", "text": "build cache unavailable" }], "isError": true,
+            "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t1" } } })
+}
+
+/// Asserts `t1` settled `status` with the server's final message and (`failed`) the tool's error
+/// result, in the snapshot, in `wait`, and in the record the store would reload.
+fn assert_settled(door: &mut Door, status: &str, with_result: bool) {
+    let out = feed(door, NOW + 900, r#"{"e":"wait","x":9,"id":"t1"}"#);
+    let waited = the(&out, "done").get("value").unwrap().clone();
+    for snapshot in [door.snapshot("t1"), waited] {
+        assert_eq!(snapshot.get("status").and_then(Value::as_str), Some(status), "{snapshot:?}");
+        assert_eq!(snapshot.get("statusMessage").and_then(Value::as_str), Some("attempt 2: gave up"));
+        assert_eq!(snapshot.get("error"), Some(&Value::Null), "the tool's error is no JSON-RPC error");
+        if with_result {
+            assert_eq!(snapshot.pointer("/result/isError"), Some(&json!(true)));
+            assert_eq!(
+                snapshot.pointer("/result/content/0/text").and_then(Value::as_str),
+                Some("build cache unavailable")
+            );
+        } else {
+            assert_eq!(snapshot.get("result"), Some(&Value::Null));
+        }
+    }
+    let stored = to_stored(door.state.record("t1").unwrap()).to_string();
+    let record = crate::machine::stored::from_stored::<crate::machine::record::TaskRecord>(&from_str(&stored).unwrap())
+        .expect("the settled record reloads");
+    assert_eq!(record.status().as_str(), status);
+    assert_eq!(matches!(&record.last().detail, crate::protocol::task::StatusDetail::Result(_)), with_result, "{stored}");
+}
+
+#[test]
+fn a_task_the_server_failed_stays_failed_with_its_result_when_polled() {
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    let out = stream_answer(&mut door, NOW + 500, &get, &result_of(&get, ended_task("failed")));
+    let fetch = the(&out, "send").clone();
+    assert_eq!(method(&fetch), "tasks/result");
+    stream_answer(&mut door, NOW + 500, &fetch, &result_of(&fetch, tool_error_result()));
+    feed(&mut door, NOW + 500, r#"{"e":"written","ok":true}"#);
+    assert_settled(&mut door, "failed", true);
+}
+
+#[test]
+fn a_task_the_server_failed_stays_failed_when_its_status_notification_comes_first() {
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let get = sends(&out).into_iter().find(|s| s.get("body").and_then(Value::as_str) == Some(""));
+    let get = get.expect("the session's GET stream opens for a live task");
+    let n = get.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(NOW + 100, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks/status", "params": ended_task("failed") });
+    let chunk = format!("event: message\ndata: {note}\n\n");
+    let out = door.handle(NOW + 200, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    let fetch = sends(&out).into_iter().find(|s| method(s) == "tasks/result").expect("the outcome is asked for");
+    stream_answer(&mut door, NOW + 300, &fetch, &result_of(&fetch, tool_error_result()));
+    feed(&mut door, NOW + 300, r#"{"e":"written","ok":true}"#);
+    assert_settled(&mut door, "failed", true);
+}
+
+#[test]
+fn a_task_the_server_failed_stays_failed_when_its_result_stream_answers_first() {
+    let mut door = open();
+    let stream = waiting_task_stream(&mut door);
+    let n = stream.get("n").and_then(Value::as_u64).unwrap();
+    let response = result_of(&stream, tool_error_result());
+    let chunk = format!("event: message\ndata: {response}\n\n");
+    let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    let out = feed(&mut door, timer(&out).max(NOW + 1_000), r#"{"e":"tick"}"#);
+    let get = sends(&out).into_iter().find(|s| method(s) == "tasks/get").expect("the next poll");
+    let out = stream_answer(&mut door, NOW + 1_000, &get, &result_of(&get, ended_task("failed")));
+    assert!(sends(&out).iter().all(|s| method(s) != "tasks/result"), "the outcome is known already: {out:?}");
+    feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    assert_settled(&mut door, "failed", true);
+}
+
+#[test]
+fn a_task_the_server_cancelled_stays_cancelled_however_its_end_arrives() {
+    // Polled.
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    stream_answer(&mut door, NOW + 500, &get, &result_of(&get, ended_task("cancelled")));
+    feed(&mut door, NOW + 500, r#"{"e":"written","ok":true}"#);
+    assert_settled(&mut door, "cancelled", false);
+
+    // Told on the session's stream.
+    let mut door = open();
+    let out = legacy_call(&mut door);
+    let get = sends(&out).into_iter().find(|s| s.get("body").and_then(Value::as_str) == Some("")).unwrap();
+    let n = get.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(NOW + 100, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks/status", "params": ended_task("cancelled") });
+    let chunk = format!("event: message\ndata: {note}\n\n");
+    door.handle(NOW + 200, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    feed(&mut door, NOW + 200, r#"{"e":"written","ok":true}"#);
+    assert_settled(&mut door, "cancelled", false);
+
+    // Its result stream answered first, with the SDK's "no result stored".
+    let mut door = open();
+    let stream = waiting_task_stream(&mut door);
+    let n = stream.get("n").and_then(Value::as_u64).unwrap();
+    let id = request(&stream).get("id").unwrap().clone();
+    let refusal = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": "Task t1 has no result stored" } });
+    let chunk = format!("event: message\ndata: {refusal}\n\n");
+    let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    let out = feed(&mut door, timer(&out).max(NOW + 1_000), r#"{"e":"tick"}"#);
+    let get = sends(&out).into_iter().find(|s| method(s) == "tasks/get").expect("the next poll");
+    stream_answer(&mut door, NOW + 1_000, &get, &result_of(&get, ended_task("cancelled")));
+    feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    assert_settled(&mut door, "cancelled", false);
+}

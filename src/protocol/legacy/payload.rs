@@ -40,19 +40,16 @@ pub fn decode_task_payload(outcome: &Result<Value, RpcError>, asked: &str) -> Re
 }
 
 /// Turns the last Task seen and its `tasks/result` payload into the terminal [`DetailedTask`] the
-/// record machine settles with. The payload decides the detail:
+/// record machine settles with. The server's status is the task's status; the payload gives the detail:
 ///
-/// * a result becomes `completed` + [`StatusDetail::Result`]. A legacy `failed` task carries its tool
-///   error as an `isError` result, not a JSON-RPC error; the 2026 model reports that very event as
-///   `completed` with the result inlined (digest §9), so it is mapped the same way, keeping the whole
-///   payload and the `statusMessage`. Its `isError` is set if the server left it out, since the task
-///   did fail. (`failed` + a made-up `error` would lose the payload's content blocks, and `failed` +
-///   `result` breaks the rule that a failed task carries `error`, so a stored record would reload
-///   without its outcome.)
-/// * a JSON-RPC error becomes `failed` + [`StatusDetail::Error`].
+/// * a result stays the detail of either end: a `completed` task's result, or the tool error a
+///   `failed` task ends with (the TypeScript SDK's `storeTaskResult(id, "failed", result)`), kept
+///   whole with `isError` set if the server left it out, since the task did fail.
+/// * a JSON-RPC error makes the task `failed` with it as [`StatusDetail::Error`].
 /// * a `cancelled` task stays cancelled with no detail, whatever the payload.
 ///
-/// The Task's timestamps, TTL and poll interval are kept. A payload tagged with another task is refused.
+/// The Task's status message, timestamps, TTL and poll interval are kept. A payload tagged with another
+/// task is refused.
 pub fn settle(task: Task, payload: TaskPayload) -> Result<DetailedTask, DecodeError> {
     if let Some(id) = &payload.related_task {
         if *id != task.task_id {
@@ -65,14 +62,12 @@ pub fn settle(task: Task, payload: TaskPayload) -> Result<DetailedTask, DecodeEr
     if task.status == TaskStatus::Cancelled {
         return Ok(DetailedTask { task, detail: StatusDetail::None });
     }
-    let failed = task.status == TaskStatus::Failed;
     let (status, detail) = match payload.outcome {
-        Ok(mut result) => {
-            if failed && !result.is_tool_error() {
-                result.is_error = Some(true);
-            }
-            (TaskStatus::Completed, StatusDetail::Result(result))
+        Ok(mut result) if task.status == TaskStatus::Failed => {
+            result.is_error = Some(true);
+            (TaskStatus::Failed, StatusDetail::Result(result))
         }
+        Ok(result) => (TaskStatus::Completed, StatusDetail::Result(result)),
         Err(error) => (TaskStatus::Failed, StatusDetail::Error(error)),
     };
     Ok(DetailedTask { task: Task { status, ..task }, detail })

@@ -137,6 +137,32 @@ function answersTo(server, peer, id, key) {
   });
 }
 
+// A host lists tools before it calls one. On every server that is the client's first request (on a
+// 2025-11-25 server it goes through the same generation detection and session as a call), and a
+// listing after a call goes in the session the call opened.
+cells("tools listed first", (server, peer) => traced(peer, async () => {
+  const client = await open(server, peer);
+  try {
+    const expected = server.tools ?? ["build", "deploy", "flaky", "long_job"];
+    const names = (page) => page.tools.map((tool) => tool.name).sort();
+    const first = await within(client.listTools(), 20_000, "listTools() first");
+    for (const name of expected) assert.ok(names(first).includes(name), `${name} is listed: ${names(first)}`);
+    const tool = expected[0];
+    const out = await within(client.callTool(tool, tool === "build" ? { seconds: 1, target: "matrix" } : {}), 20_000, `callTool(${tool})`);
+    if (out.kind === "task") await within(client.wait(out.task.taskId), 20_000, `wait(${tool})`);
+    else assert.ok(Array.isArray(out.result?.content), `an inline result: ${JSON.stringify(out)}`);
+    const again = await within(client.listTools(), 20_000, "listTools() after a call");
+    assert.deepEqual(names(again), names(first), "the same tools after the call");
+    if (legacy(server)) {
+      assert.equal(sent(peer, "initialize").length, 1, "one session for the listings and the call");
+      const inSession = sent(peer, "tools/list").filter((r) => r.status === 200);
+      assert.ok(inSession.length >= 2, `both listings answered: ${inSession.length}`);
+    }
+  } finally {
+    client.close();
+  }
+}));
+
 cells("result", (server, peer) => traced(peer, async () => {
   const client = await open(server, peer);
   try {
@@ -203,11 +229,16 @@ cells("failure", (server, peer) => traced(peer, async () => {
     assert.equal(out.kind, "task", `flaky returns a task handle: ${JSON.stringify(out)}`);
     const done = await within(client.wait(out.task.taskId), 20_000, "wait(flaky)");
     if (legacy(server)) {
-      // 2025-11-25: a failed task's outcome is the tool's isError result (tasks/result), which the
-      // client reports as the 2026-07-28 model does: completed, with the isError result a host shows.
-      assert.equal(done.status, "completed", `completed with isError: ${JSON.stringify(done)}`);
+      // 2025-11-25: the server ends the task `failed` with the tool's isError result (the SDK's
+      // storeTaskResult(id, "failed", result)), read with tasks/result: failed as the server says,
+      // with that result whole and the server's final status message.
+      assert.equal(done.status, "failed", `failed as the server says: ${JSON.stringify(done)}`);
       assert.equal(done.result?.isError, true, `the tool's error result: ${JSON.stringify(done.result)}`);
       assert.ok(done.result.content.some((c) => c.type === "text" && c.text.length > 0), "error text a host can show");
+      assert.equal(done.error, null, "no JSON-RPC error: the tool reported the failure");
+      assert.ok(typeof done.statusMessage === "string" && done.statusMessage.length > 0, "the final status message");
+      const settled = await client.wait(out.task.taskId);
+      assert.equal(settled.status, "failed", "wait() after the end says the same");
       return;
     }
     assert.equal(done.status, "failed", `failed: ${JSON.stringify(done)}`);
@@ -370,6 +401,15 @@ cells("status stream", (server, peer) => traced(peer, async () => {
     assert.deepEqual(results.map((r) => r.endedAt !== null), results.map(() => true), "forgetting the task closed its tasks/result stream");
     const open = gets.filter((g) => g.url === peer.url && g.endedAt === null);
     assert.equal(open.length, 0, "no live task: no session stream");
+
+    // A failure the stream reports ends `failed`, as the server says, with the tool's error result.
+    const flaky = await client.callTool("flaky", { seconds: 1 });
+    const failedAt = Date.now();
+    const failed = await within(client.wait(flaky.task.taskId), 9_000, "wait(flaky) from the stream");
+    assert.ok(Date.now() - failedAt < 8_000, "known from the stream, not the poll 10 s later");
+    assert.equal(failed.status, "failed", `failed from the stream: ${JSON.stringify(failed)}`);
+    assert.equal(failed.result?.isError, true, `with the tool's error result: ${JSON.stringify(failed.result)}`);
+    assert.ok(gets.some((g) => g.url === peer.url && g.statuses.includes("failed")), "the end came on the stream");
   } finally {
     client.close();
   }

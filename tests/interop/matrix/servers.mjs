@@ -3,7 +3,9 @@
 // (status messages), `deploy` (an approval that asks for input), `flaky` (a failure) and `long_job` (a
 // cancellable job) — and starts on a free loopback port.
 //
-//   { name, sdk, version, protocol, enabled, reason?, pkg?, prepare?, installed(), start(), quirks }
+//   { name, sdk, version, protocol, enabled, reason?, pkg?, only?, prepare?, installed(), start(), quirks }
+//
+// `only` names the cells a peer runs when it cannot run them all (a server without the four tools).
 //
 // `pkg` is the package directory the client is loaded from (default `pkg`, which speaks both task
 // generations).
@@ -48,6 +50,7 @@ export const pkgDir = (server) =>
 
 /** The cells, in table order: [id, runtime]. */
 export const CELLS = [
+  ["tools listed first", "node"],
   ["result", "node"],
   ["approval answered once", "node"],
   ["failure", "node"],
@@ -66,12 +69,16 @@ export const CELLS = [
 /** A sleep that does not keep the process alive (for deadlines in races). */
 const unrefSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
+/** The endpoint a peer's first stdout line names: `listening on http://127.0.0.1:PORT/mcp`. */
+const listeningOn = (line) => /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(line)?.[1];
+
 /**
- * Starts `argv` (cwd `cwd`), waits for its `listening on http://127.0.0.1:PORT/mcp` stdout line, and
- * returns `{ url, stop() }`. Its stderr is kept (last 200 lines) for failure messages; stop() SIGTERMs
- * the child by its PID and waits up to 5 s (then SIGKILL).
+ * Starts `argv` (cwd `cwd`), waits for its first stdout line, which `urlOf` reads the endpoint from
+ * (by default `listening on http://127.0.0.1:PORT/mcp`), and returns `{ url, stop() }`. Its stderr is
+ * kept (last 200 lines) for failure messages; stop() SIGTERMs the child by its PID and waits up to 5 s
+ * (then SIGKILL).
  */
-async function startProcess(label, argv, { cwd, env } = {}) {
+async function startProcess(label, argv, { cwd, env, urlOf = listeningOn } = {}) {
   const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const stderr = [];
   createInterface({ input: child.stderr }).on("line", (line) => {
@@ -87,7 +94,7 @@ async function startProcess(label, argv, { cwd, env } = {}) {
     unrefSleep(60_000).then(() => { throw new Error(`${label}: no "listening on" line within 60 s`); }),
   ]);
   lines.on("line", () => {}); // keep draining stdout
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(first)?.[1];
+  const url = urlOf(first);
   if (!url) {
     child.kill("SIGKILL");
     throw new Error(`${label}: unexpected first stdout line "${first}"`);
@@ -136,6 +143,18 @@ const FASTMCP4_DIR = join(SERVERS_DIR, "fastmcp4");
 const FASTMCP4_VENV = join(INTEROP_TARGET, "fastmcp4-venv");
 const TS_V1_DIR = join(SERVERS_DIR, "ts-sdk-v1");
 const TS_V2_DIR = join(SERVERS_DIR, "ts-sdk-v2");
+const APPS_DIR = join(SERVERS_DIR, "apps-basic");
+const APPS_PACKAGE = "@modelcontextprotocol/server-basic-vanillajs";
+
+/** A loopback port free a moment ago (for a peer that takes its port from the environment). */
+async function freePort() {
+  const { createServer } = await import("node:net");
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (probe.address());
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** Starts `node server.mjs --port 0` in a TS SDK peer's directory. */
 const startNodePeer = (label, dir) => () => startProcess(label, [process.execPath, "server.mjs", "--port", "0"], { cwd: dir });
@@ -199,6 +218,27 @@ export const SERVERS = [
     installed: () => npmVersion(TS_V2_DIR, "@modelcontextprotocol/server"),
     start: startNodePeer("ts-sdk-v2", TS_V2_DIR),
     quirks: { listen: false, inputKeyMinted: true },
+  },
+  {
+    // The official MCP Apps example: a stateless 2025-11-25 server without tasks, one tool (`get-time`)
+    // that declares a `ui://` resource. It refuses a 2026-07-28 request as "Unsupported protocol version".
+    name: "apps-basic",
+    sdk: APPS_PACKAGE,
+    version: "2.0.3",
+    protocol: "2025-11-25",
+    enabled: true,
+    only: ["tools listed first"],
+    tools: ["get-time"],
+    prepare: { kind: "npm", dir: APPS_DIR, lock: join(APPS_DIR, "package-lock.json") },
+    installed: () => npmVersion(APPS_DIR, APPS_PACKAGE),
+    async start() {
+      const port = await freePort();
+      const bin = join(APPS_DIR, "node_modules", APPS_PACKAGE, "dist/index.js");
+      // It listens on every interface and names localhost; the client reaches it on loopback.
+      const urlOf = (line) => (/listening on http:\/\/localhost:(\d+)\/mcp/.test(line) ? `http://127.0.0.1:${port}/mcp` : undefined);
+      return startProcess("apps-basic", [process.execPath, bin], { cwd: APPS_DIR, env: { PORT: String(port) }, urlOf });
+    },
+    quirks: { listen: false, inputKeyMinted: false },
   },
 ];
 
