@@ -442,6 +442,13 @@ mod tests {
         assert_eq!(v["result"]["error"], true);
         assert_eq!(v["result"]["texts"], json!(["No content"]));
         assert_eq!(v["cancel"], "Cancel task", "a settled task has no cancel pending");
+        // A task a 2025-11-25 server failed with the tool's error result: failed, and that result shown.
+        let mut s = snapshot("failed");
+        s["result"] = json!({ "content": [{ "type": "text", "text": "build cache unavailable" }], "isError": true });
+        let v = view(&s);
+        assert_eq!(v["status"], "failed");
+        assert_eq!(v["error"], "The tool reported an error");
+        assert_eq!(v["result"]["texts"], json!(["build cache unavailable"]));
     }
 
     #[test]
