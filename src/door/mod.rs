@@ -614,7 +614,9 @@ impl Door {
     fn tool_page(&mut self, result: RequestResult) -> Result<Value, ClientError> {
         match result {
             RequestResult::ToolList(page) => Ok(self.state.take_tool_page(page)),
-            _ => Err(ClientError::new(ErrorKind::Protocol, "the server answered tools/list with another kind of result")),
+            _ => {
+                Err(ClientError::new(ErrorKind::Protocol, "the server answered tools/list with another kind of result"))
+            }
         }
     }
 

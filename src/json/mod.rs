@@ -27,7 +27,9 @@ pub use map::{Map, PutKey};
 pub(crate) use number::{digits_value, integer_value};
 pub use number::{NotANumber, Number};
 pub use parse::{from_str, from_str_keeping, ParseError};
-pub use raw::{HostPart, RawJson};
+#[cfg(feature = "bench")]
+pub use raw::HostPart;
+pub use raw::RawJson;
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};
 pub use write::{to_string, to_string_pretty};

@@ -5,8 +5,8 @@
 use super::Value;
 
 /// JSON of one object or array, checked when it was read, so it is always valid JSON; written back as
-/// is. Either text the parser kept ([`RawJson::checked`]), or a value the host already parsed
-/// ([`HostPart`], `docs/decode-route-3.md`), whose text is made only when something asks for it.
+/// is. Text the parser kept ([`RawJson::checked`]); in the decode bench's build (`bench`) also a value
+/// the host already parsed (`HostPart`), whose text is made only when something asks for it.
 /// `Arc`, not `Rc`: a `Value` is `Send` and `Sync` (statics of it exist; the native server moves values
 /// between threads).
 #[derive(Clone, Debug)]
@@ -17,11 +17,13 @@ enum Form {
     /// `Arc<String>`, not `Arc<str>`: a text written here ([`RawJson::array_of`]) moves in whole,
     /// where an `Arc<str>` would copy it, both held at once.
     Text(std::sync::Arc<String>),
+    #[cfg(feature = "bench")]
     Host(std::sync::Arc<dyn HostPart>),
 }
 
 /// An object or array the host parsed and holds (a tool result's block, a form's schema), kept as the
 /// host's value so that handing it back to the host costs nothing. Implemented in `host/` only.
+#[cfg(feature = "bench")]
 pub trait HostPart: Send + Sync {
     /// Its JSON text, made on first use and kept.
     fn text(&self) -> &str;
@@ -33,6 +35,7 @@ pub trait HostPart: Send + Sync {
 
 /// Not the value's own `Debug`: that would be in every `HostPart`'s vtable, and so in the `.wasm`
 /// (the standard library's string escaping, 10 KB gzip).
+#[cfg(feature = "bench")]
 impl std::fmt::Debug for dyn HostPart {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("HostPart")
@@ -68,11 +71,13 @@ impl RawJson {
     }
 
     /// Wraps an object or array the host parsed.
+    #[cfg(feature = "bench")]
     pub fn host(part: std::sync::Arc<dyn HostPart>) -> RawJson {
         RawJson(Form::Host(part))
     }
 
     /// The host's value, when it came from the host.
+    #[cfg(feature = "bench")]
     pub fn host_part(&self) -> Option<&dyn HostPart> {
         match &self.0 {
             Form::Host(part) => Some(part.as_ref()),
@@ -84,6 +89,7 @@ impl RawJson {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Form::Text(text) => text,
+            #[cfg(feature = "bench")]
             Form::Host(part) => part.text(),
         }
     }
@@ -92,6 +98,7 @@ impl RawJson {
     pub fn is_object(&self) -> bool {
         match &self.0 {
             Form::Text(text) => text.starts_with('{'),
+            #[cfg(feature = "bench")]
             Form::Host(part) => part.is_object(),
         }
     }

@@ -263,7 +263,11 @@ fn assert_settled(door: &mut Door, status: &str, with_result: bool) {
     let record = crate::machine::stored::from_stored::<crate::machine::record::TaskRecord>(&from_str(&stored).unwrap())
         .expect("the settled record reloads");
     assert_eq!(record.status().as_str(), status);
-    assert_eq!(matches!(&record.last().detail, crate::protocol::task::StatusDetail::Result(_)), with_result, "{stored}");
+    assert_eq!(
+        matches!(&record.last().detail, crate::protocol::task::StatusDetail::Result(_)),
+        with_result,
+        "{stored}"
+    );
 }
 
 #[test]
@@ -341,7 +345,8 @@ fn a_task_the_server_cancelled_stays_cancelled_however_its_end_arrives() {
     let stream = waiting_task_stream(&mut door);
     let n = stream.get("n").and_then(Value::as_u64).unwrap();
     let id = request(&stream).get("id").unwrap().clone();
-    let refusal = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": "Task t1 has no result stored" } });
+    let refusal =
+        json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": "Task t1 has no result stored" } });
     let chunk = format!("event: message\ndata: {refusal}\n\n");
     let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
     let out = feed(&mut door, timer(&out).max(NOW + 1_000), r#"{"e":"tick"}"#);
