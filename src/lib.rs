@@ -22,8 +22,9 @@
 // Size rules for the shipped .wasm (README, "Design notes"). The standard sorts, `join`, text-pattern
 // searches and B-trees are listed with their measured cost in clippy.toml. `&s[a..b]` on a `str`
 // brings core's str index panic path with its char escaping and Unicode tables (4 KB gzip): slice with
-// `s.get(a..b)`. `{:?}` brings Debug's string escaping (0.5 KB gzip): quote with `json::write_string`,
-// show values as JSON text (`use_debug` sees `write!` and the print macros, not `format!`).
+// `s.get(a..b)`. `{:?}` brings Debug's string escaping (0.5 KB gzip): quote and show values as JSON
+// text, `json::Value::from(text)` displays quoted (`use_debug` sees `write!` and the print macros, not
+// `format!`).
 // Not in unit tests (`cfg(test)`), which may sort, slice and debug-print, as the rest of the workspace.
 #![cfg_attr(
     not(test),
@@ -36,8 +37,6 @@ pub mod collections;
 pub mod door;
 pub mod element;
 pub mod error;
-#[cfg(feature = "bench")]
-pub mod host;
 pub mod json;
 pub mod machine;
 pub mod notice;

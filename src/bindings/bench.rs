@@ -1,16 +1,15 @@
 //! Bench-only exports (cargo feature `bench`; the shipped pkg/ is built without them): `cargo xtask bench
 //! decode` times, in Chromium, what the client pays for one `tasks/get` response body, by three routes:
-//! the body as a JS string into wasm, as bytes into wasm (what the transport reads), and `JSON.parse`
-//! in JS with Rust reading only the fields it needs from the JS object (field by field through
-//! `Reflect`, or all of them handed over in one call).
-use js_sys::{Array, Reflect, Uint8Array};
+//! the body as a JS string into wasm, as bytes into wasm (what the door reads), and `JSON.parse` in JS
+//! with Rust reading only the fields it needs from the JS object (field by field through `Reflect`, or
+//! all of them handed over in one call).
+use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::host::js_json::to_js;
+use crate::json::Value;
 use crate::protocol::jsonrpc::decode_message_value;
 use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task::TaskStatus;
-use crate::transport::task_answer::TaskSink;
 
 /// Route 1. Decodes `text`, a `tasks/get` response body for `taskId`, as the transport does (parse,
 /// envelope, result for that request, which checks the taskId). `toJs`: return the decoded task as a JS
@@ -27,38 +26,6 @@ pub fn bench_decode_tasks_get_bytes(task_id: String, body: &[u8], to_js_object: 
     decode(task_id, text, to_js_object)
 }
 
-/// The client's path (`transport::fetch`'s `send_once`) for the body of a `tasks/get` answer: through
-/// the fast path of `transport::task_answer` (`JSON.parse` in `http.js`, the Task fields and the
-/// detail's parts handed over) when the answer allows, otherwise as route 2, after the fast path's parse.
-#[wasm_bindgen(js_name = benchDecodeTasksGetClient)]
-pub fn bench_decode_tasks_get_client(
-    task_id: String,
-    body: &Uint8Array,
-    to_js_object: bool,
-) -> Result<JsValue, JsValue> {
-    let sink = SINK.with(|sink| sink.clone());
-    let ticket = sink.ticket();
-    if read_task_answer(body, ticket.number(), ticket.function()) {
-        let fields = ticket.take().ok_or("the fast path handed nothing over")?;
-        let request = ClientRequest::GetTask { task_id };
-        let result = fields.with_body(Some(body.clone())).into_task().and_then(|task| request.accept_task(task));
-        return hand_over(result.map_err(|e| e.to_string())?, to_js_object);
-    }
-    decode(task_id, &crate::text::lossy_utf8(&body.to_vec()), to_js_object)
-}
-
-#[wasm_bindgen(module = "/src/transport/http.js")]
-extern "C" {
-    /// The transport's fast path for one body (see `transport::task_answer`).
-    #[wasm_bindgen(js_name = readTaskAnswer)]
-    fn read_task_answer(bytes: &Uint8Array, ticket: u32, sink: &JsValue) -> bool;
-}
-
-thread_local! {
-    /// The bench's transport's sink: one, as a client has one per transport.
-    static SINK: std::rc::Rc<TaskSink> = std::rc::Rc::new(TaskSink::new());
-}
-
 fn decode(task_id: String, text: &str, to_js_object: bool) -> Result<JsValue, JsValue> {
     let request = ClientRequest::GetTask { task_id };
     let message = crate::protocol::jsonrpc::parse_answer(text).map_err(|e| e.to_string())?;
@@ -70,13 +37,19 @@ fn decode(task_id: String, text: &str, to_js_object: bool) -> Result<JsValue, Js
     hand_over(request.decode_result(&outcome).map_err(|e| e.to_string())?, to_js_object)
 }
 
-/// The decoded task as a JS object (through the client's `to_js`), or only its status string.
+/// The decoded task as a JS object (its JSON text through `JSON.parse`, as the door hands values to
+/// the driver), or only its status string.
 fn hand_over(result: RequestResult, to_js_object: bool) -> Result<JsValue, JsValue> {
     match result {
         RequestResult::Task(task) if to_js_object => Ok(to_js(&task.to_json())),
         RequestResult::Task(task) => Ok(JsValue::from_str(task.task.status.as_str())),
         _ => Err(JsValue::from_str("not a tasks/get result")),
     }
+}
+
+/// A JS value for `value`.
+fn to_js(value: &Value) -> JsValue {
+    js_sys::JSON::parse(&crate::json::to_string(value)).unwrap_or(JsValue::NULL)
 }
 
 /// Route 3, a prototype (not the client's path): `message` is the body after `JSON.parse` in JS; Rust

@@ -1,9 +1,9 @@
-//! The 2025-11-25 generation in the door (step 4 of `docs/size-route.md`): the decisions the retired
-//! Rust driver made in its async code, as events and effects.
+//! The 2025-11-25 generation in the door (the full door's `legacy` feature), as events and effects.
 //!
-//! - **Era detection.** A call to a server of unknown generation goes out as 2026-07-28; a failure
-//!   that may mean an older server asks `server/discover`, then `initialize`, and the call goes again
-//!   in the generation they show. The generation (and the session) is stored per server.
+//! - **Era detection.** A host request (a call, a tool listing) to a server of unknown generation goes
+//!   out as 2026-07-28; a failure that may mean an older server asks `server/discover`, then
+//!   `initialize`, and the request goes again in the generation they show. The generation (and the
+//!   session) is stored per server, and every later request goes in it.
 //! - **The session.** `initialize` + `notifications/initialized`, shared by every request that needs
 //!   it (they wait while it opens); `Mcp-Session-Id` on each request; a new session, and the request
 //!   sent once more, when the server has forgotten ours (its tasks outlive the session).

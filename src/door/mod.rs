@@ -1,5 +1,5 @@
-//! The door: one client's whole state behind one call, for a driver written in JS (step 3 of the
-//! route in `docs/size-route.md`). The driver feeds in what happened (a host call, an answer's
+//! The door: one client's whole state behind one call, for a driver written in JS
+//! (`src/driver/task_client.js`). The driver feeds in what happened (a host call, an answer's
 //! bytes, a failed request, a store write done, the timer) as a JSON value; the door decides with
 //! [`ClientState`] and hands back what to do as JSON values: requests to send, records to write,
 //! events, host promises to settle, the timer. Nothing here touches JS, so the door is tested
@@ -10,8 +10,7 @@
 //! waits, forgets, the listen stream, one poller across tabs, notifications, step mode, and with the
 //! `element` feature the element's cards) and, with the `legacy` feature, 2025-11-25 servers
 //! (`legacy.rs`: era detection, the session, `tasks/result` streams); without it, it hands over to
-//! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes:
-//! the `tasks/get` fast path the Rust driver had (`JSON.parse` in JS) is not here yet.
+//! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes.
 use crate::client_state::{
     ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };

@@ -1,6 +1,6 @@
 //! The options a JS driver hands the door at open: the host's `TaskClient.open` options less what
-//! stays in JS (`headers`, `store`), plus what the page knows (`offline`, `hidden`). The same checks
-//! and defaults the retired Rust driver's reader had, so hosts see the same errors.
+//! stays in JS (`headers`, `store`), plus what the page knows (`offline`, `hidden`), read and checked
+//! here: a host's mistake is a `TypeError` naming the option.
 use crate::json::Value;
 use crate::machine::backoff::PollPolicy;
 use crate::protocol::meta::Implementation;

@@ -1,5 +1,5 @@
-//! A door without the 2025-11-25 flow: the JS driver's first download (step 5 of
-//! `docs/size-route.md`). Where the full door would drive that generation, this one asks the driver
+//! A door without the 2025-11-25 flow: the JS driver's first download (`docs/decisions/`, two builds
+//! and the full door). Where the full door would drive that generation, this one asks the driver
 //! to hand over to the door that has it, loaded only then (`{"do":"upgrade"}`):
 //!
 //! - a stored link or record of that generation (read at restore, in a step, when this tab takes the

@@ -1,11 +1,10 @@
 // TaskClient as a JS driver over the door (src/door/, exported as `ClientDoor`): every decision is the
 // door's; this file only carries out what it returns (requests through http.js, records through
-// idb.js's Records, events, timers, the host's promises) and feeds back what happened. What the
-// package ships (docs/size-route.md, steps 3 to 6): it drives 2026-07-28 servers (callTool with MRTR,
-// listTools, respond, cancel, wait, tasks, forget, close, events, the listen stream, one poller across
-// tabs, notifications, step mode, the element's queries), and 2025-11-25 servers through a second door
-// loaded only when a server or the store needs it (`#handOver`). Every answer goes to the door as
-// bytes (the retired Rust driver's `tasks/get` fast path is not here yet).
+// idb.js's Records, events, timers, the host's promises) and feeds back what happened. It drives
+// 2026-07-28 servers (callTool with MRTR, listTools, respond, cancel, wait, tasks, forget, close,
+// events, the listen stream, one poller across tabs, notifications, step mode, the element's queries),
+// and 2025-11-25 servers through a second door loaded only when a server or the store needs it
+// (`#handOver`). Every answer goes to the door as bytes.
 import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
@@ -263,7 +262,7 @@ export class TaskClient {
       // Records the previous release stored under its bare keys move to this release's first.
       for (const [from, to, text] of client.#query({ e: "migrate" }, await listAll(records, previous))) {
         await records.putIf(to, undefined, text);
-        await records.run(2, from);
+        await records.delete(from);
       }
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
       // Each page goes in parts of at most RESTORE_PART records (a host store lists everything as its
@@ -559,10 +558,10 @@ export class TaskClient {
           break;
         case "save":
           // Before the call's request goes out, so a page that dies meanwhile finds the call.
-          this.#saving = this.#track(this.#records.run(1, effect.key, effect.text).catch((thrown) => this.#storageFailed(thrown)));
+          this.#saving = this.#track(this.#records.put(effect.key, effect.text).catch((thrown) => this.#storageFailed(thrown)));
           break;
         case "delete":
-          this.#track(this.#records.run(2, effect.key).catch(() => {}));
+          this.#track(this.#records.delete(effect.key).catch(() => {}));
           break;
         case "upgrade":
           this.#handOver();
@@ -641,7 +640,7 @@ export class TaskClient {
       await this.#saving;
       // `ms`: how long the door reads a stream (a step's wait for a 2025-11-25 server's questions).
       const timeout = ms ?? (stream ? undefined : this.#timeoutMs);
-      reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, true);
+      reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit);
       const sse = reply.bytes === undefined;
       if (!open()) return;
       const head = { e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, session: reply.session, sse };
@@ -680,7 +679,7 @@ export class TaskClient {
       if (entries.length === 1) refused.push(entries[0][0]);
       for (const [key, text] of entries.length > 1 ? entries : []) {
         try {
-          await this.#records.run(1, key, text);
+          await this.#records.put(key, text);
         } catch (thrown) {
           failure = thrown;
           refused.push(key);
@@ -698,7 +697,7 @@ export class TaskClient {
     let failure;
     for (const key of keys) {
       try {
-        await this.#records.run(2, key);
+        await this.#records.delete(key);
       } catch (thrown) {
         failure ??= thrown;
       }
@@ -730,7 +729,7 @@ export class TaskClient {
   async #get({ w, key }) {
     let text = null;
     try {
-      text = (await this.#records.run(0, key)) ?? null;
+      text = (await this.#records.get(key)) ?? null;
     } catch (thrown) {
       this.#storageFailed(thrown);
     }

@@ -1,28 +1,9 @@
-// The browser half of the runtime, in one module (the test runner's page loads each module the glue
-// imports separately, and more of them made its page load hang now and then): JS <-> JSON for
-// src/host/js_json.rs, timers and page signals (src/host/globals.rs), the client's events and
-// notifications (src/host/events.rs), the tab channel (src/runtime/channel.rs) and Web Locks
-// (src/runtime/leader.rs). Each is a few bytes here and closures, promise executors and reflective
-// calls in the .wasm.
+// The page's environment for the driver (task_client.js), in one module: thrown values as text and
+// client errors as JS Errors, the host's callbacks, page signals (online, hidden, a small key-value
+// hint in localStorage), the client's events and system notifications, the tabs' BroadcastChannel and
+// Web Locks. Each wraps a browser API; where a runtime lacks one, the fallback is said beside it.
 
-// --- JS <-> JSON (host/js_json.rs)
-/**
- * Parses `text`, `[value, paths]`, and sets `parts[i]` at `paths[i]` (keys and indices from the root)
- * in `value`. Every step but the last exists, and the last holds the `null` Rust wrote, each an own
- * property JSON.parse made (so a `__proto__` key is a plain member here too).
- */
-export function withParts(text, parts) {
-  const [value, paths] = JSON.parse(text);
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i];
-    let at = value;
-    for (let s = 0; s < path.length - 1; s++) at = at[path[s]];
-    at[path[path.length - 1]] = parts[i];
-  }
-  return value;
-}
-
-// --- thrown values as text (host/js_error.rs), and client errors as JS Errors (bindings/errors.rs)
+// --- thrown values as text, and client errors as JS Errors
 /**
  * A thrown or rejected value as text a person can read: an Error's `name: message` (either alone when
  * the other is empty), a string as itself, anything else as `String(value)` shows it.
@@ -42,7 +23,7 @@ export function errorText(value) {
 /** The host's callbacks (static methods: the .wasm calls each through the glue). */
 export class Host {
   /**
-   * Calls the host's `onInputRequired(requests)` (runtime/client/calls.rs) and resolves with what it
+   * Calls the host's `onInputRequired(requests)` and resolves with what it
    * returns or resolves to; rejects with the text of why not, saying whether it threw or rejected.
    */
   static async ask(callback, requests) {
@@ -60,7 +41,7 @@ export class Host {
   }
 }
 
-/** A client error as hosts get it (bindings/errors.rs): an Error with `name`, `code` (a number or null) and `retryable`. */
+/** A client error as hosts get it: an Error with `name`, `code` (a number or null) and `retryable`. */
 export function clientError(message, name, code, retryable) {
   const error = new Error(message);
   error.name = name;
@@ -69,24 +50,8 @@ export function clientError(message, name, code, retryable) {
   return error;
 }
 
-// --- timers and page signals (host/globals.rs)
-/** A pending `setTimeout`; `clear()` clears it. Throws where the runtime has no `setTimeout`. */
-export class Timer {
-  constructor(ms, callback) {
-    this.handle = setTimeout(callback, ms);
-  }
-
-  clear() {
-    clearTimeout(this.handle);
-  }
-
-  /** Resolves after `ms` milliseconds. */
-  static sleep(ms) {
-    return new Promise((resolve) => setTimeout(resolve, ms));
-  }
-}
-
-/** What the runtime says about the page (static methods: the .wasm calls each through the glue). */
+// --- page signals
+/** What the runtime says about the page. */
 export class Page {
   /** `navigator.onLine`, or true where there is no navigator (Node, workerd). */
   static online() {
@@ -99,7 +64,7 @@ export class Page {
   }
 
   /**
-   * `localStorage.getItem(key)` (the poller's early hint, host/local_storage.rs); undefined where there
+   * `localStorage.getItem(key)` (the poller's early hint); undefined where there
    * is no storage (workers, Node, edge runtimes) or it refuses (a sandboxed frame, a browser setting).
    */
   static stored(key) {
@@ -137,7 +102,7 @@ export class Page {
   }
 }
 
-// --- events and notifications (host/events.rs)
+// --- events and notifications
 /**
  * The client's events: `target`, a fresh EventTarget the host listens on through `listen` (null where
  * the runtime has none: events are skipped, not fatal), and `emit(kind, detail)`, which queues a
@@ -196,7 +161,7 @@ export function showNotice(title, body, lang, tag, events, taskId) {
   });
 }
 
-// --- the tab channel (runtime/channel.rs)
+// --- the tabs' channel
 /**
  * Opens the channel `name` and calls `onMessage(text)` with every message from other clients: JSON
  * text, or, for an object from a tab still running the previous version, that object as JSON (one
@@ -234,7 +199,7 @@ export function openChannel(name, onMessage) {
   };
 }
 
-// --- Web Locks (runtime/leader.rs)
+// --- Web Locks
 /** Whether this runtime has Web Locks. */
 function locksAvailable() {
   return typeof globalThis.navigator?.locks?.request === "function";

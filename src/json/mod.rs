@@ -27,14 +27,10 @@ pub use map::{Map, PutKey};
 pub(crate) use number::{digits_value, integer_value};
 pub use number::{NotANumber, Number};
 pub use parse::{from_str, from_str_keeping, ParseError};
-#[cfg(feature = "bench")]
-pub use raw::HostPart;
 pub use raw::RawJson;
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};
 pub use write::{to_string, to_string_pretty};
-#[cfg(feature = "bench")]
-pub(crate) use write::{write_compact_leaving_host, write_string};
 
 #[doc(inline)]
 pub use crate::json;

@@ -5,47 +5,16 @@
 use super::Value;
 
 /// JSON of one object or array, checked when it was read, so it is always valid JSON; written back as
-/// is. Text the parser kept ([`RawJson::checked`]); in the decode bench's build (`bench`) also a value
-/// the host already parsed (`HostPart`), whose text is made only when something asks for it.
-/// `Arc`, not `Rc`: a `Value` is `Send` and `Sync` (statics of it exist; the native server moves values
-/// between threads).
+/// is. `Arc`, not `Rc`: a `Value` is `Send` and `Sync` (statics of it exist; the native server moves
+/// values between threads). `Arc<String>`, not `Arc<str>`: a text written here
+/// ([`RawJson::array_of`]) moves in whole, where an `Arc<str>` would copy it, both held at once.
 #[derive(Clone, Debug)]
-pub struct RawJson(Form);
-
-#[derive(Clone, Debug)]
-enum Form {
-    /// `Arc<String>`, not `Arc<str>`: a text written here ([`RawJson::array_of`]) moves in whole,
-    /// where an `Arc<str>` would copy it, both held at once.
-    Text(std::sync::Arc<String>),
-    #[cfg(feature = "bench")]
-    Host(std::sync::Arc<dyn HostPart>),
-}
-
-/// An object or array the host parsed and holds (a tool result's block, a form's schema), kept as the
-/// host's value so that handing it back to the host costs nothing. Implemented in `host/` only.
-#[cfg(feature = "bench")]
-pub trait HostPart: Send + Sync {
-    /// Its JSON text, made on first use and kept.
-    fn text(&self) -> &str;
-    /// Whether it is an object (else an array).
-    fn is_object(&self) -> bool;
-    /// For the host code that hands the value itself back (`host::js_json`, the decode bench's).
-    fn as_any(&self) -> &dyn std::any::Any;
-}
-
-/// Not the value's own `Debug`: that would be in every `HostPart`'s vtable, and so in the `.wasm`
-/// (the standard library's string escaping, 10 KB gzip).
-#[cfg(feature = "bench")]
-impl std::fmt::Debug for dyn HostPart {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("HostPart")
-    }
-}
+pub struct RawJson(std::sync::Arc<String>);
 
 impl RawJson {
     /// Wraps text the parser has just checked.
     pub(super) fn checked(text: &str) -> RawJson {
-        RawJson(Form::Text(std::sync::Arc::new(text.to_owned())))
+        RawJson(std::sync::Arc::new(text.to_owned()))
     }
 
     /// An array of `items`, each written as it comes, so that only one item's tree is alive at a time
@@ -67,40 +36,17 @@ impl RawJson {
             }
         }
         text.push(']');
-        RawJson(Form::Text(std::sync::Arc::new(text)))
+        RawJson(std::sync::Arc::new(text))
     }
 
-    /// Wraps an object or array the host parsed.
-    #[cfg(feature = "bench")]
-    pub fn host(part: std::sync::Arc<dyn HostPart>) -> RawJson {
-        RawJson(Form::Host(part))
-    }
-
-    /// The host's value, when it came from the host.
-    #[cfg(feature = "bench")]
-    pub fn host_part(&self) -> Option<&dyn HostPart> {
-        match &self.0 {
-            Form::Host(part) => Some(part.as_ref()),
-            Form::Text(_) => None,
-        }
-    }
-
-    /// The text, as it arrived (or as the host writes its value).
+    /// The text, as it arrived.
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            Form::Text(text) => text,
-            #[cfg(feature = "bench")]
-            Form::Host(part) => part.text(),
-        }
+        &self.0
     }
 
     /// Whether it is an object (else an array).
     pub fn is_object(&self) -> bool {
-        match &self.0 {
-            Form::Text(text) => text.starts_with('{'),
-            #[cfg(feature = "bench")]
-            Form::Host(part) => part.is_object(),
-        }
+        self.0.starts_with('{')
     }
 
     /// The value as a tree.

@@ -25,31 +25,19 @@ fn compact_len(value: &Value) -> usize {
 
 /// Compact JSON appended to `out`: [`to_string`] into a buffer the caller keeps.
 pub(super) fn write_compact(out: &mut String, value: &Value) {
-    write(out, value, Style { indent: None, leave_host: false }, 0);
-}
-
-/// Compact JSON with `null` in place of each part the host holds ([`RawJson::host`]): for handing a
-/// value to the host, which sets its own parts back in rather than having them written and parsed.
-///
-/// [`RawJson::host`]: super::RawJson::host
-#[cfg(feature = "bench")]
-pub(crate) fn write_compact_leaving_host(out: &mut String, value: &Value) {
-    write(out, value, Style { indent: None, leave_host: true }, 0);
+    write(out, value, Style { indent: None }, 0);
 }
 
 /// JSON indented by two spaces, for showing a result to a person.
 pub fn to_string_pretty(value: &Value) -> String {
     let mut out = String::new();
-    write(&mut out, value, Style { indent: Some(2), leave_host: false }, 0);
+    write(&mut out, value, Style { indent: Some(2) }, 0);
     out
 }
 
 #[derive(Clone, Copy)]
 struct Style {
     indent: Option<usize>,
-    /// Write `null` for the parts the host holds (only the decode bench's build has such parts).
-    #[cfg_attr(not(feature = "bench"), allow(dead_code))]
-    leave_host: bool,
 }
 
 fn newline(out: &mut String, indent: Option<usize>, level: usize) {
@@ -66,8 +54,6 @@ fn write(out: &mut String, value: &Value, style: Style, level: usize) {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(n.as_str()),
         Value::String(s) => write_string(out, s),
-        #[cfg(feature = "bench")]
-        Value::Raw(raw) if style.leave_host && raw.host_part().is_some() => out.push_str("null"),
         Value::Raw(raw) if indent.is_none() => out.push_str(raw.as_str()),
         Value::Raw(raw) => write(out, &raw.parse(), style, level),
         Value::Array(items) if items.is_empty() => out.push_str("[]"),

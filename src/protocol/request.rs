@@ -215,8 +215,8 @@ impl RequestResult {
 }
 
 impl ClientRequest {
-    /// `task`, decoded from the answer to this `tasks/get` (by [`Self::decode_result`], or by the
-    /// transport's fast path), as its result: refused when it is another task than the one asked for,
+    /// `task`, decoded from the answer to this `tasks/get` (by [`Self::decode_result`]), as its
+    /// result: refused when it is another task than the one asked for,
     /// so a misrouted reply can never settle the wrong task.
     pub(crate) fn accept_task(&self, task: DetailedTask) -> Result<RequestResult, DecodeError> {
         match self {

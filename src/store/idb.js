@@ -1,11 +1,16 @@
-// The record stores behind `Store` (src/store/mod.rs), in JS because they are all host API: IndexedDB,
-// a store the host application hands in, and this module's memory, each with the same operations, and
-// `Records` over whichever one a client opened. Every failure is thrown as `{ kind, message }`, `kind`
-// one of unavailable, blocked, quota or failed (the `StoreError` variants Rust makes of it).
+// The record stores the driver writes tasks to: IndexedDB, a store the host application hands in, and
+// this module's memory, each with the same operations (`run` with GET, PUT or DELETE, `listPage`,
+// `putAll` where it can do better than one put at a time), and `Records` over whichever one a client
+// opened. Every failure is thrown as `{ kind, message }`, `kind` one of unavailable, blocked, quota or
+// failed; the driver names them in the host's `StorageError` and `storage` events.
 //
-// IndexedDB: one database per client namespace with one object store, `records`: keys are the record
-// keys, values the JSON text. Moved out of Rust to save size: a client-only host downloads about 5 KB
-// gzip less with it here (2 KB minified and gzipped) than with the same steps in Rust through web-sys.
+// IndexedDB: one database every client shares, with one object store, `records`: keys are the record
+// keys (which carry the namespace and the server), values the JSON text.
+
+/** What `run` does with a key: read it, write it, or delete it. */
+const GET = 0;
+const PUT = 1;
+const DELETE = 2;
 
 /** The object store every record lives in. */
 const RECORDS = "records";
@@ -224,17 +229,17 @@ export async function idbOpen(name) {
     /** `kind` 0 get, 1 put, 2 delete of `key`, in its own transaction; a get resolves with the text or undefined. */
     async run(kind, key, value) {
       const operation = named(["IndexedDB get", "IndexedDB put", "IndexedDB delete"][kind], key);
-      const [transaction, records, finished] = begin(kind === 0 ? "readonly" : "readwrite", operation);
+      const [transaction, records, finished] = begin(kind === GET ? "readonly" : "readwrite", operation);
       let request;
       try {
-        request = kind === 0 ? records.get(key) : kind === 1 ? records.put(value, key) : records.delete(key);
+        request = kind === GET ? records.get(key) : kind === PUT ? records.put(value, key) : records.delete(key);
       } catch (thrown) {
         abort(transaction, finished);
         throw failed(operation, thrown);
       }
       let found;
       try {
-        if (kind === 0) found = await done(request);
+        if (kind === GET) found = await done(request);
         await finished;
       } catch (thrown) {
         finished.catch(() => {});
@@ -310,25 +315,6 @@ export async function idbOpen(name) {
   };
 }
 
-/**
- * Deletes the database `name`; deleting one that does not exist succeeds. Only connections opened by
- * other code (ours close when asked) can make it `blocked`; the deletion still happens once they close.
- */
-export async function idbDelete(name) {
-  const indexedDB = factory();
-  let request;
-  try {
-    request = indexedDB.deleteDatabase(name);
-  } catch (thrown) {
-    throw openFailure(name, thrown);
-  }
-  try {
-    await settled(request);
-  } catch (thrown) {
-    throw thrown === "blocked" ? fail("blocked") : failed(`deleting IndexedDB database "${name}"`, thrown);
-  }
-}
-
 // A store the host application hands in (`options.store` an object), failing as the IndexedDB store
 // does.
 
@@ -371,8 +357,8 @@ export class HostStore {
    */
   async run(kind, key, value) {
     const name = ["get", "put", "delete"][kind];
-    const operation = `host store ${name}(${JSON.stringify(key)}${kind === 1 ? ", …)" : ")"}`;
-    const got = await this.call(this.methods[kind], kind === 1 ? [key, value] : [key], operation);
+    const operation = `host store ${name}(${JSON.stringify(key)}${kind === PUT ? ", …)" : ")"}`;
+    const got = await this.call(this.methods[kind], kind === PUT ? [key, value] : [key], operation);
     if (kind !== 0 || got === undefined || got === null) return undefined;
     if (typeof got !== "string") throw fail("failed", `${operation} returned ${typeName(got)}; expected a string, undefined or null`);
     return got;
@@ -457,8 +443,8 @@ class MemoryRecords {
   }
 
   async run(kind, key, value) {
-    if (kind === 0) return this.records.get(key);
-    if (kind === 1) this.records.set(key, value);
+    if (kind === GET) return this.records.get(key);
+    if (kind === PUT) this.records.set(key, value);
     else this.records.delete(key);
   }
 
@@ -477,10 +463,7 @@ class MemoryRecords {
   }
 }
 
-/**
- * One open record store, whichever keeps the records: what `Store` (src/store/mod.rs) holds, so the
- * .wasm has one set of operations instead of one per store.
- */
+/** One open record store, whichever keeps the records. */
 export class Records {
   constructor(backend) {
     this.backend = backend;
@@ -501,15 +484,25 @@ export class Records {
     return new Records(await idbOpen(name));
   }
 
-  /** `kind` 0 get (resolves with the text or undefined), 1 put, 2 delete of `key`. */
-  run(kind, key, value) {
-    return this.backend.run(kind, key, value);
+  /** The text stored under `key`, or undefined. */
+  get(key) {
+    return this.backend.run(GET, key);
+  }
+
+  /** Stores `value` under `key`. */
+  put(key, value) {
+    return this.backend.run(PUT, key, value);
+  }
+
+  /** Deletes `key` (one that is not there is no failure). */
+  delete(key) {
+    return this.backend.run(DELETE, key);
   }
 
   /** Stores every pair of `pairs` (key, value, key, value…), in order: one transaction for IndexedDB. */
   async putAll(pairs) {
     if (this.backend.putAll) return this.backend.putAll(pairs);
-    for (let i = 0; i < pairs.length; i += 2) await this.backend.run(1, pairs[i], pairs[i + 1]);
+    for (let i = 0; i < pairs.length; i += 2) await this.put(pairs[i], pairs[i + 1]);
   }
 
   /** Up to `limit` records after `after` whose key starts with `prefix`, as key, value, key, value… */
@@ -525,8 +518,8 @@ export class Records {
     // IndexedDB has no compare-and-put: a read, then a write (one writer per database assumed).
     const written = await this.backend.compareAndPutIf?.(key, expected, value);
     if (written !== undefined) return written;
-    if ((await this.backend.run(0, key)) !== expected) return false;
-    await this.backend.run(1, key, value);
+    if ((await this.get(key)) !== expected) return false;
+    await this.put(key, value);
     return true;
   }
 

@@ -3,7 +3,5 @@
 mod error;
 pub(crate) mod listen_stream;
 pub(crate) mod reply;
-#[cfg(feature = "bench")]
-pub(crate) mod task_answer;
 
 pub(crate) use error::{parse_retry_after, TransportError};

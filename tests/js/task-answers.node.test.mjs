@@ -2,11 +2,9 @@
 // decodes it whole), from a small HTTP server of this file's own on loopback that answers each poll
 // with a scripted body. Asserted: regular answers change the task; a result's and a form's parts
 // reach the host whole, numbers included, and irregular but valid details too; and every broken
-// answer is refused (badResponse, or the HTTP status) without changing the task.
-//
-// Until the sixteenth session these tests also checked that a detail's parts were the very objects
-// JSON.parse made in every snapshot (the retired Rust driver's fast path). The JS driver reads every
-// answer in the door, so that identity is not promised: what a host may rely on is asserted here.
+// answer is refused (badResponse, or the HTTP status) without changing the task. A snapshot's parts
+// are the host's own copy (changing one changes no later snapshot); they are not promised to be the
+// very objects JSON.parse made.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";

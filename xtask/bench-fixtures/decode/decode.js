@@ -7,11 +7,6 @@
 //                   body's bytes (as fetch's arrayBuffer gives them, as the JS driver hands them to the
 //                   door) into wasm, decoded as the door does, the task back out as JSON text that JS
 //                   parses (the door's effects cross the same way);
-//   oursFastPath    the retired Rust driver's path, benchDecodeTasksGetClient(taskId, bytes, true): the
-//                   fast path (JSON.parse in http.js, the Task fields handed to Rust in one call and
-//                   the detail's parts as the parsed objects: src/transport/task_answer.rs), route 2
-//                   for a body it does not take; the task back out as a JS object, the parts set in
-//                   by reference (src/bindings/bench.rs); what the driver's own fast path starts from;
 //   official        officialDecode(taskId, text): JSON.parse + ext-tasks' GetTaskResultV2Schema parse
 //                   and taskId check (official-entry.mjs);
 //   officialBytes   the same from the body's bytes through TextDecoder, as its transport's
@@ -33,7 +28,6 @@
 import init, {
   benchDecodeTasksGet,
   benchDecodeTasksGetBytes,
-  benchDecodeTasksGetClient,
   benchDecodeTasksGetFields,
   benchDecodeTasksGetParsed,
   benchTaskFields,
@@ -87,7 +81,6 @@ function decodeFields(taskId, text) {
 // Each takes (taskId, text, bytes): the body as a JS string and as the bytes fetch would give.
 const SUBJECTS = {
   ours: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
-  oursFastPath: (taskId, _text, bytes) => benchDecodeTasksGetClient(taskId, bytes, true),
   official: (taskId, text) => officialDecode(taskId, text),
   officialBytes: (taskId, _text, bytes) => officialDecode(taskId, utf8.decode(bytes)),
   oursText: (taskId, text) => benchDecodeTasksGet(taskId, text, true),
@@ -149,7 +142,7 @@ async function main() {
     status(`${name}…`);
     const bytes = new TextEncoder().encode(body);
     const official = SUBJECTS.official(taskId, body, bytes);
-    for (const subject of ["ours", "officialBytes", "oursFastPath", "oursText", "oursJsParse", "oursJsFields"]) {
+    for (const subject of ["ours", "officialBytes", "oursText", "oursJsParse", "oursJsFields"]) {
       const ours = SUBJECTS[subject](taskId, body, bytes);
       if (gist(ours) !== gist(official)) throw new Error(`${name}: ${subject} and official decode differently: ${gist(ours)} vs ${gist(official)}`);
     }
@@ -167,7 +160,7 @@ async function main() {
       const message = JSON.parse(body);
       mutate(message);
       const text = JSON.stringify(message);
-      for (const subject of ["ours", "oursFastPath", "oursJsParse", "oursJsFields"]) {
+      for (const subject of ["ours", "oursJsParse", "oursJsFields"]) {
         let refused = false;
         try {
           SUBJECTS[subject](taskId, text, new TextEncoder().encode(text));

@@ -15,10 +15,8 @@
 //!
 //! The page (`xtask/bench-fixtures/decode/`) warms each subject up, then times batches of 20–40 ms
 //! (a count fixed by doubling) and reports µs per decode, median of 21 batches (`BENCH_DECODE_BATCHES`, `BENCH_DECODE_BATCH_MS`), the subjects' batches
-//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show the retired
-//! Rust driver's fast path (`benchDecodeTasksGetClient`: `JSON.parse` in `http.js`, the Task fields
-//! handed to Rust in one call, the detail's parts by reference), the other routes into wasm measured
-//! in the same page (the body as a JS string, `benchDecodeTasksGet`;
+//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show the other
+//! routes into wasm measured in the same page (the body as a JS string, `benchDecodeTasksGet`;
 //! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, or handed them by JS in
 //! one call, two prototypes that must refuse the same broken bodies as ours), our decode
 //! with only the status string handed back, and `JSON.parse` alone. The hard check (issue 17): ours ÷
@@ -40,11 +38,10 @@ const PAGES: &[&str] = &["decode.html", "decode.js"];
 const DEFAULT_BATCHES: u64 = 21;
 const DEFAULT_BATCH_MS: u64 = 20;
 /// The page's subjects: the two the rows compare, then the ones the details add.
-const SUBJECTS: [(&str, &str); 9] = [
+const SUBJECTS: [(&str, &str); 8] = [
     ("ours", "ours (the package's path: bytes into the door)"),
     ("official", "official"),
     ("officialBytes", "official, bytes in"),
-    ("oursFastPath", "the retired Rust driver's fast path"),
     ("oursText", "ours, JS string in"),
     ("oursJsParse", "JSON.parse + Rust reads fields"),
     ("oursJsFields", "JSON.parse + fields in one call"),
