@@ -87,15 +87,13 @@ export interface TaskSnapshot {
     ttlMs: number | null;
     pollIntervalMs: number | null;
     /**
-     * Only the requests still unanswered. A form's `requestedSchema` may be the very object parsed from
-     * the server's answer, shared by every snapshot of this task: read it, never change it.
+     * Only the requests still unanswered. Each snapshot is the host's own copy: changing it changes no
+     * other snapshot.
      */
     inputRequests: InputRequests;
     /**
      * The tool's result: a completed task's, or the tool's own error result (`isError: true`) of a task
-     * that a 2025-11-25 server ended `failed` with one (such a task has no `error`). Its `content`
-     * blocks, `structuredContent` and `_meta` may be the very objects parsed from the server's answer,
-     * shared by every snapshot of this task: read them, never change them.
+     * that a 2025-11-25 server ended `failed` with one (such a task has no `error`).
      */
     result: CallToolResult | null;
     error: { code: number; message: string; data?: unknown } | null;

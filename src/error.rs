@@ -1,5 +1,6 @@
 //! What went wrong, as data: every failure a host can see is a [`ClientError`] of one [`ErrorKind`].
-//! The JS `Error.name` of each kind is chosen in `bindings/` only; below it, kinds are plain values.
+//! The JS `Error.name` of each kind is chosen here ([`ErrorKind::js_name`]), and the door hands it to
+//! the driver with the error; below it, kinds are plain values.
 use std::fmt;
 
 /// The kinds of failure a host tells apart.

@@ -19,8 +19,8 @@
 //! `protocol`, `machine`, `snapshot` and `client_state` import nothing from wasm-bindgen, js-sys or web-sys, so
 //! they build and test natively.
 #![deny(missing_docs)]
-// Size rules for the shipped .wasm (README, "Design notes"). The standard sorts, `join`, text-pattern
-// searches and B-trees are listed with their measured cost in clippy.toml. `&s[a..b]` on a `str`
+// Size rules for the shipped .wasm (docs/ARCHITECTURE.md, "Size rules"). The standard sorts, `join`,
+// text-pattern searches and B-trees are listed with their measured cost in clippy.toml. `&s[a..b]` on a `str`
 // brings core's str index panic path with its char escaping and Unicode tables (4 KB gzip): slice with
 // `s.get(a..b)`. `{:?}` brings Debug's string escaping (0.5 KB gzip): quote and show values as JSON
 // text, `json::Value::from(text)` displays quoted (`use_debug` sees `write!` and the print macros, not

@@ -37,9 +37,8 @@ commands:
   demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
   test              run every test: cargo fmt --check and clippy (native and wasm32, -D warnings);
                     cargo test --workspace, in the checkout and again in a copy of only the
-                    files git tracks; the wasm tests in a page and a dedicated worker of
-                    Chromium, Firefox ESR and WebKitGTK, and in Node.js (installs the browsers
-                    and drivers if missing); build pkg/ and check it; pack it, publint + attw on
+                    files git tracks; the wasm number tests in Node.js; build pkg/ and check
+                    it; pack it, publint + attw on
                     the tarball, and the host apps (tests/hosts: Vite + React, webpack, import
                     map) built from it; the end-to-end tests in each engine; the official
                     conformance suite and the ext-tasks interop check
@@ -49,14 +48,14 @@ commands:
                     peers from their lockfiles, runs every cell per server and prints the table;
                     MATRIX_SERVERS=a,b and MATRIX_CELLS=x,y narrow it
   engines [name...]  only the browser-engine checks, in the engines named (chromium, firefox,
-                    webkit; default firefox webkit): the wasm page and worker tests and the
-                    end-to-end tests, ending with a line per engine
+                    webkit; default firefox webkit): the end-to-end tests in each (installs the
+                    browsers and drivers if missing), ending with a line per engine
   build             build the npm package in pkg/ (cargo → wasm-bindgen → wasm-opt) and print sizes
   pack              build pkg/ if it is missing or stale, then `npm pack` it into
                     target/pack/mcp-tasks-web.tgz, print its path and size, and run publint
                     and attw on it (fails on any finding)
   bench [figure...] benchmarks beside the official TypeScript requester (all figures, or the
-                    named ones: size, poll, resume, core, decode); prints a table, writes
+                    named ones: size, poll, resume, scale, core, decode); prints a table, writes
                     target/bench/bench.json and bench.svg; fails when a size budget is over
   setup [--browser] install missing tools: wasm32 target, rustfmt and clippy, wasm-bindgen-cli,
                     npm packages, the interop peers (Python venv, npm ci); --browser also installs

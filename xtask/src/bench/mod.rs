@@ -404,7 +404,7 @@ fn budget_report(rows: &[Row]) -> String {
     out
 }
 
-/// Everything a later tool (or the README's Performance section) needs: the rows, which figures
+/// Everything a later tool (or the README's figures table) needs: the rows, which figures
 /// ran, their details, and when.
 fn to_json(figures: &[&Figure], rows: &[Row], details: &[Detail]) -> serde_json::Value {
     let unix_time =
