@@ -355,3 +355,42 @@ fn a_task_the_server_cancelled_stays_cancelled_however_its_end_arrives() {
     feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
     assert_settled(&mut door, "cancelled", false);
 }
+
+#[test]
+fn a_tool_listing_goes_through_the_era_detection_and_then_the_session() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":2}"#);
+    assert_eq!(method(the(&out, "send")), "tools/list", "a server of unknown generation gets 2026-07-28 first");
+    let out = status(&mut door, NOW, the(&out, "send"), 400, NO_SESSION);
+    assert_eq!(method(the(&out, "send")), "server/discover", "a refusal that may mean an older server: {out:?}");
+    let out = status(&mut door, NOW, the(&out, "send"), 400, NO_SESSION);
+    let init = the(&out, "send").clone();
+    assert_eq!(method(&init), "initialize");
+    let out = stream_answer(&mut door, NOW, &init, &result_of(&init, initialize_result()));
+    let out = status(&mut door, NOW, the(&out, "send"), 202, "");
+    let list = sends(&out).into_iter().find(|s| method(s) == "tools/list").expect("the listing goes in the session");
+    assert_eq!(header(&list, "Mcp-Session-Id"), Some(SESSION));
+    assert_eq!(header(&list, "MCP-Protocol-Version"), Some("2025-11-25"));
+    let tools = json!({ "tools": [{ "name": "build", "inputSchema": { "type": "object" } }] });
+    let out = stream_answer(&mut door, NOW, &list, &result_of(&list, tools));
+    let page = the(&out, "done").get("value").unwrap();
+    assert_eq!(page.pointer("/tools/0/name").and_then(Value::as_str), Some("build"), "{out:?}");
+
+    // The generation is known now: the next listing goes straight into the session.
+    let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":3,"cursor":"c2"}"#);
+    let list = the(&out, "send").clone();
+    assert_eq!(method(&list), "tools/list");
+    assert_eq!(header(&list, "Mcp-Session-Id"), Some(SESSION));
+    assert_eq!(request(&list).pointer("/params/cursor").and_then(Value::as_str), Some("c2"));
+}
+
+#[test]
+fn a_tool_listing_after_a_call_goes_in_the_calls_session() {
+    let mut door = open();
+    legacy_call(&mut door);
+    let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":5}"#);
+    let list = the(&out, "send");
+    assert_eq!(method(list), "tools/list");
+    assert_eq!(header(list, "Mcp-Session-Id"), Some(SESSION), "no second detection, no new session");
+}

@@ -92,3 +92,21 @@ fn the_hand_over_waits_for_a_call_on_its_way_and_a_2026_answer_meanwhile_lets_th
     assert_eq!(settled.len(), 2, "the refused call fails with its error, the other has its result: {out:?}");
     assert!(settled.contains(&2) && settled.contains(&3));
 }
+
+#[test]
+fn a_tool_listing_an_older_server_refuses_hands_over_unsettled() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":2}"#);
+    let list = the(&out, "send").clone();
+    assert_eq!(request(&list).get("method").and_then(Value::as_str), Some("tools/list"));
+    let out = refuse(&mut door, &list, 400, NO_SESSION);
+    assert_eq!(kinds(&out), ["upgrade"], "the listing is not settled here (the full door gets it): {out:?}");
+
+    // An authorization failure says nothing of the era: the listing fails with it.
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":2}"#);
+    let out = refuse(&mut door, the(&out, "send"), 401, "");
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("HttpError"), "{out:?}");
+}
