@@ -1,6 +1,6 @@
 //! The source gates `cargo xtask test` runs before any test: formatting, then clippy natively and for
 //! wasm32, each one counted check with `-D warnings`, so a warning fails it as CI would; then the
-//! shipped JS: TypeScript's strict check of its JSDoc types and Biome's linter.
+//! shipped JS: TypeScript's strict check of its JSDoc types, Biome's linter and Biome's formatter.
 //!
 //! Clippy also enforces the library's size rules (the standard sorts, `join`, text-pattern searches,
 //! B-trees, `&s[a..b]`, `write!` with `{:?}`): they are listed with their measured cost in clippy.toml
@@ -27,6 +27,8 @@ const CLIPPY_DOOR: &str =
 const JS_TYPES: &str =
     "tsc --checkJs (strict) over the shipped JS, and pkg-template/client.d.ts against TaskClient (js.tsconfig.json)";
 const JS_LINT: &str = "biome lint over the shipped JS (biome.json), warnings as errors";
+const JS_FORMAT: &str =
+    "biome format over the shipped JS changes nothing (biome.json; `npx biome format --write` fixes it)";
 
 /// The TypeScript project that checks the shipped JS: every file below, the hand-written types of the
 /// generated glue and the door protocol (types/), and tests/ts/client-matches-driver.ts.
@@ -98,7 +100,7 @@ pub fn run(root: &Path, checks: &mut Checks) {
 }
 
 /// The shipped JS checks, each counted: tsc (after making sure the two configs name every shipped
-/// file) and Biome's linter. They need node_modules, which `cargo xtask test`
+/// file), Biome's linter and Biome's formatter. They need node_modules, which `cargo xtask test`
 /// installs (`npm ci`) before it runs any check.
 pub fn run_js(root: &Path, checks: &mut Checks) {
     let shipped = shipped_js(root);
@@ -113,6 +115,16 @@ pub fn run_js(root: &Path, checks: &mut Checks) {
         let mut biome = biome(root);
         biome.args(["lint", "--diagnostic-level=warn", "--error-on-warnings"]);
         cmd::run(&mut biome)
+    });
+    checks.run(JS_FORMAT, || {
+        // Without `--write`, `biome format` prints what it would change and fails if anything.
+        let mut biome = biome(root);
+        biome.arg("format");
+        cmd::run(&mut biome).map_err(|e| {
+            Error::msg(format!(
+                "{e}\nthe diff above is what `npx biome format --write` changes (settings in biome.json)"
+            ))
+        })
     });
 }
 
