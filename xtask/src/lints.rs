@@ -152,8 +152,9 @@ fn shipped_js(root: &Path) -> Result<Vec<String>> {
     Ok(files)
 }
 
-/// Fails unless each of `shipped` starts with `// @ts-check` and is listed in js.tsconfig.json's
-/// `files` and biome.json's `files.includes` (a file missing from either would go unchecked).
+/// Fails unless each of `shipped` starts with `// @ts-check`, is listed in js.tsconfig.json's `files`
+/// and biome.json's `files.includes` (a file missing from either would go unchecked), and types
+/// nothing as `any` in its JSDoc (strict tsc refuses only an implicit `any`).
 fn configs_name_every_file(root: &Path, shipped: &[String]) -> Result<()> {
     let listed = |config: &str, pointer: &str| -> Result<Vec<String>> {
         let text = workspace::read(&root.join(config))?;
@@ -166,8 +167,12 @@ fn configs_name_every_file(root: &Path, shipped: &[String]) -> Result<()> {
     let biome = listed(BIOME_CONFIG, "/files/includes")?;
     let mut problems = Vec::new();
     for file in shipped {
-        if !workspace::read(&root.join(file))?.starts_with(TS_CHECK) {
+        let text = workspace::read(&root.join(file))?;
+        if !text.starts_with(TS_CHECK) {
             problems.push(format!("{file} does not start with `{TS_CHECK}`"));
+        }
+        for line in lines_typed_any(&text) {
+            problems.push(format!("{file}:{line} types a value as `any`"));
         }
         for (config, list) in [(JS_TSCONFIG, &tsconfig), (BIOME_CONFIG, &biome)] {
             if !list.contains(file) {
@@ -180,6 +185,28 @@ fn configs_name_every_file(root: &Path, shipped: &[String]) -> Result<()> {
     } else {
         Err(Error::msg(format!("every shipped JS file is checked: {}", problems.join("; "))))
     }
+}
+
+/// The JSDoc tags whose `{…}` is a type.
+const TYPE_TAGS: [&str; 7] = ["@type", "@param", "@returns", "@typedef", "@property", "@template", "@satisfies"];
+
+/// The lines (from 1) of `text` whose JSDoc type names `any`.
+fn lines_typed_any(text: &str) -> Vec<usize> {
+    let typed_any = |line: &str| {
+        let (Some(open), Some(close)) = (line.find('{'), line.rfind('}')) else { return false };
+        // `{` and `}` are ASCII: the slice is on character boundaries.
+        open < close && names_any(&line[open + 1..close])
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| TYPE_TAGS.iter().any(|tag| line.contains(tag)) && typed_any(line))
+        .map(|(index, _)| index + 1)
+        .collect()
+}
+
+/// Whether the type `ty` has the word `any` in it.
+fn names_any(ty: &str) -> bool {
+    ty.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')).any(|word| word == "any")
 }
 
 /// The failure of a clippy run, with where to look.
@@ -204,6 +231,13 @@ mod tests {
         assert!(shipped.contains(&"src/driver/task_client.js".to_owned()), "{shipped:?}");
         assert!(shipped.contains(&"pkg-template/element.js".to_owned()), "{shipped:?}");
         configs_name_every_file(root(), &shipped).unwrap();
+    }
+
+    #[test]
+    fn a_jsdoc_type_that_names_any_is_found() {
+        let text = "// @ts-check\n/** @param {string} many */\n/** @type {Map<string, any>} */\nconst x = /** @type {any} */ (y);\n// any\n";
+        assert_eq!(lines_typed_any(text), [3, 4]);
+        assert!(!names_any("Company | anyOf"));
     }
 
     #[test]
