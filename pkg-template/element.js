@@ -1,3 +1,4 @@
+// @ts-check
 // <mcp-task> and <mcp-task-list>: the elements' DOM half. The decisions stay in Rust: the wasm module's
 // model (src/element/model/, tested natively) says what a card shows, in the user's words, and checks
 // a form's answers; these classes only create elements and set texts and attributes. Server text only
@@ -16,6 +17,37 @@ import { TaskClient, elementAnswer, elementCard, elementElapsed, elementList, el
 
 export * from "./mcp_tasks_web.js";
 export { default } from "./mcp_tasks_web.js";
+
+/**
+ * @import { TaskSnapshot } from "./mcp_tasks_web.js"
+ * @import { DefineMcpTaskOptions, McpTaskElement } from "./element.js"
+ * @import { Card, CardResult, FieldView, ListRow, QuestionView } from "./door-protocol.js"
+ */
+// (`./element.js` in a type import is the published declaration, element.d.ts.)
+/** The words of an element, by key (`elementWords`). */
+/** @typedef {Record<string, string>} Words */
+/** `wordsFor`'s memo: the last table's key, its JSON text and the words. */
+/** @typedef {{ key?: unknown, text?: string, words?: Words }} WordsMemo */
+/** A form control the model reads (`entered`). */
+/** @typedef {HTMLInputElement | HTMLSelectElement} Control */
+/** A field drawn: its property, widget, controls and error line. */
+/** @typedef {{ name: string, widget: FieldView["widget"], controls: Control[], error: HTMLElement }} DrawnField */
+/** A question drawn as a note. */
+/** @typedef {{ key: string, el: HTMLElement, fields?: undefined, schema?: undefined, href?: undefined, status?: undefined, first?: undefined }} NoteQuestion */
+/**
+ * A question drawn as a form: its fields, schema (JSON text, a form's) or `href` (a URL's), status line
+ * and the control that takes focus.
+ * @typedef {{ key: string, el: HTMLFormElement, fields: DrawnField[], schema: string | undefined, href: string | null | undefined,
+ *   status?: HTMLElement, first?: HTMLElement | null }} FormQuestion
+ */
+/** @typedef {NoteQuestion | FormQuestion} DrawnQuestion */
+/** A list's row with the index of its client and a key unique across clients. */
+/** @typedef {ListRow & { client: number, key: string }} KeyedRow */
+/** The parts of a card every snapshot updates. */
+/**
+ * @typedef {Record<"card" | "title" | "server" | "status" | "elapsed" | "connectivity" | "message" | "progress" | "questions"
+ *   | "result" | "error" | "actions" | "cancel" | "cancelHint", HTMLElement>} Parts
+ */
 
 /**
  * The stylesheet of both elements, adopted into each shadow root as one shared constructable sheet, so
@@ -112,9 +144,13 @@ pre { margin: 0; padding: .5rem; overflow: auto; max-height: 20rem; font-size: .
 .list .unknown { display: grid; gap: .5rem; border: 1px dashed var(--_border); border-radius: var(--_radius); padding: .75rem; }
 .empty { color: var(--_muted); margin: 0; }`;
 
+/** @type {CSSStyleSheet | null} */
 let sheet = null;
 
-/** Styles `root` with the shared sheet (built on first use). */
+/**
+ * Styles `root` with the shared sheet (built on first use).
+ * @param {ShadowRoot} root
+ */
 function adopt(root) {
   if (!sheet) {
     sheet = new CSSStyleSheet();
@@ -123,50 +159,78 @@ function adopt(root) {
   root.adoptedStyleSheets = [sheet];
 }
 
-/** `<tag>` with `attrs` set and `text` (set as text, never parsed) as its only content. */
+/**
+ * `<tag>` with `attrs` set and `text` (set as text, never parsed) as its only content.
+ * @template {string} K
+ * @param {K} tag
+ * @param {Record<string, string>} [attrs]
+ * @param {string | null} [text]
+ * @returns {K extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[K] : HTMLElement}
+ */
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
   for (const name in attrs) e.setAttribute(name, attrs[name]);
   if (text != null) e.textContent = text;
-  return e;
+  return /** @type {K extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[K] : HTMLElement} */ (e);
 }
 
-/** Sets `text` unless it is already exactly that (a live region is not re-announced for nothing). */
+/**
+ * Sets `text` unless it is already exactly that (a live region is not re-announced for nothing).
+ * @param {Node} e
+ * @param {string} text
+ */
 function setText(e, text) {
   if (e.textContent !== text) e.textContent = text;
 }
 
-/** Sets attribute `name` to `value`, or removes it for `null`; untouched when unchanged. */
+/**
+ * Sets attribute `name` to `value`, or removes it for `null`; untouched when unchanged.
+ * @param {Element} e
+ * @param {string} name
+ * @param {string | null} value
+ */
 function setAttr(e, name, value) {
   if (value == null) {
     if (e.hasAttribute(name)) e.removeAttribute(name);
   } else if (e.getAttribute(name) !== value) e.setAttribute(name, value);
 }
 
-/** Shows or hides `e` with the `hidden` attribute. */
+/**
+ * Shows or hides `e` with the `hidden` attribute.
+ * @param {HTMLElement} e
+ * @param {boolean} visible
+ */
 function show(e, visible) {
   if (e.hidden === visible) e.hidden = !visible;
 }
 
-/** `template` (a word) with its `{name}` placeholders filled from `values`; unknown ones stay as written. */
+/**
+ * `template` (a word) with its `{name}` placeholders filled from `values`; unknown ones stay as written.
+ * @param {string} template
+ * @param {Record<string, string>} values
+ */
 function fill(template, values) {
-  return template.replace(/\{([^{}]*)\}/g, (hole, name) => (Object.hasOwn(values, name) ? values[name] : hole));
+  return template.replace(/\{([^{}]*)\}/g, (hole, /** @type {string} */ name) => (Object.hasOwn(values, name) ? values[name] : hole));
 }
 
 /** The text of a rejection (the client rejects with Error objects). */
-const errorText = (e) => e?.message ?? String(e);
+const errorText = (/** @type {unknown} */ e) => /** @type {{ message?: string } | null | undefined} */ (e)?.message ?? String(e);
 
-/** Labels the host passed to `defineMcpTask({ labels })`, under every element's own. */
+/**
+ * Labels the host passed to `defineMcpTask({ labels })`, under every element's own.
+ * @type {unknown}
+ */
 let shared = null;
 
 /**
  * The language of `host`'s words: the nearest non-empty `lang` attribute, looking through shadow roots
  * to their hosts, else `navigator.language`, else English.
+ * @param {Element} host
  */
 function hostLang(host) {
-  for (let node = host; node; node = node.getRootNode().host) {
-    for (let e = node.closest("[lang]"); e; e = e.parentElement?.closest("[lang]")) {
-      const lang = e.getAttribute("lang");
+  for (let node = /** @type {Element | undefined} */ (host); node; node = /** @type {{ host?: Element }} */ (node.getRootNode()).host) {
+    for (let e = /** @type {Element | null | undefined} */ (node.closest("[lang]")); e; e = e.parentElement?.closest("[lang]")) {
+      const lang = /** @type {string} */ (e.getAttribute("lang"));
       if (lang.trim()) return lang;
     }
   }
@@ -177,6 +241,9 @@ function hostLang(host) {
  * The words of an element: `{ key: word }` for its language and labels. `memo` keeps the last table
  * (`key`, `text`, `words`): the table is asked again only when the language or a layer changed, and
  * `true` comes back only when the words themselves did.
+ * @param {Element} host
+ * @param {unknown} own
+ * @param {WordsMemo} memo
  */
 function wordsFor(host, own, memo) {
   const lang = hostLang(host);
@@ -202,43 +269,64 @@ function deepActive() {
   return active;
 }
 
-/** Focus moves to a new form unless the user is typing in another control on the page. */
+/**
+ * Focus moves to a new form unless the user is typing in another control on the page.
+ * @param {HTMLElement} host
+ */
 function mayTakeFocus(host) {
   const active = deepActive();
-  if (!active || host.contains(active) || host.shadowRoot.contains(active)) return true;
+  if (!active || host.contains(active) || /** @type {ShadowRoot} */ (host.shadowRoot).contains(active)) return true;
   return !/^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName) && !active.hasAttribute("contenteditable");
 }
 
-/** Dispatches a bubbling, composed `CustomEvent`; false when a listener called `preventDefault()`. */
+/**
+ * Dispatches a bubbling, composed `CustomEvent`; false when a listener called `preventDefault()`.
+ * @param {EventTarget} target
+ * @param {string} type
+ * @param {unknown} detail
+ */
 function tell(target, type, detail, cancelable = false) {
   return target.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, cancelable, detail }));
 }
 
-/** Refreshers of the connected elements, called when a `lang` attribute changes anywhere. */
+/**
+ * Refreshers of the connected elements, called when a `lang` attribute changes anywhere.
+ * @type {Set<() => void>}
+ */
 const live = new Set();
+/** @type {MutationObserver | null} */
 let langObserver = null;
 
 function watchLang() {
   if (langObserver || typeof MutationObserver === "undefined") return;
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: a refresher returns nothing; the arrow only calls it.
   langObserver = new MutationObserver(() => live.forEach((refresh) => refresh()));
   langObserver.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"], subtree: true });
 }
 
-/** Properties set on an element before its tag was defined shadow the class's setters; replay them. */
+/**
+ * Properties set on an element before its tag was defined shadow the class's setters; replay them.
+ * @param {object} element
+ * @param {string[]} names
+ */
 function upgradeProperties(element, names) {
   for (const name of names) {
     if (Object.hasOwn(element, name)) {
-      const value = element[name];
-      delete element[name];
-      element[name] = value;
+      const value = /** @type {Record<string, unknown>} */ (element)[name];
+      delete (/** @type {Record<string, unknown>} */ (element)[name]);
+      /** @type {Record<string, unknown>} */ (element)[name] = value;
     }
   }
 }
 
-/** The client or `null`; anything else is refused (the wasm module can only read its own clients). */
+/**
+ * The client or `null`; anything else is refused (the wasm module can only read its own clients).
+ * @param {unknown} client
+ * @returns {TaskClient | null}
+ */
 function checkClient(client) {
   if (client == null || client instanceof TaskClient) return client ?? null;
-  if (client?.constructor?.name === "TaskClient") {
+  if (/** @type {{ constructor?: { name?: unknown } }} */ (client)?.constructor?.name === "TaskClient") {
     throw new TypeError(
       'client is a TaskClient of the client-only build ("mcp-tasks-web"); a page with <mcp-task> imports init and TaskClient from "mcp-tasks-web/element"',
     );
@@ -253,6 +341,7 @@ function checkClient(client) {
  * (its window, or null when blocked) and its `opener` cut; then a `rel="noreferrer"` link of the blank
  * tab's own document is followed, so the tab, not this page, navigates, and `href` learns neither this
  * page's window nor its address.
+ * @param {string} href
  */
 function openTab(href) {
   let tab = null;
@@ -272,7 +361,12 @@ function openTab(href) {
   }
 }
 
-/** Shows `text` in a question's status line and enables or disables its buttons. */
+/**
+ * Shows `text` in a question's status line and enables or disables its buttons.
+ * @param {FormQuestion} q
+ * @param {string} text
+ * @param {boolean} busy
+ */
 function setBusy(q, text, busy) {
   if (q.status) setText(q.status, text);
   for (const button of q.el.querySelectorAll("button")) setAttr(button, "disabled", busy ? "" : null);
@@ -282,16 +376,21 @@ function setBusy(q, text, busy) {
  * What the user entered in a form, by property: text as typed (blank controls left out, and a number
  * input's text it cannot read as `?`, which the model refuses), a checkbox's state, the values chosen.
  * A prototype-less object, so a property named `__proto__` stays a property.
+ * @param {FormQuestion} q
  */
 function entered(q) {
+  /** @type {Record<string, unknown>} */
   const out = Object.create(null);
   for (const { name, widget, controls } of q.fields) {
     const [first] = controls;
+    /** @type {unknown} */
     let value;
-    if (widget === "checkbox") value = first.checked;
-    else if (widget === "radio") value = controls.find((c) => c.checked)?.value;
+    // Checkboxes and radios are inputs.
+    /** @typedef {HTMLInputElement} Input */
+    if (widget === "checkbox") value = /** @type {Input} */ (first).checked;
+    else if (widget === "radio") value = controls.find((c) => /** @type {Input} */ (c).checked)?.value;
     else if (widget === "checkboxes") {
-      const chosen = controls.filter((c) => c.checked).map((c) => c.value);
+      const chosen = controls.filter((c) => /** @type {Input} */ (c).checked).map((c) => c.value);
       if (chosen.length) value = chosen;
     } else value = first.value || (first.validity.badInput ? "?" : undefined);
     if (value !== undefined) out[name] = value;
@@ -300,7 +399,10 @@ function entered(q) {
 }
 
 let cards = 0;
-/** `notificationclick` events a card already took focus for. */
+/**
+ * `notificationclick` events a card already took focus for.
+ * @type {WeakSet<Event>}
+ */
 const focusedFor = new WeakSet();
 
 function makeTaskElement() {
@@ -311,30 +413,56 @@ function makeTaskElement() {
      * (WebKitGTK 2.50) may hand out a fresh, empty set once the previous one was garbage collected, while
      * the element still matches the states added to the old one: the stale `:state(working)` would then
      * never go (tests/engines/element.test.mjs).
+     * @type {CustomStateSet | null}
      */
     #states = null;
+    /** @type {TaskClient | null} */
     #client = null;
+    /** @type {string | null} */
     #taskId = null;
+    /** @type {unknown} */
     #labels = null;
-    /** The words in use (`wordsFor`'s memo). */
+    /**
+     * The words in use (`wordsFor`'s memo).
+     * @type {WordsMemo}
+     */
     #words = {};
-    /** The parts every snapshot updates. */
+    /**
+     * The parts every snapshot updates.
+     * @type {Parts}
+     */
     #p;
+    /** @type {string} */
     #prefix;
     #nextId = 0;
-    /** The snapshot shown (as the model read it) and its JSON, which tells a change. */
+    /**
+     * The snapshot shown (as the model read it) and its JSON, which tells a change.
+     * @type {TaskSnapshot | null}
+     */
     #snapshot = null;
     #snapshotJson = "null";
-    /** The card view of the snapshot shown (`elementCard`). */
+    /**
+     * The card view of the snapshot shown (`elementCard`).
+     * @type {Card | null}
+     */
     #view = null;
-    /** The questions drawn, by input key: built once, so what the user types survives every poll. */
+    /**
+     * The questions drawn, by input key: built once, so what the user types survives every poll.
+     * @type {Map<string, DrawnQuestion>}
+     */
     #questions = new Map();
-    /** The JSON of the result drawn (`undefined`: draw it whatever it is). */
+    /**
+     * The JSON of the result drawn (`undefined`: draw it whatever it is).
+     * @type {string | null | undefined}
+     */
     #resultJson;
     #settledTold = false;
     #connected = false;
+    /** @type {(() => void) | null} */
     #unsubscribe = null;
+    /** @type {ReturnType<typeof setInterval> | 0} */
     #ticker = 0;
+    /** @type {string | null} */
     #actionError = null;
     /** Counts draws, so a draw that page code re-entered stops and leaves the rest to the newer one. */
     #draws = 0;
@@ -345,7 +473,7 @@ function makeTaskElement() {
       const root = this.attachShadow({ mode: "open", delegatesFocus: false });
       adopt(root);
       this.#prefix = `mcp-task-${++cards}`;
-      this.#skeleton(root);
+      this.#p = this.#skeleton(root);
       try {
         this.#states = this.attachInternals().states ?? null;
       } catch {
@@ -357,7 +485,17 @@ function makeTaskElement() {
       upgradeProperties(this, ["client", "taskId", "labels"]);
     }
 
+    /**
+     * The card's parts in `root`.
+     * @param {ShadowRoot} root
+     * @returns {Parts}
+     */
     #skeleton(root) {
+      /**
+       * @param {string} tag
+       * @param {string} name
+       * @param {Record<string, string>} [attrs]
+       */
       const part = (tag, name, attrs) => el(tag, { part: name, class: name, ...attrs });
       const titleId = `${this.#prefix}-title`;
       const p = {
@@ -382,21 +520,26 @@ function makeTaskElement() {
       p.actions.append(p.cancel, p.cancelHint);
       p.card.append(header, p.message, p.progress, p.questions, p.result, p.error, p.actions);
       root.append(p.card);
-      this.#p = p;
+      return p;
     }
 
-    /** A determinate bar when the server reported progress out of a known total, else an indeterminate one (no `aria-valuenow`). */
+    /**
+     * A determinate bar when the server reported progress out of a known total, else an indeterminate one (no `aria-valuenow`).
+     * @param {Card["progress"]} progress
+     */
     #drawProgress(progress) {
-      const [done, total] = progress ?? [];
+      // Missing or null numbers compare false, as JS compares them: an indeterminate bar.
+      const [done, total] = /** @type {[number, number]} */ (progress ?? []);
       const known = total > 0 && done >= 0 && Number.isFinite(done / total);
       const bar = this.#p.progress;
       bar.classList.toggle("determinate", known);
       setAttr(bar, "aria-valuemin", known ? "0" : null);
       setAttr(bar, "aria-valuemax", known ? String(total) : null);
       setAttr(bar, "aria-valuenow", known ? String(Math.min(done, total)) : null);
-      bar.firstChild.style.width = known ? `${Math.min(100, (100 * done) / total)}%` : "";
+      /** @type {HTMLElement} */ (bar.firstChild).style.width = known ? `${Math.min(100, (100 * done) / total)}%` : "";
     }
 
+    /** @param {unknown} status */
     #setState(status) {
       const states = this.#states;
       if (!states || typeof status !== "string") return;
@@ -421,6 +564,11 @@ function makeTaskElement() {
       this.#stop();
     }
 
+    /**
+     * @param {string} name
+     * @param {string | null} _old
+     * @param {string | null} value
+     */
     attributeChangedCallback(name, _old, value) {
       // `compact` and `show-server` change only how the card draws.
       if (name === "task-id") this.#setTaskId(value);
@@ -431,6 +579,7 @@ function makeTaskElement() {
     get client() {
       return this.#client;
     }
+    /** @param {TaskClient | null} client */
     set client(client) {
       this.#client = checkClient(client);
       this.#reset();
@@ -440,6 +589,7 @@ function makeTaskElement() {
     get taskId() {
       return this.#taskId;
     }
+    /** @param {string | null} id */
     set taskId(id) {
       const value = id == null || id === "" ? null : String(id);
       if (value === null) this.removeAttribute("task-id");
@@ -447,7 +597,10 @@ function makeTaskElement() {
       this.#setTaskId(value);
     }
 
-    /** The latest TaskSnapshot shown, or null (a copy: changing it changes nothing here). */
+    /**
+     * The latest TaskSnapshot shown, or null (a copy: changing it changes nothing here).
+     * @returns {TaskSnapshot | null}
+     */
     get snapshot() {
       return JSON.parse(this.#snapshotJson);
     }
@@ -456,11 +609,13 @@ function makeTaskElement() {
     get labels() {
       return this.#labels;
     }
+    /** @param {unknown} labels */
     set labels(labels) {
       this.#labels = labels ?? null;
       this.#refresh();
     }
 
+    /** @param {string | null} id */
     #setTaskId(id) {
       id ||= null;
       if (id === this.#taskId) return;
@@ -493,16 +648,17 @@ function makeTaskElement() {
       this.#render(client && this.#taskId ? undefined : null);
     }
 
+    /** @param {TaskClient} client */
     #subscribe(client) {
       // Every card hears every task's events: the id alone is read before anything else.
-      const on = (event) => {
+      const on = (/** @type {CustomEvent<{ taskId?: string | null, id?: string } | null>} */ event) => {
         const d = event.detail;
         const id = d?.taskId ?? d?.id;
-        if (this.#taskId !== null && id === this.#taskId) this.#render(event.type === "task" ? d : null);
+        if (this.#taskId !== null && id === this.#taskId) this.#render(event.type === "task" ? /** @type {TaskSnapshot} */ (d) : null);
       };
       // A click on this task's system notification (`notify`): show the person this card (the first
       // card of the task to hear it, when a page shows the task twice).
-      const shown = (event) => {
+      const shown = (/** @type {CustomEvent<{ taskId: string }>} */ event) => {
         if (this.#taskId === null || event.detail?.taskId !== this.#taskId || focusedFor.has(event)) return;
         focusedFor.add(event);
         this.#p.card.focus();
@@ -521,12 +677,18 @@ function makeTaskElement() {
      * Draws the task (`null`: none) and then tells the host what changed. The model draws the client's
      * own snapshot of the task, which keeps numbers as the server wrote them; `snapshot` (the one drawn
      * last, or an event's) only when the client no longer has the task.
+     * @param {TaskSnapshot | null | undefined} snapshot
      */
     #render(snapshot) {
       for (const [type, detail] of this.#draw(snapshot)) tell(this, type, detail);
     }
 
+    /**
+     * @param {TaskSnapshot | null | undefined} snapshot
+     * @returns {Array<[string, unknown]>}
+     */
     #draw(snapshot) {
+      /** @type {Array<[string, unknown]>} */
       const out = [];
       const memo = this.#words;
       if (wordsFor(this, this.#labels, memo)) {
@@ -536,7 +698,7 @@ function makeTaskElement() {
         this.#questions.clear();
         for (const q of gone) q.el.remove();
       }
-      const w = memo.words;
+      const w = /** @type {Words} */ (memo.words);
       const p = this.#p;
       const client = this.#client;
       const id = this.#taskId;
@@ -615,9 +777,12 @@ function makeTaskElement() {
      * to the first new form unless the user is busy elsewhere. The state is updated first; the DOM work
      * that can run page code (removing a focused control fires focus events, `focus()` fires `focusin`,
      * and a host listener may read or redraw this card) comes after.
+     * @param {QuestionView[]} wanted
+     * @param {Words} w
      */
     #drawQuestions(wanted, w) {
       const active = deepActive();
+      /** @type {HTMLElement[]} */
       const removed = [];
       for (const [key, q] of this.#questions) {
         if (!wanted.some((v) => v.key === key)) {
@@ -625,7 +790,9 @@ function makeTaskElement() {
           removed.push(q.el);
         }
       }
+      /** @type {DrawnQuestion[]} */
       const added = [];
+      /** @type {HTMLElement | null | undefined} */
       let focus = null;
       for (const v of wanted) {
         if (this.#questions.has(v.key)) continue;
@@ -653,13 +820,18 @@ function makeTaskElement() {
      * One question: a note, or a `<form>` (data-mode `form` or `url`) with the server's message and who
      * asks. A form carries no accessible name on purpose: a named form is a landmark, and two cards
      * asking the same question would be duplicate landmarks.
+     * @param {QuestionView} v
+     * @param {Words} w
+     * @returns {DrawnQuestion}
      */
     #question(v, w) {
       const key = v.key;
       if (v.note != null) return { key, el: el("p", { part: "note", class: "note", "data-key": key }, v.note) };
-      const form = el("form", { part: "form", "data-key": key, "data-mode": v.mode, novalidate: "" });
+      const form = el("form", { part: "form", "data-key": key, "data-mode": /** @type {string} */ (v.mode), novalidate: "" });
       form.append(el("p", { part: "prompt", class: "prompt" }, v.message), el("p", { class: "askedby" }, v.asked));
+      /** @type {FormQuestion} */
       const q = { key, el: form, fields: [], schema: v.schema, href: v.href };
+      /** @type {HTMLButtonElement | null} */
       let primary = null;
       if (v.mode === "url") {
         const site = el("p", {}, `${w["url.site"]}: `);
@@ -689,21 +861,32 @@ function makeTaskElement() {
      * control has an id and `name`, `aria-describedby` names the description and the error line, and a
      * required field shows a mark and says so where ARIA allows (not on a group of checkboxes: there
      * in words for screen readers).
+     * @param {FieldView} f
+     * @param {Words} w
+     * @param {FormQuestion} q
      */
     #field(f, w, q) {
       const id = this.#id();
       const errorId = `${id}-error`;
       const describedby = f.hint != null ? `${id}-hint ${errorId}` : errorId;
       const hint = f.hint != null ? el("p", { class: "hint", id: `${id}-hint` }, f.hint) : null;
+      /** @type {Control[]} */
       const controls = [];
-      const mark = (parent) => f.required && parent.append(el("span", { class: "req", "aria-hidden": "true" }, " *"));
+      const mark = (/** @type {HTMLElement} */ parent) => f.required && parent.append(el("span", { class: "req", "aria-hidden": "true" }, " *"));
+      /**
+       * @template {"input" | "select"} T
+       * @param {T} tag
+       */
       const control = (tag) => {
         const c = el(tag, { id, name: f.name, "aria-describedby": describedby });
         if (f.required && f.widget !== "checkbox") c.setAttribute("aria-required", "true");
         controls.push(c);
         return c;
       };
+      /** @type {HTMLElement} */
       let wrapper;
+      /** The choices of a group or drop-down (the model gives every such field its options). */
+      /** @typedef {NonNullable<FieldView["options"]>} Options */
       if (f.widget === "radio" || f.widget === "checkboxes") {
         const radio = f.widget === "radio";
         wrapper = el("fieldset", { part: "field", class: "field", "data-field": f.name, role: radio ? "radiogroup" : "group", "aria-describedby": describedby });
@@ -713,7 +896,7 @@ function makeTaskElement() {
         mark(legend);
         wrapper.append(legend);
         if (hint) wrapper.append(hint);
-        for (const [value, text, checked] of f.options) {
+        for (const [value, text, checked] of /** @type {Options} */ (f.options)) {
           const choiceId = this.#id();
           const input = el("input", { type: radio ? "radio" : "checkbox", id: choiceId, name: f.name, value });
           input.checked = checked;
@@ -728,7 +911,7 @@ function makeTaskElement() {
           const label = el("label", { class: "choice", for: id });
           const c = control("input");
           c.type = "checkbox";
-          c.checked = f.checked;
+          c.checked = /** @type {boolean} */ (f.checked);
           label.append(c, f.label);
           mark(label);
           wrapper.append(label);
@@ -741,15 +924,17 @@ function makeTaskElement() {
           const c = control(f.widget === "select" ? "select" : "input");
           if (f.widget === "select") {
             if (f.choose != null) c.append(el("option", { value: "" }, f.choose));
-            for (const [value, text, chosen] of f.options) c.append(el("option", chosen ? { value, selected: "" } : { value }, text));
+            for (const [value, text, chosen] of /** @type {Options} */ (f.options)) c.append(el("option", chosen ? { value, selected: "" } : { value }, text));
           } else {
-            for (const name in f.attrs) c.setAttribute(name, f.attrs[name]);
+            // An input's: the model gives it its `attrs`.
+            /** @typedef {Record<string, string>} Attrs */
+            for (const name in f.attrs) c.setAttribute(name, /** @type {Attrs} */ (f.attrs)[name]);
             if (f.value != null) {
               c.value = f.value;
               // A number input empties a value that reads as ±infinity (`1e400`); a text input keeps
               // the default as the server wrote it (the model checks whatever is sent).
               if (c.value !== f.value) {
-                c.type = "text";
+                /** @type {HTMLInputElement} */ (c).type = "text";
                 c.value = f.value;
               }
             }
@@ -763,7 +948,11 @@ function makeTaskElement() {
       return wrapper;
     }
 
-    /** Draws the result when it changed: paragraphs, structured rows, the whole JSON collapsed. */
+    /**
+     * Draws the result when it changed: paragraphs, structured rows, the whole JSON collapsed.
+     * @param {CardResult | null} result
+     * @param {Words} w
+     */
     #drawResult(result, w) {
       const json = result ? result.json : null;
       if (json === this.#resultJson) return;
@@ -787,6 +976,8 @@ function makeTaskElement() {
     /**
      * Reads the form and has the model check it: the `accept` answer as JSON text (numbers as typed),
      * or `null` with the problems shown next to their fields and focus on the first wrong one.
+     * @param {FormQuestion} q
+     * @param {Words} w
      */
     #accept(q, w) {
       if (!q.schema) return null;
@@ -796,6 +987,7 @@ function makeTaskElement() {
       }
       const checked = elementAnswer(q.schema, entered(q), w);
       if (!checked?.errors) return checked?.answer ?? null;
+      /** @type {Control | null} */
       let first = null;
       for (const f of q.fields) {
         if (!Object.hasOwn(checked.errors, f.name)) continue;
@@ -803,13 +995,14 @@ function makeTaskElement() {
         for (const c of f.controls) c.setAttribute("aria-invalid", "true");
         first ??= f.controls[0];
       }
-      setText(q.status, w["form.fixErrors"]);
+      setText(/** @type {HTMLElement} */ (q.status), w["form.fixErrors"]);
       first?.focus();
       return null;
     }
 
+    /** @param {Event} event */
     #onEvent(event) {
-      const target = event.target;
+      const target = /** @type {Element} */ (event.target);
       let action;
       if (event.type === "submit") {
         event.preventDefault();
@@ -821,7 +1014,8 @@ function makeTaskElement() {
       }
       if (action === "cancel-task") return this.#cancelTask();
       const key = target.closest?.("form[data-key]")?.getAttribute("data-key");
-      const q = key == null ? null : this.#questions.get(key);
+      // Only a form has `form[data-key]`.
+      const q = key == null ? null : /** @type {FormQuestion | undefined} */ (this.#questions.get(key));
       const w = this.#words.words;
       if (!q || !w) return;
       let answer;
@@ -837,12 +1031,14 @@ function makeTaskElement() {
         answer = JSON.stringify({ action: "accept" });
       } else if (action === "decline" || action === "cancel") answer = JSON.stringify({ action });
       else return;
-      this.#send(key, answer);
+      this.#send(/** @type {string} */ (key), answer);
     }
 
     /**
      * Tells the host (`mcp-task-input`, cancelable) and, unless it took over, sends the answer, JSON
      * text, as that text: through a JS value a number such as `4.50` would go out as `4.5`.
+     * @param {string} key
+     * @param {string} answer
      */
     #send(key, answer) {
       const client = this.#client;
@@ -851,13 +1047,17 @@ function makeTaskElement() {
       const responses = `{${JSON.stringify(key)}:${answer}}`;
       // The host gets a copy as a JS value (the page-facing API): what it does to it changes nothing sent.
       const taken = !tell(this, "mcp-task-input", { taskId, responses: JSON.parse(responses) }, true);
-      const busy = (text, on) => {
-        const q = this.#questions.get(key);
+      const busy = (/** @type {string} */ text, /** @type {boolean} */ on) => {
+        const q = /** @type {FormQuestion | undefined} */ (this.#questions.get(key));
         if (q) setBusy(q, text, on);
       };
-      if (taken) return busy(this.#words.words["form.handled"], false);
-      busy(this.#words.words["form.sending"], true);
-      elementRespond(client, taskId, responses).catch((e) => busy(fill(this.#words.words["form.sendFailed"], { error: errorText(e) }), false));
+      // Drawn: the words are there.
+      /** @typedef {Words} Drawn */
+      if (taken) return busy(/** @type {Drawn} */ (this.#words.words)["form.handled"], false);
+      busy(/** @type {Drawn} */ (this.#words.words)["form.sending"], true);
+      elementRespond(client, taskId, responses).catch((/** @type {unknown} */ e) =>
+        busy(fill(/** @type {Drawn} */ (this.#words.words)["form.sendFailed"], { error: errorText(e) }), false),
+      );
     }
 
     #cancelTask() {
@@ -866,8 +1066,8 @@ function makeTaskElement() {
       if (!client || !taskId) return;
       const cancel = this.#p.cancel;
       setAttr(cancel, "disabled", "");
-      client.cancel(taskId).catch((e) => {
-        this.#actionError = fill(this.#words.words["error.action"], { error: errorText(e) });
+      client.cancel(taskId).catch((/** @type {unknown} */ e) => {
+        this.#actionError = fill(/** @type {Words} */ (this.#words.words)["error.action"], { error: errorText(e) });
         setAttr(cancel, "disabled", null);
         this.#refresh();
       });
@@ -883,17 +1083,25 @@ function makeTaskElement() {
  * reordered by moving only the ones out of place, so a form being typed into keeps its focus when
  * other tasks change. The `notify` attribute turns system notifications on for its clients.
  */
+/** @param {string} taskTag */
 function makeListElement(taskTag) {
   return class McpTaskListElement extends HTMLElement {
     static observedAttributes = ["notify"];
+    /** @type {TaskClient[]} */
     #clients = [];
+    /** @type {unknown} */
     #labels = null;
+    /** @type {WordsMemo} */
     #words = {};
     #list;
     #empty;
-    /** The items shown, by task or call id. */
+    /**
+     * The items shown, by task or call id.
+     * @type {Map<string, HTMLElement>}
+     */
     #items = new Map();
     #connected = false;
+    /** @type {(() => void) | null} */
     #unsubscribe = null;
     /** A redraw already set for the task events of this turn. */
     #redraw = 0;
@@ -910,11 +1118,11 @@ function makeListElement(taskTag) {
       this.#empty = el("p", { part: "empty", class: "empty" });
       root.append(this.#list, this.#empty);
       root.addEventListener("click", (event) => {
-        const button = event.target.closest?.("[data-action=forget]");
+        const button = /** @type {Element} */ (event.target).closest?.("[data-action=forget]");
         const id = button?.getAttribute("data-id");
         const client = this.#clients[Number(button?.getAttribute("data-client"))];
         if (id == null || !client) return;
-        button.setAttribute("disabled", "");
+        /** @type {Element} */ (button).setAttribute("disabled", "");
         client.forget(id).catch(() => {});
       });
       upgradeProperties(this, ["client", "clients", "labels"]);
@@ -944,6 +1152,7 @@ function makeListElement(taskTag) {
     get client() {
       return this.#clients[0] ?? null;
     }
+    /** @param {TaskClient | null} client */
     set client(client) {
       this.clients = client == null ? [] : [client];
     }
@@ -952,8 +1161,9 @@ function makeListElement(taskTag) {
     get clients() {
       return [...this.#clients];
     }
+    /** @param {Iterable<TaskClient> | null | undefined} clients */
     set clients(clients) {
-      this.#clients = [...new Set([...(clients ?? [])].map(checkClient))].filter((c) => c);
+      this.#clients = /** @type {TaskClient[]} */ ([...new Set([...(clients ?? [])].map(checkClient))].filter((c) => c));
       const gone = [...this.#items.values()];
       this.#items.clear();
       if (this.hasAttribute("notify")) this.attributeChangedCallback();
@@ -966,6 +1176,7 @@ function makeListElement(taskTag) {
     get labels() {
       return this.#labels;
     }
+    /** @param {unknown} labels */
     set labels(labels) {
       this.#labels = labels ?? null;
       this.#render();
@@ -977,6 +1188,7 @@ function makeListElement(taskTag) {
       const clients = this.#clients;
       if (this.#connected && clients.length) {
         const on = () => this.#redrawSoon();
+        /** @type {Array<"task" | "forget" | "call">} */
         const types = ["task", "forget", "call"];
         for (const client of clients) for (const type of types) client.addEventListener(type, on);
         this.#unsubscribe = () => {
@@ -990,6 +1202,8 @@ function makeListElement(taskTag) {
      * The rows of every client, each with `client` (its index) and `key` (unique across clients: task
      * ids are only unique per server), in one order: one client's as the model gives it, several
      * merged by the model's `rank` (larger first; a stable sort keeps each client's own order).
+     * @param {Words} w
+     * @returns {KeyedRow[]}
      */
     #rows(w) {
       const rows = this.#clients.flatMap((client, index) =>
@@ -1034,7 +1248,7 @@ function makeListElement(taskTag) {
     #renderOnce() {
       const memo = this.#words;
       wordsFor(this, this.#labels, memo);
-      const w = memo.words;
+      const w = /** @type {Words} */ (memo.words);
       const rows = this.#rows(w);
       const several = this.#clients.length > 1;
       const items = this.#items;
@@ -1072,7 +1286,10 @@ function makeListElement(taskTag) {
       setAttr(this.#list, "aria-label", w["list.label"]);
     }
 
-    /** A compact card for a task; for a call of unknown outcome (a row with a `title`), its row. */
+    /**
+     * A compact card for a task; for a call of unknown outcome (a row with a `title`), its row.
+     * @param {KeyedRow} row
+     */
     #item(row) {
       const item = el("li", { part: "item", "data-id": row.id });
       if (row.title != null) {
@@ -1081,9 +1298,9 @@ function makeListElement(taskTag) {
         item.append(el("button", { type: "button", "data-action": "forget", "data-id": row.id, "data-client": String(row.client) }));
         return item;
       }
-      const card = el(taskTag, { compact: "", "task-id": row.id });
+      const card = /** @type {McpTaskElement} */ (el(taskTag, { compact: "", "task-id": row.id }));
       card.client = this.#clients[row.client];
-      if (this.#labels != null) card.labels = this.#labels;
+      if (this.#labels != null) card.labels = /** @type {McpTaskElement["labels"]} */ (this.#labels);
       item.append(card);
       return item;
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // Entry for Deno (and Deno Deploy): reads the first door's .wasm beside this module and initialises it
 // before anything is exported, so `import { TaskClient } from "mcp-tasks-web/deno"` is ready to use;
 // the door with the 2025-11-25 flow is read from its file when a server or record needs it.

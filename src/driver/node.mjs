@@ -1,3 +1,4 @@
+// @ts-check
 // Node entry point (Node 20+): the same API as the browser build. `init()` without an argument reads
 // the .wasm beside this file, since Node's fetch cannot load file: URLs; for the same reason the door
 // with the 2025-11-25 flow, loaded when a server needs it, is read from its file here.
@@ -12,6 +13,9 @@ setFullDoor(async () => {
   return glue.ClientDoor;
 });
 
+/**
+ * @param {Parameters<typeof initWeb>[0]} [input]
+ */
 export default async function init(input) {
   if (input === undefined) {
     const bytes = await readFile(new URL("./client_bg.wasm", import.meta.url));

@@ -1,3 +1,4 @@
+// @ts-check
 // TaskClient as a JS driver over the door (src/door/, exported as `ClientDoor`): every decision is the
 // door's; this file only carries out what it returns (requests through http.js, records through
 // idb.js's Records, events, timers, the host's promises) and feeds back what happened. It drives
@@ -9,6 +10,19 @@ import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
 import { EventQueue, Host, Page, clientError, errorText, noticeLanguage, openChannel, requestLock, showNotice, tryLock } from "./browser.js";
+/**
+ * @import { AskEvent, Card, DoneValues, DoorEffect, DoorError, DoorEvent, GetEffect, PutIfEffect, QueryEvent, SendEffect, Sizes } from "./door-protocol.js"
+ * @import { CallToolOptions, CallToolOutcome, InputRequests, InputResponses, ListToolsOptions, ListToolsResult, StepResult, TaskClientEventMap, TaskClientOptions, TaskSnapshot, UnknownCallSnapshot } from "./client.js"
+ * @import { ClientError } from "./browser.js"
+ * @import { Failure, HostHeaders } from "./http.js"
+ */
+/**
+ * A host call waiting for its `done`: the promise's settlers (the door's value is `DoneValues` of its
+ * event), and for `#ask` the event and body, which a hand-over feeds to the full door.
+ * @typedef {{ resolve(value: unknown): void, reject(error: unknown): void, event?: AskEvent, body?: Uint8Array }} Waiter
+ */
+/** The host's `onInputRequired`. */
+/** @typedef {NonNullable<CallToolOptions["onInputRequired"]>} Asker */
 
 export { init as default };
 // For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`), and
@@ -19,6 +33,7 @@ export { initSync, protocolVersion, tasksExtensionId } from "./door.js";
  * Loads the door with the 2025-11-25 flow, which the first one hands over to when it meets that
  * generation (the `upgrade` effect): the module beside this one, fetched then. The Node entry sets
  * how it reads the file instead (`setFullDoor`).
+ * @type {() => Promise<typeof ClientDoor>}
  */
 let fullDoor = async () => {
   const glue = await import("./door_full.js");
@@ -26,7 +41,10 @@ let fullDoor = async () => {
   return glue.ClientDoor;
 };
 
-/** For the package's entries: how the full door's class is loaded where `import()` cannot fetch it. */
+/**
+ * For the package's entries: how the full door's class is loaded where `import()` cannot fetch it.
+ * @param {() => Promise<typeof ClientDoor>} load
+ */
 export function setFullDoor(load) {
   fullDoor = load;
 }
@@ -53,16 +71,25 @@ const REPLIES = new Set(["answer", "chunk", "failed", "written", "put_if", "got"
 const UTF8 = new TextEncoder();
 
 /** The door's error (`{ name, message, code, retryable }`) as the JS `Error` hosts catch. */
-const toError = ({ name, message, code = null, retryable = false }) => clientError(message, name, code, retryable);
-const usage = (message) => clientError(message, "TypeError", null, false);
-const storage = (message) => clientError(message, "StorageError", null, false);
+const toError = (/** @type {DoorError} */ { name, message, code = null, retryable = false }) => clientError(message, name, code, retryable);
+const usage = (/** @type {string} */ message) => clientError(message, "TypeError", null, false);
+const storage = (/** @type {string} */ message) => clientError(message, "StorageError", null, false);
 /** A store's or host's thrown value as text (the stores throw `{ kind, message }`). */
-const textOf = (thrown) => errorText(typeof thrown?.message === "string" && !(thrown instanceof Error) ? thrown.message : thrown);
+const textOf = (/** @type {unknown} */ thrown) =>
+  errorText(
+    typeof (/** @type {{ message?: unknown } | null | undefined} */ (thrown)?.message) === "string" && !(thrown instanceof Error)
+      ? /** @type {{ message: string }} */ (thrown).message
+      : thrown,
+  );
 
-/** The options the door reads: numbers floored (the door reads whole numbers), the rest as given. */
+/**
+ * The options the door reads: numbers floored (the door reads whole numbers), the rest as given.
+ * @param {TaskClientOptions} options
+ */
 function doorOptions(options) {
+  /** @type {Record<string, unknown>} */
   const out = {};
-  for (const key of ["url", "namespace", "autoPoll", "notify", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests", "requestTimeoutMs"]) {
+  for (const key of /** @type {Array<keyof TaskClientOptions>} */ (["url", "namespace", "autoPoll", "notify", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests", "requestTimeoutMs"])) {
     const value = options[key];
     if (value === undefined || value === null) continue;
     out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
@@ -75,7 +102,11 @@ function doorOptions(options) {
   return out;
 }
 
-/** What the platform's URL parser reads of `url` (against `base`), or null when it does not parse. */
+/**
+ * What the platform's URL parser reads of `url` (against `base`), or null when it does not parse.
+ * @param {string} url
+ * @param {string} [base]
+ */
 function urlParts(url, base) {
   try {
     const { href, protocol, username, password, hostname, host } = new URL(url, base);
@@ -85,7 +116,11 @@ function urlParts(url, base) {
   }
 }
 
-/** The store the options ask for, and why it is not durable when it falls back to memory. */
+/**
+ * The store the options ask for, and why it is not durable when it falls back to memory.
+ * @param {unknown} choice
+ * @returns {Promise<[Records, string | null]>}
+ */
 async function openStore(choice) {
   if (choice === "memory") return [Records.memory(), null];
   if (choice !== undefined && choice !== null && choice !== "indexeddb") {
@@ -110,8 +145,11 @@ async function openStore(choice) {
  * a step over 10,000 records. Each string is encoded straight into one buffer (as long as the texts
  * are, in UTF-16 units, which ASCII fills exactly; grown when a string needs more): one
  * `TextEncoder.encode` of them joined took 140 ms in Chromium at 10,000 records.
+ * @param {string[]} listed
+ * @returns {[Sizes, Uint8Array]}
  */
 function encodeListed(listed) {
+  /** @type {Sizes} */
   const sizes = [];
   let length = 0;
   for (const part of listed) length += part.length;
@@ -133,8 +171,13 @@ function encodeListed(listed) {
   return [sizes, bytes.subarray(0, at)];
 }
 
-/** Every record under `prefix`, page by page, as the store lists them: key, text, key, text… */
+/**
+ * Every record under `prefix`, page by page, as the store lists them: key, text, key, text…
+ * @param {Records} records
+ * @param {string} prefix
+ */
 async function listAll(records, prefix) {
+  /** @type {string[]} */
   const listed = [];
   await eachPage(records, prefix, undefined, (page) => listed.push(...page));
   return listed;
@@ -143,6 +186,10 @@ async function listAll(records, prefix) {
 /**
  * The store's pages under `prefix` after the key `after` (none: from the first), each handed to
  * `take` (awaited) as it is read.
+ * @param {Records} records
+ * @param {string} prefix
+ * @param {string | undefined} after
+ * @param {(page: string[]) => unknown} take
  */
 async function eachPage(records, prefix, after, take) {
   for (;;) {
@@ -156,6 +203,10 @@ async function eachPage(records, prefix, after, take) {
 /**
  * `event` and the body to feed it with: `listed` records (`listAll`) as the door reads them
  * (`encodeListed`); `null` (the store failed) as `sizes: null`; none, no body.
+ * @template {DoorEvent} E
+ * @param {E} event
+ * @param {string[] | null} [listed]
+ * @returns {[E, Uint8Array]}
  */
 function withListed(event, listed) {
   if (listed === undefined) return [event, NO_BODY];
@@ -166,29 +217,62 @@ function withListed(event, listed) {
 
 /** A durable MCP Tasks client for one server URL and namespace. */
 export class TaskClient {
+  /** @type {ClientDoor | null} */
   #door;
+  /** @type {Records} */
   #records;
+  /** @type {boolean} */
   #durable;
   #events = new EventQueue();
+  /** @type {string} */
   #url;
+  /** @type {HostHeaders} */
   #headers;
+  /** @type {number} */
   #timeoutMs;
+  /** @type {number} */
   #limit;
-  /** Host calls waiting for the door's `done`, by number. */
+  /**
+   * Host calls waiting for the door's `done`, by number.
+   * @type {Map<number, Waiter>}
+   */
   #waiting = new Map();
   #next = 1;
-  /** `onInputRequired` of each call that has one, by call number. */
+  /**
+   * `onInputRequired` of each call that has one, by call number.
+   * @type {Map<number, Asker>}
+   */
   #askers = new Map();
-  /** The host's `signal` of each call (or tools page) that has one, by call number. */
+  /**
+   * The host's `signal` of each call (or tools page) that has one, by call number.
+   * @type {Map<number, AbortSignal>}
+   */
   #signals = new Map();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer;
   #unwatch = () => {};
+  /** @type {boolean} */
   #notify;
-  /** The tabs' channel, and this tab's lock request (held, or queued for). */
+  /**
+   * The tabs' channel, and this tab's lock request (held, or queued for).
+   * @type {ReturnType<typeof openChannel>}
+   */
   #channel;
+  /** @type {{ release(): void } | undefined} */
   #lock;
+  /**
+   * The namespace's store prefix, set by `open` before anything reads it.
+   * @type {string | undefined}
+   */
   #prefix;
 
+  /**
+   * Not for hosts (`TaskClient.open` makes clients; client.d.ts declares this constructor private).
+   * @param {ClientDoor} door
+   * @param {Records} records
+   * @param {boolean} durable
+   * @param {TaskClientOptions} options
+   */
   constructor(door, records, durable, options) {
     this.#door = door;
     this.#options = options;
@@ -202,18 +286,30 @@ export class TaskClient {
     this.#stepping = options.autoPoll === false;
   }
 
+  /** @type {boolean} */
   #stepping;
+  /** @type {TaskClientOptions} */
   #options;
   /** This tab polls (it holds the namespace's lock, or has no other tabs to share with). */
   #leading = false;
   /** Store calls under way, which a hand-over waits for before it reads the store. */
   #storeOps = new Set();
-  /** While the full door loads: what happened meanwhile, fed to it once it has the store's records. */
+  /**
+   * While the full door loads: what happened meanwhile, fed to it once it has the store's records.
+   * @type {Array<[DoorEvent, Uint8Array]>}
+   */
   #queued = [];
-  /** Why every call fails: the full door could not be loaded. */
+  /**
+   * Why every call fails: the full door could not be loaded.
+   * @type {ClientError | undefined}
+   */
   #dead;
 
-  /** Opens a client: restores this namespace's tasks from the store and resumes polling those due. */
+  /**
+   * Opens a client: restores this namespace's tasks from the store and resumes polling those due.
+   * @param {TaskClientOptions} options
+   * @returns {Promise<TaskClient>}
+   */
   static async open(options) {
     if (typeof options !== "object" || options === null) throw usage("TaskClient.open needs an options object with at least { url }");
     const { headers } = options;
@@ -224,22 +320,25 @@ export class TaskClient {
     try {
       door = new ClientDoor(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
     } catch (thrown) {
-      throw typeof thrown === "string" ? toError(JSON.parse(thrown)) : thrown;
+      throw typeof thrown === "string" ? toError(/** @type {DoorError} */ (JSON.parse(thrown))) : thrown;
     }
-    const [keyed, ...first] = JSON.parse(door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY));
+    // The door answers `keys` within the call: its `done` first.
+    const [keyed, ...first] = /** @type {[{ do: "done", x: 0, value: DoneValues["keys"] }, ...DoorEffect[]]} */ (
+      JSON.parse(door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY))
+    );
     const { prefix, previous, tabs, hint: hintKey, firstPage } = keyed.value;
     // The lock is asked for while the store opens (on a fresh page each takes tens of ms). Holding it
     // with a hint, this tab polls the hinted tasks before the store is read.
     const stepping = options.autoPoll === false;
     const trying = stepping ? undefined : tryLock(tabs);
     const hint = trying && Page.online() ? Page.stored(hintKey) : undefined;
-    let held = hint ? await trying.decided : false;
+    let held = hint ? await /** @type {NonNullable<typeof trying>} */ (trying).decided : false;
     // Made before its store opens, so the early polls go out meanwhile; nothing is written until
     // the records are read.
     const client = new TaskClient(door, Records.memory(), true, options);
     client.#prefix = prefix;
     client.#perform(first);
-    if (held) client.#feed({ e: "early", hint });
+    if (held) client.#feed({ e: "early", hint: /** @type {string} */ (hint) });
     let records, note;
     try {
       [records, note] = await openStore(options.store);
@@ -257,20 +356,25 @@ export class TaskClient {
     }
     client.#leading = held;
     // The door's refusal of a part (a hand-over whose door could not load): open() fails with it.
+    /** @type {unknown} */
     let refused;
     try {
       // Records the previous release stored under its bare keys move to this release's first.
-      for (const [from, to, text] of client.#query({ e: "migrate" }, await listAll(records, previous))) {
+      // The door answers within the call (a door handed over meanwhile answers nothing: then this
+      // throws, and the store is taken as failed).
+      /** @typedef {DoneValues["migrate"]} Moves */
+      for (const [from, to, text] of /** @type {Moves} */ (client.#query({ e: "migrate" }, await listAll(records, previous)))) {
         await records.putIf(to, undefined, text);
         await records.delete(from);
       }
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
       // Each page goes in parts of at most RESTORE_PART records (a host store lists everything as its
       // first page). Should a page not be read, the door ends the restore with the parts it has.
-      const inParts = async (listed) => {
+      const inParts = async (/** @type {string[]} */ listed) => {
         for (let at = 0; at < listed.length; at += RESTORE_PART * 2) {
           const part = listed.slice(at, at + RESTORE_PART * 2);
-          await client.#ask({ e: "restore", leader: held, more: true }, part).catch((e) => {
+          await client.#ask({ e: "restore", leader: held, more: true }, part).catch((/** @type {unknown} */ e) => {
+            // biome-ignore lint/suspicious/noAssignInExpressions: the refusal is thrown and remembered as one.
             throw (refused = e);
           });
         }
@@ -301,6 +405,9 @@ export class TaskClient {
   /**
    * Joins the namespace's other tabs: their channel, and this tab's place in line for the lock that
    * makes one of them the poller (`held`: the lock asked for at open was free).
+   * @param {string} name
+   * @param {{ release(): void }} trying
+   * @param {boolean} held
    */
   #joinTabs(name, trying, held) {
     this.#channel = openChannel(name, (text) => this.#feed({ e: "message" }, UTF8.encode(text)));
@@ -322,19 +429,26 @@ export class TaskClient {
   /** Every record of this namespace, or null when the store failed (the host hears of it). */
   async #readAll() {
     try {
-      return await listAll(this.#records, this.#prefix);
+      return await listAll(this.#records, /** @type {string} */ (this.#prefix));
     } catch (thrown) {
       this.#storageFailed(thrown);
       return null;
     }
   }
 
-  /** Calls a tool: `{ kind: "result", result }` or, once its handle is stored, `{ kind: "task", task }`. */
+  /**
+   * Calls a tool: `{ kind: "result", result }` or, once its handle is stored, `{ kind: "task", task }`.
+   * @param {string} name
+   * @param {Record<string, unknown>} [args]
+   * @param {CallToolOptions} [options]
+   * @returns {Promise<CallToolOutcome>}
+   */
   callTool(name, args, options = {}) {
     const onInput = options?.onInputRequired;
     const x = this.#next;
     if (typeof onInput === "function") this.#askers.set(x, onInput);
     if (options?.signal) this.#signals.set(x, options.signal);
+    /** @type {Extract<AskEvent, { e: "call" }>} */
     const event = { e: "call", name: String(name), arguments: args ?? null, ask: typeof onInput === "function", inputSchema: options?.inputSchema ?? null };
     return this.#ask(event).finally(() => {
       this.#askers.delete(x);
@@ -346,6 +460,8 @@ export class TaskClient {
    * One page of the server's tools, each exactly as sent. Tools with invalid `x-mcp-header`
    * annotations are left out and named in `rejectedTools`; the others' annotated arguments are sent as
    * `Mcp-Param-*` headers by `callTool`.
+   * @param {ListToolsOptions} [options]
+   * @returns {Promise<ListToolsResult>}
    */
   listTools(options = {}) {
     const x = this.#next;
@@ -356,6 +472,7 @@ export class TaskClient {
   /**
    * Step mode (`autoPoll: false`): re-reads the store, sends what is queued and polls what is due
    * (bounded), writes back compared with what it read, and says when the next step is due.
+   * @returns {Promise<StepResult>}
    */
   async step() {
     if (this.#closed) throw usage("step() on a closed client");
@@ -363,25 +480,42 @@ export class TaskClient {
     return this.#ask({ e: "step" }, await this.#readAll());
   }
 
-  /** Answers some or all of a task's outstanding input requests (each key once). */
+  /**
+   * Answers some or all of a task's outstanding input requests (each key once).
+   * @param {string} taskId
+   * @param {InputResponses} responses
+   * @returns {Promise<void>}
+   */
   async respond(taskId, responses) {
     await this.#ask({ e: "respond", id: String(taskId), answers: responses });
   }
 
-  /** Asks the server to cancel a task: a request, not a guarantee. */
+  /**
+   * Asks the server to cancel a task: a request, not a guarantee.
+   * @param {string} taskId
+   * @returns {Promise<void>}
+   */
   async cancel(taskId) {
     await this.#ask({ e: "cancel", id: String(taskId) });
   }
 
-  /** Resolves with the terminal snapshot; rejects when the task is forgotten or the client closed first. */
+  /**
+   * Resolves with the terminal snapshot; rejects when the task is forgotten or the client closed first.
+   * @param {string} taskId
+   * @returns {Promise<TaskSnapshot>}
+   */
   wait(taskId) {
     return this.#ask({ e: "wait", id: String(taskId) });
   }
 
-  /** Snapshots of every task in this namespace and of calls whose outcome is unknown. */
+  /**
+   * Snapshots of every task in this namespace and of calls whose outcome is unknown.
+   * @returns {Array<TaskSnapshot | UnknownCallSnapshot>}
+   */
   tasks() {
     // Page by page, synchronously (nothing changes in between): each page's text is written in wasm
     // memory, which never shrinks.
+    /** @type {Array<TaskSnapshot | UnknownCallSnapshot>} */
     const all = [];
     for (let from = 0; ; from += TASKS_PAGE) {
       const page = this.#query({ e: "tasks", from, count: TASKS_PAGE }) ?? [];
@@ -390,17 +524,25 @@ export class TaskClient {
     }
   }
 
-  /** Forgets a task (or a call of unknown outcome): removed from memory and the store. */
+  /**
+   * Forgets a task (or a call of unknown outcome): removed from memory and the store.
+   * @param {string} id
+   * @returns {Promise<void>}
+   */
   async forget(id) {
     await this.#ask({ e: "forget", id: String(id) });
   }
 
-  /** Forgets every task of this namespace and server, here, in the store and in every tab. */
+  /**
+   * Forgets every task of this namespace and server, here, in the store and in every tab.
+   * @returns {Promise<void>}
+   */
   async clear() {
+    /** @type {string[]} */
     let keys = [];
     let failure;
     try {
-      keys = (await listAll(this.#records, this.#prefix)).filter((_, i) => i % 2 === 0);
+      keys = (await listAll(this.#records, /** @type {string} */ (this.#prefix))).filter((_, i) => i % 2 === 0);
     } catch (thrown) {
       failure = thrown;
     }
@@ -433,11 +575,30 @@ export class TaskClient {
   /**
    * The element's queries: `card` (the URLs it shows are read by the platform's parser, which the
    * door asks for by name), `list`, and `respond` with the form's answers as JSON text.
+   * @overload
+   * @param {"respond"} kind
+   * @param {{ id: string, answersText: string }} fields
+   * @returns {Promise<unknown>}
+   *
+   * @overload
+   * @param {"list"} kind
+   * @param {{ words: unknown }} fields
+   * @returns {DoneValues["list"]}
+   *
+   * @overload
+   * @param {"card"} kind
+   * @param {{ id: string, snapshot: unknown, words: unknown }} fields
+   * @returns {Card | null}
+   *
+   * @param {"respond" | "list" | "card"} kind
+   * @param {{ id?: string, answersText?: string, snapshot?: unknown, words?: unknown }} fields
+   * @returns {Promise<unknown> | DoneValues["list"] | Card | null}
    */
   [ELEMENT](kind, fields) {
-    if (kind === "respond") return this.#ask({ e: "respond", id: String(fields.id), answersText: fields.answersText });
+    if (kind === "respond") return this.#ask({ e: "respond", id: String(fields.id), answersText: /** @type {string} */ (fields.answersText) });
     if (kind === "list") return this.#query({ e: "list", words: fields.words }) ?? [];
     const base = globalThis.document?.baseURI;
+    /** @type {Extract<QueryEvent, { e: "card" }>} */
     const event = { e: "card", id: String(fields.id), snapshot: fields.snapshot ?? null, words: fields.words, server: urlParts(this.#url, base), urls: {} };
     for (let round = 0; ; round++) {
       const card = this.#query(event);
@@ -447,42 +608,70 @@ export class TaskClient {
     }
   }
 
-  /** `false` when tasks are only kept in memory (a `storage` event says why). */
+  /**
+   * `false` when tasks are only kept in memory (a `storage` event says why).
+   * @returns {boolean}
+   */
   get durable() {
     return this.#durable;
   }
 
-  /** System notifications of tasks that need the person or ended while the page was hidden. */
+  /**
+   * System notifications of tasks that need the person or ended while the page was hidden.
+   * @returns {boolean}
+   */
   get notify() {
     return this.#notify;
   }
 
+  /** @param {boolean} on */
   set notify(on) {
     this.#notify = on === true;
     this.#feed({ e: "notify", on: this.#notify });
   }
 
+  /**
+   * @param {keyof TaskClientEventMap} type
+   * @param {(event: CustomEvent) => void} listener
+   * @param {boolean | AddEventListenerOptions} [options]
+   */
   addEventListener(type, listener, options) {
     this.#events.listen(true, type, listener, options);
   }
 
+  /**
+   * @param {keyof TaskClientEventMap} type
+   * @param {(event: CustomEvent) => void} listener
+   * @param {boolean | EventListenerOptions} [options]
+   */
   removeEventListener(type, listener, options) {
     this.#events.listen(false, type, listener, options);
   }
 
   /**
    * A host call the door answers within the call (`tasks`, `keys`, `migrate`): its value. `listed`:
-   * the records it reads (`withListed`), if any.
+   * the records it reads (`withListed`), if any; undefined while the door is handed over.
+   * @template {QueryEvent} E
+   * @param {E} event
+   * @param {string[]} [listed]
+   * @returns {DoneValues[E["e"]] | undefined}
    */
   #query(event, listed) {
+    /** @type {DoneValues[E["e"]] | undefined} */
     let value;
     const x = this.#next++;
-    this.#waiting.set(x, { resolve: (answer) => (value = answer), reject: () => {} });
+    this.#waiting.set(x, { resolve: (answer) => (value = /** @type {DoneValues[E["e"]]} */ (answer)), reject: () => {} });
     this.#feed(...withListed({ ...event, x }, listed));
     return value;
   }
 
-  /** Feeds a host call to the door (with `listed` as `#query`); resolves or rejects with its `done`. */
+  /**
+   * Feeds a host call to the door (with `listed` as `#query`); resolves or rejects with its `done`.
+   * @template {AskEvent} E
+   * @param {E} event
+   * @param {string[] | null} [listed]
+   * @returns {Promise<DoneValues[E["e"]]>}
+   */
   #ask(event, listed) {
     const x = this.#next++;
     const [sent, body] = withListed(event, listed);
@@ -493,19 +682,28 @@ export class TaskClient {
     });
   }
 
-  /** Feeds one event to the door and carries out what it returns. */
+  /**
+   * Feeds one event to the door and carries out what it returns.
+   * @param {DoorEvent} event
+   * @param {Uint8Array} [body]
+   */
   #feed(event, body = NO_BODY) {
+    /** @typedef {{ x?: number }} Carries */
     if (this.#door === null) {
       // A client whose full door could not be loaded refuses every call, saying why.
-      if (this.#dead !== undefined) return event.x && this.#settle(event.x, this.#dead);
+      if (this.#dead !== undefined) return /** @type {Carries} */ (event).x && this.#settle(/** @type {number} */ (/** @type {Carries} */ (event).x), this.#dead);
       // Answers and store replies belong to the door that was handed over; the rest waits.
       if (!REPLIES.has(event.e)) this.#queued.push([event, body]);
       return;
     }
-    this.#perform(JSON.parse(this.#door.handle(Date.now(), event.x ?? 0, JSON.stringify(event), body)));
+    this.#perform(/** @type {DoorEffect[]} */ (JSON.parse(this.#door.handle(Date.now(), /** @type {Carries} */ (event).x ?? 0, JSON.stringify(event), body))));
   }
 
-  /** A store call whose end a hand-over waits for. */
+  /**
+   * A store call whose end a hand-over waits for.
+   * @template T
+   * @param {Promise<T>} promise
+   */
   #track(promise) {
     this.#storeOps.add(promise);
     promise.finally(() => this.#storeOps.delete(promise));
@@ -524,7 +722,9 @@ export class TaskClient {
     clearTimeout(this.#timer);
     for (const controller of this.#open.values()) controller.abort();
     this.#open.clear();
-    const waiting = [...this.#waiting].filter(([, w]) => w.event !== undefined);
+    const waiting = /** @type {Array<[number, Waiter & { event: AskEvent, body: Uint8Array }]>} */ (
+      [...this.#waiting].filter(([, w]) => w.event !== undefined)
+    );
     let Door;
     try {
       Door = await fullDoor();
@@ -532,11 +732,11 @@ export class TaskClient {
       this.#dead = clientError(`the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`, "NetworkError", null, true);
       for (const [x] of waiting) this.#settle(x, this.#dead);
       this.#queued = [];
-      old.free();
+      /** @type {ClientDoor} */ (old).free();
       this.close();
       return;
     }
-    old.free();
+    /** @type {ClientDoor} */ (old).free();
     await Promise.allSettled([...this.#storeOps]);
     const door = new Door(JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })), Math.floor(Math.random() * 2 ** 52));
     const listed = this.#closed ? [] : ((await this.#readAll()) ?? []);
@@ -547,6 +747,10 @@ export class TaskClient {
     for (const [event, body] of this.#queued.splice(0)) this.#feed(event, body);
   }
 
+  /**
+   * Carries out the door's effects in order (after an `upgrade`, none more).
+   * @param {DoorEffect[]} effects
+   */
   #perform(effects) {
     for (const effect of effects) {
       switch (effect.do) {
@@ -558,7 +762,7 @@ export class TaskClient {
           break;
         case "save":
           // Before the call's request goes out, so a page that dies meanwhile finds the call.
-          this.#saving = this.#track(this.#records.put(effect.key, effect.text).catch((thrown) => this.#storageFailed(thrown)));
+          this.#saving = this.#track(this.#records.put(effect.key, effect.text).catch((/** @type {unknown} */ thrown) => this.#storageFailed(thrown)));
           break;
         case "delete":
           this.#track(this.#records.delete(effect.key).catch(() => {}));
@@ -576,7 +780,7 @@ export class TaskClient {
           this.#emitStorage(effect.reason);
           break;
         case "done":
-          this.#settle(effect.x, "error" in effect ? toError(effect.error) : undefined, effect.value);
+          this.#settle(effect.x, "error" in effect ? toError(effect.error) : undefined, /** @type {{ value?: unknown }} */ (effect).value);
           break;
         case "close":
           this.#open.get(effect.n)?.abort();
@@ -585,7 +789,8 @@ export class TaskClient {
         case "notify": {
           // Shown only where the person already allowed this origin's notifications.
           const language = noticeLanguage();
-          const notice = language === undefined ? null : this.#query({ e: "notice", id: effect.id, language });
+          // The door answers `notice` within the call.
+          const notice = language === undefined ? null : /** @type {DoneValues["notice"]} */ (this.#query({ e: "notice", id: effect.id, language }));
           if (notice !== null) showNotice(notice.title, notice.body, notice.lang, notice.tag, this.#events, effect.id);
           break;
         }
@@ -611,19 +816,30 @@ export class TaskClient {
             this.#timer = setTimeout(() => this.#feed({ e: "tick" }), delay);
           }
           break;
+        default:
+          // Every effect has its case: a new one in door-protocol.d.ts fails the type check here. At run
+          // time an unknown effect is ignored (docs/ARCHITECTURE.md, calling rule 3).
+          /** @satisfies {never} */ (effect);
       }
     }
   }
 
-  /** Each exchange under way, by number: the controller that ends it when the door closes it. */
+  /**
+   * Each exchange under way, by number: the controller that ends it when the door closes it.
+   * @type {Map<number, AbortController>}
+   */
   #open = new Map();
-  /** The latest pending call's write: its request waits for it. */
+  /**
+   * The latest pending call's write: its request waits for it.
+   * @type {Promise<unknown>}
+   */
   #saving = Promise.resolve();
 
   /**
    * One request: its answer goes back, a JSON body whole or an event stream chunk by chunk until the
    * door has read what it needs or ends the stream (`close`), or its failure. A stream (the listen)
    * has no timeout; the host's `signal`, if the call has one, ends it too.
+   * @param {SendEffect} send
    */
   async #exchange({ n, x, body, headers, stream, ms }) {
     const controller = new AbortController();
@@ -643,18 +859,21 @@ export class TaskClient {
       reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit);
       const sse = reply.bytes === undefined;
       if (!open()) return;
+      /** @type {DoorEvent} */
       const head = { e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, session: reply.session, sse };
       this.#feed(head, reply.bytes ?? NO_BODY);
       while (sse && open()) {
-        const chunk = await reply.next();
+        const chunk = await /** @type {Required<typeof reply>} */ (reply).next();
         if (!open()) break;
         this.#feed({ e: "chunk", n, end: chunk === undefined }, chunk ?? NO_BODY);
         if (chunk === undefined) break;
       }
     } catch (failure) {
       if (!open()) return;
-      const known = typeof failure === "object" && failure !== null && typeof failure.kind === "string";
-      const { kind, message, status, to } = known ? failure : { kind: "network", message: textOf(failure) };
+      const known =
+        typeof failure === "object" && failure !== null && typeof (/** @type {{ kind?: unknown }} */ (failure).kind) === "string";
+      /** @type {Partial<Failure> & { kind: string }} */
+      const { kind, message, status, to } = known ? /** @type {Failure} */ (failure) : { kind: "network", message: textOf(failure) };
       this.#feed({ e: "failed", n, kind, message: message ?? "", status: status ?? 0, to: to ?? null });
     } finally {
       if (open()) this.#open.delete(n);
@@ -668,9 +887,12 @@ export class TaskClient {
    * store refused. A refused group is written record by record, so one record the store will not take
    * keeps no other out; only when it takes none (or, for one record, is gone or blocked) is the store
    * taken as broken, and memory used from then on.
+   * @param {Array<[string, string]>} entries
    */
   async #put(entries) {
+    /** @type {string[]} */
     const refused = [];
+    /** @type {unknown} */
     let failure;
     try {
       await this.#records.putAll(entries.flat());
@@ -686,14 +908,21 @@ export class TaskClient {
         }
       }
     }
-    const gone = entries.length > 1 || failure?.kind === "unavailable" || failure?.kind === "blocked";
+    /** @typedef {{ kind?: unknown } | null | undefined} Kinded */
+    const gone =
+      entries.length > 1 || /** @type {Kinded} */ (failure)?.kind === "unavailable" || /** @type {Kinded} */ (failure)?.kind === "blocked";
     const broken = refused.length === entries.length && refused.length > 0 && gone;
     if (broken) this.#storageFailed(failure);
     this.#feed({ e: "written", refused, broken, message: failure === undefined ? "" : textOf(failure) });
   }
 
-  /** Deletes `keys`, then settles host call `x` (with the first failure as a StorageError). */
+  /**
+   * Deletes `keys`, then settles host call `x` (with the first failure as a StorageError).
+   * @param {number} x
+   * @param {string[]} keys
+   */
   async #deleteAll(x, keys) {
+    /** @type {unknown} */
     let failure;
     for (const key of keys) {
       try {
@@ -705,7 +934,12 @@ export class TaskClient {
     this.#settle(x, failure === undefined ? undefined : storage(textOf(failure)));
   }
 
-  /** Settles host call `x`: rejects with `error` when there is one, else resolves with `value`. */
+  /**
+   * Settles host call `x`: rejects with `error` when there is one, else resolves with `value`.
+   * @param {number} x
+   * @param {Error | undefined} error
+   * @param {unknown} [value]
+   */
   #settle(x, error, value) {
     const waiting = this.#waiting.get(x);
     this.#waiting.delete(x);
@@ -713,8 +947,12 @@ export class TaskClient {
     else waiting?.resolve(value);
   }
 
-  /** A write compared with the version last read (step mode): whether it was stored goes back. */
+  /**
+   * A write compared with the version last read (step mode): whether it was stored goes back.
+   * @param {PutIfEffect} effect
+   */
   async #putIf({ w, key, expected, text }) {
+    /** @type {{ ok: boolean } | { failed: true }} */
     let outcome;
     try {
       outcome = { ok: await this.#records.putIf(key, expected ?? undefined, text) };
@@ -725,7 +963,10 @@ export class TaskClient {
     this.#feed({ e: "put_if", w, ...outcome });
   }
 
-  /** A record as the store holds it now (step mode), or null. */
+  /**
+   * A record as the store holds it now (step mode), or null.
+   * @param {GetEffect} effect
+   */
   async #get({ w, key }) {
     let text = null;
     try {
@@ -736,17 +977,24 @@ export class TaskClient {
     this.#feed({ e: "got", w, text });
   }
 
-  /** The host's `onInputRequired` for call `x`, awaited; its answers (or why there are none) go back. */
+  /**
+   * The host's `onInputRequired` for call `x`, awaited; its answers (or why there are none) go back.
+   * @param {number} x
+   * @param {InputRequests} requests
+   */
   async #askHost(x, requests) {
+    /** @type {{ answers: InputResponses } | { error: string }} */
     let outcome;
     try {
-      outcome = { answers: await Host.ask(this.#askers.get(x), requests) };
+      // The door asks only for a call made with `onInputRequired`.
+      outcome = { answers: /** @type {InputResponses} */ (await Host.ask(/** @type {Asker} */ (this.#askers.get(x)), requests)) };
     } catch (why) {
       outcome = { error: String(why) };
     }
     this.#feed({ e: "asked", x, ...outcome });
   }
 
+  /** @param {string} reason */
   #emitStorage(reason) {
     this.#events.emit("storage", { durable: this.#durable, reason });
   }
@@ -755,6 +1003,7 @@ export class TaskClient {
    * The store failed: memory from now on, and the host hears why. In step mode the store is the truth
    * between isolates, so a failed call is a miss the next step retries, never a switch to memory
    * that would drop the tasks.
+   * @param {unknown} thrown
    */
   #storageFailed(thrown) {
     if (!this.#durable) return;

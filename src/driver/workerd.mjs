@@ -1,3 +1,4 @@
+// @ts-check
 // Entry for workerd (Cloudflare Workers, wrangler, miniflare): both doors are imported as modules,
 // so the platform compiles them ahead of time; workerd forbids compiling wasm from bytes at run time
 // and there is no URL to fetch one from. The first is instantiated now, the one with the 2025-11-25

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's environment for the driver (task_client.js), in one module: thrown values as text and
 // client errors as JS Errors, the host's callbacks, page signals (online, hidden, a small key-value
 // hint in localStorage), the client's events and system notifications, the tabs' BroadcastChannel and
@@ -7,6 +8,8 @@
 /**
  * A thrown or rejected value as text a person can read: an Error's `name: message` (either alone when
  * the other is empty), a string as itself, anything else as `String(value)` shows it.
+ * @param {unknown} value
+ * @returns {string}
  */
 export function errorText(value) {
   try {
@@ -25,6 +28,8 @@ export class Host {
   /**
    * Calls the host's `onInputRequired(requests)` and resolves with what it
    * returns or resolves to; rejects with the text of why not, saying whether it threw or rejected.
+   * @param {(requests: InputRequests) => unknown} callback
+   * @param {InputRequests} requests
    */
   static async ask(callback, requests) {
     let answer;
@@ -41,9 +46,18 @@ export class Host {
   }
 }
 
-/** A client error as hosts get it: an Error with `name`, `code` (a number or null) and `retryable`. */
+/** @import { InputRequests } from "./client.js" */
+/** @typedef {Error & { code: number | null, retryable: boolean }} ClientError */
+
+/**
+ * A client error as hosts get it: an Error with `name`, `code` (a number or null) and `retryable`.
+ * @param {string} message
+ * @param {string} name
+ * @param {number | null | undefined} code
+ * @param {boolean} retryable
+ */
 export function clientError(message, name, code, retryable) {
-  const error = new Error(message);
+  const error = /** @type {ClientError} */ (new Error(message));
   error.name = name;
   error.code = code ?? null;
   error.retryable = retryable;
@@ -66,6 +80,8 @@ export class Page {
   /**
    * `localStorage.getItem(key)` (the poller's early hint); undefined where there
    * is no storage (workers, Node, edge runtimes) or it refuses (a sandboxed frame, a browser setting).
+   * @param {string} key
+   * @returns {string | undefined}
    */
   static stored(key) {
     try {
@@ -75,7 +91,11 @@ export class Page {
     }
   }
 
-  /** Stores `value` under `key` in `localStorage`, or removes the key (undefined); a refusal is left unsaid. */
+  /**
+   * Stores `value` under `key` in `localStorage`, or removes the key (undefined); a refusal is left unsaid.
+   * @param {string} key
+   * @param {string | undefined} value
+   */
   static store(key, value) {
     try {
       const storage = globalThis.localStorage;
@@ -90,10 +110,12 @@ export class Page {
    * Calls `onConnectivity()` on `online`, `offline` and `pageshow` (back from the bfcache), and
    * `onVisibility(hidden)` when the page is shown or hidden, where the runtime has these events.
    * Returns the function that stops listening.
+   * @param {() => void} onConnectivity
+   * @param {(hidden: boolean) => void} onVisibility
    */
   static watch(onConnectivity, onVisibility) {
     const visibility = () => onVisibility(Page.hidden());
-    const listen = (method) => {
+    const listen = (/** @type {"addEventListener" | "removeEventListener"} */ method) => {
       for (const kind of ["online", "offline", "pageshow"]) globalThis[method]?.(kind, onConnectivity);
       globalThis.document?.[method]?.("visibilitychange", visibility);
     };
@@ -112,9 +134,14 @@ export class Page {
 export class EventQueue {
   constructor() {
     this.target = typeof EventTarget === "function" ? new EventTarget() : null;
+    /** @type {Array<[string, unknown]>} */
     this.queue = [];
   }
 
+  /**
+   * @param {string} kind
+   * @param {unknown} detail
+   */
   emit(kind, detail) {
     this.queue.push([kind, detail]);
     if (this.queue.length > 1) return;
@@ -125,11 +152,22 @@ export class EventQueue {
     }, 0);
   }
 
+  /**
+   * @param {boolean} add
+   * @param {string} kind
+   * @param {(event: CustomEvent) => void} listener
+   * @param {boolean | AddEventListenerOptions | undefined} options
+   */
   listen(add, kind, listener, options) {
-    this.target?.[add ? "addEventListener" : "removeEventListener"](kind, listener, options);
+    this.target?.[add ? "addEventListener" : "removeEventListener"](kind, /** @type {EventListener} */ (listener), options);
   }
 }
 
+/**
+ * @param {EventTarget | null} target
+ * @param {string} kind
+ * @param {unknown} detail
+ */
 function dispatch(target, kind, detail) {
   if (target !== null && typeof CustomEvent === "function") target.dispatchEvent(new CustomEvent(kind, { detail }));
 }
@@ -146,6 +184,12 @@ export function noticeLanguage() {
 /**
  * Shows a notification titled `title` (the caller checked `noticeLanguage()`) (one per `tag`: a later one replaces it). A click brings the tab
  * forward, closes it and dispatches `notificationclick` with `{ taskId }` on `events`' target.
+ * @param {string} title
+ * @param {string} body
+ * @param {string} lang
+ * @param {string} tag
+ * @param {EventQueue} events
+ * @param {string} taskId
  */
 export function showNotice(title, body, lang, tag, events, taskId) {
   let shown;
@@ -167,6 +211,9 @@ export function showNotice(title, body, lang, tag, events, taskId) {
  * text, or, for an object from a tab still running the previous version, that object as JSON (one
  * JSON cannot hold is dropped). Returns `{ post(text), close() }`; undefined where the runtime has no
  * BroadcastChannel.
+ * @param {string} name
+ * @param {(text: string) => void} onMessage
+ * @returns {{ post(text: string): void, close(): void } | undefined}
  */
 export function openChannel(name, onMessage) {
   let channel;
@@ -175,14 +222,14 @@ export function openChannel(name, onMessage) {
   } catch {
     return undefined;
   }
-  channel.onmessage = ({ data }) => {
+  channel.onmessage = (/** @type {MessageEvent<unknown>} */ { data }) => {
     let text = data;
     try {
       if (typeof data !== "string") text = JSON.stringify(data) ?? "null";
     } catch {
       return;
     }
-    onMessage(text);
+    onMessage(/** @type {string} */ (text));
   };
   return {
     post(text) {
@@ -209,6 +256,9 @@ function locksAvailable() {
  * Queues for the exclusive lock `name`; `onAcquired` runs once it is held. Returns `{ release }`,
  * whose `release()` gives the lock back, or leaves the queue if it was not granted yet; undefined
  * without Web Locks.
+ * @param {string} name
+ * @param {() => void} onAcquired
+ * @returns {{ release(): void } | undefined}
  */
 export function requestLock(name, onAcquired) {
   const hold = holder();
@@ -224,10 +274,13 @@ export function requestLock(name, onAcquired) {
  * Takes the lock `name` now if no one holds it (`ifAvailable`). Returns `{ decided, release }`:
  * `decided` resolves to whether it was granted; `release()` gives it back, and a grant that comes
  * after it is handed straight back. Undefined without Web Locks.
+ * @param {string} name
+ * @returns {{ decided: Promise<boolean>, release(): void } | undefined}
  */
 export function tryLock(name) {
   const hold = holder();
   let wanted = true;
+  /** @type {(granted: boolean) => void} */
   let decide;
   const decided = new Promise((resolve) => (decide = resolve));
   const asked = ask(name, { mode: "exclusive", ifAvailable: true }, (lock) => {
@@ -244,6 +297,7 @@ export function tryLock(name) {
 
 /** What a lock callback returns while it holds the lock (`held()`), and the way to settle it. */
 function holder() {
+  /** @type {((value?: unknown) => void) | undefined} */
   let settle;
   return {
     held: () => new Promise((resolve) => (settle = resolve)),
@@ -260,6 +314,9 @@ function holder() {
 /**
  * `navigator.locks.request(name, options, callback)`; false when the runtime has no Web Locks or
  * refuses the request. A request aborted while queued rejects: expected on close, so ignored.
+ * @param {string} name
+ * @param {LockOptions} options
+ * @param {(lock: Lock | null) => unknown} callback
  */
 function ask(name, options, callback) {
   if (!locksAvailable()) return false;

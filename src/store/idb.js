@@ -1,3 +1,4 @@
+// @ts-check
 // The record stores the driver writes tasks to: IndexedDB, a store the host application hands in, and
 // this module's memory, each with the same operations (`run` with GET, PUT or DELETE, `listPage`,
 // `putAll` where it can do better than one put at a time), and `Records` over whichever one a client
@@ -24,16 +25,43 @@ const SCHEMA_VERSION = 1;
  */
 const BLOCKED_GRACE_MS = 1000;
 
+/** @typedef {"unavailable" | "blocked" | "quota" | "failed"} StoreFailureKind */
+/** @typedef {{ kind: StoreFailureKind, message: string }} StoreFailure */
+/** What `run` does: 0 (GET), 1 (PUT) or 2 (DELETE). */
+/** @typedef {0 | 1 | 2} Operation */
+/**
+ * One of the stores under `Records`.
+ * @typedef {object} Backend
+ * @property {(kind: Operation, key: string, value?: string) => Promise<string | undefined>} run
+ * @property {(prefix: string, after: string | undefined, limit: number) => Promise<string[]>} listPage
+ * @property {(pairs: string[]) => Promise<void>} [putAll]
+ * @property {(key: string, expected: string | undefined, value: string) => Promise<boolean | undefined>} [compareAndPutIf]
+ * @property {() => void} [close]
+ */
+/** A thrown value as `describe` reads it. */
+/** @typedef {{ name?: unknown, message?: unknown } | null | undefined} Named */
+/** A host store's method, called with the store as `this`. */
+/** @typedef {(this: unknown, ...args: unknown[]) => unknown} HostMethod */
+
+/**
+ * @param {StoreFailureKind} kind
+ * @returns {StoreFailure}
+ */
 const fail = (kind, message = "") => ({ kind, message });
 
-/** A thrown value's `name` (for Errors and DOMExceptions) and text, read without trusting it. */
+/**
+ * A thrown value's `name` (for Errors and DOMExceptions) and text, read without trusting it.
+ * @param {unknown} thrown
+ * @returns {{ name: string | undefined, text: string }}
+ */
 function describe(thrown) {
   if (typeof thrown === "string") return { name: undefined, text: thrown };
   try {
-    const name = typeof thrown?.name === "string" ? thrown.name : undefined;
-    const message = typeof thrown?.message === "string" ? thrown.message : undefined;
+    const name = typeof (/** @type {Named} */ (thrown)?.name) === "string" ? /** @type {{ name: string }} */ (thrown).name : undefined;
+    const message =
+      typeof (/** @type {Named} */ (thrown)?.message) === "string" ? /** @type {{ message: string }} */ (thrown).message : undefined;
     if (name !== undefined || message !== undefined) {
-      return { name, text: name && message ? `${name}: ${message}` : name || message };
+      return { name, text: name && message ? `${name}: ${message}` : /** @type {string} */ (name || message) };
     }
     return { name, text: String(thrown) };
   } catch {
@@ -41,17 +69,25 @@ function describe(thrown) {
   }
 }
 
-/** A failure during `operation`: quota by its name wherever it comes from, anything else named. */
+/**
+ * A failure during `operation`: quota by its name wherever it comes from, anything else named.
+ * @param {string} operation
+ * @param {unknown} thrown
+ */
 function failed(operation, thrown) {
   const { name, text } = describe(thrown);
   return name === "QuotaExceededError" ? fail("quota") : fail("failed", `${operation}: ${text}`);
 }
 
 /** `operation` naming `key` as a JSON string, e.g. `IndexedDB get("task:1")`. */
-const named = (head, key) => `${head}(${JSON.stringify(key)})`;
+const named = (/** @type {string} */ head, /** @type {string} */ key) => `${head}(${JSON.stringify(key)})`;
 
-/** The global `indexedDB`, looked up on the global object so pages, workers and Node all work. */
+/**
+ * The global `indexedDB`, looked up on the global object so pages, workers and Node all work.
+ * @returns {IDBFactory}
+ */
 function factory() {
+  /** @type {unknown} */
   let value;
   try {
     value = globalThis.indexedDB;
@@ -66,10 +102,14 @@ function factory() {
     );
   }
   if (typeof value !== "object") throw fail("unavailable", "`indexedDB` is not an object here");
-  return value;
+  return /** @type {IDBFactory} */ (value);
 }
 
 /** Why opening `name` failed: the names browsers use when storage is off or broken mean "use another store". */
+/**
+ * @param {string} name
+ * @param {unknown} thrown
+ */
 function openFailure(name, thrown) {
   const { name: kind, text } = describe(thrown);
   if (kind === "QuotaExceededError") return fail("quota");
@@ -88,9 +128,13 @@ function openFailure(name, thrown) {
 /**
  * An open or delete request's outcome: its result, or its error thrown; `blocked` is thrown as
  * "blocked" only if the request has not settled within the grace.
+ * @template T
+ * @param {IDBOpenDBRequest & IDBRequest<T>} request
+ * @returns {Promise<T>}
  */
 function settled(request) {
   return new Promise((resolve, reject) => {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     request.onsuccess = () => {
       clearTimeout(timer);
@@ -107,7 +151,12 @@ function settled(request) {
   });
 }
 
-/** A data request's result, or its error thrown. */
+/**
+ * A data request's result, or its error thrown.
+ * @template T
+ * @param {IDBRequest<T>} request
+ * @returns {Promise<T>}
+ */
 const done = (request) =>
   new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
@@ -117,6 +166,8 @@ const done = (request) =>
 /**
  * Resolves when `transaction` commits; rejects with its error when it aborts. Writes wait for this,
  * not for their request: a write can still fail at commit (notably with QuotaExceededError).
+ * @param {IDBTransaction} transaction
+ * @returns {Promise<void>}
  */
 const committed = (transaction) =>
   new Promise((resolve, reject) => {
@@ -129,6 +180,7 @@ const committed = (transaction) =>
  * The first string after every string that starts with `prefix` (IndexedDB orders strings by UTF-16
  * code units): the prefix with its last unit that is not 0xFFFF incremented and the rest cut off. With
  * none, the empty binary key, which sorts after every string.
+ * @param {string} prefix
  */
 function upperBound(prefix) {
   let end = prefix.length;
@@ -136,7 +188,11 @@ function upperBound(prefix) {
   return end === 0 ? new ArrayBuffer(0) : prefix.slice(0, end - 1) + String.fromCharCode(prefix.charCodeAt(end - 1) + 1);
 }
 
-/** Gives up on `transaction` after a request could not be made (nothing of it is kept). */
+/**
+ * Gives up on `transaction` after a request could not be made (nothing of it is kept).
+ * @param {IDBTransaction} transaction
+ * @param {Promise<void>} finished
+ */
 function abort(transaction, finished) {
   finished.catch(() => {});
   try {
@@ -146,7 +202,12 @@ function abort(transaction, finished) {
   }
 }
 
-/** A stored value that is not text: written by other code sharing the database. */
+/**
+ * A stored value that is not text: written by other code sharing the database.
+ * @param {string} operation
+ * @param {unknown} key
+ * @param {unknown} value
+ */
 function notText(operation, key, value) {
   return fail("failed", `${operation}: the record under "${key}" is not text (typeof ${typeof value}); was it written by other code?`);
 }
@@ -155,9 +216,12 @@ function notText(operation, key, value) {
  * Opens (creating if needed) the database `name` with its `records` object store. The connection
  * closes itself when another asks to upgrade or delete the database (a newer build in another tab),
  * so this tab never blocks that; afterwards every operation fails saying so.
+ * @param {string} name
+ * @returns {Promise<Backend>}
  */
 export async function idbOpen(name) {
   const indexedDB = factory();
+  /** @type {IDBOpenDBRequest} */
   let request;
   try {
     request = indexedDB.open(name, SCHEMA_VERSION);
@@ -191,13 +255,13 @@ export async function idbOpen(name) {
     database.close();
     closed = true;
   };
-  const closedFailure = (operation) =>
+  const closedFailure = (/** @type {string} */ operation) =>
     fail(
       "failed",
       `${operation}: the connection to IndexedDB database "${name}" was closed because another tab or worker upgraded or deleted the database; reopen the store`,
     );
   // A failure of `operation`, saying how to recover when the connection is gone.
-  const failure = (operation, thrown) => {
+  const failure = (/** @type {string} */ operation, /** @type {unknown} */ thrown) => {
     if (closed) return closedFailure(operation);
     const { name: kind, text } = describe(thrown);
     if (kind === "InvalidStateError") {
@@ -211,8 +275,14 @@ export async function idbOpen(name) {
   // A transaction on `records`. Every operation, reads included, returns only once its transaction has
   // finished: a dropped store then closes at once instead of "close pending" behind a read, which would
   // make another tab's upgrade or deletion see `blocked`.
+  /**
+   * @param {IDBTransactionMode} mode
+   * @param {string} operation
+   * @returns {[IDBTransaction, IDBObjectStore, Promise<void>]}
+   */
   const begin = (mode, operation) => {
     if (closed) throw closedFailure(operation);
+    /** @type {IDBTransaction} */
     let transaction;
     try {
       transaction = database.transaction(RECORDS, mode);
@@ -227,6 +297,12 @@ export async function idbOpen(name) {
   };
   return {
     /** `kind` 0 get, 1 put, 2 delete of `key`, in its own transaction; a get resolves with the text or undefined. */
+    /**
+     * @param {Operation} kind
+     * @param {string} key
+     * @param {string} [value]
+     * @returns {Promise<string | undefined>}
+     */
     async run(kind, key, value) {
       const operation = named(["IndexedDB get", "IndexedDB put", "IndexedDB delete"][kind], key);
       const [transaction, records, finished] = begin(kind === GET ? "readonly" : "readwrite", operation);
@@ -237,6 +313,7 @@ export async function idbOpen(name) {
         abort(transaction, finished);
         throw failed(operation, thrown);
       }
+      /** @type {unknown} */
       let found;
       try {
         if (kind === GET) found = await done(request);
@@ -249,7 +326,10 @@ export async function idbOpen(name) {
       return found;
     },
 
-    /** Stores every pair of `pairs` (key, value, key, value…) in one transaction, in order. */
+    /**
+     * Stores every pair of `pairs` (key, value, key, value…) in one transaction, in order.
+     * @param {string[]} pairs
+     */
     async putAll(pairs) {
       const operation = `IndexedDB put of ${pairs.length / 2} records`;
       const [transaction, records, finished] = begin("readwrite", operation);
@@ -270,6 +350,9 @@ export async function idbOpen(name) {
      * Up to `limit` records whose key starts with `prefix` and comes after `after` (when given), in
      * IndexedDB's key order, as key, value, key, value…: `getAllKeys` and `getAll` over one range in one
      * read-only transaction, a consistent snapshot in two requests.
+     * @param {string} prefix
+     * @param {string | undefined} after
+     * @param {number} limit
      */
     async listPage(prefix, after, limit) {
       const operation = named("IndexedDB list", prefix);
@@ -280,7 +363,9 @@ export async function idbOpen(name) {
         throw failed(operation, thrown);
       }
       const [, records, finished] = begin("readonly", operation);
+      /** @type {unknown} */
       let keys;
+      /** @type {unknown} */
       let values;
       try {
         const keysRequest = records.getAllKeys(range, limit);
@@ -325,35 +410,42 @@ const METHODS = "get, put, delete, list";
  * called with the object as `this`, so class instances work as well as object literals.
  */
 export class HostStore {
+  /** @param {unknown} object */
   constructor(object) {
     if (object === null || typeof object !== "object") {
       throw fail("failed", `the host store must be an object with get, put, delete and list methods; got ${describe(object).text}`);
     }
-    const method = (name) => {
+    const method = (/** @type {string} */ name) => {
+      /** @type {unknown} */
       let value;
       try {
-        value = object[name];
+        value = /** @type {Record<string, unknown>} */ (object)[name];
       } catch (thrown) {
         throw failed(`reading the host store's \`${name}\` method`, thrown);
       }
       if (typeof value !== "function") throw fail("failed", `the host store has no \`${name}\` method (it needs ${METHODS})`);
-      return value;
+      return /** @type {HostMethod} */ (value);
     };
     this.object = object;
     this.methods = [method("get"), method("put"), method("delete")];
     this.list = method("list");
+    /** @type {unknown} */
     let compareAndPut;
     try {
-      compareAndPut = object.compareAndPut;
+      compareAndPut = /** @type {{ compareAndPut?: unknown }} */ (object).compareAndPut;
     } catch {
       // Read as absent, as any other value that is not a function.
     }
-    this.compareAndPut = typeof compareAndPut === "function" ? compareAndPut : undefined;
+    this.compareAndPut = typeof compareAndPut === "function" ? /** @type {HostMethod} */ (compareAndPut) : undefined;
   }
 
   /**
    * `kind` 0: `get(key)`, what it gives (`undefined` and `null` mean no record); 1: `put(key, value)`;
    * 2: `delete(key)`. What a put or delete returns is ignored.
+   * @param {Operation} kind
+   * @param {string} key
+   * @param {string} [value]
+   * @returns {Promise<string | undefined>}
    */
   async run(kind, key, value) {
     const name = ["get", "put", "delete"][kind];
@@ -368,6 +460,8 @@ export class HostStore {
    * `list(prefix)` as a flat array `[key, value, key, value, …]` of the items whose key starts with
    * `prefix`, in the host's order. Each item is a `[key, value]` pair or a `{ key, value }` object
    * (`Map#entries()` spread into an array, rows from a database), with string key and value.
+   * @param {string} prefix
+   * @returns {Promise<string[]>}
    */
   async listAll(prefix) {
     const operation = `host store list(${JSON.stringify(prefix)})`;
@@ -392,6 +486,10 @@ export class HostStore {
   /**
    * `compareAndPut(key, expected, value)`: whether the value was written because the stored text still
    * equalled `expected` (`null`: absent). Undefined when the host store has no such method.
+   * @param {string} key
+   * @param {string | undefined} expected
+   * @param {string} value
+   * @returns {Promise<boolean | undefined>}
    */
   async compareAndPutIf(key, expected, value) {
     if (this.compareAndPut === undefined) return undefined;
@@ -401,7 +499,12 @@ export class HostStore {
     return written;
   }
 
-  /** Pages of a host store: it cannot page, so everything comes in the first and nothing after. */
+  /**
+   * Pages of a host store: it cannot page, so everything comes in the first and nothing after.
+   * @param {string} prefix
+   * @param {string | undefined} after
+   * @returns {Promise<string[]>}
+   */
   async listPage(prefix, after) {
     return after === undefined ? this.listAll(prefix) : [];
   }
@@ -409,6 +512,9 @@ export class HostStore {
   /**
    * Calls one host method with the object as `this` and awaits what it returns, a Promise (any
    * thenable) or not; a synchronous throw and a rejection are reported the same way.
+   * @param {HostMethod} method
+   * @param {unknown[]} args
+   * @param {string} operation
    */
   async call(method, args, operation) {
     try {
@@ -419,14 +525,21 @@ export class HostStore {
   }
 }
 
-/** One listed item as `[key, value]`, from either accepted shape (anything else gives no strings). */
+/**
+ * One listed item as `[key, value]`, from either accepted shape (anything else gives no strings).
+ * @param {unknown} item
+ * @returns {unknown[]}
+ */
 function entry(item) {
   if (Array.isArray(item)) return item.length === 2 ? item : [];
-  if (item !== null && typeof item === "object") return [item.key, item.value];
+  if (item !== null && typeof item === "object") return [/** @type {{ key?: unknown }} */ (item).key, /** @type {{ value?: unknown }} */ (item).value];
   return [];
 }
 
-/** What a wrong value was, for error messages (`typeof`, with `null` and arrays told apart). */
+/**
+ * What a wrong value was, for error messages (`typeof`, with `null` and arrays told apart).
+ * @param {unknown} value
+ */
 function typeName(value) {
   if (value === null) return "null";
   return Array.isArray(value) ? "an array" : `a value of type ${typeof value}`;
@@ -439,23 +552,40 @@ function typeName(value) {
  */
 class MemoryRecords {
   constructor() {
+    /** @type {Map<string, string>} */
     this.records = new Map();
   }
 
+  /**
+   * @param {Operation} kind
+   * @param {string} key
+   * @param {string} [value]
+   * @returns {Promise<string | undefined>}
+   */
   async run(kind, key, value) {
     if (kind === GET) return this.records.get(key);
-    if (kind === PUT) this.records.set(key, value);
+    if (kind === PUT) this.records.set(key, /** @type {string} */ (value));
     else this.records.delete(key);
   }
 
+  /**
+   * @param {string} prefix
+   * @param {string | undefined} after
+   * @param {number} limit
+   */
   async listPage(prefix, after, limit) {
     const keys = [...this.records.keys()].filter((key) => key.startsWith(prefix) && (after === undefined || key > after));
     const out = [];
-    for (const key of keys.sort().slice(0, limit)) out.push(key, this.records.get(key));
+    for (const key of keys.sort().slice(0, limit)) out.push(key, /** @type {string} */ (this.records.get(key)));
     return out;
   }
 
-  /** Atomic here: nothing else runs between the read and the write. */
+  /**
+   * Atomic here: nothing else runs between the read and the write.
+   * @param {string} key
+   * @param {string | undefined} expected
+   * @param {string} value
+   */
   async compareAndPutIf(key, expected, value) {
     if (this.records.get(key) !== (expected ?? undefined)) return false;
     this.records.set(key, value);
@@ -465,6 +595,7 @@ class MemoryRecords {
 
 /** One open record store, whichever keeps the records. */
 export class Records {
+  /** @param {Backend} backend */
   constructor(backend) {
     this.backend = backend;
   }
@@ -474,38 +605,62 @@ export class Records {
     return new Records(new MemoryRecords());
   }
 
-  /** The host's object, its methods checked (throws naming the first one missing). */
+  /**
+   * The host's object, its methods checked (throws naming the first one missing).
+   * @param {unknown} object
+   */
   static host(object) {
     return new Records(new HostStore(object));
   }
 
-  /** The IndexedDB database `name`, opened (see `idbOpen`). */
+  /**
+   * The IndexedDB database `name`, opened (see `idbOpen`).
+   * @param {string} name
+   */
   static async indexedDb(name) {
     return new Records(await idbOpen(name));
   }
 
-  /** The text stored under `key`, or undefined. */
+  /**
+   * The text stored under `key`, or undefined.
+   * @param {string} key
+   */
   get(key) {
     return this.backend.run(GET, key);
   }
 
-  /** Stores `value` under `key`. */
+  /**
+   * Stores `value` under `key`.
+   * @param {string} key
+   * @param {string} value
+   */
   put(key, value) {
     return this.backend.run(PUT, key, value);
   }
 
-  /** Deletes `key` (one that is not there is no failure). */
+  /**
+   * Deletes `key` (one that is not there is no failure).
+   * @param {string} key
+   */
   delete(key) {
     return this.backend.run(DELETE, key);
   }
 
-  /** Stores every pair of `pairs` (key, value, key, value…), in order: one transaction for IndexedDB. */
+  /**
+   * Stores every pair of `pairs` (key, value, key, value…), in order: one transaction for IndexedDB.
+   * @param {string[]} pairs
+   */
   async putAll(pairs) {
     if (this.backend.putAll) return this.backend.putAll(pairs);
     for (let i = 0; i < pairs.length; i += 2) await this.put(pairs[i], pairs[i + 1]);
   }
 
-  /** Up to `limit` records after `after` whose key starts with `prefix`, as key, value, key, value… */
+  /**
+   * Up to `limit` records after `after` whose key starts with `prefix`, as key, value, key, value…
+   * @param {string} prefix
+   * @param {string | undefined} after
+   * @param {number} limit
+   */
   listPage(prefix, after, limit) {
     return this.backend.listPage(prefix, after, limit);
   }
@@ -513,6 +668,9 @@ export class Records {
   /**
    * Stores `value` under `key` if the stored text is still `expected` (undefined: no record): whether it
    * was. Atomic for memory and a host store with `compareAndPut`; elsewhere a read, then a write.
+   * @param {string} key
+   * @param {string | undefined} expected
+   * @param {string} value
    */
   async putIf(key, expected, value) {
     // IndexedDB has no compare-and-put: a read, then a write (one writer per database assumed).

@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP half of one exchange with the MCP server, in JS because it is all browser API: the request's
 // headers (the protocol's and the host's, asked for per request and never kept), `fetch` with the
 // timeout and the host's abort signal, redirects (same origin and method-keeping only), and the body,
@@ -11,12 +12,32 @@
 /** The most same-origin redirects one request follows. */
 const MAX_HOPS = 5;
 
-/** A failure for Rust: `kind` is network, timeout, aborted, headers, redirect or too_large. */
+/** @typedef {"network" | "timeout" | "aborted" | "headers" | "redirect" | "too_large"} FailureKind */
+/** @typedef {{ kind: FailureKind, message: string, status: number, to: string | null }} Failure */
+/** The host's headers: an object of name: value, or a function, sync or async, returning one. */
+/** @typedef {(() => unknown) | object | null | undefined} HostHeaders */
+/**
+ * What `send` resolves with: `bytes` for a whole body, `next` for an event stream.
+ * @typedef {{ status: number, retryAfter: string | null, session: string | null, close: () => void,
+ *   bytes?: Uint8Array, next?: () => Promise<Uint8Array | undefined> }} Reply
+ */
+
+/**
+ * A failure for Rust: `kind` is network, timeout, aborted, headers, redirect or too_large.
+ * @param {FailureKind} kind
+ * @param {string} [message]
+ * @param {number} [status]
+ * @param {string | null} [to]
+ * @returns {Failure}
+ */
 function failure(kind, message = "", status = 0, to = null) {
   return { kind, message, status, to };
 }
 
-/** A thrown value as text: an Error's message, anything else as `String(value)` would show it. */
+/**
+ * A thrown value as text: an Error's message, anything else as `String(value)` would show it.
+ * @param {unknown} thrown
+ */
 function text(thrown) {
   if (thrown instanceof Error) return thrown.message;
   try {
@@ -29,6 +50,8 @@ function text(thrown) {
 /**
  * The request's headers: `pairs` (name, value, name, value…) then the host's, from `host` (an object
  * of name: value, or a function, sync or async, returning one).
+ * @param {string[]} pairs
+ * @param {HostHeaders} host
  */
 async function headersOf(pairs, host) {
   const all = new Headers();
@@ -44,9 +67,10 @@ async function headersOf(pairs, host) {
     throw failure("headers", "headers must be an object of name: value");
   }
   for (const name of Object.keys(value)) {
+    /** @type {unknown} */
     let header;
     try {
-      header = value[name];
+      header = /** @type {Record<string, unknown>} */ (value)[name];
       if (typeof header === "string") all.append(name, header);
     } catch (thrown) {
       throw failure("headers", text(thrown));
@@ -57,13 +81,15 @@ async function headersOf(pairs, host) {
 }
 
 /** A stream chunk as bytes (a runtime's stream may give an ArrayBuffer). */
-const bytesOf = (chunk) => (chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk));
+const bytesOf = (/** @type {Uint8Array | ArrayBuffer} */ chunk) => (chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk));
 
 /**
  * Where a redirect leads: `null` when `response` is none, the URL to send the request to again for a
  * same-origin 307 or 308; any other redirect is refused (a browser hides the target of a manual
  * redirect, status 0, so there every one is). Only the target's origin is named: its path or query
  * may carry anything.
+ * @param {Response} response
+ * @param {string} from
  */
 function nextHop(response, from) {
   const status = response.status;
@@ -88,6 +114,14 @@ function nextHop(response, from) {
  * `text/event-stream`, `next()` giving each chunk (`undefined` at the end). `close()` ends it: the
  * timeout and the abort listener go, an unread stream is cancelled. Rejects with a failure (see
  * `failure`).
+ * @param {string} url
+ * @param {string} body
+ * @param {string[]} pairs
+ * @param {HostHeaders} host
+ * @param {number | undefined} timeoutMs
+ * @param {AbortSignal | undefined} signal
+ * @param {number} limit
+ * @returns {Promise<Reply>}
  */
 export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
   if (signal?.aborted) throw failure("aborted");
@@ -102,6 +136,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
         }, timeoutMs);
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort);
+  /** @type {ReadableStreamDefaultReader<Uint8Array> | undefined} */
   let reader;
   const end = () => {
     clearTimeout(timer);
@@ -112,10 +147,12 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
     reader?.cancel().catch(() => {});
   };
   // Why a fetch or a read failed: the timeout, the host's signal, or the network.
-  const why = (thrown) => (timedOut ? failure("timeout") : signal?.aborted ? failure("aborted") : failure("network", text(thrown)));
+  const why = (/** @type {unknown} */ thrown) => (timedOut ? failure("timeout") : signal?.aborted ? failure("aborted") : failure("network", text(thrown)));
   try {
+    /** @type {Response | undefined} */
     let response;
     for (let hops = 0; ; hops++) {
+      /** @type {RequestInit} */
       const init = { method: body ? "POST" : "GET", headers: await headersOf(pairs, host), signal: controller.signal, redirect: "manual" };
       if (body) init.body = body;
       if (typeof globalThis.fetch !== "function") throw failure("network", "this runtime has no global fetch()");
@@ -132,15 +169,16 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
       if (hops >= MAX_HOPS) throw failure("redirect", "", response.status);
       url = next;
     }
-    const header = (name) => response.headers.get(name);
+    const header = (/** @type {string} */ name) => /** @type {Response} */ (response).headers.get(name);
+    /** @type {Reply} */
     const reply = { status: response.status, retryAfter: header("retry-after"), session: header("mcp-session-id"), close };
     reader = response.body?.getReader();
     if ((header("content-type") ?? "").includes("text/event-stream")) {
       reply.next = async () => {
         try {
-          const { done, value } = reader ? await reader.read() : { done: true };
+          const { done, value } = reader ? await reader.read() : /** @type {ReadableStreamReadDoneResult<Uint8Array>} */ ({ done: true });
           if (done) end();
-          return done ? undefined : bytesOf(value);
+          return done ? undefined : bytesOf(/** @type {Uint8Array} */ (value));
         } catch (thrown) {
           end();
           throw why(thrown);
@@ -153,9 +191,10 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
     const chunks = [];
     let size = 0;
     for (;;) {
+      /** @type {ReadableStreamReadResult<Uint8Array>} */
       let chunk;
       try {
-        chunk = reader ? await reader.read() : { done: true };
+        chunk = reader ? await reader.read() : /** @type {ReadableStreamReadDoneResult<Uint8Array>} */ ({ done: true });
       } catch (thrown) {
         throw why(thrown);
       }
@@ -163,7 +202,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
       const value = bytesOf(chunk.value);
       size += value.length;
       if (size > limit) {
-        reader.cancel().catch(() => {});
+        /** @type {ReadableStreamDefaultReader<Uint8Array>} */ (reader).cancel().catch(() => {});
         throw failure("too_large");
       }
       chunks.push(value);

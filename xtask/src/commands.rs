@@ -58,6 +58,7 @@ pub fn test(root: &Path) -> Result<()> {
     // First, and counted like the checks below: a formatting slip or a clippy warning shows before
     // the long steps, and does not stop them.
     lints::run(root, &mut checks);
+    lints::run_js(root, &mut checks);
     // Streamed, not `-q`: the per-binary "test result:" lines are the evidence CI reads.
     // `--no-fail-fast`: one failing test binary must not hide the results of the others.
     let mut cargo_test = cmd::cargo();

@@ -36,6 +36,7 @@ usage: cargo xtask <command>
 commands:
   demo              build pkg/ and the reference server, then serve the demo at http://127.0.0.1:8787/
   test              run every test: cargo fmt --check and clippy (native and wasm32, -D warnings);
+                    tsc --checkJs, biome lint and biome format over the shipped JS;
                     cargo test --workspace, in the checkout and again in a copy of only the
                     files git tracks; the wasm number tests in Node.js; build pkg/ and check
                     it; pack it, publint + attw on

@@ -35,7 +35,7 @@ const FULL_DOOR_OUT_NAME: &str = "door_full";
 const FULL_DOOR_IMPORT: &str = "./door_full.js";
 /// The JS the driver takes from the crate, beside the glue (bundled into each entry; the edge
 /// entries stay files of their own and load the full door too).
-const DRIVER_SOURCES: [&str; 8] = [
+pub(crate) const DRIVER_SOURCES: [&str; 8] = [
     "src/driver/task_client.js",
     "src/driver/element_entry.js",
     "src/driver/node.mjs",

@@ -1,0 +1,3 @@
+// `./client_full_bg.wasm` as workerd imports it: the full door's module, compiled ahead of time.
+declare const module: WebAssembly.Module;
+export default module;
