@@ -554,7 +554,8 @@ function makeTaskElement() {
       }
       // What is drawn is recorded first: page code the drawing runs (a `focusin` listener, say) may
       // call back and redraw, and must see this snapshot, not the one before it.
-      const json = JSON.stringify(view.snapshot);
+      // The snapshot comes as its JSON text: compared as it is, parsed only for an event.
+      const json = view.snapshot;
       const thisDraw = ++this.#draws;
       if (json !== this.#snapshotJson) out.push(["mcp-task-change", JSON.parse(json)]);
       if (view.settled && !this.#settledTold) {

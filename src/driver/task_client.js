@@ -439,9 +439,12 @@ export class TaskClient {
     if (kind === "respond") return this.#ask({ e: "respond", id: String(fields.id), answersText: fields.answersText });
     if (kind === "list") return this.#query({ e: "list", words: fields.words }) ?? [];
     const base = globalThis.document?.baseURI;
-    const event = { e: "card", id: String(fields.id), snapshot: fields.snapshot ?? null, words: fields.words, server: urlParts(this.#url, base), urls: {} };
+    const event = { e: "card", id: String(fields.id), words: fields.words, server: urlParts(this.#url, base), urls: {} };
     for (let round = 0; ; round++) {
-      const card = this.#query(event);
+      let card = this.#query(event);
+      // The element's last snapshot goes along only when the client no longer has the task (the door
+      // answers null): sent with every draw, it cost a copy of the whole task each time.
+      if (card === null && !event.snapshot && fields.snapshot != null) card = this.#query((event.snapshot = fields.snapshot, event));
       // `undefined` while the door is handed over (the element asks again on the next change).
       if (card == null || card.need === undefined || round > 1) return card?.need === undefined ? (card ?? null) : null;
       for (const raw of card.need) event.urls[raw] = urlParts(raw);
