@@ -436,8 +436,9 @@ function makeTaskElement() {
     #prefix;
     #nextId = 0;
     /**
-     * The snapshot shown (as the model read it) and its JSON, which tells a change.
-     * @type {TaskSnapshot | null}
+     * The snapshot shown (as the model read it), as its JSON text, and that text as compared for a
+     * change ("null" before the first).
+     * @type {string | null}
      */
     #snapshot = null;
     #snapshotJson = "null";
@@ -676,15 +677,15 @@ function makeTaskElement() {
     /**
      * Draws the task (`null`: none) and then tells the host what changed. The model draws the client's
      * own snapshot of the task, which keeps numbers as the server wrote them; `snapshot` (the one drawn
-     * last, or an event's) only when the client no longer has the task.
-     * @param {TaskSnapshot | null | undefined} snapshot
+     * last as its JSON text, or an event's) only when the client no longer has the task.
+     * @param {TaskSnapshot | string | null | undefined} snapshot
      */
     #render(snapshot) {
       for (const [type, detail] of this.#draw(snapshot)) tell(this, type, detail);
     }
 
     /**
-     * @param {TaskSnapshot | null | undefined} snapshot
+     * @param {TaskSnapshot | string | null | undefined} snapshot
      * @returns {Array<[string, unknown]>}
      */
     #draw(snapshot) {
@@ -716,7 +717,8 @@ function makeTaskElement() {
       }
       // What is drawn is recorded first: page code the drawing runs (a `focusin` listener, say) may
       // call back and redraw, and must see this snapshot, not the one before it.
-      const json = JSON.stringify(view.snapshot);
+      // The snapshot comes as its JSON text: compared as it is, parsed only for an event.
+      const json = view.snapshot;
       const thisDraw = ++this.#draws;
       if (json !== this.#snapshotJson) out.push(["mcp-task-change", JSON.parse(json)]);
       if (view.settled && !this.#settledTold) {

@@ -28,7 +28,7 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
 
 /// Binary search of `key` among `len` sorted keys, `key_at(i)` the `i`th: `Ok(i)` where it is, `Err(i)`
 /// where it would go. Not generic, so every map type shares one copy.
-fn search<'a>(len: usize, key: &str, key_at: &dyn Fn(usize) -> &'a str) -> Result<usize, usize> {
+pub(crate) fn search<'a>(len: usize, key: &str, key_at: &dyn Fn(usize) -> &'a str) -> Result<usize, usize> {
     let (mut low, mut high) = (0, len);
     while low < high {
         let mid = low + (high - low) / 2;
@@ -288,10 +288,23 @@ pub(crate) fn sorted_order(len: usize, less: &mut dyn FnMut(usize, usize) -> boo
     order
 }
 
-/// Puts `items` in `order` (a permutation of their indices, as [`sorted_order`] gives).
-pub(crate) fn reorder<T>(items: &mut Vec<T>, order: Vec<usize>) {
-    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
-    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
+/// Puts `items` in `order` (a permutation of their indices, as [`sorted_order`] gives: position `k`
+/// takes the item at `order[k]`). In place, one cycle of the permutation at a time, each position
+/// marked done in `order` itself: n swaps, and no second vector of the items (whose `Option`s and
+/// iterator adapters were half a kilobyte of the card host's module).
+pub(crate) fn reorder<T>(items: &mut [T], mut order: Vec<usize>) {
+    for start in 0..order.len() {
+        let mut k = start;
+        loop {
+            let from = order[k];
+            order[k] = k;
+            if from == start || from == k {
+                break;
+            }
+            items.swap(k, from);
+            k = from;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -333,6 +346,30 @@ mod tests {
         assert!(s.contains("b"));
         assert!(s.remove("b"));
         assert_eq!(s.iter().len(), 1);
+    }
+
+    #[test]
+    fn reorder_applies_any_permutation_in_place() {
+        for len in 0..9usize {
+            // Rotations, reversals and a scattered stride of every length: cycles of every shape.
+            for shift in 0..len.max(1) {
+                let orders: [Vec<usize>; 3] = [
+                    (0..len).map(|k| (k + shift) % len).collect(),
+                    (0..len).rev().collect(),
+                    (0..len).map(|k| (k * 5 + shift) % len).collect(),
+                ];
+                for order in orders {
+                    let mut seen = vec![false; len];
+                    if !order.iter().all(|&i| !std::mem::replace(&mut seen[i], true)) {
+                        continue;
+                    }
+                    let mut items: Vec<String> = (0..len).map(|i| format!("item{i}")).collect();
+                    reorder(&mut items, order.clone());
+                    let expected: Vec<String> = order.iter().map(|i| format!("item{i}")).collect();
+                    assert_eq!(items, expected, "{order:?}");
+                }
+            }
+        }
     }
 
     #[test]

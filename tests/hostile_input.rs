@@ -197,25 +197,46 @@ fn deeply_nested_json_is_refused_not_a_stack_overflow() {
     assert!(decode_message(&deep).is_err());
 }
 
-/// 10,000 `inputRequests` decode (the body is already bounded by `maxResponseBytes`) and are then
-/// refused by the host's limit with a typed error naming it; an answer at the limit is taken. A
-/// `tasks/get` answer and an MRTR round both show their questions to that check.
+/// An answer asking 10,000 questions is refused by the host's limit as it is read, at the first
+/// question past it, with a typed error naming the limit; an answer at the limit is taken, and a big
+/// object that is no question is not counted. A `tasks/get` answer and an MRTR round both show their questions
+/// to that check.
 #[test]
 fn a_flood_of_input_requests_is_refused_with_the_limit_named() {
     use mcp_tasks_web::json::Value;
-    use mcp_tasks_web::protocol::input::{within_limit, DEFAULT_MAX_INPUT_REQUESTS};
+    use mcp_tasks_web::protocol::input::{DEFAULT_MAX_INPUT_REQUESTS, MAX_INPUT_REQUESTS_RANGE};
+    use mcp_tasks_web::protocol::jsonrpc::parse_answer_within;
     use mcp_tasks_web::protocol::request::ClientRequest;
-    let flood = |n: usize| {
+    use mcp_tasks_web::protocol::DecodeError;
+    let entries = |n: usize| {
         let request = r#"{"method":"elicitation/create","params":{"mode":"form","message":"?","requestedSchema":{"type":"object","properties":{}}}}"#;
         let entries: Vec<String> = (0..n).rev().map(|i| format!(r#""ask-{i:05}":{request}"#)).collect();
-        mcp_tasks_web::json::from_str(&format!("{{{}}}", entries.join(","))).expect("valid JSON")
+        format!("{{{}}}", entries.join(","))
     };
-    let many = decode_input_requests(&flood(10_000)).expect("decodes");
-    let err = within_limit(&many, DEFAULT_MAX_INPUT_REQUESTS).expect_err("10,000 requests are refused");
-    assert!(err.to_string().contains("10000 requests at once; this client takes at most 256"), "{err}");
-    assert!(within_limit(&many, 10_000).is_ok(), "a host that allows 10,000 takes them");
-    let at_limit = decode_input_requests(&flood(DEFAULT_MAX_INPUT_REQUESTS)).expect("decodes");
-    assert_eq!(within_limit(&at_limit, DEFAULT_MAX_INPUT_REQUESTS), Ok(()));
+    let flood = |n: usize| mcp_tasks_web::json::from_str(&entries(n)).expect("valid JSON");
+    let answer = |n: usize, at: &str| {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"{at}":{{"status":"input_required","inputRequests":{}}}}}"#,
+            entries(n)
+        );
+        parse_answer_within(&body, DEFAULT_MAX_INPUT_REQUESTS)
+    };
+    for at in ["result", "params"] {
+        let err = answer(10_000, at).expect_err("10,000 requests are refused");
+        assert!(matches!(err, DecodeError::Invalid { what: "inputRequests", .. }), "{err:?}");
+        assert!(err.to_string().contains("more requests at once than the 256 this client takes"), "{err}");
+        let taken = answer(DEFAULT_MAX_INPUT_REQUESTS, at).expect("at the limit");
+        let asked = taken.get(at).and_then(|r| r.get("inputRequests")).and_then(Value::as_object).map(|o| o.len());
+        assert_eq!(asked, Some(DEFAULT_MAX_INPUT_REQUESTS));
+    }
+    // Only the questions are counted: a big object elsewhere is no question.
+    let other = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"structuredContent":{}}}}}"#, entries(300));
+    assert!(parse_answer_within(&other, 1).is_ok());
+    assert!(matches!(parse_answer_within("{", 1), Err(DecodeError::NotJson { .. })));
+    let most = MAX_INPUT_REQUESTS_RANGE.1;
+    let decoded = decode_input_requests(&flood(most)).expect("the most a host may allow");
+    assert_eq!(decoded.len(), most);
+    assert!(decoded.keys().zip(decoded.keys().skip(1)).all(|(a, b)| a < b), "in key order");
 
     let task = mcp_tasks_web::json::json!({
         "resultType": "complete", "taskId": "t1", "status": "input_required", "createdAt": "2026-01-01T00:00:00Z",

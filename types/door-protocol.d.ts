@@ -97,8 +97,8 @@ export interface Card {
   error: string | null;
   result: CardResult | null;
   questions: QuestionView[];
-  /** The snapshot the card was drawn from. */
-  snapshot: TaskSnapshot;
+  /** The snapshot the card was drawn from, as its JSON text (compared as it is, parsed for an event). */
+  snapshot: string;
 }
 
 /** A result as a card shows it. */

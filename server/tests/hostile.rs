@@ -56,7 +56,7 @@ async fn the_hostile_tools_exist_only_in_hostile_mode() {
     assert_eq!(names.first().map(String::as_str), Some("greet"), "the normal tools come first, unchanged");
     assert!(names.iter().any(|n| n == "build"));
     let hostile: Vec<&String> = names.iter().filter(|n| n.starts_with("hostile_")).collect();
-    assert_eq!(hostile.len(), 10, "{hostile:?}");
+    assert_eq!(hostile.len(), 11, "{hostile:?}");
     // The normal tools still work beside them.
     let id = c.start_task("build", json!({ "seconds": 0.2 })).await;
     assert_eq!(c.wait_terminal(&id, 10).await.task.status, TaskStatus::Completed);

@@ -2,31 +2,33 @@
 //! driver's `http.js`). A JSON body comes whole; an event stream comes chunk by chunk ([`Stream`]), so
 //! an endless event is refused at the limit, not after the stream ends.
 use crate::json::Value;
-use crate::protocol::jsonrpc::{parse_answer, RequestId};
+use crate::protocol::jsonrpc::{parse_answer_within, RequestId};
 use crate::protocol::sse::SseParser;
 use crate::protocol::DecodeError;
 use crate::transport::reply::result_of;
 use crate::transport::TransportError;
 
-/// How an answer's HTTP status and `Retry-After` read.
+/// How an answer's HTTP status and `Retry-After` read, and how many questions it may ask.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Head {
     pub(super) status: u16,
     pub(super) retry_after_ms: Option<u64>,
+    /// `maxInputRequests`: an answer asking more is refused as it is read ([`parse_answer_within`]).
+    pub(super) questions: usize,
 }
 
 /// The result in a JSON body. A body that is no JSON is a protocol error on a 2xx and an HTTP failure
 /// otherwise.
 pub(super) fn from_body(head: Head, body: &[u8]) -> Result<Value, TransportError> {
-    from_parsed(head, parse_answer(&crate::text::lossy_utf8(body)))
+    from_parsed(head, parse_answer_within(&crate::text::lossy_utf8(body), head.questions))
 }
 
 /// [`from_body`] for a body already parsed.
-pub(super) fn from_parsed(head: Head, parsed: Result<Value, crate::json::ParseError>) -> Result<Value, TransportError> {
+pub(super) fn from_parsed(head: Head, parsed: Result<Value, DecodeError>) -> Result<Value, TransportError> {
     let message = match parsed {
         Ok(message) => Some(message),
         Err(_) if !(200..300).contains(&head.status) => None,
-        Err(e) => return Err(TransportError::BadResponse(DecodeError::NotJson { detail: e.to_string() })),
+        Err(e) => return Err(TransportError::BadResponse(e)),
     };
     result_of(head.status, head.retry_after_ms, message)
 }
@@ -61,7 +63,12 @@ impl Stream {
             Err(e) => return Some(Err(TransportError::BadResponse(e))),
         };
         for event in events {
-            let Ok(message) = parse_answer(&event.data) else { continue };
+            let message = match parse_answer_within(&event.data, self.head.questions) {
+                Ok(message) => message,
+                // Too many questions: the stream is not read on (a listen's tasks are then polled).
+                Err(e @ DecodeError::Invalid { .. }) => return Some(Err(TransportError::BadResponse(e))),
+                Err(_) => continue,
+            };
             let ours = message.get("id").and_then(|v| RequestId::from_json(v).ok()).is_some_and(|m| &m == id);
             if ours && message.get("method").is_none() {
                 return Some(result_of(self.head.status, self.head.retry_after_ms, Some(message)));

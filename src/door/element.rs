@@ -20,20 +20,28 @@ fn parts(value: &Value) -> Option<UrlParts> {
 
 impl Door {
     /// The card of task `id` (`element::model::view::card`): of the client's own snapshot, else of the
-    /// one the element drew last (`snapshot`); `null` when there is neither. `server`: the endpoint as
+    /// one the element drew last (`snapshot`, its JSON text, or a snapshot); `null` when there is
+    /// neither. The card's `snapshot` is the one drawn, as JSON text. `server`: the endpoint as
     /// the parser read it against the page.
     pub(super) fn card(&mut self, event: &Value, x: u64) {
         let own = self.snapshot(&text(event, "id"));
         let given = event.get("snapshot").filter(|v| !v.is_null());
         let mut snapshot = match (own, given) {
+            // The element's copy, sent only when the client has none: the text a card gave it.
+            (Value::Null, Some(Value::String(text))) => crate::json::from_str(text).unwrap_or_default(),
             (Value::Null, Some(given)) => given.clone(),
             (own, _) => own,
         };
         if snapshot.is_null() {
             return self.done(x, Ok(Value::Null));
         }
-        // The card reads inside the result, which the client keeps as text (`json::RawJson`).
-        snapshot.expand();
+        // The card reads inside the result, which the client keeps as text (`json::RawJson`). A form's
+        // schema stays text: the model reads it only when it is small enough to be drawn.
+        if let Value::Object(members) = &mut snapshot {
+            if let Some(result) = members.get_mut("result") {
+                result.expand();
+            }
+        }
         let endpoint = event.get("server").and_then(parts).filter(|p| !p.host.is_empty());
         let server = match &endpoint {
             Some(p) => view::Server { name: &p.host, loopback: is_loopback(&p.hostname) },
@@ -58,15 +66,26 @@ impl Door {
         if !need.is_empty() {
             return self.done(x, Ok(json!({ "need": Value::Array(need) })));
         }
+        // As its JSON text: the element compares it as text and parses it only for an event, where an
+        // object cost the page a parse and a `JSON.stringify` of the whole task on every draw.
         if let Value::Object(members) = &mut card {
-            members.put("snapshot", snapshot);
+            members.put("snapshot", Value::String(snapshot.to_string()));
         }
         self.done(x, Ok(card));
     }
 
     /// The rows of the list of this client's tasks and calls of unknown outcome.
     pub(super) fn list(&mut self, event: &Value, x: u64) {
-        let rows = view::list(self.snapshots(0), &Labels::of_table(event.get("words").unwrap_or(&Value::Null)));
+        // Tasks, then calls of unknown outcome, in two loops: the `snapshots` chain consumed here cost
+        // its own copy of the chain's code.
+        let mut snapshots = Vec::new();
+        for id in self.state.records().keys() {
+            snapshots.push(self.snapshot(id));
+        }
+        for call in self.state.unknown_calls() {
+            snapshots.push(crate::snapshot::UnknownCallSnapshot::of_call(call).to_json());
+        }
+        let rows = view::list(snapshots, &Labels::of_table(event.get("words").unwrap_or(&Value::Null)));
         self.done(x, Ok(rows));
     }
 }

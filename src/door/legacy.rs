@@ -17,7 +17,7 @@ use crate::error::{ClientError, ErrorKind};
 use crate::json::Value;
 use crate::machine::record::Action;
 use crate::protocol::input::InputRequests;
-use crate::protocol::jsonrpc::{parse_answer, RequestId};
+use crate::protocol::jsonrpc::{parse_answer_within, RequestId};
 use crate::protocol::legacy::handshake::{decode_initialize_result, encode_initialize, encode_initialized};
 use crate::protocol::legacy::headers::{initialize_headers, read_session_id, session_headers, stream_headers};
 use crate::protocol::legacy::link::{read_link, session_lost, stored_link, SessionInfo};
@@ -419,7 +419,7 @@ impl Door {
             send.stream = Some(answer::Stream::new(head, limit));
             return;
         }
-        let parsed = parse_answer(&crate::text::lossy_utf8(body));
+        let parsed = parse_answer_within(&crate::text::lossy_utf8(body), head.questions);
         let lost = session_lost(head.status, parsed.as_ref().ok());
         let result = if send.answered_by_response() {
             answer::from_parsed(head, parsed)

@@ -21,7 +21,7 @@ use crate::machine::mrtr::MrtrCall;
 use crate::machine::pending::PendingCall;
 use crate::machine::record::{Action, Change};
 use crate::machine::stored::to_stored;
-use crate::protocol::input::{decode_input_responses, encode_input_requests, within_limit, InputResponses};
+use crate::protocol::input::{decode_input_responses, encode_input_requests, InputResponses};
 use crate::protocol::jsonrpc::{RequestId, RequestIds};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::param_headers;
@@ -716,6 +716,7 @@ impl Door {
                 .get("retryAfter")
                 .and_then(Value::as_str)
                 .and_then(crate::transport::parse_retry_after),
+            questions: self.max_input_requests,
         };
         let limit = self.max_response_bytes;
         #[cfg(feature = "legacy")]
@@ -738,7 +739,6 @@ impl Door {
     fn chunk(&mut self, now: u64, event: &Value, body: &[u8]) {
         let n = number(event, "n");
         let end = event.get("end").and_then(Value::as_bool) == Some(true);
-        let max_input_requests = self.max_input_requests;
         #[cfg(feature = "legacy")]
         if self.is_legacy(n) {
             return self.legacy_chunk(now, n, end, body);
@@ -752,7 +752,7 @@ impl Door {
         let mut heard = Vec::new();
         let mut on_other = |message: Value| {
             if generation.is_some() {
-                heard.extend(listen_event(message, max_input_requests).map_err(TransportError::BadResponse)?);
+                heard.extend(listen_event(message).map_err(TransportError::BadResponse)?);
             }
             Ok(())
         };
@@ -777,15 +777,9 @@ impl Door {
     /// Exchange `n`'s JSON-RPC result (or why there is none), decoded for its request.
     fn decided(&mut self, now: u64, n: u64, result: Result<Value, TransportError>) {
         let Some(exchange) = self.exchanges.get(n) else { return };
-        let result = result
-            .and_then(|result| exchange.request.decode_result(&result).map_err(TransportError::BadResponse))
-            .and_then(|result| match result.input_requests() {
-                Some(requests) => {
-                    within_limit(requests, self.max_input_requests).map_err(TransportError::BadResponse)?;
-                    Ok(result)
-                }
-                None => Ok(result),
-            });
+        // An answer asking more questions than the host's limit was refused as it was read.
+        let result =
+            result.and_then(|result| exchange.request.decode_result(&result).map_err(TransportError::BadResponse));
         self.finish(now, n, result);
     }
 

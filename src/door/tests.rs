@@ -816,10 +816,22 @@ fn a_card_names_the_urls_it_needs_read_and_then_shows_what_the_parser_read() {
     let question = &card.get("questions").and_then(Value::as_array).unwrap()[0];
     assert_eq!(question.get("host").and_then(Value::as_str), Some("pay.example"));
     assert_eq!(question.get("href").and_then(Value::as_str), Some("https://pay.example/x"));
-    assert!(card.get("snapshot").and_then(|s| s.get("taskId")).is_some(), "the snapshot shown comes back");
+    let shown = card.get("snapshot").and_then(Value::as_str).map(crate::json::from_str).and_then(Result::ok);
+    let shown = shown.expect("the snapshot shown comes back, as JSON text");
+    assert_eq!(shown.get("taskId").and_then(Value::as_str), Some("t1"));
 
     let out = feed(&mut door, NOW, r#"{"e":"card","x":9,"id":"gone","words":{}}"#);
     assert_eq!(the(&out, "done").get("value"), Some(&Value::Null), "no snapshot, no card");
+    // The element's copy of a task the client no longer has: as the text a card gave it, or a snapshot.
+    let mut copy = shown.clone();
+    copy["taskId"] = json!("gone");
+    for given in [Value::String(copy.to_string()), copy] {
+        let ask = json!({ "e": "card", "x": 11, "id": "gone", "words": {}, "snapshot": given, "urls": { "https://pay.example/x": null } });
+        let out = door.handle(NOW + 1_000, &ask, &[]);
+        let card = the(&out, "done").get("value").unwrap();
+        assert_eq!(card.get("title").and_then(Value::as_str), shown.get("toolName").and_then(Value::as_str));
+        assert!(card.get("snapshot").and_then(Value::as_str).is_some_and(|s| s.contains("\"gone\"")));
+    }
     let out = feed(&mut door, NOW, r#"{"e":"list","x":10,"words":{}}"#);
     assert_eq!(the(&out, "done").get("value").and_then(Value::as_array).map(Vec::len), Some(1));
 }

@@ -599,9 +599,15 @@ export class TaskClient {
     if (kind === "list") return this.#query({ e: "list", words: fields.words }) ?? [];
     const base = globalThis.document?.baseURI;
     /** @type {Extract<QueryEvent, { e: "card" }>} */
-    const event = { e: "card", id: String(fields.id), snapshot: fields.snapshot ?? null, words: fields.words, server: urlParts(this.#url, base), urls: {} };
+    const event = { e: "card", id: String(fields.id), snapshot: null, words: fields.words, server: urlParts(this.#url, base), urls: {} };
     for (let round = 0; ; round++) {
-      const card = this.#query(event);
+      let card = this.#query(event);
+      // The element's last snapshot goes along only when the client no longer has the task (the door
+      // answers null): sent with every draw, it cost a copy of the whole task each time.
+      if (card === null && !event.snapshot && fields.snapshot != null) {
+        event.snapshot = fields.snapshot;
+        card = this.#query(event);
+      }
       // `undefined` while the door is handed over (the element asks again on the next change).
       if (card == null || card.need === undefined || round > 1) return card?.need === undefined ? (card ?? null) : null;
       for (const raw of card.need) event.urls[raw] = urlParts(raw);

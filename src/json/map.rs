@@ -102,6 +102,12 @@ impl Map {
         }
     }
 
+    /// Appends `key`, which the caller knows is not present (the keys of a sorted map, the fields of a
+    /// form): no scan for it, so building an object of n such keys costs n, not n².
+    pub(crate) fn push_new(&mut self, key: String, value: Value) {
+        self.entries.push((Cow::Owned(key), value));
+    }
+
     /// Sets `key` (borrowed or owned text), dropping the value it replaced: [`Map::insert`] for a caller
     /// that does not want that value (`json!` and the hand-built objects). The key goes to one of two
     /// non-generic setters, so a call site holds neither the key's copy nor a drop of an `Option<Value>`.
@@ -135,6 +141,16 @@ impl Map {
             }
         };
         &mut self.entries[i].1
+    }
+
+    /// The entries in key order: sorted once (n log n), so a sorted map of them is built by appending.
+    pub(crate) fn sorted(&self) -> Vec<(&str, &Value)> {
+        let order = crate::collections::sorted_order(self.len(), &mut |a, b| self.entries[a].0 < self.entries[b].0);
+        let mut out = Vec::with_capacity(order.len());
+        for i in order {
+            out.push((&*self.entries[i].0, &self.entries[i].1));
+        }
+        out
     }
 
     /// How many entries.

@@ -16,7 +16,7 @@ mod index;
 mod macros;
 mod map;
 mod number;
-mod parse;
+pub(crate) mod parse;
 mod raw;
 #[cfg(feature = "serde")]
 mod serde_impl;

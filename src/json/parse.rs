@@ -34,7 +34,36 @@ pub fn from_str(text: &str) -> Result<Value, ParseError> {
 /// list of blocks). The raw parts are checked as strictly as the rest, so the same texts fail, at the
 /// same offsets; they only skip building a tree that the client would hand on unread. At most 8 paths.
 pub fn from_str_keeping(text: &str, paths: &[&[&str]]) -> Result<Value, ParseError> {
-    let mut parser = Parser { text, bytes: text.as_bytes(), pos: 0, paths, members: Vec::new(), items: Vec::new() };
+    parse(text, paths, MAX_DEPTH, usize::MAX)
+}
+
+/// [`from_str_keeping`], where an object whose members a path names with `*` may hold at most
+/// `max_members`: past it the reading stops there, with [`TOO_MANY_MEMBERS`] (the rest of the text is
+/// never read, so a flood of members costs what the limit allows, not what was sent).
+pub(crate) fn from_str_capped(text: &str, paths: &[&[&str]], max_members: usize) -> Result<Value, ParseError> {
+    parse(text, paths, MAX_DEPTH, max_members)
+}
+
+/// What a [`ParseError`] says when [`from_str_capped`] stopped at its limit.
+pub(crate) const TOO_MANY_MEMBERS: &str = "more members than allowed";
+
+/// [`from_str`] nesting at most `levels` objects and arrays (the value itself counted), where
+/// [`from_str`] allows 128: for a text that must be shallower (an elicitation form's schema).
+pub(crate) fn from_str_nesting(text: &str, levels: usize) -> Result<Value, ParseError> {
+    parse(text, &[], levels, usize::MAX)
+}
+
+fn parse(text: &str, paths: &[&[&str]], max_depth: usize, max_members: usize) -> Result<Value, ParseError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        paths,
+        max_depth,
+        max_members,
+        members: Vec::new(),
+        items: Vec::new(),
+    };
     let all = (1u8 << paths.len().min(8)).wrapping_sub(1);
     let value = parser.value(0, if paths.is_empty() { How::Tree } else { How::Path(0, all) })?;
     parser.skip_whitespace();
@@ -74,6 +103,10 @@ struct Parser<'t> {
     pos: usize,
     /// The keys to the objects whose members stay raw.
     paths: &'t [&'t [&'t str]],
+    /// The deepest nesting allowed.
+    max_depth: usize,
+    /// The most members of an object whose members a path names with `*`.
+    max_members: usize,
     /// The members read so far of every object being read, innermost last: an object takes its own off
     /// the top when it ends, in one allocation of its exact size, instead of growing a `Vec` of its own.
     members: Vec<(super::map::Key, Value)>,
@@ -164,7 +197,7 @@ impl Parser<'_> {
     /// Past the `{` or `[` of a container at `depth` and any whitespace; `true` when `close` follows at
     /// once (the container is empty, and read to its end).
     fn open(&mut self, depth: usize, close: u8) -> Result<bool, ParseError> {
-        if depth > MAX_DEPTH {
+        if depth > self.max_depth {
             return Err(self.error("JSON nested too deeply"));
         }
         self.pos += 1;
@@ -241,7 +274,15 @@ impl Parser<'_> {
             return Ok(Value::Object(Map::new()));
         }
         let base = self.members.len();
+        // Members named by `*` (a task's questions) are counted: past the limit the reading stops.
+        let limit = match how {
+            How::Path(n, live) if matches!(self.follow(n, live, "\u{0}"), How::Path(..)) => self.max_members,
+            _ => usize::MAX,
+        };
         loop {
+            if self.members.len() - base >= limit {
+                return Err(self.error(TOO_MANY_MEMBERS));
+            }
             let key = self.key(true)?;
             let member = match how {
                 How::Path(n, live) => self.follow(n, live, &key),
@@ -498,6 +539,8 @@ mod tests {
                         bytes: text.as_bytes(),
                         pos: 0,
                         paths: &[],
+                        max_depth: MAX_DEPTH,
+                        max_members: usize::MAX,
                         members: Vec::new(),
                         items: Vec::new(),
                     };

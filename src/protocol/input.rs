@@ -141,33 +141,23 @@ impl ElicitRequest {
     }
 }
 
-/// Reads an `inputRequests` map.
+/// Reads an `inputRequests` map, in key order: each insert appends, so the cost is n log n in the
+/// entries whatever order their keys come in. How many a client takes is its host's limit, held as the
+/// answer is read ([`super::jsonrpc::parse_answer_within`]).
 pub fn decode_input_requests(value: &Value) -> Result<InputRequests, DecodeError> {
     let obj = fields::object(value, "inputRequests")?;
     let mut requests = InputRequests::new();
-    for (k, v) in obj.iter() {
+    for (k, v) in obj.sorted() {
         requests.insert(k.to_owned(), InputRequest::from_json(v)?);
     }
     Ok(requests)
-}
-
-/// Refuses more than `max` requests at once: decoding reads any number (the body is already held to
-/// `maxResponseBytes`), and the client holds each answer to its host's limit before taking it.
-pub fn within_limit(requests: &InputRequests, max: usize) -> Result<(), DecodeError> {
-    if requests.len() > max {
-        return Err(DecodeError::Invalid {
-            what: "inputRequests",
-            detail: format!("{} requests at once; this client takes at most {max}", requests.len()),
-        });
-    }
-    Ok(())
 }
 
 /// The `inputRequests` map as on the wire.
 pub fn encode_input_requests(requests: &InputRequests) -> Value {
     let mut obj = Object::new();
     for (k, v) in requests.iter() {
-        obj.insert(k.clone(), v.to_json());
+        obj.push_new(k.clone(), v.to_json());
     }
     Value::Object(obj)
 }
@@ -306,7 +296,7 @@ pub fn decode_input_responses(value: &Value) -> Result<InputResponses, DecodeErr
 pub fn encode_input_responses(responses: &InputResponses) -> Value {
     let mut obj = Object::new();
     for (k, v) in responses.iter() {
-        obj.insert(k.clone(), v.to_json());
+        obj.push_new(k.clone(), v.to_json());
     }
     Value::Object(obj)
 }

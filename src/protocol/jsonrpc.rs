@@ -280,6 +280,23 @@ pub fn parse_answer(text: &str) -> Result<Value, crate::json::ParseError> {
     crate::json::from_str_keeping(text, PASSED_ON)
 }
 
+/// [`parse_answer`] for a client that takes at most `max_questions` at once (`maxInputRequests`): an
+/// answer or event whose `inputRequests` hold more is refused at the first question past the limit,
+/// before the rest is read, let alone decoded (`DecodeError::Invalid` on `inputRequests`); text that
+/// is not JSON is `DecodeError::NotJson`.
+pub fn parse_answer_within(text: &str, max_questions: usize) -> Result<Value, DecodeError> {
+    crate::json::parse::from_str_capped(text, PASSED_ON, max_questions).map_err(|e| {
+        if e.what == crate::json::parse::TOO_MANY_MEMBERS {
+            DecodeError::Invalid {
+                what: "inputRequests",
+                detail: format!("more requests at once than the {max_questions} this client takes"),
+            }
+        } else {
+            DecodeError::NotJson { detail: e.to_string() }
+        }
+    })
+}
+
 /// Decodes one JSON-RPC message from text.
 pub fn decode_message(text: &str) -> Result<Incoming, DecodeError> {
     decode_message_value(fields::parse_json(text)?)

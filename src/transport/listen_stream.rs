@@ -3,7 +3,6 @@
 use super::TransportError;
 use crate::client_state::ListenEnd;
 use crate::json::Value;
-use crate::protocol::input::within_limit;
 use crate::protocol::jsonrpc::{decode_message_value, Incoming, RpcErrorKind};
 use crate::protocol::subscriptions::ServerNotification;
 use crate::protocol::task::DetailedTask;
@@ -21,10 +20,10 @@ pub(crate) enum ListenEvent {
 
 /// One message of the stream other than the listen's own response. `None` for a notification the
 /// client does not read (progress, say); anything that is no notification still shows the stream is
-/// alive. A task's state the client cannot read (or one asking more questions than
-/// `max_input_requests`) is an error: the stream is ended rather than let it pass unseen, and its
-/// tasks are polled, where the failure shows on each.
-pub(crate) fn listen_event(message: Value, max_input_requests: usize) -> Result<Option<ListenEvent>, DecodeError> {
+/// alive. A task's state the client cannot read is an error: the stream is ended rather than let it
+/// pass unseen, and its tasks are polled, where the failure shows on each (one asking more questions
+/// than the host's limit was refused as it was read, with the same effect).
+pub(crate) fn listen_event(message: Value) -> Result<Option<ListenEvent>, DecodeError> {
     let Ok(Incoming::Notification { method, params }) = decode_message_value(message) else {
         return Ok(Some(ListenEvent::Bytes));
     };
@@ -32,12 +31,7 @@ pub(crate) fn listen_event(message: Value, max_input_requests: usize) -> Result<
         Ok(ServerNotification::SubscriptionAcknowledged { accepted, .. }) => {
             Ok(Some(ListenEvent::Acknowledged(accepted.task_ids.unwrap_or_default())))
         }
-        Ok(ServerNotification::TaskStatus { task, .. }) => {
-            if let Some(requests) = task.input_requests() {
-                within_limit(requests, max_input_requests)?;
-            }
-            Ok(Some(ListenEvent::Task(Box::new(task))))
-        }
+        Ok(ServerNotification::TaskStatus { task, .. }) => Ok(Some(ListenEvent::Task(Box::new(task)))),
         Err(e) if method == "notifications/tasks" => Err(e),
         _ => Ok(None),
     }

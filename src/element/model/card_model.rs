@@ -261,7 +261,7 @@ pub fn list_rank(snapshot: &Snapshot) -> i64 {
 /// Sorts snapshots for a list by [`list_rank`], keeping the given order among equals. Returns each
 /// one's rank, in the new order (reads the status and the start time once per snapshot: a list
 /// re-sorts on every change).
-pub fn list_order(snapshots: &mut Vec<Snapshot>) -> Vec<i64> {
+pub fn list_order(snapshots: &mut [Snapshot]) -> Vec<i64> {
     let ranks: Vec<i64> = snapshots.iter().map(list_rank).collect();
     let order = crate::collections::sorted_order(ranks.len(), &mut |a, b| ranks[a] > ranks[b]);
     let sorted = order.iter().map(|&i| ranks[i]).collect();

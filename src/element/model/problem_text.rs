@@ -9,8 +9,13 @@ use super::labels::Labels;
 /// The message for `problem` in `labels`' language.
 pub fn problem_text(labels: &Labels, problem: &Problem) -> String {
     let params = problem.params();
-    let values: Vec<(&str, &str)> = params.iter().map(|(name, value)| (*name, value.as_str())).collect();
-    labels.fill(&format!("problem.{}", problem.code()), &values)
+    let mut values = Vec::with_capacity(params.len());
+    for (name, value) in &params {
+        values.push((*name, value.as_str()));
+    }
+    let mut key = String::from("problem.");
+    key.push_str(problem.code());
+    labels.fill(&key, &values)
 }
 
 /// Why a failed, expired or cancelled task ended, in `labels`' language.

@@ -96,10 +96,19 @@ pub fn check(raw: &str, parsed: Option<&UrlParts>, server_loopback: bool) -> Url
     let mut unicode = String::new();
     let mut punycode = false;
     let mut mixed_scripts = false;
-    for (i, label) in crate::text::pieces(&url.hostname, b'.').enumerate() {
-        if i > 0 {
+    // Label by label, split by hand: `text::pieces` here cost its iterator's own code.
+    let mut rest = Some(url.hostname.as_str());
+    let mut first = true;
+    while let Some(text) = rest {
+        let (label, after) = match crate::text::split_once(text, b'.') {
+            Some((label, after)) => (label, Some(after)),
+            None => (text, None),
+        };
+        if !first {
             unicode.push('.');
         }
+        first = false;
+        rest = after;
         let decoded = label.strip_prefix("xn--").and_then(decode_punycode);
         punycode |= decoded.is_some();
         let label = decoded.as_deref().unwrap_or(label);
@@ -206,7 +215,14 @@ fn decode_punycode(input: &str) -> Option<String> {
     const BASE: u32 = 36;
     const T_MIN: u32 = 1;
     const T_MAX: u32 = 26;
-    let (basic, extended) = match input.bytes().rposition(|b| b == b'-') {
+    // The last `-`, found by a plain loop (a reverse search over `bytes()` brought its own iterator code).
+    let mut last_dash = None;
+    for (at, b) in input.bytes().enumerate() {
+        if b == b'-' {
+            last_dash = Some(at);
+        }
+    }
+    let (basic, extended) = match last_dash {
         Some(at) => (input.get(..at)?, input.get(at + 1..)?),
         None => ("", input),
     };

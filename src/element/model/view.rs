@@ -133,8 +133,9 @@ fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse
             put_str(&mut v, "message", message);
             put(&mut v, "asked", asked);
             // As JSON text: through a JS object every number would be read as a double, and the bounds
-            // checked would no longer be the ones the server wrote.
-            put(&mut v, "schema", Value::String(schema.to_string()));
+            // checked would no longer be the ones the server wrote. Only a form that can be accepted.
+            let schema = form.as_ref().map(|_| Value::String(schema.to_string()));
+            put(&mut v, "schema", schema.unwrap_or_default());
             let invalid = form.as_ref().err().map(|e| labels.fill("form.invalidSchema", &[("error", &e.to_string())]));
             put(&mut v, "invalid", invalid.map_or(Value::Null, Value::String));
             let mut fields = Vec::new();
@@ -246,6 +247,7 @@ fn field(f: &FormField, labels: &Labels) -> Value {
             }
         }
         FieldKind::MultiSelect { options: choices, default, .. } => {
+            // At most 1,024 options in a form (`FormLimit::Options`), so at most as many defaults.
             chosen(choices, &|value| default.iter().any(|d| d == value));
         }
     }
@@ -293,6 +295,7 @@ pub fn answer_outcome(schema: &Value, entered: &Value, labels: &Labels) -> Value
 pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result<Value, Value>> {
     let model = FormModel::from_schema(schema).ok()?;
     let mut answers = entered.as_object().cloned().unwrap_or_default();
+    // Within the form's limits (`FormLimit`): at most 256 fields, each looked up among the controls.
     for f in model.fields() {
         if let (FieldKind::Number { .. }, Some(Value::String(raw))) = (&f.kind, answers.get(&f.name)) {
             if let Some(n) = Number::parse_literal(raw) {
@@ -308,11 +311,14 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result
             Ok(Value::Object(v))
         }
         Err(errors) => {
+            // A field's problems come together (fields in order, then unknown keys): its first is shown.
             let mut by_field = Map::new();
+            let mut last = None;
             for e in &errors {
-                if !by_field.contains_key(&e.field) {
-                    by_field.put(&e.field, Value::String(problem_text(labels, &e.problem)));
+                if last != Some(&e.field) {
+                    by_field.push_new(e.field.clone(), Value::String(problem_text(labels, &e.problem)));
                 }
+                last = Some(&e.field);
             }
             Err(Value::Object(by_field))
         }
@@ -323,8 +329,8 @@ pub fn answer(schema: &Value, entered: &Value, labels: &Labels) -> Option<Result
 /// needing input first, then newest first: `{ id, rank }` for a task (drawn by its own card; `rank`
 /// orders rows of several clients, larger first), and for a call of unknown outcome also `title`,
 /// `status` and `message`.
-pub fn list(snapshots: impl Iterator<Item = Value>, labels: &Labels) -> Value {
-    let mut read = Vec::with_capacity(snapshots.size_hint().0);
+pub fn list(snapshots: Vec<Value>, labels: &Labels) -> Value {
+    let mut read = Vec::with_capacity(snapshots.len());
     for s in snapshots {
         read.extend(Snapshot::from_json(&s));
     }
@@ -626,7 +632,7 @@ mod tests {
                 json!({ "taskId": null, "callId": "call", "toolName": "build", "status": "outcome_unknown",
                         "startedAt": 1_796_203_800_000u64, "statusMessage": "The page closed" }),
             ]
-            .into_iter(),
+            .into(),
             &en(),
         );
         let ms = |t: &str| crate::protocol::timestamp::parse_millis(t).unwrap();

@@ -1,7 +1,7 @@
 //! Checking one answer value against its field: type, bounds, options and format.
 
 use super::formats::{is_date, is_date_time, is_email, is_uri};
-use super::{FieldKind, Problem, TextFormat};
+use super::{FieldKind, FormLimit, Problem, TextFormat};
 use crate::collections::SortedSet;
 use crate::json::{Number, Value};
 
@@ -37,7 +37,8 @@ pub(super) fn check_value(kind: &FieldKind, v: &Value) -> Result<Checked, Vec<Pr
             if s.is_empty() {
                 return Ok(Checked::Blank);
             }
-            let len = len_u64(s.chars().count());
+            // Characters counted as the bytes that start one (no char decoding, no `chars().count()`).
+            let len = len_u64(s.bytes().filter(|b| b & 0xC0 != 0x80).count());
             if let Some(min) = *min_length {
                 if len < min {
                     problems.push(Problem::TooShort { min });
@@ -108,6 +109,11 @@ pub(super) fn check_value(kind: &FieldKind, v: &Value) -> Result<Checked, Vec<Pr
             }
             if picked.is_empty() {
                 return Ok(Checked::Blank);
+            }
+            // More picks than a form may hold options repeat some: refused before they are compared, so
+            // the checks below cost at most 1,024 × 1,024 comparisons.
+            if picked.len() > FormLimit::Options.max() {
+                return Err(vec![Problem::TooManyItems { max: len_u64(options.len()) }]);
             }
             let mut seen = SortedSet::new();
             let mut reported_dup = SortedSet::new();

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::FormLimit;
 use crate::json::Number;
 
 /// Why a `requestedSchema` can't be shown as a form; names the offending property where there is one.
@@ -136,88 +137,82 @@ pub enum SchemaError {
         /// The first problem the default has.
         problem: Problem,
     },
+    /// The form holds more than this client shows (the first [`FormLimit`] found over): it is not
+    /// drawn, and can only be declined or cancelled.
+    TooLarge(FormLimit),
 }
 
+/// A property's problem is said after `property `name`: ` (written once, not in every arm: a `write!`
+/// per arm cost the card host's module 30 B gzip); arms without values write plain text.
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use SchemaError::*;
         match self {
-            NotAnObject => write!(f, "requestedSchema is not a JSON object"),
-            RootTypeNotObject => write!(f, "requestedSchema must have \"type\": \"object\""),
-            MissingProperties => write!(f, "requestedSchema has no \"properties\""),
-            PropertiesNotAnObject => write!(f, "requestedSchema \"properties\" is not an object"),
-            RequiredNotAList => {
-                write!(f, "requestedSchema \"required\" is not an array of property names")
-            }
+            PropertyNotAnObject { property }
+            | MissingType { property }
+            | UnknownType { property, .. }
+            | NestedObject { property }
+            | ArrayWithoutEnumItems { property }
+            | UnsupportedKeyword { property, .. }
+            | ConflictingKeywords { property, .. }
+            | InvalidOptions { property, .. }
+            | EmptyOptions { property }
+            | DuplicateOption { property, .. }
+            | EnumNamesMismatch { property, .. }
+            | UnknownFormat { property, .. }
+            | BoundNotANumber { property, .. }
+            | BoundNotACount { property, .. }
+            | MinAboveMax { property, .. }
+            | InvalidDefault { property, .. } => write!(f, "property `{property}`: ")?,
+            NotAnObject
+            | RootTypeNotObject
+            | MissingProperties
+            | PropertiesNotAnObject
+            | RequiredNotAList
+            | UnknownRequired { .. }
+            | TooLarge(_) => {}
+        }
+        match self {
+            NotAnObject => f.write_str("requestedSchema is not a JSON object"),
+            RootTypeNotObject => f.write_str("requestedSchema must have \"type\": \"object\""),
+            MissingProperties => f.write_str("requestedSchema has no \"properties\""),
+            PropertiesNotAnObject => f.write_str("requestedSchema \"properties\" is not an object"),
+            RequiredNotAList => f.write_str("requestedSchema \"required\" is not an array of property names"),
             UnknownRequired { property } => {
                 write!(f, "\"required\" names `{property}`, which is not in \"properties\"")
             }
-            PropertyNotAnObject { property } => {
-                write!(f, "property `{property}`: definition is not an object")
+            PropertyNotAnObject { .. } => f.write_str("definition is not an object"),
+            MissingType { .. } => f.write_str("no \"type\""),
+            UnknownType { found, .. } => {
+                write!(f, "unsupported type \"{found}\" (expected string, number, integer, boolean or array)")
             }
-            MissingType { property } => write!(f, "property `{property}`: no \"type\""),
-            UnknownType { property, found } => write!(
-                f,
-                "property `{property}`: unsupported type \"{found}\" (expected string, number, integer, boolean or array)"
-            ),
-            NestedObject { property } => write!(
-                f,
-                "property `{property}`: nested objects are not allowed; forms are flat"
-            ),
-            ArrayWithoutEnumItems { property } => write!(
-                f,
-                "property `{property}`: arrays are only allowed as multi-selects (items with a string \"enum\" or \"anyOf\")"
-            ),
-            UnsupportedKeyword { property, keyword } => write!(
-                f,
-                "property `{property}`: \"{keyword}\" is not supported on this type"
-            ),
-            ConflictingKeywords {
-                property,
-                first,
-                second,
-            } => write!(
-                f,
-                "property `{property}`: \"{first}\" and \"{second}\" both define the options; use one"
-            ),
-            InvalidOptions { property, keyword } => write!(
-                f,
-                "property `{property}`: \"{keyword}\" is malformed (expected strings, or {{\"const\": string, \"title\": string}} objects)"
-            ),
-            EmptyOptions { property } => write!(f, "property `{property}`: the enum has no options"),
-            DuplicateOption { property, value } => {
-                write!(f, "property `{property}`: option \"{value}\" is listed twice")
+            NestedObject { .. } => f.write_str("nested objects are not allowed; forms are flat"),
+            ArrayWithoutEnumItems { .. } => {
+                f.write_str("arrays are only allowed as multi-selects (items with a string \"enum\" or \"anyOf\")")
             }
-            EnumNamesMismatch {
-                property,
-                options,
-                names,
-            } => write!(
-                f,
-                "property `{property}`: \"enumNames\" has {names} titles for {options} enum values"
-            ),
-            UnknownFormat { property, found } => write!(
-                f,
-                "property `{property}`: unsupported format \"{found}\" (expected email, uri, date or date-time)"
-            ),
-            BoundNotANumber { property, keyword } => {
-                write!(f, "property `{property}`: \"{keyword}\" is not a number")
+            UnsupportedKeyword { keyword, .. } => write!(f, "\"{keyword}\" is not supported on this type"),
+            ConflictingKeywords { first, second, .. } => {
+                write!(f, "\"{first}\" and \"{second}\" both define the options; use one")
             }
-            BoundNotACount { property, keyword } => write!(
+            InvalidOptions { keyword, .. } => write!(
                 f,
-                "property `{property}`: \"{keyword}\" is not a non-negative whole number"
+                "\"{keyword}\" is malformed (expected strings, or {{\"const\": string, \"title\": string}} objects)"
             ),
-            MinAboveMax {
-                property,
-                min_keyword,
-                max_keyword,
-            } => write!(
-                f,
-                "property `{property}`: \"{min_keyword}\" is greater than \"{max_keyword}\""
-            ),
-            InvalidDefault { property, problem } => {
-                write!(f, "property `{property}`: the default is invalid (problem: {problem})")
+            EmptyOptions { .. } => f.write_str("the enum has no options"),
+            DuplicateOption { value, .. } => write!(f, "option \"{value}\" is listed twice"),
+            EnumNamesMismatch { options, names, .. } => {
+                write!(f, "\"enumNames\" has {names} titles for {options} enum values")
             }
+            UnknownFormat { found, .. } => {
+                write!(f, "unsupported format \"{found}\" (expected email, uri, date or date-time)")
+            }
+            BoundNotANumber { keyword, .. } => write!(f, "\"{keyword}\" is not a number"),
+            BoundNotACount { keyword, .. } => write!(f, "\"{keyword}\" is not a non-negative whole number"),
+            MinAboveMax { min_keyword, max_keyword, .. } => {
+                write!(f, "\"{min_keyword}\" is greater than \"{max_keyword}\"")
+            }
+            InvalidDefault { problem, .. } => write!(f, "the default is invalid (problem: {problem})"),
+            TooLarge(_) => f.write_str("requestedSchema is too large for this client"),
         }
     }
 }

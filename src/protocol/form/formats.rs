@@ -14,11 +14,11 @@ pub(super) fn is_email(s: &str) -> bool {
     if has_space_or_control(s) {
         return false;
     }
-    let mut parts = crate::text::pieces(s, b'@');
-    let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
+    let Some((local, domain)) = crate::text::split_once(s, b'@') else {
         return false;
     };
     !local.is_empty()
+        && !domain.bytes().any(|b| b == b'@')
         && domain.bytes().any(|b| b == b'.')
         && !domain.starts_with('.')
         && !domain.ends_with('.')

@@ -146,6 +146,34 @@ pub enum WidgetHint {
 /// Largest single-select option count still shown as radio buttons rather than a drop-down.
 pub const RADIO_MAX_OPTIONS: usize = 5;
 
+/// What a form may hold at most. Real servers ask a handful of fields; past these a form is
+/// [`SchemaError::TooLarge`], which a UI shows as too large, with only decline and cancel offered.
+/// Each bounds the work of building, drawing and checking the form, on every draw of the task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormLimit {
+    /// Properties: 256.
+    Fields,
+    /// Options of every select together: 1,024 (a list of the world's countries fits four times).
+    Options,
+    /// Nested objects and arrays in the schema held as text, itself counted: 8 (a multi select's
+    /// choices are 6 deep).
+    Depth,
+    /// The schema's JSON text, when the client holds it as text: 256 KiB. Past it the text is not read.
+    Bytes,
+}
+
+impl FormLimit {
+    /// The most allowed.
+    pub fn max(self) -> usize {
+        match self {
+            FormLimit::Fields => 256,
+            FormLimit::Options => 1_024,
+            FormLimit::Depth => 8,
+            FormLimit::Bytes => 256 << 10,
+        }
+    }
+}
+
 impl FieldKind {
     /// Suggests the widget for this kind: radios for up to [`RADIO_MAX_OPTIONS`] options, else a drop-down.
     pub fn widget_hint(&self) -> WidgetHint {
@@ -192,8 +220,24 @@ impl FormModel {
     /// in map order, then `required` names). Every declared default must pass
     /// [`FormModel::validate`]'s rules for its field. Lenient aliases: `anyOf` for a single
     /// select's `oneOf`, `oneOf` for a multi select's `items.anyOf`; a missing choice `title`
-    /// and a non-string field `title`/`description` are tolerated (treated as absent).
+    /// and a non-string field `title`/`description` are tolerated (treated as absent). Past any
+    /// [`FormLimit`] it is [`SchemaError::TooLarge`]: a schema held as text ([`Value::Raw`], as the
+    /// client holds a question's) is read only within 256 KiB and 8 levels of nesting.
     pub fn from_schema(schema: &Value) -> Result<FormModel, SchemaError> {
+        // A schema the client holds as text is read only when it is small enough to be a form.
+        let parsed;
+        let schema = match schema {
+            Value::Raw(raw) if raw.as_str().len() > FormLimit::Bytes.max() => {
+                return Err(SchemaError::TooLarge(FormLimit::Bytes))
+            }
+            // Text checked when it was read: the one way it fails to parse now is nesting too deep.
+            Value::Raw(raw) => {
+                parsed = crate::json::parse::from_str_nesting(raw.as_str(), FormLimit::Depth.max())
+                    .map_err(|_| SchemaError::TooLarge(FormLimit::Depth))?;
+                &parsed
+            }
+            tree => tree,
+        };
         let root = schema.as_object().ok_or(SchemaError::NotAnObject)?;
         match root.get("type") {
             Some(Value::String(t)) if t == "object" => {}
@@ -215,9 +259,23 @@ impl FormModel {
             }
             Some(_) => return Err(SchemaError::RequiredNotAList),
         };
+        // More required names than fields allowed would name a field twice or one not in the form.
+        // Within the limits the scans below cost at most 256 × 256 comparisons.
+        if properties.len().max(required.len()) > FormLimit::Fields.max() {
+            return Err(SchemaError::TooLarge(FormLimit::Fields));
+        }
         let mut fields = Vec::with_capacity(properties.len());
+        let mut options = 0;
         for (name, def) in properties.iter() {
-            fields.push(parse_field(name, def, required.contains(&name))?);
+            let field = parse_field(name, def, required.contains(&name))?;
+            if let FieldKind::SingleSelect { options: o, .. } | FieldKind::MultiSelect { options: o, .. } = &field.kind
+            {
+                options += o.len();
+                if options > FormLimit::Options.max() {
+                    return Err(SchemaError::TooLarge(FormLimit::Options));
+                }
+            }
+            fields.push(field);
         }
         if let Some(unknown) = required.iter().find(|n| !properties.contains_key(n)) {
             return Err(SchemaError::UnknownRequired { property: (*unknown).to_owned() });
@@ -256,7 +314,7 @@ impl FormModel {
                 FieldKind::MultiSelect { .. } => None,
             };
             if let Some(v) = value {
-                out.insert(field.name.clone(), v);
+                out.push_new(field.name.clone(), v);
             }
         }
         out
@@ -271,15 +329,14 @@ impl FormModel {
     pub fn validate(&self, answers: &Map) -> Result<Map, Vec<FieldError>> {
         let mut content = Map::new();
         let mut errors = Vec::new();
+        // Within the limits ([`FormLimit`]) at most 256 fields, each looked up among the answers.
         for field in &self.fields {
             let checked = match answers.get(&field.name) {
                 None => Ok(Checked::Blank),
                 Some(v) => check_value(&field.kind, v),
             };
             match checked {
-                Ok(Checked::Answer(v)) => {
-                    content.insert(field.name.clone(), v);
-                }
+                Ok(Checked::Answer(v)) => content.push_new(field.name.clone(), v),
                 Ok(Checked::Blank) if field.required => {
                     errors.push(FieldError { field: field.name.clone(), problem: Problem::Required })
                 }

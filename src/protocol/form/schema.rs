@@ -1,7 +1,7 @@
 //! Turning a `requestedSchema` property into a [`FormField`]: its kind, bounds, choices and default.
 
 use super::answers::{check_value, Checked};
-use super::{Choice, FieldKind, FormField, Problem, SchemaError, TextFormat};
+use super::{Choice, FieldKind, FormField, FormLimit, Problem, SchemaError, TextFormat};
 use crate::collections::SortedSet;
 use crate::json::{Map, Number, Value};
 
@@ -79,7 +79,12 @@ fn only_one_of(name: &str, def: &Map, keywords: &[&'static str]) -> Result<(), S
     Ok(())
 }
 
-fn reject_duplicates<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Result<(), SchemaError> {
+/// Refuses an option listed twice, and more than a form may hold ([`FormLimit::Options`]).
+fn reject_duplicates<'a>(name: &str, values: impl ExactSizeIterator<Item = &'a str>) -> Result<(), SchemaError> {
+    // More options than a whole form may hold are refused before they are compared.
+    if values.len() > FormLimit::Options.max() {
+        return Err(SchemaError::TooLarge(FormLimit::Options));
+    }
     let mut seen = SortedSet::new();
     for v in values {
         if !seen.insert(v) {

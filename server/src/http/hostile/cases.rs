@@ -201,20 +201,96 @@ pub(super) fn deep_result(depth: usize) -> String {
     text
 }
 
-/// `count` form elicitations at once, keys `ask-0`, `ask-1`, …
-pub(super) fn input_flood(count: usize) -> String {
-    let mut text = String::with_capacity(count * 140 + 2);
+/// The order a case writes its keys in: the one that costs a careless reader most differs by reader
+/// (a sorted insert pays most for reversed keys, a merge for scattered ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyOrder {
+    /// Index order, which is also key order (keys carry six digits).
+    Ascending,
+    /// Last index first.
+    Reversed,
+    /// By a prime stride that does not divide the count: neighbours in the text are far apart in key
+    /// order.
+    Scattered,
+}
+
+impl KeyOrder {
+    /// Reads the `order` argument (absent: ascending).
+    pub(super) fn parse(value: Option<&str>) -> Result<KeyOrder, String> {
+        match value {
+            None | Some("ascending") => Ok(KeyOrder::Ascending),
+            Some("reversed") => Ok(KeyOrder::Reversed),
+            Some("scattered") => Ok(KeyOrder::Scattered),
+            Some(other) => Err(format!("`order` is \"ascending\", \"reversed\" or \"scattered\", not {other:?}")),
+        }
+    }
+
+    /// `0..n` in this order.
+    fn indices(self, n: usize) -> Vec<usize> {
+        match self {
+            KeyOrder::Ascending => (0..n).collect(),
+            KeyOrder::Reversed => (0..n).rev().collect(),
+            KeyOrder::Scattered => {
+                let stride = [7919, 7927, 7933].into_iter().find(|p| n % p != 0).unwrap_or(1);
+                (0..n).map(|i| (i * stride + 13) % n).collect()
+            }
+        }
+    }
+}
+
+/// `count` questions at once, keys `ask-000000`, `ask-000001`, … written in `order`: form
+/// elicitations, or (`roots`) `roots/list` requests, the smallest question there is (37 B each, so
+/// 225,000 fill the client's 8 MiB body limit).
+pub(super) fn input_flood(count: usize, order: KeyOrder, roots: bool) -> String {
+    let mut text = String::with_capacity(count * if roots { 36 } else { 140 } + 2);
     text.push('{');
-    for i in 0..count {
-        if i > 0 {
+    for (n, i) in order.indices(count).into_iter().enumerate() {
+        if n > 0 {
             text.push(',');
         }
-        text.push_str(&format!(
-            r#""ask-{i}":{{"method":"elicitation/create","params":{{"mode":"form","message":"Question {i}?","requestedSchema":{{"type":"object","properties":{{}}}}}}}}"#
-        ));
+        if roots {
+            text.push_str(&format!(r#""ask-{i:06}":{{"method":"roots/list"}}"#));
+        } else {
+            text.push_str(&format!(
+                r#""ask-{i:06}":{{"method":"elicitation/create","params":{{"mode":"form","message":"Question {i}?","requestedSchema":{{"type":"object","properties":{{}}}}}}}}"#
+            ));
+        }
     }
     text.push('}');
     text
+}
+
+/// The wide form's `inputRequests`: one form (key `wide`) of `count` required text fields
+/// (`f000000`, …; 38 B each with its `required` entry, so 200,000 come near the 8 MiB body limit),
+/// written in `order` and listed in `required` in the opposite order; or (`options`) of one multi
+/// select with `count` options in that order.
+pub(super) fn wide_form(count: usize, order: KeyOrder, options: bool) -> String {
+    let indices = order.indices(count);
+    let mut schema = String::with_capacity(count * 40 + 64);
+    if options {
+        schema.push_str(r#"{"type":"object","required":["choice"],"properties":{"choice":{"type":"array","title":"Choose","items":{"type":"string","enum":["#);
+        for (n, i) in indices.iter().enumerate() {
+            schema.push_str(if n > 0 { r#","o"# } else { r#""o"# });
+            schema.push_str(&format!(r#"{i:06}""#));
+        }
+        schema.push_str("]}}}}");
+    } else {
+        schema.push_str(r#"{"type":"object","properties":{"#);
+        for (n, i) in indices.iter().enumerate() {
+            schema.push_str(if n > 0 { r#","f"# } else { r#""f"# });
+            schema.push_str(&format!(r#"{i:06}":{{"type":"string"}}"#));
+        }
+        schema.push_str(r#"},"required":["#);
+        for (n, i) in indices.iter().rev().enumerate() {
+            schema.push_str(if n > 0 { r#","f"# } else { r#""f"# });
+            schema.push_str(&format!(r#"{i:06}""#));
+        }
+        schema.push_str("]}");
+    }
+    let what = if options { "options" } else { "fields" };
+    format!(
+        r#"{{"wide":{{"method":"elicitation/create","params":{{"mode":"form","message":"A form of {count} {what}","requestedSchema":{schema}}}}}}}"#
+    )
 }
 
 /// Raw deflate of `data` by a fresh compressor, ended with `flush`: `Sync` ends it on a byte boundary
@@ -357,6 +433,8 @@ pub(super) fn tool_list() -> Vec<Value> {
     let at = json!({ "type": "string", "enum": ["call", "poll"], "default": "call",
         "description": "call: misbehave in the tools/call answer; poll: answer with a task whose every tasks/get misbehaves" });
     let positive = |description: &str, default: u64, max: u64| json!({ "type": "integer", "minimum": 1, "maximum": max, "default": default, "description": description });
+    let order = json!({ "type": "string", "enum": ["ascending", "reversed", "scattered"], "default": "ascending",
+        "description": "the order keys are written in" });
     let tool = |name: &str, description: &str, properties: Value| {
         json!({
             "name": name,
@@ -383,8 +461,26 @@ pub(super) fn tool_list() -> Vec<Value> {
             "A task; a subscriptions/listen naming it is acknowledged and then sent nothing, not even a keep-alive. tasks/get says working until workMs after creation, then completed.",
             json!({ "workMs": positive("how long the task works", 30_000, 3_600_000) }),
         ),
-        tool("hostile_input_flood", "Asks count form elicitations at once (MRTR, or a task's inputRequests with at: poll).", json!({ "at": at.clone(), "count": positive("how many input requests", 10_000, 100_000) })),
+        tool(
+            "hostile_input_flood",
+            "Asks count questions at once (MRTR, or a task's inputRequests with at: poll), keys in order: form elicitations, or roots/list requests (kind: roots; 225,000 fill the 8 MiB body limit).",
+            json!({
+                "at": at.clone(),
+                "count": positive("how many input requests", 10_000, 225_000),
+                "order": order.clone(),
+                "kind": { "type": "string", "enum": ["form", "roots"], "default": "form" }
+            }),
+        ),
         tool("hostile_numbers", "A result whose structuredContent.numbers are at and past the edges of f64 (1e400, -0, 5e-324, 9007199254740993, …), with their texts in structuredContent.texts.", json!({ "at": at.clone() })),
+        tool(
+            "hostile_wide_form",
+            "A task asking one form of count required text fields, or (shape: options) of one multi select with count options, keys in order (200,000 fields come near the 8 MiB body limit); completes echoing the answer.",
+            json!({
+                "count": positive("fields or options", 20_000, 200_000),
+                "order": order,
+                "shape": { "type": "string", "enum": ["fields", "options"], "default": "fields" }
+            }),
+        ),
         tool("hostile_number_form", "A task asking a form whose number fields have defaults and bounds at and past the edges of f64; completes echoing the answer verbatim.", json!({})),
         tool("hostile_deep_nesting", "A result nested depth arrays deep.", json!({ "at": at.clone(), "depth": positive("array nesting depth", 10_000, 1_000_000) })),
         tool("hostile_redirect", "Answers 307 to this server under its other loopback name (localhost / 127.0.0.1): another origin; arrivals there are counted.", json!({ "at": at })),
@@ -417,15 +513,43 @@ mod tests {
                 r#"{"type":"number","title":"Past the largest double","default":1e400,"minimum":-1e400,"maximum":1e400,"x-hostile-texts":{"default":"1e400","minimum":"-1e400","maximum":"1e400"}}"#
             )
         );
-        let flood = parse(&input_flood(300));
-        assert_eq!(flood.as_object().map(|o| o.len()), Some(300));
+        for order in [KeyOrder::Ascending, KeyOrder::Reversed, KeyOrder::Scattered] {
+            for roots in [false, true] {
+                let flood = parse(&input_flood(300, order, roots));
+                assert_eq!(flood.as_object().map(|o| o.len()), Some(300));
+            }
+            let wide = parse(&wide_form(300, order, false));
+            let schema = wide.pointer("/wide/params/requestedSchema").cloned().unwrap_or_default();
+            assert_eq!(schema.get("properties").and_then(Value::as_object).map(|o| o.len()), Some(300));
+            assert_eq!(schema.get("required").and_then(Value::as_array).map(Vec::len), Some(300));
+            let options = parse(&wide_form(300, order, true));
+            let choices = options.pointer("/wide/params/requestedSchema/properties/choice/items/enum");
+            assert_eq!(choices.and_then(Value::as_array).map(Vec::len), Some(300));
+        }
+        let keys = |text: &str| parse(text).as_object().map(|o| o.keys().map(str::to_owned).collect::<Vec<_>>());
+        assert_eq!(
+            keys(&input_flood(3, KeyOrder::Reversed, true)).unwrap_or_default(),
+            ["ask-000002", "ask-000001", "ask-000000"]
+        );
         let task_text = task("hostile-1", "working", 0, 100, "");
         assert_eq!(parse(&task_text).get("createdAt").and_then(Value::as_str), Some("1970-01-01T00:00:00.000Z"));
         parse(&handle("hostile-1", 0, 100));
         let answered = parse(&task("hostile-1", "completed", 0, 100, &echo(r#"{"edges":{"content":{"tenth":0.1}}}"#)));
         let echoed = answered.pointer("/result/structuredContent/inputResponses/edges/content/tenth");
         assert_eq!(echoed.map(Value::to_string).as_deref(), Some("0.1"));
-        assert_eq!(tool_list().len(), 10);
+        assert_eq!(tool_list().len(), 11);
+    }
+
+    #[test]
+    fn the_largest_floods_and_forms_fit_the_clients_body_limit() {
+        let body = |detail: &str| rpc_text(&Value::from(1), &task("hostile-1", "input_required", 0, 100, detail)).len();
+        for order in [KeyOrder::Ascending, KeyOrder::Reversed, KeyOrder::Scattered] {
+            let flood = body(&format!(r#","inputRequests":{}"#, input_flood(225_000, order, true)));
+            let form = body(&format!(r#","inputRequests":{}"#, wide_form(200_000, order, false)));
+            for (what, size) in [("225,000 roots questions", flood), ("a form of 200,000 fields", form)] {
+                assert!(size <= 8 << 20 && size > 7 << 20, "{what} ({order:?}): {size} B, near and under 8 MiB");
+            }
+        }
     }
 
     #[test]

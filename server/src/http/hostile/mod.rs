@@ -1,8 +1,9 @@
 //! Hostile mode (`--hostile`): `hostile_*` tools whose answers misbehave on purpose, so a client can be
 //! tested against a real server instead of a mock of one. Each case is something a broken or malicious
 //! MCP server could send: a gzip bomb, an SSE event that never ends, floods of blank SSE lines, a listen
-//! stream that acknowledges and then stays silent, 10,000 input requests, numbers at and past the edges
-//! of `f64`, nesting far past any parser's limit, and a redirect to another origin.
+//! stream that acknowledges and then stays silent, 10,000 input requests (or, in key orders that cost a
+//! careless reader most, as many as fit the body limit), a form of 20,000 fields or more, numbers at
+//! and past the edges of `f64`, nesting far past any parser's limit, and a redirect to another origin.
 //!
 //! These answers are shaped at the HTTP level (content encoding, chunking, status, raw JSON text), which
 //! the demo tools' state machines (`tools/`) cannot express, so hostile mode sits in front of the normal
@@ -58,17 +59,27 @@ enum Case {
     /// A task; a listen naming it is acknowledged and then never sent another byte. `tasks/get` says
     /// `working` until `work_ms` after creation, then `completed`.
     ListenStall { work_ms: i64 },
-    /// `count` input requests at once.
-    InputFlood { count: usize },
+    /// `count` input requests at once, keys in `order`; `roots`: `roots/list` requests, else forms.
+    InputFlood { count: usize, order: cases::KeyOrder, roots: bool },
     /// A result whose numbers sit at and past the edges of `f64` (raw JSON text).
     Numbers,
     /// A task asking a form whose number fields have such numbers as defaults and bounds; the answer
     /// is echoed back verbatim in the result.
     NumberForm,
+    /// A task asking one form of `count` required fields (or, `options`, of one select with `count`
+    /// options), keys in `order`; the answer is echoed back in the result.
+    WideForm { count: usize, order: cases::KeyOrder, options: bool },
     /// A result nested `depth` arrays deep.
     DeepNesting { depth: usize },
     /// 307 to the same server under the other loopback name (`localhost` ↔ `127.0.0.1`): another origin.
     Redirect,
+}
+
+impl Case {
+    /// A task asking one form, answered once: its answer is kept and echoed back.
+    fn asks_a_form(&self) -> bool {
+        matches!(self, Case::NumberForm | Case::WideForm { .. })
+    }
 }
 
 /// A hostile task.
@@ -76,7 +87,7 @@ struct HostileTask {
     owner: String,
     case: Case,
     created_ms: i64,
-    /// For [`Case::NumberForm`]: the `inputResponses` received, as JSON text.
+    /// For [`Case::NumberForm`] and [`Case::WideForm`]: the `inputResponses` received, as JSON text.
     answers: Option<String>,
     cancelled: bool,
 }
@@ -230,7 +241,7 @@ impl Hostile {
             let mut tasks = self.tasks.lock().ok()?;
             let task = tasks.get_mut(task_id).filter(|t| t.owner == owner)?;
             match method {
-                "tasks/update" if task.case == Case::NumberForm && task.answers.is_none() => {
+                "tasks/update" if task.case.asks_a_form() && task.answers.is_none() => {
                     task.answers = params.get("inputResponses").map(Value::to_string);
                 }
                 "tasks/cancel" => task.cancelled = true,
@@ -253,13 +264,17 @@ impl Hostile {
             Case::ListenStall { .. } => {
                 cases::rpc_result(id, &cases::task(task_id, "working", created_ms, poll_ms, ""))
             }
-            Case::NumberForm => match answers {
+            Case::NumberForm | Case::WideForm { .. } => match answers {
                 Some(answers) => cases::rpc_result(
                     id,
                     &cases::task(task_id, "completed", created_ms, poll_ms, &cases::echo(&answers)),
                 ),
                 None => {
-                    let asking = format!(r#","inputRequests":{}"#, cases::number_form());
+                    let form = match case {
+                        Case::WideForm { count, order, options } => cases::wide_form(count, order, options),
+                        _ => cases::number_form(),
+                    };
+                    let asking = format!(r#","inputRequests":{form}"#);
                     cases::rpc_result(id, &cases::task(task_id, "input_required", created_ms, poll_ms, &asking))
                 }
             },
@@ -301,8 +316,8 @@ impl Hostile {
             }
             Case::Numbers => result(cases::numbers_result()),
             Case::DeepNesting { depth } => result(cases::deep_result(*depth)),
-            Case::InputFlood { count } => {
-                let asking = cases::input_flood(*count);
+            Case::InputFlood { count, order, roots } => {
+                let asking = cases::input_flood(*count, *order, *roots);
                 match task {
                     None => cases::rpc_result(
                         id,
@@ -327,7 +342,9 @@ impl Hostile {
                 None => cases::rpc_error(id, -32600, "hostile_redirect needs a Host header with a port"),
             },
             // Task-only cases reach here only through a call: they are created as tasks.
-            Case::ListenStall { .. } | Case::NumberForm => cases::rpc_error(id, -32603, "not a call-time case"),
+            Case::ListenStall { .. } | Case::NumberForm | Case::WideForm { .. } => {
+                cases::rpc_error(id, -32603, "not a call-time case")
+            }
         }
     }
 
@@ -389,6 +406,7 @@ fn case_of(name: &str, args: &Value) -> Option<Result<(Case, At), String>> {
         }
     };
     let size = |key: &str, default: u64, max: u64| number(key, default, max).map(|n| n as usize);
+    let order = cases::KeyOrder::parse(args.get("order").and_then(Value::as_str));
     let case = match name {
         "hostile_gzip_bomb" => Ok(Case::GzipBomb),
         "hostile_endless_event" => Ok(Case::EndlessEvent),
@@ -407,16 +425,31 @@ fn case_of(name: &str, args: &Value) -> Option<Result<(Case, At), String>> {
         "hostile_listen_stall" => {
             number("workMs", 30_000, 3_600_000).map(|ms| Case::ListenStall { work_ms: ms as i64 })
         }
-        "hostile_input_flood" => size("count", 10_000, 100_000).map(|count| Case::InputFlood { count }),
+        "hostile_input_flood" => (|| {
+            let roots = match args.get("kind").and_then(Value::as_str) {
+                None | Some("form") => false,
+                Some("roots") => true,
+                Some(other) => return Err(format!("`kind` is \"form\" or \"roots\", not {other:?}")),
+            };
+            Ok(Case::InputFlood { count: size("count", 10_000, 225_000)?, order: order?, roots })
+        })(),
         "hostile_numbers" => Ok(Case::Numbers),
         "hostile_number_form" => Ok(Case::NumberForm),
+        "hostile_wide_form" => (|| {
+            let options = match args.get("shape").and_then(Value::as_str) {
+                None | Some("fields") => false,
+                Some("options") => true,
+                Some(other) => return Err(format!("`shape` is \"fields\" or \"options\", not {other:?}")),
+            };
+            Ok(Case::WideForm { count: size("count", 20_000, 200_000)?, order: order?, options })
+        })(),
         "hostile_deep_nesting" => size("depth", 10_000, 1_000_000).map(|depth| Case::DeepNesting { depth }),
         "hostile_redirect" => Ok(Case::Redirect),
         _ => return None,
     };
     Some(case.and_then(|case| {
         // A stalled listen and a form exist only as tasks.
-        let at = if matches!(case, Case::ListenStall { .. } | Case::NumberForm) { Ok(At::Poll) } else { at };
+        let at = if matches!(case, Case::ListenStall { .. }) || case.asks_a_form() { Ok(At::Poll) } else { at };
         at.map(|at| (case, at))
     }))
 }
