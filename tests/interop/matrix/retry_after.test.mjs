@@ -4,7 +4,7 @@
 // runtime — Node (the client polls by itself), step mode (a fresh client per `step()`), a Chromium page
 // and a dedicated worker — two tasks run at once, and the gateway's own log (its clock, its side of
 // the wire) must show that after each 503 nothing reached the server for a full second, and both
-// tasks completed.
+// tasks completed. A last cell has two tabs: the one that does not poll must keep to the pause too.
 //
 //   node --test tests/interop/matrix/retry_after.test.mjs      (MATRIX_VERBOSE=1 for the gateway log)
 import { after } from "node:test";
@@ -19,9 +19,8 @@ import { CELLS, ROOT, cellSelected, pkgDir, runsOn, selectedServers } from "./se
 import { cells, sleep, within } from "./support.mjs";
 
 const GATEWAY = join(ROOT, "tests/interop/gateway.mjs");
-/** What the gateway asks for, and the least gap the log must show after a refusal (clock granularity). */
-const RETRY_AFTER_MS = 1000;
-const LEAST_GAP_MS = 990;
+/** The least gap the log must show after a refusal: the `Retry-After` less 10 ms (clock granularity). */
+const leastGap = (retryAfterS) => retryAfterS * 1000 - 10;
 /**
  * A request that reached the gateway within this long after a 503 was sent before the client could
  * have read it (two tasks are polled at once): it is listed, not counted as a request in the pause.
@@ -30,9 +29,13 @@ const IN_FLIGHT_MS = 50;
 /** Two builds of this long each see several refusals. */
 const BUILD = { seconds: 5 };
 
-/** Starts the gateway in front of `upstream`; `{ url, log, stop() }`, `log` growing with its JSON lines. */
-async function startGateway(upstream) {
-  const child = spawn(process.execPath, [GATEWAY, "--upstream", upstream, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Starts the gateway in front of `upstream`, asking for `retryAfterS` seconds; `{ url, log, retryAfterS,
+ * stop() }`, `log` growing with its JSON lines.
+ */
+async function startGateway(upstream, retryAfterS) {
+  const argv = [GATEWAY, "--upstream", upstream, "--port", "0", "--retry-after", String(retryAfterS)];
+  const child = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
   const stderr = [];
   createInterface({ input: child.stderr }).on("line", (line) => stderr.push(line));
@@ -57,6 +60,7 @@ async function startGateway(upstream) {
   return {
     url,
     log,
+    retryAfterS,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
@@ -69,9 +73,9 @@ async function startGateway(upstream) {
 /**
  * What the gateway's log says of the pauses: per 503, the first request after it and how long after
  * the 503 was sent it came, and the requests (any method; preflights are the browser's and never
- * reach the server) that came sooner than `LEAST_GAP_MS`.
+ * reach the server) that came sooner than `least` ms.
  */
-function pauses(log) {
+function pauses(log, least) {
   const requests = log.filter((e) => e.method !== "OPTIONS");
   const refusals = requests.filter((e) => e.refused);
   const rows = refusals.map((r) => {
@@ -81,7 +85,7 @@ function pauses(log) {
     const gap = next ? Math.round(next.at - r.answeredAt) : null;
     return { body: r.body, taskId: r.taskId, gap, next: next && `${next.method} ${next.taskId ?? ""}`.trim(), inFlight: inFlight.length };
   });
-  const early = rows.filter((row) => row.gap !== null && row.gap < LEAST_GAP_MS);
+  const early = rows.filter((row) => row.gap !== null && row.gap < least);
   const t0 = log[0]?.at ?? 0;
   const transcript = log.map((e) => `+${Math.round(e.at - t0)} ${e.method} ${e.taskId ?? ""} → ${e.status}${e.refused ? ` (refused, ${e.body} body)` : ""}`).join("\n");
   const summary = `${refusals.length} × 503 (${rows.map((r) => r.body).join(", ")}); next request after each: ${rows.map((r) => (r.gap === null ? "none" : `${r.gap} ms`)).join(", ")}`;
@@ -90,7 +94,8 @@ function pauses(log) {
 
 /** The assertions every cell shares, on the gateway's log once both tasks ended. */
 function assertPausesHeld(server, cell, gateway) {
-  const p = pauses(gateway.log);
+  const least = leastGap(gateway.retryAfterS);
+  const p = pauses(gateway.log, least);
   console.error(`  ${server.name} ${cell}: ${p.summary}`);
   const context = `\n--- what reached the gateway (its clock) ---\n${p.transcript}`;
   assert.ok(p.refusals.length >= 2, `the gateway refused at least two tasks/get: ${p.summary}${context}`);
@@ -98,17 +103,17 @@ function assertPausesHeld(server, cell, gateway) {
   assert.deepEqual(
     p.early.map((r) => `${r.next} ${r.gap} ms after a 503 (${r.body} body)`),
     [],
-    `no request reached the server within ${LEAST_GAP_MS} ms of a 503 with Retry-After: 1 (${p.summary})${context}`,
+    `no request reached the server within ${least} ms of a 503 with Retry-After: ${gateway.retryAfterS} (${p.summary})${context}`,
   );
 }
 
 /** Runs `body(gateway)` with a gateway in front of `peer`, adding its log to any failure. */
-async function behindGateway(peer, body) {
-  const gateway = await startGateway(peer.url);
+async function behindGateway(peer, body, retryAfterS = 1) {
+  const gateway = await startGateway(peer.url, retryAfterS);
   try {
     await body(gateway);
   } catch (error) {
-    if (!error.message.includes("--- what reached the gateway")) error.message += `\n--- what reached the gateway ---\n${pauses(gateway.log).transcript}`;
+    if (!error.message.includes("--- what reached the gateway")) error.message += `\n--- what reached the gateway ---\n${pauses(gateway.log, 0).transcript}`;
     throw error;
   } finally {
     await gateway.stop();
@@ -290,3 +295,54 @@ cells("retry-after worker", (server, peer) => behindGateway(peer, async (gateway
     await context.close().catch(() => {});
   }
 }), { timeout: 45_000 });
+
+// Two tabs of one namespace: only the tab holding the Web Lock polls, so the 503s reach it; the other
+// tab hears of the pause with the record the polling tab shares, and a `callTool` made there during the
+// pause is refused at once (a retryable HttpError) instead of being sent. Retry-After: 2, so the other
+// tab's call surely falls inside the pause.
+cells("retry-after tabs", (server, peer) => behindGateway(peer, async (gateway) => {
+  const context = await browser.newContext();
+  const errors = [];
+  try {
+    const open = async () => {
+      const page = await pageAt(context, `/index.html?mcp=${encodeURIComponent(gateway.url)}&ns=retry-tabs&minPoll=100&pkg=${encodeURIComponent(pkgPath(server))}`, errors);
+      await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 15_000 });
+      assert.equal(await page.evaluate(() => window.host.error), null, "the host page opened its TaskClient");
+      return page;
+    };
+    const a = await open();
+    const b = await open();
+    const out = await a.evaluate((build) => window.host.start("build", { ...build, target: "tabs-1" }), BUILD);
+    assert.equal(out.kind, "task", `build returns a task handle: ${JSON.stringify(out)}`);
+    const id = out.task.taskId;
+    // The first 503, then the other tab's call 300 ms later (the record reaches it first).
+    const deadline = Date.now() + 15_000;
+    while (!gateway.log.some((e) => e.refused) && Date.now() < deadline) await sleep(20);
+    const refusal = gateway.log.find((e) => e.refused);
+    assert.ok(refusal, "the gateway refused a tasks/get");
+    await sleep(Math.max(0, refusal.answeredAt + 300 - Date.now()));
+    const calledAt = Date.now();
+    const refused = await b.evaluate(() => window.host.start("build", { seconds: 1, target: "tabs-2" }).then(
+      (value) => ({ value }),
+      (e) => ({ name: e?.name, retryable: e?.retryable, message: e?.message }),
+    ));
+    const inPause = calledAt < refusal.answeredAt + gateway.retryAfterS * 1000 - 200;
+    if (inPause) {
+      assert.equal(refused.name, "HttpError", `the other tab's call during the pause is refused: ${JSON.stringify(refused)}`);
+      assert.equal(refused.retryable, true);
+      assert.match(refused.message, /Retry-After/);
+    }
+    const done = await b.evaluate(([taskId, ms]) => Promise.race([
+      window.host.wait(taskId),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms)),
+    ]), [id, 30_000]);
+    assert.equal(done.status, "completed", `the other tab sees the task complete: ${JSON.stringify(done)}`);
+    assert.equal(done.result?.structuredContent?.target, "tabs-1");
+    assertPausesHeld(server, "retry-after tabs", gateway);
+    console.error(`  ${server.name} retry-after tabs: the other tab called ${Math.round(calledAt - refusal.answeredAt)} ms after the first 503: ${refused.name ?? "sent"}`);
+    assert.ok(inPause, `the other tab's call came ${Math.round(calledAt - refusal.answeredAt)} ms after the 503, too late to test the pause`);
+    assert.deepEqual(errors, [], "no uncaught page errors");
+  } finally {
+    await context.close().catch(() => {});
+  }
+}, 2), { timeout: 45_000 });

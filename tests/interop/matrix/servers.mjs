@@ -72,6 +72,7 @@ export const CELLS = [
   ["retry-after steps", "node", ["ts-sdk-v2"]],
   ["retry-after page", "chromium", ["ts-sdk-v2"]],
   ["retry-after worker", "chromium", ["ts-sdk-v2"]],
+  ["retry-after tabs", "chromium", ["ts-sdk-v2"]],
 ];
 
 /** Whether `cell` runs against the server named `name` (CELLS' third field). */
