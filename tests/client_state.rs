@@ -225,6 +225,43 @@ fn the_poller_takes_new_handles_only_and_the_others_take_every_record() {
 }
 
 #[test]
+fn a_retry_after_met_by_one_task_holds_every_task_and_travels_with_its_record() {
+    let mut s = state(1, 500);
+    add(&mut s, T0, "a");
+    add(&mut s, T0, "b");
+    let now = T0 + 1_000;
+    s.poll_due(now);
+    let sent = sends(&s.drain_effects());
+    assert_eq!(sent.len(), 1, "one slot: {sent:?}");
+    let (id, action, _) = &sent[0];
+    let refused = ExchangeOutcome::Failed(Failure::Http { status: 503, retry_after_ms: Some(2_000) });
+    assert_eq!(s.on_exchange_done(now, id, action, &refused, true), Change::State, "the failure is stored");
+    assert!(sends(&s.drain_effects()).is_empty(), "the other task, due too, waits");
+    assert_eq!(s.next_wakeup(now), Some(now + 2_000));
+    assert!(s.refuse_while_paused(now + 1_999).is_err_and(|e| e.retryable));
+    s.poll_due(now + 1_999);
+    assert!(sends(&s.drain_effects()).is_empty());
+    s.poll_due(now + 2_000);
+    assert_eq!(sends(&s.drain_effects()).len(), 1, "polls again once the pause ended");
+
+    // The refused task's record carries the pause to another tab, and to a step's fresh client.
+    let stored = mcp_tasks_web::machine::stored::to_stored(s.record(id).unwrap());
+    let config = ClientConfig { policy: policy(), retention: 500, auto_poll: true, max_in_flight: 16 };
+    let mut follower = ClientState::new(config, Keys::new("ns", "u"), false, false, 1);
+    follower.on_tab_message(now + 10, TabMessage::Record { id: id.clone(), stored: stored.clone() });
+    assert_eq!(follower.paused_until(), now + 2_000);
+    assert!(follower.refuse_while_paused(now + 1_000).is_err());
+
+    let config = ClientConfig { policy: policy(), retention: 500, auto_poll: false, max_in_flight: 16 };
+    let mut step = ClientState::new(config, Keys::new("ns", "http://127.0.0.1:1/mcp"), false, true, 3);
+    let key = step.keys().task(id);
+    step.sync_from_store(&[(key.as_str(), stored.to_string().as_str())]);
+    assert_eq!(step.step_due(now + 1_000).1, vec![], "a step sends nothing during the pause");
+    assert_eq!(step.step_report(now + 1_000, 0, 0).next_wake_at, Some(now + 2_000));
+    assert_eq!(step.step_due(now + 2_000).1.len(), 1);
+}
+
+#[test]
 fn a_forwarded_answer_goes_to_the_poller_only() {
     let mut poller = state(16, 500);
     let message = TabMessage::Respond { req: "r".into(), id: "a".into(), answers: mcp_tasks_web::json::json!({}) };

@@ -153,7 +153,7 @@ impl ClientState {
         }
         self.listen.open_at = None;
         match self.listen.supported {
-            None if !self.listen.discovering && self.records.live() > 0 => {
+            None if !self.listen.discovering && self.records.live() > 0 && !self.is_paused(now) => {
                 self.listen.discovering = true;
                 self.push(Effect::Discover);
                 return;

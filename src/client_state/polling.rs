@@ -229,9 +229,10 @@ impl ClientState {
     }
 
     /// Step mode: ends tasks past their TTL and hands out everything due now (no slots: the driver runs
-    /// them in bounded batches). Returns the expired ids and the exchanges to run.
+    /// them in bounded batches), nothing while the server's pause runs. Returns the expired ids and the
+    /// exchanges to run.
     pub fn step_due(&mut self, now: u64) -> (Vec<String>, Vec<(String, Action)>) {
-        let offline = self.offline;
+        let hold = self.offline || self.is_paused(now);
         let mut expired = Vec::new();
         let mut actions = Vec::new();
         self.records.update_all(|id, record, policy| {
@@ -240,7 +241,7 @@ impl ClientState {
                 expired.push(id.to_owned());
             }
             let before = actions.len();
-            if !offline {
+            if !hold {
                 while let Some(action) = record.next_action(now) {
                     actions.push((id.to_owned(), action));
                 }
@@ -255,16 +256,18 @@ impl ClientState {
         self.records.update(id, |record, _| record.take_send_lease(until));
     }
 
-    /// Step mode: the lease could not be stored; what was handed out for `id` is not sent this step.
+    /// Step mode: the lease could not be stored, or the server's `Retry-After` holds the rest of the
+    /// step back; what was handed out for `id` is not sent this step.
     pub fn abandon_actions(&mut self, id: &str) {
         self.records.update(id, |record, _| record.abandon_actions());
     }
 
-    /// Step mode: what the step did and when the next is due ("due since long ago" reads as now).
+    /// Step mode: what the step did and when the next is due ("due since long ago" reads as now, and
+    /// nothing is due before the server's pause ends).
     pub fn step_report(&self, now: u64, polled: usize, sent: usize) -> StepReport {
         let live = self.records.live();
         StepReport {
-            next_wake_at: self.records.next_wakeup().map(|t| t.max(now)),
+            next_wake_at: self.records.next_wakeup().map(|t| t.max(now.max(self.pause.until()))),
             live,
             settled: self.records.len() - live,
             polled,

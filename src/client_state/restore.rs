@@ -88,6 +88,7 @@ impl ClientState {
                 }
                 match self.read_record(text) {
                     Ok(mut record) => {
+                        self.heed_pause(&record);
                         if restore.at_open {
                             self.restored.insert(id.clone());
                         }
@@ -163,6 +164,7 @@ impl ClientState {
                 continue;
             }
             if let Ok(record) = self.read_record(text) {
+                self.heed_pause(&record);
                 self.records.insert(id.as_str(), record);
                 self.versions.set(id.clone(), text.to_owned());
             }

@@ -30,6 +30,7 @@ impl ClientState {
     /// The poller takes new handles only (`adopt`); the other tabs take every record it shares.
     fn take_record(&mut self, now: u64, id: String, stored: &Value, adopt: bool) {
         let Ok(record) = self.holdable(from_stored::<TaskRecord>(stored).map_err(|e| e.to_string())) else { return };
+        self.heed_pause(&record);
         if self.leader && (!adopt || self.records.contains_key(&id)) {
             return;
         }

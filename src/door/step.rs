@@ -134,8 +134,13 @@ impl Door {
             step.polled = step.actions.iter().filter(|(_, a)| matches!(a, Action::Poll)).count();
             step.sent = step.actions.len() - step.polled;
         }
-        let batch: Vec<(String, Action)> = step.actions.drain(..step.actions.len().min(STEP_PARALLELISM)).collect();
+        // A `Retry-After` met by an earlier batch holds the rest back: handed back, due for a later step.
+        let room = if self.state.is_paused(now) { 0 } else { STEP_PARALLELISM };
+        let batch: Vec<(String, Action)> = step.actions.drain(..step.actions.len().min(room)).collect();
         if batch.is_empty() {
+            for (id, _) in &step.actions {
+                self.state.abandon_actions(id);
+            }
             let (polled, sent) = (step.polled, step.sent);
             self.steps.remove(x);
             let report = self.state.step_report(now, polled, sent).to_json();

@@ -891,3 +891,5 @@ mod legacy;
 
 #[cfg(not(feature = "legacy"))]
 mod upgrade;
+
+mod retry_after;

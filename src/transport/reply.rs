@@ -9,15 +9,19 @@ use crate::protocol::DecodeError;
 use super::TransportError;
 
 /// The JSON-RPC result of an answer, or why there is none: the server's JSON-RPC error whatever the
-/// status; an HTTP failure for a non-2xx answer without one; a protocol error for a 2xx that is no
-/// response. `message`: the JSON-RPC message the body held, if any.
+/// status; an HTTP failure for a non-2xx answer without one, and for any non-2xx answer with
+/// `Retry-After` (a gateway's 503 or 429 comes with a plain-text body or a JSON-RPC error; either way
+/// its delay holds for the whole server); a protocol error for a 2xx that is no response. `message`:
+/// the JSON-RPC message the body held, if any.
 pub(crate) fn result_of(
     status: u16,
     retry_after_ms: Option<u64>,
     message: Option<Value>,
 ) -> Result<Value, TransportError> {
     let ok = (200..300).contains(&status);
-    let Some(message) = message else { return Err(TransportError::Http { status, retry_after_ms }) };
+    let Some(message) = message.filter(|_| ok || retry_after_ms.is_none()) else {
+        return Err(TransportError::Http { status, retry_after_ms });
+    };
     match decode_message_value(message) {
         Ok(Incoming::Response(r)) => match r.outcome {
             Err(e) => Err(TransportError::Rpc(e)),
@@ -93,5 +97,21 @@ pub(crate) fn may_be_older_server(error: &TransportError) -> bool {
             matches!(e.kind(), RpcErrorKind::InvalidRequest | RpcErrorKind::MethodNotFound | RpcErrorKind::Other)
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::json;
+
+    #[test]
+    fn a_refusal_with_retry_after_is_an_http_failure_whatever_its_body_says() {
+        let error = json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32000, "message": "Service unavailable" } });
+        let paused = TransportError::Http { status: 503, retry_after_ms: Some(1_000) };
+        assert_eq!(result_of(503, Some(1_000), Some(error.clone())), Err(paused.clone()), "a gateway's JSON-RPC words");
+        assert_eq!(result_of(503, Some(1_000), None), Err(paused), "a plain-text body");
+        assert!(matches!(result_of(503, None, Some(error.clone())), Err(TransportError::Rpc(e)) if e.code == -32000));
+        assert!(matches!(result_of(200, Some(1_000), Some(error)), Err(TransportError::Rpc(_))), "a 2xx is read");
     }
 }

@@ -20,7 +20,11 @@ use crate::cmd;
 use crate::error::{Context, Error, Result};
 
 const TABLE: &str = "tests/interop/matrix/servers.mjs";
-const TEST_FILES: [&str; 2] = ["tests/interop/matrix/node.test.mjs", "tests/interop/matrix/chromium.test.mjs"];
+const TEST_FILES: [&str; 3] = [
+    "tests/interop/matrix/node.test.mjs",
+    "tests/interop/matrix/chromium.test.mjs",
+    "tests/interop/matrix/retry_after.test.mjs",
+];
 /// Written by the harness in the venv once `pip install` finished (its mtime is compared with the lock).
 const VENV_MARKER: &str = ".installed-from-lock";
 
@@ -49,10 +53,23 @@ impl Peer {
     }
 }
 
-/// The matrix's server table and cell names, as `node servers.mjs --list` prints them.
+/// One cell of the table: its name, and the only servers it runs against (`None`: every server).
+pub struct Cell {
+    pub name: String,
+    servers: Option<Vec<String>>,
+}
+
+impl Cell {
+    /// Whether the cell runs against `peer`.
+    fn runs_on(&self, peer: &str) -> bool {
+        self.servers.as_ref().is_none_or(|servers| servers.iter().any(|s| s == peer))
+    }
+}
+
+/// The matrix's server table and cells, as `node servers.mjs --list` prints them.
 pub struct Table {
     pub peers: Vec<Peer>,
-    pub cells: Vec<String>,
+    pub cells: Vec<Cell>,
     known: BTreeMap<String, String>,
 }
 
@@ -84,8 +101,19 @@ pub fn table(root: &Path) -> Result<Table> {
             prepare,
         });
     }
-    let cells =
-        json.get("cells").and_then(Value::as_array).into_iter().flatten().filter_map(|c| text(c, "name")).collect();
+    let cells = json
+        .get("cells")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| {
+            let servers = c
+                .get("servers")
+                .and_then(Value::as_array)
+                .map(|s| s.iter().filter_map(Value::as_str).map(str::to_owned).collect());
+            Some(Cell { name: text(c, "name")?, servers })
+        })
+        .collect();
     let known = json
         .get("knownFailures")
         .and_then(Value::as_object)
@@ -219,8 +247,8 @@ pub fn run(root: &Path, server_exe: &Path, checks: &mut Checks, filters: bool) {
         if checks.run(&name, || prepare(peer)).is_some() {
             ready.push(peer);
         } else {
-            for cell in &table.cells {
-                checks.skip(&format!("interop matrix: {} · {cell}", peer.name), "the peer did not install");
+            for cell in table.cells.iter().filter(|c| c.runs_on(&peer.name)) {
+                checks.skip(&format!("interop matrix: {} · {}", peer.name, cell.name), "the peer did not install");
             }
         }
     }
@@ -304,10 +332,14 @@ fn report(table: &Table, ready: &[&Peer], outcomes: &BTreeMap<(String, String), 
     rows.push(format!("| --- |{}", " --- |".repeat(ready.len())));
     let mut passed: BTreeMap<&str, usize> = BTreeMap::new();
     for cell in &table.cells {
-        let mut row = format!("| {cell} |");
+        let mut row = format!("| {} |", cell.name);
         for peer in ready {
-            let name = format!("interop matrix: {} · {cell}", peer.name);
-            let mark = match outcomes.get(&(peer.name.clone(), cell.clone())) {
+            if !cell.runs_on(&peer.name) {
+                row.push_str(" — |");
+                continue;
+            }
+            let name = format!("interop matrix: {} · {}", peer.name, cell.name);
+            let mark = match outcomes.get(&(peer.name.clone(), cell.name.clone())) {
                 Some(Outcome::Passed) => {
                     checks.run(&name, || Ok::<_, Error>(()));
                     *passed.entry(peer.name.as_str()).or_default() += 1;
@@ -372,6 +404,14 @@ not json"#;
             matches!(get("b", "result"), Some(Outcome::Known(why, e)) if why == "sends two updates" && e == "client bug")
         );
         assert!(matches!(get("b", "cancel"), Some(Outcome::Missing)));
+    }
+
+    #[test]
+    fn a_cell_that_names_servers_runs_only_on_them() {
+        let every = Cell { name: "result".into(), servers: None };
+        let some = Cell { name: "retry-after node".into(), servers: Some(vec!["ts-sdk-v2".into()]) };
+        assert!(every.runs_on("fastmcp4") && every.runs_on("ts-sdk-v2"));
+        assert!(some.runs_on("ts-sdk-v2") && !some.runs_on("fastmcp4"));
     }
 
     #[test]

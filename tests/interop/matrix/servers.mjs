@@ -48,7 +48,11 @@ export const KNOWN_FAILURES = {
 export const pkgDir = (server) =>
   server.pkg === undefined && process.env.MCP_TASKS_PKG_DIR ? process.env.MCP_TASKS_PKG_DIR : join(ROOT, server.pkg ?? "pkg");
 
-/** The cells, in table order: [id, runtime]. */
+/**
+ * The cells, in table order: [id, runtime, servers?]. `servers` names the only servers a cell runs
+ * against (the Retry-After cells put a gateway in front of a server without task notifications, so
+ * that every task is polled); without it, every server.
+ */
 export const CELLS = [
   ["tools listed first", "node"],
   ["result", "node"],
@@ -64,7 +68,18 @@ export const CELLS = [
   ["two tabs", "chromium"],
   ["element approval", "chromium"],
   ["element progress", "chromium"],
+  ["retry-after node", "node", ["ts-sdk-v2"]],
+  ["retry-after steps", "node", ["ts-sdk-v2"]],
+  ["retry-after page", "chromium", ["ts-sdk-v2"]],
+  ["retry-after worker", "chromium", ["ts-sdk-v2"]],
+  ["retry-after tabs", "chromium", ["ts-sdk-v2"]],
 ];
+
+/** Whether `cell` runs against the server named `name` (CELLS' third field). */
+export const runsOn = (cell, name) => {
+  const only = CELLS.find(([id]) => id === cell)?.[2];
+  return !only || only.includes(name);
+};
 
 /** A sleep that does not keep the process alive (for deadlines in races). */
 const unrefSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -269,5 +284,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && pro
     name: s.name, sdk: s.sdk, version: s.version, protocol: s.protocol, enabled: s.enabled, reason: s.reason ?? null, pkg: s.pkg ?? "pkg",
     prepare: s.prepare ?? null, installed: s.installed(),
   }));
-  console.log(JSON.stringify({ servers: list, cells: CELLS.map(([name, runtime]) => ({ name, runtime })), knownFailures: KNOWN_FAILURES }));
+  console.log(JSON.stringify({ servers: list, cells: CELLS.map(([name, runtime, servers]) => ({ name, runtime, servers: servers ?? null })), knownFailures: KNOWN_FAILURES }));
 }

@@ -3,7 +3,7 @@
 // `KNOWN_FAILURES` (servers.mjs) applied. Not a test file itself.
 import { test } from "node:test";
 import { appendFileSync } from "node:fs";
-import { KNOWN_FAILURES, cellSelected, selectedServers } from "./servers.mjs";
+import { KNOWN_FAILURES, cellSelected, runsOn, selectedServers } from "./servers.mjs";
 
 export { sleep } from "../../support/server.mjs";
 
@@ -13,13 +13,14 @@ const record = (entry) => {
 };
 
 /**
- * Registers the test `<server> · <cell>` for every selected server: `body(server, peer)` gets the
- * servers.mjs entry and the started peer `{ url, stop, lines? }` (started before, stopped after, even
- * on failure). A cell listed in KNOWN_FAILURES still runs; its failure is reported, not hidden.
+ * Registers the test `<server> · <cell>` for every selected server the cell runs on (CELLS' third
+ * field, and the server's `only`): `body(server, peer)` gets the servers.mjs entry and the started
+ * peer `{ url, stop, lines? }` (started before, stopped after, even on failure). A cell listed in
+ * KNOWN_FAILURES still runs; its failure is reported, not hidden.
  */
 export function cells(cell, body, { timeout = 45_000 } = {}) {
   if (!cellSelected(cell)) return;
-  for (const server of selectedServers()) {
+  for (const server of selectedServers().filter((s) => runsOn(cell, s.name))) {
     if (server.only && !server.only.includes(cell)) continue;
     const key = `${server.name}/${cell}`;
     const known = KNOWN_FAILURES[key] ?? null;
