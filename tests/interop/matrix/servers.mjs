@@ -75,10 +75,11 @@ export const CELLS = [
   ["retry-after tabs", "chromium", ["ts-sdk-v2"]],
 ];
 
-/** Whether `cell` runs against the server named `name` (CELLS' third field). */
+/** Whether `cell` runs against the server named `name`: CELLS' third field (the servers a cell needs) and the server's `only` (the cells a peer can run). */
 export const runsOn = (cell, name) => {
-  const only = CELLS.find(([id]) => id === cell)?.[2];
-  return !only || only.includes(name);
+  const servers = CELLS.find(([id]) => id === cell)?.[2];
+  const only = SERVERS.find((s) => s.name === name)?.only;
+  return (!servers || servers.includes(name)) && (!only || only.includes(cell));
 };
 
 /** A sleep that does not keep the process alive (for deadlines in races). */
@@ -284,5 +285,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && pro
     name: s.name, sdk: s.sdk, version: s.version, protocol: s.protocol, enabled: s.enabled, reason: s.reason ?? null, pkg: s.pkg ?? "pkg",
     prepare: s.prepare ?? null, installed: s.installed(),
   }));
-  console.log(JSON.stringify({ servers: list, cells: CELLS.map(([name, runtime, servers]) => ({ name, runtime, servers: servers ?? null })), knownFailures: KNOWN_FAILURES }));
+  console.log(JSON.stringify({ servers: list, cells: CELLS.map(([name, runtime]) => ({ name, runtime, servers: SERVERS.filter((s) => runsOn(name, s.name)).map((s) => s.name) })), knownFailures: KNOWN_FAILURES }));
 }

@@ -21,7 +21,6 @@ const record = (entry) => {
 export function cells(cell, body, { timeout = 45_000 } = {}) {
   if (!cellSelected(cell)) return;
   for (const server of selectedServers().filter((s) => runsOn(cell, s.name))) {
-    if (server.only && !server.only.includes(cell)) continue;
     const key = `${server.name}/${cell}`;
     const known = KNOWN_FAILURES[key] ?? null;
     record({ event: "planned", server: server.name, cell });
