@@ -13,7 +13,15 @@
 // sets `labels` or a client, on this element or another): a card records what it draws before the
 // DOM work that runs page code, and a draw that a listener re-entered leaves the rest to the newer
 // draw (docs/element.md, "Page code may call back at any time").
-import { TaskClient, elementAnswer, elementCard, elementElapsed, elementList, elementRespond, elementWords } from "./mcp_tasks_web.js";
+import {
+  TaskClient,
+  elementAnswer,
+  elementCard,
+  elementElapsed,
+  elementList,
+  elementRespond,
+  elementWords,
+} from "./mcp_tasks_web.js";
 
 export * from "./mcp_tasks_web.js";
 export { default } from "./mcp_tasks_web.js";
@@ -210,11 +218,14 @@ function show(e, visible) {
  * @param {Record<string, string>} values
  */
 function fill(template, values) {
-  return template.replace(/\{([^{}]*)\}/g, (hole, /** @type {string} */ name) => (Object.hasOwn(values, name) ? values[name] : hole));
+  return template.replace(/\{([^{}]*)\}/g, (hole, /** @type {string} */ name) =>
+    Object.hasOwn(values, name) ? values[name] : hole,
+  );
 }
 
 /** The text of a rejection (the client rejects with Error objects). */
-const errorText = (/** @type {unknown} */ e) => /** @type {{ message?: string } | null | undefined} */ (e)?.message ?? String(e);
+const errorText = (/** @type {unknown} */ e) =>
+  /** @type {{ message?: string } | null | undefined} */ (e)?.message ?? String(e);
 
 /**
  * Labels the host passed to `defineMcpTask({ labels })`, under every element's own.
@@ -228,8 +239,16 @@ let shared = null;
  * @param {Element} host
  */
 function hostLang(host) {
-  for (let node = /** @type {Element | undefined} */ (host); node; node = /** @type {{ host?: Element }} */ (node.getRootNode()).host) {
-    for (let e = /** @type {Element | null | undefined} */ (node.closest("[lang]")); e; e = e.parentElement?.closest("[lang]")) {
+  for (
+    let node = /** @type {Element | undefined} */ (host);
+    node;
+    node = /** @type {{ host?: Element }} */ (node.getRootNode()).host
+  ) {
+    for (
+      let e = /** @type {Element | null | undefined} */ (node.closest("[lang]"));
+      e;
+      e = e.parentElement?.closest("[lang]")
+    ) {
       const lang = /** @type {string} */ (e.getAttribute("lang"));
       if (lang.trim()) return lang;
     }
@@ -655,7 +674,8 @@ function makeTaskElement() {
       const on = (/** @type {CustomEvent<{ taskId?: string | null, id?: string } | null>} */ event) => {
         const d = event.detail;
         const id = d?.taskId ?? d?.id;
-        if (this.#taskId !== null && id === this.#taskId) this.#render(event.type === "task" ? /** @type {TaskSnapshot} */ (d) : null);
+        if (this.#taskId !== null && id === this.#taskId)
+          this.#render(event.type === "task" ? /** @type {TaskSnapshot} */ (d) : null);
       };
       // A click on this task's system notification (`notify`): show the person this card (the first
       // card of the task to hear it, when a page shows the task twice).
@@ -829,7 +849,12 @@ function makeTaskElement() {
     #question(v, w) {
       const key = v.key;
       if (v.note != null) return { key, el: el("p", { part: "note", class: "note", "data-key": key }, v.note) };
-      const form = el("form", { part: "form", "data-key": key, "data-mode": /** @type {string} */ (v.mode), novalidate: "" });
+      const form = el("form", {
+        part: "form",
+        "data-key": key,
+        "data-mode": /** @type {string} */ (v.mode),
+        novalidate: "",
+      });
       form.append(el("p", { part: "prompt", class: "prompt" }, v.message), el("p", { class: "askedby" }, v.asked));
       /** @type {FormQuestion} */
       const q = { key, el: form, fields: [], schema: v.schema, href: v.href };
@@ -846,11 +871,13 @@ function makeTaskElement() {
       } else {
         if (v.invalid != null) form.append(el("p", { part: "error", class: "error" }, v.invalid));
         for (const f of v.fields) form.append(this.#field(f, w, q));
-        if (v.accept) primary = el("button", { type: "submit", class: "primary", "data-action": "accept" }, w["action.accept"]);
+        if (v.accept)
+          primary = el("button", { type: "submit", class: "primary", "data-action": "accept" }, w["action.accept"]);
       }
       const row = el("div", { part: "actions", class: "actions" });
       if (primary) row.append(primary);
-      for (const action of ["decline", "cancel"]) row.append(el("button", { type: "button", "data-action": action }, w[`action.${action}`]));
+      for (const action of ["decline", "cancel"])
+        row.append(el("button", { type: "button", "data-action": action }, w[`action.${action}`]));
       q.status = el("p", { class: "field-error", role: "status" });
       form.append(row, q.status);
       q.first = q.fields[0]?.controls[0] ?? form.querySelector("button");
@@ -874,7 +901,8 @@ function makeTaskElement() {
       const hint = f.hint != null ? el("p", { class: "hint", id: `${id}-hint` }, f.hint) : null;
       /** @type {Control[]} */
       const controls = [];
-      const mark = (/** @type {HTMLElement} */ parent) => f.required && parent.append(el("span", { class: "req", "aria-hidden": "true" }, " *"));
+      const mark = (/** @type {HTMLElement} */ parent) =>
+        f.required && parent.append(el("span", { class: "req", "aria-hidden": "true" }, " *"));
       /**
        * @template {"input" | "select"} T
        * @param {T} tag
@@ -891,7 +919,13 @@ function makeTaskElement() {
       /** @typedef {NonNullable<FieldView["options"]>} Options */
       if (f.widget === "radio" || f.widget === "checkboxes") {
         const radio = f.widget === "radio";
-        wrapper = el("fieldset", { part: "field", class: "field", "data-field": f.name, role: radio ? "radiogroup" : "group", "aria-describedby": describedby });
+        wrapper = el("fieldset", {
+          part: "field",
+          class: "field",
+          "data-field": f.name,
+          role: radio ? "radiogroup" : "group",
+          "aria-describedby": describedby,
+        });
         if (radio && f.required) wrapper.setAttribute("aria-required", "true");
         const legend = el("legend", {}, f.label);
         if (f.required && !radio) legend.append(el("span", { class: "sr-only" }, ` (${w["form.required"]})`));
@@ -926,7 +960,8 @@ function makeTaskElement() {
           const c = control(f.widget === "select" ? "select" : "input");
           if (f.widget === "select") {
             if (f.choose != null) c.append(el("option", { value: "" }, f.choose));
-            for (const [value, text, chosen] of /** @type {Options} */ (f.options)) c.append(el("option", chosen ? { value, selected: "" } : { value }, text));
+            for (const [value, text, chosen] of /** @type {Options} */ (f.options))
+              c.append(el("option", chosen ? { value, selected: "" } : { value }, text));
           } else {
             // An input's: the model gives it its `attrs`.
             /** @typedef {Record<string, string>} Attrs */
@@ -1165,7 +1200,9 @@ function makeListElement(taskTag) {
     }
     /** @param {Iterable<TaskClient> | null | undefined} clients */
     set clients(clients) {
-      this.#clients = /** @type {TaskClient[]} */ ([...new Set([...(clients ?? [])].map(checkClient))].filter((c) => c));
+      this.#clients = /** @type {TaskClient[]} */ (
+        [...new Set([...(clients ?? [])].map(checkClient))].filter((c) => c)
+      );
       const gone = [...this.#items.values()];
       this.#items.clear();
       if (this.hasAttribute("notify")) this.attributeChangedCallback();
@@ -1209,7 +1246,8 @@ function makeListElement(taskTag) {
      */
     #rows(w) {
       const rows = this.#clients.flatMap((client, index) =>
-        elementList(client, w).map((row) => Object.assign(row, { client: index, key: `${index} ${row.id}` })));
+        elementList(client, w).map((row) => Object.assign(row, { client: index, key: `${index} ${row.id}` })),
+      );
       if (this.#clients.length > 1) rows.sort((a, b) => b.rank - a.rank);
       return rows;
     }
@@ -1297,7 +1335,14 @@ function makeListElement(taskTag) {
       if (row.title != null) {
         item.className = "unknown";
         for (const name of ["title", "status", "message"]) item.append(el("p", { class: name }));
-        item.append(el("button", { type: "button", "data-action": "forget", "data-id": row.id, "data-client": String(row.client) }));
+        item.append(
+          el("button", {
+            type: "button",
+            "data-action": "forget",
+            "data-id": row.id,
+            "data-client": String(row.client),
+          }),
+        );
         return item;
       }
       const card = /** @type {McpTaskElement} */ (el(taskTag, { compact: "", "task-id": row.id }));

@@ -54,7 +54,10 @@ const chains = new WeakMap();
 function serially(owner, operation) {
   const previous = chains.get(owner) ?? Promise.resolve();
   const next = previous.then(operation, operation);
-  chains.set(owner, next.catch(() => {}));
+  chains.set(
+    owner,
+    next.catch(() => {}),
+  );
   return next;
 }
 
@@ -96,7 +99,8 @@ export function denoKvStore(kv, prefix = ["mcp-tasks"]) {
   const keyOf = (/** @type {string} */ key) => [...prefix, key];
   return {
     // What `put` stored: text.
-    get: (key) => retryLocked(async () => /** @type {string | null | undefined} */ ((await kv.get(keyOf(key))).value) ?? null),
+    get: (key) =>
+      retryLocked(async () => /** @type {string | null | undefined} */ ((await kv.get(keyOf(key))).value) ?? null),
     put: (key, value) => retryLocked(() => kv.set(keyOf(key), value).then(() => undefined)),
     delete: (key) => retryLocked(() => kv.delete(keyOf(key))),
     list: async (start) => {
@@ -131,7 +135,8 @@ async function retryLocked(operation, attempts = 6) {
       return await operation();
     } catch (error) {
       /** @typedef {{ message?: unknown } | null | undefined} Thrown */
-      if (attempt >= attempts || !/database is locked/i.test(String(/** @type {Thrown} */ (error)?.message ?? error))) throw error;
+      if (attempt >= attempts || !/database is locked/i.test(String(/** @type {Thrown} */ (error)?.message ?? error)))
+        throw error;
       await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
     }
   }

@@ -25,7 +25,8 @@ export const elementWords = (lang, layers) => JSON.parse(words(String(lang), JSO
  * @param {unknown} w
  * @returns {{ answer: string, errors?: undefined } | { errors: Record<string, string>, answer?: undefined } | null}
  */
-export const elementAnswer = (schema, entered, w) => JSON.parse(answer(String(schema), JSON.stringify(entered ?? null), JSON.stringify(w ?? null)));
+export const elementAnswer = (schema, entered, w) =>
+  JSON.parse(answer(String(schema), JSON.stringify(entered ?? null), JSON.stringify(w ?? null)));
 
 /**
  * The card of task `id` of `client` (else of `snapshot`), or null.
@@ -35,7 +36,8 @@ export const elementAnswer = (schema, entered, w) => JSON.parse(answer(String(sc
  * @param {unknown} w
  * @returns {Card | null}
  */
-export const elementCard = (client, id, snapshot, w) => (client instanceof TaskClient ? client[ELEMENT]("card", { id, snapshot, words: w }) : null);
+export const elementCard = (client, id, snapshot, w) =>
+  client instanceof TaskClient ? client[ELEMENT]("card", { id, snapshot, words: w }) : null;
 
 /**
  * The rows of `client`'s list.
@@ -52,4 +54,5 @@ export const elementList = (client, w) => (client instanceof TaskClient ? client
  * @param {string} responses
  * @returns {Promise<unknown>}
  */
-export const elementRespond = (client, id, responses) => /** @type {TaskClient} */ (client)[ELEMENT]("respond", { id, answersText: String(responses) });
+export const elementRespond = (client, id, responses) =>
+  /** @type {TaskClient} */ (client)[ELEMENT]("respond", { id, answersText: String(responses) });

@@ -9,7 +9,18 @@
 import init, { ClientDoor } from "./door.js";
 import { send } from "./http.js";
 import { Records } from "./idb.js";
-import { EventQueue, Host, Page, clientError, errorText, noticeLanguage, openChannel, requestLock, showNotice, tryLock } from "./browser.js";
+import {
+  EventQueue,
+  Host,
+  Page,
+  clientError,
+  errorText,
+  noticeLanguage,
+  openChannel,
+  requestLock,
+  showNotice,
+  tryLock,
+} from "./browser.js";
 /**
  * @import { AskEvent, Card, DoneValues, DoorEffect, DoorError, DoorEvent, GetEffect, PutIfEffect, QueryEvent, SendEffect, Sizes } from "./door-protocol.js"
  * @import { CallToolOptions, CallToolOutcome, InputRequests, InputResponses, ListToolsOptions, ListToolsResult, StepResult, TaskClientEventMap, TaskClientOptions, TaskSnapshot, UnknownCallSnapshot } from "./client.js"
@@ -71,13 +82,15 @@ const REPLIES = new Set(["answer", "chunk", "failed", "written", "put_if", "got"
 const UTF8 = new TextEncoder();
 
 /** The door's error (`{ name, message, code, retryable }`) as the JS `Error` hosts catch. */
-const toError = (/** @type {DoorError} */ { name, message, code = null, retryable = false }) => clientError(message, name, code, retryable);
+const toError = (/** @type {DoorError} */ { name, message, code = null, retryable = false }) =>
+  clientError(message, name, code, retryable);
 const usage = (/** @type {string} */ message) => clientError(message, "TypeError", null, false);
 const storage = (/** @type {string} */ message) => clientError(message, "StorageError", null, false);
 /** A store's or host's thrown value as text (the stores throw `{ kind, message }`). */
 const textOf = (/** @type {unknown} */ thrown) =>
   errorText(
-    typeof (/** @type {{ message?: unknown } | null | undefined} */ (thrown)?.message) === "string" && !(thrown instanceof Error)
+    typeof (/** @type {{ message?: unknown } | null | undefined} */ (thrown)?.message) === "string" &&
+      !(thrown instanceof Error)
       ? /** @type {{ message: string }} */ (thrown).message
       : thrown,
   );
@@ -89,7 +102,20 @@ const textOf = (/** @type {unknown} */ thrown) =>
 function doorOptions(options) {
   /** @type {Record<string, unknown>} */
   const out = {};
-  for (const key of /** @type {Array<keyof TaskClientOptions>} */ (["url", "namespace", "autoPoll", "notify", "clientInfo", "retention", "minPollIntervalMs", "maxBackoffMs", "pushedBackstopMs", "maxResponseBytes", "maxInputRequests", "requestTimeoutMs"])) {
+  for (const key of /** @type {Array<keyof TaskClientOptions>} */ ([
+    "url",
+    "namespace",
+    "autoPoll",
+    "notify",
+    "clientInfo",
+    "retention",
+    "minPollIntervalMs",
+    "maxBackoffMs",
+    "pushedBackstopMs",
+    "maxResponseBytes",
+    "maxInputRequests",
+    "requestTimeoutMs",
+  ])) {
     const value = options[key];
     if (value === undefined || value === null) continue;
     out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
@@ -124,7 +150,8 @@ function urlParts(url, base) {
 async function openStore(choice) {
   if (choice === "memory") return [Records.memory(), null];
   if (choice !== undefined && choice !== null && choice !== "indexeddb") {
-    if (typeof choice !== "object") throw usage('options.store must be "indexeddb", "memory" or an object { get, put, delete, list }');
+    if (typeof choice !== "object")
+      throw usage('options.store must be "indexeddb", "memory" or an object { get, put, delete, list }');
     try {
       return [Records.host(choice), null];
     } catch (thrown) {
@@ -311,7 +338,8 @@ export class TaskClient {
    * @returns {Promise<TaskClient>}
    */
   static async open(options) {
-    if (typeof options !== "object" || options === null) throw usage("TaskClient.open needs an options object with at least { url }");
+    if (typeof options !== "object" || options === null)
+      throw usage("TaskClient.open needs an options object with at least { url }");
     const { headers } = options;
     if (headers !== undefined && headers !== null && typeof headers !== "function" && typeof headers !== "object") {
       throw usage("options.headers must be a function returning headers, or an object");
@@ -363,7 +391,9 @@ export class TaskClient {
       // The door answers within the call (a door handed over meanwhile answers nothing: then this
       // throws, and the store is taken as failed).
       /** @typedef {DoneValues["migrate"]} Moves */
-      for (const [from, to, text] of /** @type {Moves} */ (client.#query({ e: "migrate" }, await listAll(records, previous)))) {
+      for (const [from, to, text] of /** @type {Moves} */ (
+        client.#query({ e: "migrate" }, await listAll(records, previous))
+      )) {
         await records.putIf(to, undefined, text);
         await records.delete(from);
       }
@@ -449,7 +479,13 @@ export class TaskClient {
     if (typeof onInput === "function") this.#askers.set(x, onInput);
     if (options?.signal) this.#signals.set(x, options.signal);
     /** @type {Extract<AskEvent, { e: "call" }>} */
-    const event = { e: "call", name: String(name), arguments: args ?? null, ask: typeof onInput === "function", inputSchema: options?.inputSchema ?? null };
+    const event = {
+      e: "call",
+      name: String(name),
+      arguments: args ?? null,
+      ask: typeof onInput === "function",
+      inputSchema: options?.inputSchema ?? null,
+    };
     return this.#ask(event).finally(() => {
       this.#askers.delete(x);
       this.#signals.delete(x);
@@ -595,11 +631,23 @@ export class TaskClient {
    * @returns {Promise<unknown> | DoneValues["list"] | Card | null}
    */
   [ELEMENT](kind, fields) {
-    if (kind === "respond") return this.#ask({ e: "respond", id: String(fields.id), answersText: /** @type {string} */ (fields.answersText) });
+    if (kind === "respond")
+      return this.#ask({
+        e: "respond",
+        id: String(fields.id),
+        answersText: /** @type {string} */ (fields.answersText),
+      });
     if (kind === "list") return this.#query({ e: "list", words: fields.words }) ?? [];
     const base = globalThis.document?.baseURI;
     /** @type {Extract<QueryEvent, { e: "card" }>} */
-    const event = { e: "card", id: String(fields.id), snapshot: null, words: fields.words, server: urlParts(this.#url, base), urls: {} };
+    const event = {
+      e: "card",
+      id: String(fields.id),
+      snapshot: null,
+      words: fields.words,
+      server: urlParts(this.#url, base),
+      urls: {},
+    };
     for (let round = 0; ; round++) {
       let card = this.#query(event);
       // The element's last snapshot goes along only when the client no longer has the task (the door
@@ -666,7 +714,10 @@ export class TaskClient {
     /** @type {DoneValues[E["e"]] | undefined} */
     let value;
     const x = this.#next++;
-    this.#waiting.set(x, { resolve: (answer) => (value = /** @type {DoneValues[E["e"]]} */ (answer)), reject: () => {} });
+    this.#waiting.set(x, {
+      resolve: (answer) => (value = /** @type {DoneValues[E["e"]]} */ (answer)),
+      reject: () => {},
+    });
     this.#feed(...withListed({ ...event, x }, listed));
     return value;
   }
@@ -697,12 +748,20 @@ export class TaskClient {
     /** @typedef {{ x?: number }} Carries */
     if (this.#door === null) {
       // A client whose full door could not be loaded refuses every call, saying why.
-      if (this.#dead !== undefined) return /** @type {Carries} */ (event).x && this.#settle(/** @type {number} */ (/** @type {Carries} */ (event).x), this.#dead);
+      if (this.#dead !== undefined)
+        return (
+          /** @type {Carries} */ (event).x &&
+          this.#settle(/** @type {number} */ (/** @type {Carries} */ (event).x), this.#dead)
+        );
       // Answers and store replies belong to the door that was handed over; the rest waits.
       if (!REPLIES.has(event.e)) this.#queued.push([event, body]);
       return;
     }
-    this.#perform(/** @type {DoorEffect[]} */ (JSON.parse(this.#door.handle(Date.now(), /** @type {Carries} */ (event).x ?? 0, JSON.stringify(event), body))));
+    this.#perform(
+      /** @type {DoorEffect[]} */ (
+        JSON.parse(this.#door.handle(Date.now(), /** @type {Carries} */ (event).x ?? 0, JSON.stringify(event), body))
+      ),
+    );
   }
 
   /**
@@ -735,7 +794,12 @@ export class TaskClient {
     try {
       Door = await fullDoor();
     } catch (thrown) {
-      this.#dead = clientError(`the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`, "NetworkError", null, true);
+      this.#dead = clientError(
+        `the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`,
+        "NetworkError",
+        null,
+        true,
+      );
       for (const [x] of waiting) this.#settle(x, this.#dead);
       this.#queued = [];
       /** @type {ClientDoor} */ (old).free();
@@ -744,7 +808,10 @@ export class TaskClient {
     }
     /** @type {ClientDoor} */ (old).free();
     await Promise.allSettled([...this.#storeOps]);
-    const door = new Door(JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })), Math.floor(Math.random() * 2 ** 52));
+    const door = new Door(
+      JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })),
+      Math.floor(Math.random() * 2 ** 52),
+    );
     const listed = this.#closed ? [] : ((await this.#readAll()) ?? []);
     const restore = waiting.find(([, w]) => w.event.e === "restore");
     this.#door = door;
@@ -768,7 +835,11 @@ export class TaskClient {
           break;
         case "save":
           // Before the call's request goes out, so a page that dies meanwhile finds the call.
-          this.#saving = this.#track(this.#records.put(effect.key, effect.text).catch((/** @type {unknown} */ thrown) => this.#storageFailed(thrown)));
+          this.#saving = this.#track(
+            this.#records
+              .put(effect.key, effect.text)
+              .catch((/** @type {unknown} */ thrown) => this.#storageFailed(thrown)),
+          );
           break;
         case "delete":
           this.#track(this.#records.delete(effect.key).catch(() => {}));
@@ -786,7 +857,11 @@ export class TaskClient {
           this.#emitStorage(effect.reason);
           break;
         case "done":
-          this.#settle(effect.x, "error" in effect ? toError(effect.error) : undefined, /** @type {{ value?: unknown }} */ (effect).value);
+          this.#settle(
+            effect.x,
+            "error" in effect ? toError(effect.error) : undefined,
+            /** @type {{ value?: unknown }} */ (effect).value,
+          );
           break;
         case "close":
           this.#open.get(effect.n)?.abort();
@@ -796,7 +871,10 @@ export class TaskClient {
           // Shown only where the person already allowed this origin's notifications.
           const language = noticeLanguage();
           // The door answers `notice` within the call.
-          const notice = language === undefined ? null : /** @type {DoneValues["notice"]} */ (this.#query({ e: "notice", id: effect.id, language }));
+          const notice =
+            language === undefined
+              ? null
+              : /** @type {DoneValues["notice"]} */ (this.#query({ e: "notice", id: effect.id, language }));
           if (notice !== null) showNotice(notice.title, notice.body, notice.lang, notice.tag, this.#events, effect.id);
           break;
         }
@@ -877,9 +955,13 @@ export class TaskClient {
     } catch (failure) {
       if (!open()) return;
       const known =
-        typeof failure === "object" && failure !== null && typeof (/** @type {{ kind?: unknown }} */ (failure).kind) === "string";
+        typeof failure === "object" &&
+        failure !== null &&
+        typeof (/** @type {{ kind?: unknown }} */ (failure).kind) === "string";
       /** @type {Partial<Failure> & { kind: string }} */
-      const { kind, message, status, to } = known ? /** @type {Failure} */ (failure) : { kind: "network", message: textOf(failure) };
+      const { kind, message, status, to } = known
+        ? /** @type {Failure} */ (failure)
+        : { kind: "network", message: textOf(failure) };
       this.#feed({ e: "failed", n, kind, message: message ?? "", status: status ?? 0, to: to ?? null });
     } finally {
       if (open()) this.#open.delete(n);
@@ -916,7 +998,9 @@ export class TaskClient {
     }
     /** @typedef {{ kind?: unknown } | null | undefined} Kinded */
     const gone =
-      entries.length > 1 || /** @type {Kinded} */ (failure)?.kind === "unavailable" || /** @type {Kinded} */ (failure)?.kind === "blocked";
+      entries.length > 1 ||
+      /** @type {Kinded} */ (failure)?.kind === "unavailable" ||
+      /** @type {Kinded} */ (failure)?.kind === "blocked";
     const broken = refused.length === entries.length && refused.length > 0 && gone;
     if (broken) this.#storageFailed(failure);
     this.#feed({ e: "written", refused, broken, message: failure === undefined ? "" : textOf(failure) });
@@ -993,7 +1077,9 @@ export class TaskClient {
     let outcome;
     try {
       // The door asks only for a call made with `onInputRequired`.
-      outcome = { answers: /** @type {InputResponses} */ (await Host.ask(/** @type {Asker} */ (this.#askers.get(x)), requests)) };
+      outcome = {
+        answers: /** @type {InputResponses} */ (await Host.ask(/** @type {Asker} */ (this.#askers.get(x)), requests)),
+      };
     } catch (why) {
       outcome = { error: String(why) };
     }
@@ -1014,7 +1100,10 @@ export class TaskClient {
   #storageFailed(thrown) {
     if (!this.#durable) return;
     if (this.#stepping) {
-      this.#events.emit("storage", { durable: true, reason: `a store call failed (${textOf(thrown)}); the next step tries again` });
+      this.#events.emit("storage", {
+        durable: true,
+        reason: `a store call failed (${textOf(thrown)}); the next step tries again`,
+      });
       return;
     }
     this.#durable = false;

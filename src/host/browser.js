@@ -159,7 +159,11 @@ export class EventQueue {
    * @param {boolean | AddEventListenerOptions | undefined} options
    */
   listen(add, kind, listener, options) {
-    this.target?.[add ? "addEventListener" : "removeEventListener"](kind, /** @type {EventListener} */ (listener), options);
+    this.target?.[add ? "addEventListener" : "removeEventListener"](
+      kind,
+      /** @type {EventListener} */ (listener),
+      options,
+    );
   }
 }
 

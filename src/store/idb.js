@@ -57,9 +57,14 @@ const fail = (kind, message = "") => ({ kind, message });
 function describe(thrown) {
   if (typeof thrown === "string") return { name: undefined, text: thrown };
   try {
-    const name = typeof (/** @type {Named} */ (thrown)?.name) === "string" ? /** @type {{ name: string }} */ (thrown).name : undefined;
+    const name =
+      typeof (/** @type {Named} */ (thrown)?.name) === "string"
+        ? /** @type {{ name: string }} */ (thrown).name
+        : undefined;
     const message =
-      typeof (/** @type {Named} */ (thrown)?.message) === "string" ? /** @type {{ message: string }} */ (thrown).message : undefined;
+      typeof (/** @type {Named} */ (thrown)?.message) === "string"
+        ? /** @type {{ message: string }} */ (thrown).message
+        : undefined;
     if (name !== undefined || message !== undefined) {
       return { name, text: name && message ? `${name}: ${message}` : /** @type {string} */ (name || message) };
     }
@@ -185,7 +190,9 @@ const committed = (transaction) =>
 function upperBound(prefix) {
   let end = prefix.length;
   while (end > 0 && prefix.charCodeAt(end - 1) === 0xffff) end--;
-  return end === 0 ? new ArrayBuffer(0) : prefix.slice(0, end - 1) + String.fromCharCode(prefix.charCodeAt(end - 1) + 1);
+  return end === 0
+    ? new ArrayBuffer(0)
+    : prefix.slice(0, end - 1) + String.fromCharCode(prefix.charCodeAt(end - 1) + 1);
 }
 
 /**
@@ -209,7 +216,10 @@ function abort(transaction, finished) {
  * @param {unknown} value
  */
 function notText(operation, key, value) {
-  return fail("failed", `${operation}: the record under "${key}" is not text (typeof ${typeof value}); was it written by other code?`);
+  return fail(
+    "failed",
+    `${operation}: the record under "${key}" is not text (typeof ${typeof value}); was it written by other code?`,
+  );
 }
 
 /**
@@ -376,7 +386,8 @@ export async function idbOpen(name) {
         finished.catch(() => {});
         throw failure(operation, thrown);
       }
-      if (!Array.isArray(keys) || !Array.isArray(values)) throw fail("failed", `${operation}: getAll/getAllKeys did not return arrays`);
+      if (!Array.isArray(keys) || !Array.isArray(values))
+        throw fail("failed", `${operation}: getAll/getAllKeys did not return arrays`);
       if (keys.length !== values.length) {
         throw fail("failed", `${operation}: ${keys.length} keys but ${values.length} values in one snapshot`);
       }
@@ -413,7 +424,10 @@ export class HostStore {
   /** @param {unknown} object */
   constructor(object) {
     if (object === null || typeof object !== "object") {
-      throw fail("failed", `the host store must be an object with get, put, delete and list methods; got ${describe(object).text}`);
+      throw fail(
+        "failed",
+        `the host store must be an object with get, put, delete and list methods; got ${describe(object).text}`,
+      );
     }
     const method = (/** @type {string} */ name) => {
       /** @type {unknown} */
@@ -423,7 +437,8 @@ export class HostStore {
       } catch (thrown) {
         throw failed(`reading the host store's \`${name}\` method`, thrown);
       }
-      if (typeof value !== "function") throw fail("failed", `the host store has no \`${name}\` method (it needs ${METHODS})`);
+      if (typeof value !== "function")
+        throw fail("failed", `the host store has no \`${name}\` method (it needs ${METHODS})`);
       return /** @type {HostMethod} */ (value);
     };
     this.object = object;
@@ -452,7 +467,8 @@ export class HostStore {
     const operation = `host store ${name}(${JSON.stringify(key)}${kind === PUT ? ", …)" : ")"}`;
     const got = await this.call(this.methods[kind], kind === PUT ? [key, value] : [key], operation);
     if (kind !== 0 || got === undefined || got === null) return undefined;
-    if (typeof got !== "string") throw fail("failed", `${operation} returned ${typeName(got)}; expected a string, undefined or null`);
+    if (typeof got !== "string")
+      throw fail("failed", `${operation} returned ${typeName(got)}; expected a string, undefined or null`);
     return got;
   }
 
@@ -467,7 +483,10 @@ export class HostStore {
     const operation = `host store list(${JSON.stringify(prefix)})`;
     const items = await this.call(this.list, [prefix], operation);
     if (!Array.isArray(items)) {
-      throw fail("failed", `${operation} returned ${typeName(items)}; expected an array of [key, value] pairs or { key, value } objects`);
+      throw fail(
+        "failed",
+        `${operation} returned ${typeName(items)}; expected an array of [key, value] pairs or { key, value } objects`,
+      );
     }
     const flat = [];
     for (let index = 0; index < items.length; index++) {
@@ -495,7 +514,8 @@ export class HostStore {
     if (this.compareAndPut === undefined) return undefined;
     const operation = `host store compareAndPut(${JSON.stringify(key)}, …)`;
     const written = await this.call(this.compareAndPut, [key, expected ?? null, value], operation);
-    if (typeof written !== "boolean") throw fail("failed", `${operation} returned ${typeName(written)}; expected a boolean`);
+    if (typeof written !== "boolean")
+      throw fail("failed", `${operation} returned ${typeName(written)}; expected a boolean`);
     return written;
   }
 
@@ -532,7 +552,8 @@ export class HostStore {
  */
 function entry(item) {
   if (Array.isArray(item)) return item.length === 2 ? item : [];
-  if (item !== null && typeof item === "object") return [/** @type {{ key?: unknown }} */ (item).key, /** @type {{ value?: unknown }} */ (item).value];
+  if (item !== null && typeof item === "object")
+    return [/** @type {{ key?: unknown }} */ (item).key, /** @type {{ value?: unknown }} */ (item).value];
   return [];
 }
 
@@ -574,7 +595,9 @@ class MemoryRecords {
    * @param {number} limit
    */
   async listPage(prefix, after, limit) {
-    const keys = [...this.records.keys()].filter((key) => key.startsWith(prefix) && (after === undefined || key > after));
+    const keys = [...this.records.keys()].filter(
+      (key) => key.startsWith(prefix) && (after === undefined || key > after),
+    );
     const out = [];
     for (const key of keys.sort().slice(0, limit)) out.push(key, /** @type {string} */ (this.records.get(key)));
     return out;

@@ -81,7 +81,8 @@ async function headersOf(pairs, host) {
 }
 
 /** A stream chunk as bytes (a runtime's stream may give an ArrayBuffer). */
-const bytesOf = (/** @type {Uint8Array | ArrayBuffer} */ chunk) => (chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk));
+const bytesOf = (/** @type {Uint8Array | ArrayBuffer} */ chunk) =>
+  chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
 
 /**
  * Where a redirect leads: `null` when `response` is none, the URL to send the request to again for a
@@ -147,13 +148,19 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
     reader?.cancel().catch(() => {});
   };
   // Why a fetch or a read failed: the timeout, the host's signal, or the network.
-  const why = (/** @type {unknown} */ thrown) => (timedOut ? failure("timeout") : signal?.aborted ? failure("aborted") : failure("network", text(thrown)));
+  const why = (/** @type {unknown} */ thrown) =>
+    timedOut ? failure("timeout") : signal?.aborted ? failure("aborted") : failure("network", text(thrown));
   try {
     /** @type {Response | undefined} */
     let response;
     for (let hops = 0; ; hops++) {
       /** @type {RequestInit} */
-      const init = { method: body ? "POST" : "GET", headers: await headersOf(pairs, host), signal: controller.signal, redirect: "manual" };
+      const init = {
+        method: body ? "POST" : "GET",
+        headers: await headersOf(pairs, host),
+        signal: controller.signal,
+        redirect: "manual",
+      };
       if (body) init.body = body;
       if (typeof globalThis.fetch !== "function") throw failure("network", "this runtime has no global fetch()");
       try {
@@ -171,12 +178,19 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
     }
     const header = (/** @type {string} */ name) => /** @type {Response} */ (response).headers.get(name);
     /** @type {Reply} */
-    const reply = { status: response.status, retryAfter: header("retry-after"), session: header("mcp-session-id"), close };
+    const reply = {
+      status: response.status,
+      retryAfter: header("retry-after"),
+      session: header("mcp-session-id"),
+      close,
+    };
     reader = response.body?.getReader();
     if ((header("content-type") ?? "").includes("text/event-stream")) {
       reply.next = async () => {
         try {
-          const { done, value } = reader ? await reader.read() : /** @type {ReadableStreamReadDoneResult<Uint8Array>} */ ({ done: true });
+          const { done, value } = reader
+            ? await reader.read()
+            : /** @type {ReadableStreamReadDoneResult<Uint8Array>} */ ({ done: true });
           if (done) end();
           return done ? undefined : bytesOf(/** @type {Uint8Array} */ (value));
         } catch (thrown) {
