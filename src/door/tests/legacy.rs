@@ -270,13 +270,42 @@ fn assert_settled(door: &mut Door, status: &str, with_result: bool) {
     );
 }
 
+/// Task `t1` called, then polled once: the effects of `tasks/get` answering with `task`.
+fn polled_as(door: &mut Door, task: Value) -> Vec<Value> {
+    let out = legacy_call(door);
+    let out = feed(door, timer(&out), r#"{"e":"tick"}"#);
+    let get = the(&out, "send").clone();
+    stream_answer(door, NOW + 500, &get, &result_of(&get, task))
+}
+
+/// Task `t1` called, and the session's GET stream (open for a live task) telling its status `task`:
+/// the effects of that notification.
+fn told_on_the_session_stream(door: &mut Door, task: Value) -> Vec<Value> {
+    let out = legacy_call(door);
+    let get = sends(&out).into_iter().find(|s| s.get("body").and_then(Value::as_str) == Some(""));
+    let n = get.expect("the session's GET stream opens for a live task").get("n").and_then(Value::as_u64).unwrap();
+    door.handle(NOW + 100, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
+    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks/status", "params": task });
+    let chunk = format!("event: message\ndata: {note}\n\n");
+    door.handle(NOW + 200, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes())
+}
+
+/// Task `t1` waiting for input, its `tasks/result` stream answering with `response` (built for the
+/// stream's request), then the next poll answering with `task`: the effects of that poll.
+fn result_stream_first(door: &mut Door, response: impl Fn(&Value) -> Value, task: Value) -> Vec<Value> {
+    let stream = waiting_task_stream(door);
+    let n = stream.get("n").and_then(Value::as_u64).unwrap();
+    let chunk = format!("event: message\ndata: {}\n\n", response(&stream));
+    let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    let out = feed(door, timer(&out).max(NOW + 1_000), r#"{"e":"tick"}"#);
+    let get = sends(&out).into_iter().find(|s| method(s) == "tasks/get").expect("the next poll");
+    stream_answer(door, NOW + 1_000, &get, &result_of(&get, task))
+}
+
 #[test]
 fn a_task_the_server_failed_stays_failed_with_its_result_when_polled() {
     let mut door = open();
-    let out = legacy_call(&mut door);
-    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
-    let get = the(&out, "send").clone();
-    let out = stream_answer(&mut door, NOW + 500, &get, &result_of(&get, ended_task("failed")));
+    let out = polled_as(&mut door, ended_task("failed"));
     let fetch = the(&out, "send").clone();
     assert_eq!(method(&fetch), "tasks/result");
     stream_answer(&mut door, NOW + 500, &fetch, &result_of(&fetch, tool_error_result()));
@@ -287,14 +316,7 @@ fn a_task_the_server_failed_stays_failed_with_its_result_when_polled() {
 #[test]
 fn a_task_the_server_failed_stays_failed_when_its_status_notification_comes_first() {
     let mut door = open();
-    let out = legacy_call(&mut door);
-    let get = sends(&out).into_iter().find(|s| s.get("body").and_then(Value::as_str) == Some(""));
-    let get = get.expect("the session's GET stream opens for a live task");
-    let n = get.get("n").and_then(Value::as_u64).unwrap();
-    door.handle(NOW + 100, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
-    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks/status", "params": ended_task("failed") });
-    let chunk = format!("event: message\ndata: {note}\n\n");
-    let out = door.handle(NOW + 200, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    let out = told_on_the_session_stream(&mut door, ended_task("failed"));
     let fetch = sends(&out).into_iter().find(|s| method(s) == "tasks/result").expect("the outcome is asked for");
     stream_answer(&mut door, NOW + 300, &fetch, &result_of(&fetch, tool_error_result()));
     feed(&mut door, NOW + 300, r#"{"e":"written","ok":true}"#);
@@ -304,14 +326,7 @@ fn a_task_the_server_failed_stays_failed_when_its_status_notification_comes_firs
 #[test]
 fn a_task_the_server_failed_stays_failed_when_its_result_stream_answers_first() {
     let mut door = open();
-    let stream = waiting_task_stream(&mut door);
-    let n = stream.get("n").and_then(Value::as_u64).unwrap();
-    let response = result_of(&stream, tool_error_result());
-    let chunk = format!("event: message\ndata: {response}\n\n");
-    let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
-    let out = feed(&mut door, timer(&out).max(NOW + 1_000), r#"{"e":"tick"}"#);
-    let get = sends(&out).into_iter().find(|s| method(s) == "tasks/get").expect("the next poll");
-    let out = stream_answer(&mut door, NOW + 1_000, &get, &result_of(&get, ended_task("failed")));
+    let out = result_stream_first(&mut door, |stream| result_of(stream, tool_error_result()), ended_task("failed"));
     assert!(sends(&out).iter().all(|s| method(s) != "tasks/result"), "the outcome is known already: {out:?}");
     feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
     assert_settled(&mut door, "failed", true);
@@ -321,37 +336,23 @@ fn a_task_the_server_failed_stays_failed_when_its_result_stream_answers_first() 
 fn a_task_the_server_cancelled_stays_cancelled_however_its_end_arrives() {
     // Polled.
     let mut door = open();
-    let out = legacy_call(&mut door);
-    let out = feed(&mut door, timer(&out), r#"{"e":"tick"}"#);
-    let get = the(&out, "send").clone();
-    stream_answer(&mut door, NOW + 500, &get, &result_of(&get, ended_task("cancelled")));
+    polled_as(&mut door, ended_task("cancelled"));
     feed(&mut door, NOW + 500, r#"{"e":"written","ok":true}"#);
     assert_settled(&mut door, "cancelled", false);
 
     // Told on the session's stream.
     let mut door = open();
-    let out = legacy_call(&mut door);
-    let get = sends(&out).into_iter().find(|s| s.get("body").and_then(Value::as_str) == Some("")).unwrap();
-    let n = get.get("n").and_then(Value::as_u64).unwrap();
-    door.handle(NOW + 100, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
-    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks/status", "params": ended_task("cancelled") });
-    let chunk = format!("event: message\ndata: {note}\n\n");
-    door.handle(NOW + 200, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    told_on_the_session_stream(&mut door, ended_task("cancelled"));
     feed(&mut door, NOW + 200, r#"{"e":"written","ok":true}"#);
     assert_settled(&mut door, "cancelled", false);
 
     // Its result stream answered first, with the SDK's "no result stored".
     let mut door = open();
-    let stream = waiting_task_stream(&mut door);
-    let n = stream.get("n").and_then(Value::as_u64).unwrap();
-    let id = request(&stream).get("id").unwrap().clone();
-    let refusal =
-        json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": "Task t1 has no result stored" } });
-    let chunk = format!("event: message\ndata: {refusal}\n\n");
-    let out = door.handle(NOW + 600, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
-    let out = feed(&mut door, timer(&out).max(NOW + 1_000), r#"{"e":"tick"}"#);
-    let get = sends(&out).into_iter().find(|s| method(s) == "tasks/get").expect("the next poll");
-    stream_answer(&mut door, NOW + 1_000, &get, &result_of(&get, ended_task("cancelled")));
+    let refusal = |stream: &Value| {
+        json!({ "jsonrpc": "2.0", "id": request(stream).get("id").unwrap().clone(),
+                "error": { "code": -32603, "message": "Task t1 has no result stored" } })
+    };
+    result_stream_first(&mut door, refusal, ended_task("cancelled"));
     feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
     assert_settled(&mut door, "cancelled", false);
 }
