@@ -6,52 +6,24 @@
 //   node --test tests/interop/matrix/chromium.test.mjs      (MATRIX_SERVERS=fastmcp4 to pick peers)
 import { after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { CELLS, ROOT, cellSelected, pkgDir, selectedServers } from "./servers.mjs";
-import { cells, sleep } from "./support.mjs";
+import { cells, sleep, startStatic } from "./support.mjs";
 
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
-const PAGES = join(ROOT, "tests/interop/matrix/pages");
 /** The package directories the selected servers' cells load, served at /pkg-<n>/ (see pkgPath). */
 const PKG_DIRS = [...new Set(selectedServers().map(pkgDir))];
 const pkgPath = (server) => `/pkg-${PKG_DIRS.indexOf(pkgDir(server))}/`;
 const MIN_POLL = 100; // the host page's minPollIntervalMs
 
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css" };
-
-/** Serves pages/ at / and each package directory at /pkg-<n>/ on a free loopback port; resolves with its origin. */
-async function startStatic() {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const pkg = /^\/pkg-(\d+)\//.exec(path);
-    const [base, rest] = pkg && PKG_DIRS[Number(pkg[1])]
-      ? [PKG_DIRS[Number(pkg[1])], path.slice(pkg[0].length)]
-      : [PAGES, path === "/" ? "index.html" : path.slice(1)];
-    const file = normalize(join(base, rest));
-    if (!file.startsWith(base)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" }).end(body);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    }
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
 
 const wanted = selectedServers().length > 0 && CELLS.some(([name, runtime]) => runtime === "chromium" && cellSelected(name));
 let browser = null;
 let statics = null;
 if (wanted) {
   const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-  statics = await startStatic();
+  statics = await startStatic(PKG_DIRS);
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   after(async () => {
     await browser.close().catch(() => {});

@@ -10,13 +10,11 @@
 import { after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { CELLS, ROOT, cellSelected, pkgDir, runsOn, selectedServers } from "./servers.mjs";
-import { cells, sleep, within } from "./support.mjs";
+import { cells, sleep, startStatic, within } from "./support.mjs";
 
 const GATEWAY = join(ROOT, "tests/interop/gateway.mjs");
 /** The least gap the log must show after a refusal: the `Retry-After` less 10 ms (clock granularity). */
@@ -195,37 +193,16 @@ cells("retry-after steps", (server, peer) => behindGateway(peer, async (gateway)
 
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
-const PAGES = join(ROOT, "tests/interop/matrix/pages");
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css" };
 const browserCells = CELLS.filter(([name, runtime]) => runtime === "chromium" && name.startsWith("retry-after") && cellSelected(name));
 const browserServers = selectedServers().filter((s) => browserCells.some(([name]) => runsOn(name, s.name)));
 const PKG_DIRS = [...new Set(browserServers.map(pkgDir))];
 const pkgPath = (server) => `/pkg-${PKG_DIRS.indexOf(pkgDir(server))}/`;
 
-/** Serves pages/ at / and each package directory at /pkg-<n>/ on a free loopback port. */
-async function startStatic() {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const pkg = /^\/pkg-(\d+)\//.exec(path);
-    const [base, rest] = pkg && PKG_DIRS[Number(pkg[1])] ? [PKG_DIRS[Number(pkg[1])], path.slice(pkg[0].length)] : [PAGES, path === "/" ? "index.html" : path.slice(1)];
-    const file = normalize(join(base, rest));
-    if (!file.startsWith(base)) return res.writeHead(403).end();
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" }).end(body);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    }
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
-
 let browser = null;
 let statics = null;
 if (browserServers.length > 0) {
   const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-  statics = await startStatic();
+  statics = await startStatic(PKG_DIRS);
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   after(async () => {
     await browser.close().catch(() => {});

@@ -3,7 +3,10 @@
 // `KNOWN_FAILURES` (servers.mjs) applied. Not a test file itself.
 import { test } from "node:test";
 import { appendFileSync } from "node:fs";
-import { KNOWN_FAILURES, cellSelected, runsOn, selectedServers } from "./servers.mjs";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+import { KNOWN_FAILURES, ROOT, cellSelected, runsOn, selectedServers } from "./servers.mjs";
 
 export { sleep } from "../../support/server.mjs";
 
@@ -92,4 +95,34 @@ export function nextTask(client, match, ms = 15_000) {
 export function within(promise, ms, what) {
   let timer;
   return Promise.race([promise, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms); })]).finally(() => clearTimeout(timer));
+}
+
+const PAGES = join(ROOT, "tests/interop/matrix/pages");
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css" };
+
+/**
+ * Serves the matrix's pages/ at / and each of `pkgDirs` at /pkg-<n>/ on a free loopback port; resolves
+ * with `{ origin, close() }`.
+ */
+export async function startStatic(pkgDirs) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const pkg = /^\/pkg-(\d+)\//.exec(path);
+    const [base, rest] = pkg && pkgDirs[Number(pkg[1])]
+      ? [pkgDirs[Number(pkg[1])], path.slice(pkg[0].length)]
+      : [PAGES, path === "/" ? "index.html" : path.slice(1)];
+    const file = normalize(join(base, rest));
+    if (!file.startsWith(base)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" }).end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
