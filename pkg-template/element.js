@@ -462,6 +462,11 @@ function makeTaskElement() {
     #snapshot = null;
     #snapshotJson = "null";
     /**
+     * The door's digest of the snapshot shown: it leaves the snapshot out of a card drawn from the same.
+     * @type {string | null}
+     */
+    #drawn = null;
+    /**
      * The card view of the snapshot shown (`elementCard`).
      * @type {Card | null}
      */
@@ -655,6 +660,7 @@ function makeTaskElement() {
       this.#stop();
       this.#snapshot = null;
       this.#snapshotJson = "null";
+      this.#drawn = null;
       this.#view = null;
       this.#settledTold = false;
       this.#resultJson = undefined;
@@ -723,7 +729,7 @@ function makeTaskElement() {
       const p = this.#p;
       const client = this.#client;
       const id = this.#taskId;
-      const view = snapshot !== null && client && id ? elementCard(client, id, snapshot, w) : null;
+      const view = snapshot !== null && client && id ? elementCard(client, id, snapshot, this.#drawn, w) : null;
       if (!view) {
         // `unknown` is the model's UNKNOWN_STATUS (src/element/model/card_model.rs).
         setAttr(p.card, "data-status", "unknown");
@@ -737,16 +743,19 @@ function makeTaskElement() {
       }
       // What is drawn is recorded first: page code the drawing runs (a `focusin` listener, say) may
       // call back and redraw, and must see this snapshot, not the one before it.
-      // The snapshot comes as its JSON text: compared as it is, parsed only for an event.
-      const json = view.snapshot;
+      // The snapshot comes as its JSON text, parsed only for an event, and only when it is not the one
+      // drawn last.
+      const changed = view.snapshot !== undefined && view.snapshot !== this.#snapshotJson;
+      const json = view.snapshot ?? this.#snapshotJson;
       const thisDraw = ++this.#draws;
-      if (json !== this.#snapshotJson) out.push(["mcp-task-change", JSON.parse(json)]);
+      if (changed) out.push(["mcp-task-change", JSON.parse(json)]);
       if (view.settled && !this.#settledTold) {
         this.#settledTold = true;
         out.push(["mcp-task-settled", JSON.parse(json)]);
       }
-      this.#snapshot = view.snapshot;
+      this.#snapshot = json;
       this.#snapshotJson = json;
+      this.#drawn = view.digest;
       if (view.settled) this.#stopTicking();
       else if (this.#connected && !this.#ticker) this.#ticker = setInterval(() => this.#tick(), 1000);
       setAttr(p.card, "data-status", view.status);

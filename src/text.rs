@@ -111,6 +111,17 @@ pub(crate) fn comma_list(items: &[String]) -> String {
     out
 }
 
+/// A 64-bit digest of `text` (FNV-1a over its bytes): small code, and no adversary gains by a
+/// collision where it is used (a record's stored version, a card already drawn: a chance match only
+/// keeps one draw's or one poll's stale copy).
+pub(crate) fn digest(text: &str) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    for byte in text.bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

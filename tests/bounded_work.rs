@@ -220,6 +220,47 @@ fn a_too_large_form_says_so_and_offers_only_decline_and_cancel() {
     }
 }
 
+/// A schema over what a form may hold is not kept: a poll's answer asking a form of 100,000 fields
+/// (about 7 MB, near the body limit) becomes a question of a few bytes whose form is too large, so no
+/// snapshot, stored record or draw of the task carries the megabytes again.
+#[test]
+fn a_schema_past_the_byte_limit_is_not_kept_and_its_question_is_too_large() {
+    use mcp_tasks_web::element::model::card_model::Question;
+    use mcp_tasks_web::protocol::form::{FormLimit, SchemaError};
+    use mcp_tasks_web::protocol::input::TOO_LARGE_SCHEMA;
+    let schema = wide_schema(100_000, Order::Scattered);
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","taskId":"t1","status":"input_required",
+        "createdAt":"2026-12-02T10:00:00Z","lastUpdatedAt":"2026-12-02T10:00:00Z","ttlMs":60000,
+        "inputRequests":{{"wide":{{"method":"elicitation/create","params":{{"message":"Fill in","requestedSchema":{schema}}}}}}}}}}}"#
+    );
+    assert!(body.len() < 8 << 20, "within the default body limit: {} B", body.len());
+    let message = parse_answer_within(&body, DEFAULT_MAX_INPUT_REQUESTS).expect("one question");
+    let task = decode_get_task_result(&message["result"]).expect("a task");
+    let questions = task.input_requests().expect("asking");
+    let kept = mcp_tasks_web::protocol::input::encode_input_requests(questions).to_string();
+    assert!(kept.len() < 200, "the question without its schema: {kept}");
+    let limit = FormLimit::Bytes.max();
+    let expected =
+        format!(r#""requestedSchema":{{"{TOO_LARGE_SCHEMA}":{{"bytes":{},"limit":{limit}}}}}"#, schema.len());
+    assert!(kept.contains(&expected), "{kept}");
+    assert!(kept.contains(r#""message":"Fill in""#), "{kept}");
+    let snapshot =
+        snapshot_asking(&json::from_str(&kept).expect("JSON")["wide"]["params"]["requestedSchema"].to_string());
+    let model = CardModel::from_json(&snapshot);
+    assert!(matches!(&model.questions[0].1, Question::Form { form: Err(SchemaError::TooLarge(FormLimit::Bytes)), .. }));
+    // At the limit the schema is kept as it came.
+    let padded = format!(r#"{{"type":"object","properties":{{}},"description":"{}"}}"#, "x".repeat(limit - 60));
+    let body = format!(
+        r#"{{"wide":{{"method":"elicitation/create","params":{{"message":"m","requestedSchema":{padded}}}}}}}"#
+    );
+    let at = mcp_tasks_web::protocol::input::decode_input_requests(
+        &parse_answer(&format!(r#"{{"params":{{"inputRequests":{body}}}}}"#)).expect("JSON")["params"]["inputRequests"],
+    )
+    .expect("one question");
+    assert!(mcp_tasks_web::protocol::input::encode_input_requests(&at).to_string().contains(&"x".repeat(limit - 60)));
+}
+
 /// Under the limits every check stays small: a multi select answered with every option reversed and
 /// with repeats, more picks than a form may hold options refused before they are compared, and answers
 /// with many unknown keys.

@@ -33,7 +33,16 @@ export type QueryEvent =
   | { e: "migrate"; sizes?: Sizes }
   | { e: "tasks"; from: number; count: number }
   | { e: "notice"; id: string; language: string }
-  | { e: "card"; id: string; snapshot: unknown; words: unknown; server: UrlParts; urls: Record<string, UrlParts> }
+  | {
+      e: "card";
+      id: string;
+      snapshot: unknown;
+      /** The `digest` of the card drawn last, or null: the answer leaves out a snapshot of that digest. */
+      drawn: string | null;
+      words: unknown;
+      server: UrlParts;
+      urls: Record<string, UrlParts>;
+    }
   | { e: "list"; words: unknown };
 
 /** Host calls settled later, by a `done` effect (`#ask`): the event is kept for a hand-over. */
@@ -97,8 +106,10 @@ export interface Card {
   error: string | null;
   result: CardResult | null;
   questions: QuestionView[];
-  /** The snapshot the card was drawn from, as its JSON text (compared as it is, parsed for an event). */
-  snapshot: string;
+  /** The snapshot the card was drawn from, as its JSON text; absent when its digest is the event's `drawn`. */
+  snapshot?: string;
+  /** A digest of that snapshot's text, to send back as `drawn`. */
+  digest: string;
 }
 
 /** A result as a card shows it. */

@@ -4,6 +4,7 @@
 //! handles the texts were about 6 MB of the page's memory). A digest that matched another text by
 //! chance would only keep this tab's copy of a record until its next poll.
 use crate::collections::SortedMap;
+use crate::text::digest;
 
 #[derive(Debug)]
 enum Version {
@@ -16,15 +17,6 @@ enum Version {
 pub(super) struct Versions {
     map: SortedMap<String, Version>,
     keep_text: bool,
-}
-
-/// FNV-1a over the text's bytes: small code, and no adversary gains by a collision (see above).
-fn digest(text: &str) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
-    for byte in text.bytes() {
-        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 impl Versions {

@@ -21,8 +21,8 @@ fn parts(value: &Value) -> Option<UrlParts> {
 impl Door {
     /// The card of task `id` (`element::model::view::card`): of the client's own snapshot, else of the
     /// one the element drew last (`snapshot`, its JSON text, or a snapshot); `null` when there is
-    /// neither. The card's `snapshot` is the one drawn, as JSON text. `server`: the endpoint as
-    /// the parser read it against the page.
+    /// neither. The card's `snapshot` is the one drawn, as JSON text, left out when its `digest` is the
+    /// event's `drawn`. `server`: the endpoint as the parser read it against the page.
     pub(super) fn card(&mut self, event: &Value, x: u64) {
         let own = self.snapshot(&text(event, "id"));
         let given = event.get("snapshot").filter(|v| !v.is_null());
@@ -66,10 +66,17 @@ impl Door {
         if !need.is_empty() {
             return self.done(x, Ok(json!({ "need": Value::Array(need) })));
         }
-        // As its JSON text: the element compares it as text and parses it only for an event, where an
-        // object cost the page a parse and a `JSON.stringify` of the whole task on every draw.
+        // The snapshot drawn goes as its JSON text, and only when it is not the one the element drew
+        // last (`drawn`, the digest this answer gives): a redraw of an unchanged task of megabytes would
+        // otherwise carry, escape, parse and compare the whole task each time.
         if let Value::Object(members) = &mut card {
-            members.put("snapshot", Value::String(snapshot.to_string()));
+            let text = snapshot.to_string();
+            // As text: compared as text, where reading a number would bring the float parser along.
+            let digest = crate::text::digest(&text).to_string();
+            if event.get("drawn").and_then(Value::as_str) != Some(&digest) {
+                members.put("snapshot", Value::String(text));
+            }
+            members.put("digest", Value::String(digest));
         }
         self.done(x, Ok(card));
     }

@@ -837,6 +837,36 @@ fn a_card_names_the_urls_it_needs_read_and_then_shows_what_the_parser_read() {
 }
 
 #[test]
+fn a_card_leaves_out_the_snapshot_the_element_drew_last_and_sends_it_again_once_it_changes() {
+    let mut door = open();
+    let poll = with_task(&mut door);
+    let working = |message: &str| {
+        let mut task = task("working");
+        task["statusMessage"] = json!(message);
+        task["resultType"] = json!("complete");
+        task
+    };
+    answer(&mut door, NOW + 1_000, &poll, working("one"));
+    let written = feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    let card = |door: &mut Door, drawn: Value| {
+        let ask = json!({ "e": "card", "x": 7, "id": "t1", "words": {}, "drawn": drawn, "urls": {} });
+        the(&door.handle(NOW + 1_000, &ask, &[]), "done").get("value").cloned().unwrap()
+    };
+    let first = card(&mut door, Value::Null);
+    let digest = first.get("digest").cloned().expect("a card names the digest of its snapshot");
+    assert!(first.get("snapshot").and_then(Value::as_str).is_some_and(|s| s.contains("\"one\"")));
+    let again = card(&mut door, digest.clone());
+    assert_eq!(again.get("snapshot"), None, "the element has this snapshot already");
+    assert_eq!(again.get("digest"), Some(&digest));
+    assert_eq!(again.get("message"), first.get("message"), "the card itself is drawn in full");
+    let out = feed(&mut door, timer(&written), r#"{"e":"tick"}"#);
+    answer(&mut door, NOW + 3_000, the(&out, "send"), working("two"));
+    let changed = card(&mut door, digest.clone());
+    assert_ne!(changed.get("digest"), Some(&digest));
+    assert!(changed.get("snapshot").and_then(Value::as_str).is_some_and(|s| s.contains("\"two\"")));
+}
+
+#[test]
 fn two_steps_of_one_client_at_once_send_a_queued_cancel_once() {
     let (_, entry) = leading_tab();
     let mut door = open_stepping();

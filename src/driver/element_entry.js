@@ -29,15 +29,17 @@ export const elementAnswer = (schema, entered, w) =>
   JSON.parse(answer(String(schema), JSON.stringify(entered ?? null), JSON.stringify(w ?? null)));
 
 /**
- * The card of task `id` of `client` (else of `snapshot`), or null.
+ * The card of task `id` of `client` (else of `snapshot`), or null; without its snapshot when that is
+ * the one of digest `drawn`.
  * @param {unknown} client
  * @param {string} id
  * @param {unknown} snapshot
+ * @param {string | null} drawn
  * @param {unknown} w
  * @returns {Card | null}
  */
-export const elementCard = (client, id, snapshot, w) =>
-  client instanceof TaskClient ? client[ELEMENT]("card", { id, snapshot, words: w }) : null;
+export const elementCard = (client, id, snapshot, drawn, w) =>
+  client instanceof TaskClient ? client[ELEMENT]("card", { id, snapshot, drawn, words: w }) : null;
 
 /**
  * The rows of `client`'s list.

@@ -623,11 +623,11 @@ export class TaskClient {
    *
    * @overload
    * @param {"card"} kind
-   * @param {{ id: string, snapshot: unknown, words: unknown }} fields
+   * @param {{ id: string, snapshot: unknown, drawn: string | null, words: unknown }} fields
    * @returns {Card | null}
    *
    * @param {"respond" | "list" | "card"} kind
-   * @param {{ id?: string, answersText?: string, snapshot?: unknown, words?: unknown }} fields
+   * @param {{ id?: string, answersText?: string, snapshot?: unknown, drawn?: string | null, words?: unknown }} fields
    * @returns {Promise<unknown> | DoneValues["list"] | Card | null}
    */
   [ELEMENT](kind, fields) {
@@ -644,6 +644,7 @@ export class TaskClient {
       e: "card",
       id: String(fields.id),
       snapshot: null,
+      drawn: fields.drawn ?? null,
       words: fields.words,
       server: urlParts(this.#url, base),
       urls: {},

@@ -5,10 +5,15 @@ use crate::collections::SortedMap;
 use crate::json::{json, Value};
 
 use super::fields::{self, Object};
+use super::form::FormLimit;
 use super::DecodeError;
 
 /// Server-chosen key → embedded request. Keys are unique for the life of a task.
 pub type InputRequests = SortedMap<String, InputRequest>;
+
+/// What a form's `requestedSchema` becomes when it is over [`FormLimit::Bytes`]: an object of this one
+/// member, `{ "bytes": its length, "limit": the limit }`. The form model reads it as too large.
+pub const TOO_LARGE_SCHEMA: &str = "x-tooLarge";
 
 /// The most `inputRequests` one answer may carry unless the host says otherwise (`maxInputRequests`).
 /// Each is a question a person answers, so real servers ask a handful; a hostile one asking 10,000
@@ -130,6 +135,18 @@ impl ElicitRequest {
                 // The client reads answers with the schema kept as text (`json::RawJson`).
                 if !matches!(schema, Value::Raw(raw) if raw.is_object()) {
                     fields::object(schema, "requestedSchema")?;
+                }
+                // A schema past what a form may hold is not kept: the question is, so the person can
+                // still decline or cancel, without megabytes in every snapshot, write and draw.
+                if let Value::Raw(raw) = schema {
+                    if raw.as_str().len() > FormLimit::Bytes.max() {
+                        let mut kept = Object::new();
+                        kept.put(
+                            TOO_LARGE_SCHEMA,
+                            json!({ "bytes": raw.as_str().len(), "limit": FormLimit::Bytes.max() }),
+                        );
+                        return Ok(Self::Form { message, requested_schema: Value::Object(kept) });
+                    }
                 }
                 Ok(Self::Form { message, requested_schema: schema.clone() })
             }

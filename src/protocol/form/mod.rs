@@ -239,6 +239,9 @@ impl FormModel {
             tree => tree,
         };
         let root = schema.as_object().ok_or(SchemaError::NotAnObject)?;
+        if root.get(crate::protocol::input::TOO_LARGE_SCHEMA).is_some() {
+            return Err(SchemaError::TooLarge(FormLimit::Bytes));
+        }
         match root.get("type") {
             Some(Value::String(t)) if t == "object" => {}
             _ => return Err(SchemaError::RootTypeNotObject),
