@@ -179,4 +179,21 @@ mod tests {
         }
         assert_eq!(ErrorKind::from_code("nonsense"), None);
     }
+
+    /// The names are decided here: the published union `TaskClientErrorName` (which the type checker
+    /// holds the JS driver's own names to) lists exactly these, in this order.
+    #[test]
+    fn the_published_error_names_are_these() {
+        let dts = include_str!("../pkg-template/client.d.ts");
+        let union =
+            dts.split("export type TaskClientErrorName =").nth(1).expect("client.d.ts declares TaskClientErrorName");
+        let published: Vec<&str> = union
+            .lines()
+            .skip(1)
+            .map_while(|line| line.trim().strip_prefix("| \""))
+            .filter_map(|line| line.split('"').next())
+            .collect();
+        let ours: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.js_name()).collect();
+        assert_eq!(published, ours);
+    }
 }

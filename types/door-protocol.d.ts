@@ -8,6 +8,7 @@ import type {
   InputResponses,
   ListToolsResult,
   StepResult,
+  TaskClientErrorName,
   TaskSnapshot,
   UnknownCallSnapshot,
 } from "../pkg-template/client.js";
@@ -208,7 +209,8 @@ export type DoorEvent = PlainEvent | Numbered<QueryEvent> | Numbered<AskEvent> |
 
 /** The door's error, which the driver turns into the `Error` hosts catch (`toError`). */
 export interface DoorError {
-  name: string;
+  /** `ErrorKind::js_name` (src/error.rs), the names `TaskClientErrorName` lists. */
+  name: TaskClientErrorName;
   message: string;
   code?: number | null;
   retryable?: boolean;

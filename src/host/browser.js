@@ -46,13 +46,13 @@ export class Host {
   }
 }
 
-/** @import { InputRequests } from "./client.js" */
+/** @import { InputRequests, TaskClientErrorName } from "./client.js" */
 /** @typedef {Error & { code: number | null, retryable: boolean }} ClientError */
 
 /**
  * A client error as hosts get it: an Error with `name`, `code` (a number or null) and `retryable`.
  * @param {string} message
- * @param {string} name
+ * @param {TaskClientErrorName} name
  * @param {number | null | undefined} code
  * @param {boolean} retryable
  */
