@@ -7,6 +7,7 @@ mod common;
 use mcp_tasks_web::client_state::{
     ClientConfig, ClientState, Effect, ExchangeOutcome, Keys, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };
+use mcp_tasks_web::json::Value;
 use mcp_tasks_web::machine::record::{Action, Change, LocalStatus};
 use mcp_tasks_web::machine::stored::to_stored;
 use mcp_tasks_web::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
@@ -93,8 +94,9 @@ fn read_page(s: &mut ClientState, entries: Vec<(String, String)>, now: u64) -> m
 /// A poller that opened with a hint naming `ids` and has polled each of them, before any record is read.
 fn polling_early(ids: &[&str]) -> ClientState {
     let mut s = state(true, true);
+    let hint: Vec<Value> = ids.iter().map(|id| Value::from(*id)).collect();
     let ids: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
-    s.poll_early(&ids);
+    s.poll_early(T0, &hint);
     assert_eq!(polls(&s.drain_effects()), ids, "each polled before any record is read");
     s
 }
@@ -189,21 +191,24 @@ fn the_hint_names_up_to_eight_live_tasks_of_this_generation_and_changes_with_the
         s.add_task(T0, "build".into(), task(&format!("t{i}"), TaskStatus::Working, None));
     }
     s.add_task_of(T0, "build".into(), task("legacy", TaskStatus::Working, None), TaskProtocol::Legacy);
-    let hint = s.early_hint().expect("the live set is new");
+    let hint = s.early_hint(T0).expect("the live set is new");
     assert_eq!(hint.len(), EARLY_POLLS);
-    assert!(hint.iter().all(|id| id.starts_with('t')), "2025-11-25 tasks need a session first: {hint:?}");
-    assert_eq!(s.early_hint(), None, "unchanged live set, nothing to write");
+    assert!(
+        hint.iter().all(|id| id.as_str().is_some_and(|id| id.starts_with('t'))),
+        "2025-11-25 tasks need a session first: {hint:?}"
+    );
+    assert_eq!(s.early_hint(T0), None, "unchanged live set, nothing to write");
 
-    let id = hint[0].clone();
-    s.poll_early(std::slice::from_ref(&id));
+    let id = hint[0].as_str().unwrap().to_owned();
+    s.poll_early(T0, &hint[..1]);
     assert_eq!(polls(&s.drain_effects()), std::slice::from_ref(&id));
     assert_eq!(
         early_answer(&mut s, T0 + 1_000, &id, answer(&id, TaskStatus::Completed, "done", T0 + 900)),
         Change::State
     );
-    let after = s.early_hint().expect("a task ended");
-    assert!(!after.contains(&id), "an ended task leaves the hint: {after:?}");
+    let after = s.early_hint(T0 + 1_000).expect("a task ended");
+    assert!(!after.contains(&Value::from(id.as_str())), "an ended task leaves the hint: {after:?}");
 
-    assert_eq!(state(false, true).early_hint(), None, "a tab that does not poll writes no hint");
-    assert_eq!(state(true, false).early_hint(), None, "nor does step mode");
+    assert_eq!(state(false, true).early_hint(T0), None, "a tab that does not poll writes no hint");
+    assert_eq!(state(true, false).early_hint(T0), None, "nor does step mode");
 }

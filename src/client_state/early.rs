@@ -3,7 +3,9 @@
 //! short hint of live task ids in the host's synchronous storage (the driver writes what
 //! [`ClientState::early_hint`] hands out), polls those ids while the store opens, and each answer waits
 //! here until its record is read: applied then as the answer to a poll, so the task is not asked again.
+//! While the server's `Retry-After` runs, the hint also names its end, and no early poll goes out.
 use crate::collections::SortedMap;
+use crate::json::Value;
 use crate::machine::record::{Action, Change};
 use crate::protocol::task_protocol::TaskProtocol;
 
@@ -20,19 +22,19 @@ pub(super) struct EarlyPolls {
     pending: SortedMap<String, Option<(u64, ExchangeOutcome)>>,
     /// The restore is over: an answer whose record was not read belongs to no task of ours.
     closed: bool,
-    /// The live set's version when the hint was last handed out.
-    hinted: Option<u64>,
+    /// The live set's version and the pause's end when the hint was last handed out.
+    hinted: Option<(u64, u64)>,
 }
 
 impl ClientState {
-    /// The ids for the hint (up to [`EARLY_POLLS`] live 2026-07-28 tasks), when the live set changed
-    /// since the last call; `None` when it did not, or when this client does not poll. Empty: no task
-    /// to poll early, and the hint should go.
-    pub fn early_hint(&mut self) -> Option<Vec<String>> {
+    /// The hint (up to [`EARLY_POLLS`] ids of live 2026-07-28 tasks, then the end of the server's
+    /// pause while one runs), when the live set or the pause changed since the last call; `None` when
+    /// neither did, or when this client does not poll. Empty: nothing to say, and the hint should go.
+    pub fn early_hint(&mut self, now: u64) -> Option<Vec<Value>> {
         if !self.config.auto_poll || !self.leader {
             return None;
         }
-        let version = self.records.live_version();
+        let version = (self.records.live_version(), self.pause.until());
         if self.early.hinted == Some(version) {
             return None;
         }
@@ -43,18 +45,24 @@ impl ClientState {
                 break;
             }
             if !record.is_settled() && record.protocol() == TaskProtocol::Extension {
-                ids.push(id.to_string());
+                ids.push(Value::from(id.as_ref()));
             }
+        }
+        if self.is_paused(now) {
+            ids.push(Value::from(self.pause.until()));
         }
         Some(ids)
     }
 
-    /// At open, before any record is read, as the poller: polls the tasks `ids` names (the hint),
-    /// outside the request window.
-    pub fn poll_early(&mut self, ids: &[String]) {
-        for id in ids.iter().take(EARLY_POLLS) {
-            if self.early.pending.insert(id.clone(), None).is_none() {
-                self.push(Effect::Send { id: id.clone(), action: Action::Poll, slot: false });
+    /// At open, before any record is read, as the poller: polls the tasks the hint names, outside the
+    /// request window, unless the pause it names has not ended.
+    pub fn poll_early(&mut self, now: u64, hint: &[Value]) {
+        if hint.iter().filter_map(Value::as_u64).any(|until| now < until) {
+            return;
+        }
+        for id in hint.iter().filter_map(Value::as_str).take(EARLY_POLLS) {
+            if self.early.pending.insert(id.to_owned(), None).is_none() {
+                self.push(Effect::Send { id: id.to_owned(), action: Action::Poll, slot: false });
             }
         }
     }

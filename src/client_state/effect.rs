@@ -24,6 +24,13 @@ pub enum Effect {
     Store(String),
     /// Delete this store key.
     Delete(String),
+    /// Write `text` under store key `key` (a record of the server's, not of a task).
+    Save {
+        /// The store key.
+        key: String,
+        /// Its text.
+        text: String,
+    },
     /// Emit the `task` event with the snapshot of `id`.
     EmitTask(String),
     /// Show the system notification for task `id` (it needs input or ended while the page is hidden).

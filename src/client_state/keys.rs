@@ -1,7 +1,7 @@
 //! The store keys of one client: everything it reads and writes sits under one prefix per namespace
 //! and server URL, and the same prefix names its Web Lock and BroadcastChannel.
 //!
-//! A key is `mcp-tasks/2/{namespace}/{server}/task/{id}` (or `…/call/{id}`, `…/server`), each part
+//! A key is `mcp-tasks/2/{namespace}/{server}/task/{id}` (or `…/call/{id}`, `…/server`, `…/pause`), each part
 //! escaped (`%` as `%25`, `/` as `%2F`). A part then holds no `/`, so a key splits back into exactly
 //! the parts it was built from and no client's prefix starts another's. The previous release wrote
 //! the parts bare (`mcp-tasks/1/…`): a client on `https://h` listed, and so loaded and expired, the
@@ -119,6 +119,11 @@ impl Keys {
     /// The key that remembers which task generation the server speaks.
     pub fn server(&self) -> String {
         format!("{}server", self.prefix)
+    }
+
+    /// The key of the server's `Retry-After` met by a request of no task (`client_state::pause`).
+    pub fn pause(&self) -> String {
+        format!("{}pause", self.prefix)
     }
 
     /// The name of the Web Lock that picks the tab that polls, and of the BroadcastChannel the tabs

@@ -5,12 +5,14 @@
 //! A task's record keeps its last failure with its time (`lastFailure`), so a `Retry-After` met by a
 //! poll, an answer or a cancel travels with the record: every record read from the store (a reload, a
 //! tab opening, each `step()` of an edge worker, a fresh client each time) or shared by the polling tab
-//! extends the pause to that failure's end. No key or message of its own.
+//! extends the pause to that failure's end. A request of no task (a call, a listen, a discover) has no
+//! record to carry it: its pause is stored under its own key ([`super::Keys::pause`], `{"at", "ms"}`)
+//! and posted to the other tabs ([`TabMessage::Pause`]), and the poller's early-poll hint names its end.
 use crate::error::{ClientError, ErrorKind};
 use crate::machine::backoff::Failure;
 use crate::machine::record::TaskRecord;
 
-use super::{ClientState, Effect};
+use super::{ClientState, Effect, TabMessage};
 
 /// The longest pause a server can ask for; a larger `Retry-After` is read as this (a hostile or broken
 /// server must not stop the client for days).
@@ -33,19 +35,48 @@ impl Pause {
     #[inline(never)]
     pub(super) fn note(&mut self, at: u64, failure: &Failure) {
         if let Failure::Http { retry_after_ms: Some(ms), .. } = failure {
-            self.until = self.until.max(at.saturating_add((*ms).min(MAX_SERVER_PAUSE_MS)));
+            self.note_delay(at, *ms);
         }
+    }
+
+    /// Notes a delay of `ms` asked for at `at` (at most [`MAX_SERVER_PAUSE_MS`]).
+    pub(super) fn note_delay(&mut self, at: u64, ms: u64) {
+        self.until = self.until.max(at.saturating_add(ms.min(MAX_SERVER_PAUSE_MS)));
     }
 }
 
 impl ClientState {
     /// A request the driver made outside the state (a call, a listen, `server/discover`) failed: its
-    /// `Retry-After`, if any, pauses every request to the server.
+    /// `Retry-After`, if any, pauses every request to the server, here, in the other tabs and in the
+    /// next client to read the store.
     pub fn on_server_failure(&mut self, now: u64, failure: &Failure) {
+        let Failure::Http { retry_after_ms: Some(ms), .. } = failure else { return };
         let before = self.pause.until();
         self.pause.note(now, failure);
         if self.pause.until() != before {
+            let ms = (*ms).min(MAX_SERVER_PAUSE_MS);
+            let text = crate::json::json!({ "at": now, "ms": ms }).to_string();
+            self.push(Effect::Save { key: self.keys.pause(), text });
+            self.push(Effect::Post(TabMessage::Pause { at: now, ms }));
             self.push(Effect::Rearm);
+        }
+    }
+
+    /// Another tab's pause, or the one stored under [`super::Keys::pause`] (`{"at", "ms"}`).
+    pub(super) fn heed_shared_pause(&mut self, at: u64, ms: u64) {
+        let before = self.pause.until();
+        self.pause.note_delay(at, ms);
+        if self.pause.until() != before {
+            self.push(Effect::Rearm);
+        }
+    }
+
+    /// The stored pause's text, read.
+    pub(super) fn heed_stored_pause(&mut self, text: &str) {
+        let Ok(value) = crate::json::from_str(text) else { return };
+        let field = |name: &str| value.get(name).and_then(crate::json::Value::as_u64);
+        if let (Some(at), Some(ms)) = (field("at"), field("ms")) {
+            self.heed_shared_pause(at, ms);
         }
     }
 

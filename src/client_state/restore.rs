@@ -114,6 +114,7 @@ impl ClientState {
                     self.unknown_calls.insert(id, call);
                 }
             }
+            StoredKey::Other if key == self.keys.pause() => self.heed_stored_pause(text),
             StoredKey::Other => {}
         }
     }
@@ -157,7 +158,11 @@ impl ClientState {
     /// added since this client last read or wrote it, and drops those no longer stored.
     pub fn sync_from_store(&mut self, entries: &[(&str, &str)]) {
         let mut seen = SortedSet::new();
+        let pause = self.keys.pause();
         for &(key, text) in entries {
+            if key == pause {
+                self.heed_stored_pause(text);
+            }
             let StoredKey::Task(id) = self.keys.classify(key) else { continue };
             if self.versions.holds(&id, text) {
                 seen.insert(id);

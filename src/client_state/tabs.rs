@@ -20,6 +20,7 @@ impl ClientState {
             TabMessage::Adopt { id, stored } => self.take_record(now, id, &stored, true),
             TabMessage::Forget { ids } => self.remove(&ids, Removal::FromOtherTab),
             TabMessage::Clear => self.cleared_elsewhere(),
+            TabMessage::Pause { at, ms } => self.heed_shared_pause(at, ms),
             TabMessage::Respond { .. } | TabMessage::Cancel { .. } if self.leader => return Some(message),
             TabMessage::Respond { .. } | TabMessage::Cancel { .. } => {}
             TabMessage::Reply { .. } => return Some(message),

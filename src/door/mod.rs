@@ -12,7 +12,7 @@
 //! (`legacy.rs`: era detection, the session, `tasks/result` streams); without it, it hands over to
 //! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes.
 use crate::client_state::{
-    ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
+    ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, MAX_REQUESTS_IN_FLIGHT,
 };
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
@@ -235,10 +235,12 @@ fn pairs<'a>(event: &Value, body: &'a [u8]) -> Vec<(&'a str, &'a str)> {
 
 /// The task ids an early hint names (`hint`: the JSON text the polling tab last wrote), at most
 /// [`EARLY_POLLS`]; none when it is not a list of ids.
-fn early_ids(event: &Value) -> Vec<String> {
+fn early_hint(event: &Value) -> Vec<Value> {
     let hint = event.get("hint").and_then(Value::as_str).and_then(|text| crate::json::from_str(text).ok());
-    let items = hint.as_ref().and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    items.iter().filter_map(Value::as_str).take(EARLY_POLLS).map(str::to_owned).collect()
+    match hint {
+        Some(Value::Array(items)) => items,
+        _ => Vec::new(),
+    }
 }
 
 /// A whole non-negative number the driver wrote (read without float parsing, which would cost the
@@ -335,7 +337,7 @@ impl Door {
             "restore" => self.restore(now, event, body, x),
             // The lock was free at open: this tab will poll (`restore` says so), and polls the hinted
             // tasks before the store is read.
-            "early" => self.state.poll_early(&early_ids(event)),
+            "early" => self.state.poll_early(now, &early_hint(event)),
             "lead" => self.lead(now, event, body),
             "message" => self.tab_message(now, body),
             "step" => self.step(now, event, body, x),
@@ -443,8 +445,8 @@ impl Door {
             };
             self.out.push(json!({ "do": "timer", "at": at }));
         }
-        if let Some(ids) = self.state.early_hint() {
-            let text = (!ids.is_empty()).then(|| Value::from(ids).to_string());
+        if let Some(hint) = self.state.early_hint(now) {
+            let text = (!hint.is_empty()).then(|| Value::Array(hint).to_string());
             self.out.push(json!({ "do": "hint", "key": self.state.keys().early_hint(), "text": text }));
         }
         std::mem::take(&mut self.out)
@@ -1148,6 +1150,7 @@ impl Door {
                 }
                 None => self.out.push(json!({ "do": "delete", "key": key })),
             },
+            Effect::Save { key, text } => self.out.push(json!({ "do": "save", "key": key, "text": text })),
             Effect::EmitTask(id) => {
                 let snapshot = self.snapshot(&id);
                 self.out.push(json!({ "do": "emit", "type": "task", "detail": snapshot }));

@@ -2,7 +2,8 @@
 // it forwards every request to the upstream server and answers every third `tasks/get` itself with
 // `503 Service Unavailable` and `Retry-After: 1`, without forwarding it. Real gateways send that 503
 // with a plain-text body or with a JSON-RPC error; this one alternates (`--body text|jsonrpc|both`,
-// default both: the first refusal plain text, the second a JSON-RPC error, and so on).
+// default both: the first refusal plain text, the second a JSON-RPC error, and so on). With
+// `--refuse-call K` it also refuses the K-th `tools/call` the same way (a request of no task yet).
 //
 // CORS as a well-configured gateway answers it for browser pages on loopback origins: preflights are
 // answered here (never forwarded), and every answer, its own and the upstream's, exposes
@@ -14,6 +15,7 @@
 // Preflights are logged with `method: "OPTIONS"`. The first stdout line is `listening on URL`.
 //
 //   node gateway.mjs --upstream http://127.0.0.1:PORT/mcp [--port N] [--every 3] [--retry-after 1] [--body both]
+//                    [--refuse-call K]
 //
 // Binds 127.0.0.1 only. Exits on SIGTERM / SIGINT.
 import http from "node:http";
@@ -25,7 +27,7 @@ const EXPOSE = "Mcp-Session-Id, MCP-Protocol-Version, Retry-After, Content-Type,
 const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection", "host", "content-length"]);
 
 function options(argv) {
-  const out = { upstream: null, port: 0, every: 3, retryAfter: "1", body: "both" };
+  const out = { upstream: null, port: 0, every: 3, retryAfter: "1", body: "both", refuseCall: 0 };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split("=", 2);
     const value = inline ?? argv[++i];
@@ -34,6 +36,7 @@ function options(argv) {
     else if (name === "--every") out.every = Number(value);
     else if (name === "--retry-after") out.retryAfter = value;
     else if (name === "--body") out.body = value;
+    else if (name === "--refuse-call") out.refuseCall = Number(value);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   if (!out.upstream) throw new Error("--upstream URL is required");
@@ -54,6 +57,7 @@ function cors(req) {
 }
 
 let gets = 0;
+let calls = 0;
 let refusals = 0;
 
 async function handle(req, res) {
@@ -75,7 +79,9 @@ async function handle(req, res) {
   let rpc = {};
   try { rpc = JSON.parse(body.toString("utf8")); } catch { /* a GET, or not JSON */ }
   const entry = { at, method: rpc.method ?? req.method, taskId: rpc.params?.taskId, id: rpc.id, refused: false };
-  if (rpc.method === "tasks/get" && ++gets % opts.every === 0) {
+  const refuse =
+    (rpc.method === "tasks/get" && ++gets % opts.every === 0) || (rpc.method === "tools/call" && ++calls === opts.refuseCall);
+  if (refuse) {
     const kind = opts.body === "both" ? (refusals % 2 === 0 ? "text" : "jsonrpc") : opts.body;
     refusals += 1;
     const [type, text] = kind === "text"

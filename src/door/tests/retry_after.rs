@@ -144,3 +144,48 @@ fn a_step_keeps_to_the_pause_an_earlier_step_stored_and_holds_its_own_later_batc
     let out = listed(&mut third, NOW + 3_000, json!({ "e": "step", "x": 1, "entries": fresh }));
     sent(&out, "tasks/get");
 }
+
+#[test]
+fn a_pause_met_by_a_call_holds_in_every_tab_in_the_next_page_and_in_the_next_step() {
+    let (mut follower, _) = leading_tab();
+    follower.state.set_leader(false);
+    let at = NOW + 1_000;
+    let out = feed(&mut follower, at, r#"{"e":"call","x":5,"name":"build"}"#);
+    let call = the(&out, "send").clone();
+    let out = refused(&mut follower, at, &call, "3", "busy");
+    assert_eq!(error_of(&out).get("name").and_then(Value::as_str), Some("HttpError"), "{out:?}");
+    let save = out.iter().find(|e| e.get("do").and_then(Value::as_str) == Some("save")).expect("the pause is stored");
+    let stored = json!([save.get("key").unwrap().clone(), save.get("text").unwrap().clone()]);
+    assert!(stored[0].as_str().unwrap().ends_with("/pause"), "{stored:?}");
+    assert_eq!(crate::json::from_str(stored[1].as_str().unwrap()).unwrap(), json!({ "at": at, "ms": 3_000 }));
+    let shared = posted(&out, "pause").to_owned();
+
+    // The polling tab hears of it: no poll, and its hint for the next page names the pause's end.
+    let (mut leader, entry) = leading_tab();
+    let out = message(&mut leader, at, &shared);
+    let hint = the(&out, "hint").get("text").and_then(Value::as_str).unwrap().to_owned();
+    assert!(hint.ends_with(&format!(",{}]", at + 3_000)), "{hint}");
+    no_send(&feed(&mut leader, at + 2_999, r#"{"e":"tick"}"#), "no poll during another tab's pause");
+    sent(&feed(&mut leader, at + 3_000, r#"{"e":"tick"}"#), "tasks/get");
+
+    // A page opened meanwhile sends none of the hinted early polls, and keeps to the stored pause.
+    let mut page = open_tab();
+    let early = json!({ "e": "early", "hint": hint });
+    no_send(&page.handle(at + 1_000, &early, &[]), "no early poll during the pause");
+    let out =
+        listed(&mut page, at + 1_000, json!({ "e": "restore", "x": 1, "entries": [entry, stored], "leader": true }));
+    no_send(&out, "no poll nor discover during the stored pause");
+    assert_eq!(timer(&out), at + 3_000, "{out:?}");
+    assert_eq!(error_of(&feed(&mut page, at + 1_000, r#"{"e":"call","x":2,"name":"build"}"#))["retryable"], true);
+    let mut later = open_tab();
+    assert!(kinds(&later.handle(at + 3_000, &early, &[])).contains(&"send"), "the hint's pause has ended");
+
+    // An edge worker's next step is a fresh client: the stored pause holds there too.
+    let mut step = open_stepping();
+    let out = listed(&mut step, at + 1_000, json!({ "e": "step", "x": 1, "entries": [entry, stored] }));
+    no_send(&out, "no poll during the stored pause");
+    assert_eq!(
+        the(&out, "done").get("value").and_then(|v| v.get("nextWakeAt")).and_then(Value::as_u64),
+        Some(at + 3_000)
+    );
+}

@@ -4,7 +4,9 @@
 // runtime — Node (the client polls by itself), step mode (a fresh client per `step()`), a Chromium page
 // and a dedicated worker — two tasks run at once, and the gateway's own log (its clock, its side of
 // the wire) must show that after each 503 nothing reached the server for a full second, and both
-// tasks completed. A last cell has two tabs: the one that does not poll must keep to the pause too.
+// tasks completed. A cell has two tabs: the one that does not poll must keep to the pause too. The
+// "call" cells refuse a `tools/call` instead (a request of no task yet): the pause it starts holds in
+// the next clients of step mode, and in the other tab, which polls.
 //
 //   node --test tests/interop/matrix/retry_after.test.mjs      (MATRIX_VERBOSE=1 for the gateway log)
 import { after } from "node:test";
@@ -31,8 +33,8 @@ const BUILD = { seconds: 5 };
  * Starts the gateway in front of `upstream`, asking for `retryAfterS` seconds; `{ url, log, retryAfterS,
  * stop() }`, `log` growing with its JSON lines.
  */
-async function startGateway(upstream, retryAfterS) {
-  const argv = [GATEWAY, "--upstream", upstream, "--port", "0", "--retry-after", String(retryAfterS)];
+async function startGateway(upstream, retryAfterS, extra = []) {
+  const argv = [GATEWAY, "--upstream", upstream, "--port", "0", "--retry-after", String(retryAfterS), ...extra];
   const child = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
   const stderr = [];
@@ -106,8 +108,8 @@ function assertPausesHeld(server, cell, gateway) {
 }
 
 /** Runs `body(gateway)` with a gateway in front of `peer`, adding its log to any failure. */
-async function behindGateway(peer, body, retryAfterS = 1) {
-  const gateway = await startGateway(peer.url, retryAfterS);
+async function behindGateway(peer, body, retryAfterS = 1, extra = []) {
+  const gateway = await startGateway(peer.url, retryAfterS, extra);
   try {
     await body(gateway);
   } catch (error) {
@@ -188,6 +190,58 @@ cells("retry-after steps", (server, peer) => behindGateway(peer, async (gateway)
   assertCompleted(done, targets);
   assertPausesHeld(server, "retry-after steps", gateway);
 }), { timeout: 45_000 });
+
+/** A gateway that refuses the second `tools/call` only, with `Retry-After: 2`. */
+const CALL_REFUSED = ["--every", "1000000", "--refuse-call", "2"];
+
+/** The refused call's pause held: nothing reached the server within it (the gateway's clock). */
+function assertCallPauseHeld(server, cell, gateway) {
+  const least = leastGap(gateway.retryAfterS);
+  const p = pauses(gateway.log, least);
+  console.error(`  ${server.name} ${cell}: ${p.summary}`);
+  const context = `\n--- what reached the gateway (its clock) ---\n${p.transcript}`;
+  assert.deepEqual(p.refusals.map((r) => r.method), ["tools/call"], `the gateway refused the second call: ${p.summary}${context}`);
+  assert.deepEqual(
+    p.early.map((r) => `${r.next} ${r.gap} ms after the 503`),
+    [],
+    `no request reached the server within ${least} ms of the call's 503 (Retry-After: ${gateway.retryAfterS})${context}`,
+  );
+}
+
+/** `promise`'s rejection as `{ name, retryable, message }`, or `{ value }`. */
+const outcome = (promise) =>
+  promise.then(
+    (value) => ({ value }),
+    (e) => ({ name: e?.name, retryable: e?.retryable, message: e?.message }),
+  );
+
+// Step mode: one isolate's `callTool` meets the 503; every later isolate reads the pause from the store,
+// so its steps send nothing and its calls are refused until the pause ends.
+cells("retry-after call steps", (server, peer) => behindGateway(peer, async (gateway) => {
+  const { TaskClient, mapStore } = await nodeClient(server);
+  const store = mapStore();
+  const stepOpen = () => TaskClient.open({ url: gateway.url, store, autoPoll: false, minPollIntervalMs: 50, namespace: "matrix-call-steps" });
+  const first = await (await stepOpen()).callTool("build", { ...BUILD, target: "call-steps" });
+  assert.equal(first.kind, "task", `build returns a task handle: ${JSON.stringify(first)}`);
+  const refused = await outcome((await stepOpen()).callTool("build", { seconds: 1, target: "refused" }));
+  assert.equal(refused.name, "HttpError", `the second call met the 503: ${JSON.stringify(refused)}`);
+  const again = await outcome((await stepOpen()).callTool("build", { seconds: 1, target: "refused-again" }));
+  assert.equal(again.name, "HttpError", `a call from the next isolate during the pause is refused: ${JSON.stringify(again)}`);
+  assert.equal(again.retryable, true);
+  assert.match(again.message, /Retry-After/);
+  let done = null;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const client = await stepOpen();
+    const result = await client.step();
+    done = client.tasks().find((t) => t.taskId === first.task.taskId) ?? null;
+    if (done?.status === "completed") break;
+    await sleep(Math.max(0, Math.min(300, (result.nextWakeAt ?? Date.now()) - Date.now())));
+  }
+  assert.equal(done?.status, "completed", `the task completed: ${JSON.stringify(done)}`);
+  assert.equal(gateway.log.filter((e) => e.method === "tools/call").length, 2, "the refused isolate's successor sent no call");
+  assertCallPauseHeld(server, "retry-after call steps", gateway);
+}, 2, CALL_REFUSED), { timeout: 45_000 });
 
 // ---- Chromium: a host page and a dedicated worker, cross-origin to the gateway ----
 
@@ -323,3 +377,37 @@ cells("retry-after tabs", (server, peer) => behindGateway(peer, async (gateway) 
     await context.close().catch(() => {});
   }
 }, 2), { timeout: 45_000 });
+
+// Two tabs: the one that does not poll calls a tool and meets the 503; the polling tab, whose task is
+// live, hears of the pause over the tabs' channel and sends no poll until it ends.
+cells("retry-after call tabs", (server, peer) => behindGateway(peer, async (gateway) => {
+  const context = await browser.newContext();
+  const errors = [];
+  try {
+    const open = async () => {
+      const page = await pageAt(context, `/index.html?mcp=${encodeURIComponent(gateway.url)}&ns=retry-call-tabs&minPoll=100&pkg=${encodeURIComponent(pkgPath(server))}`, errors);
+      await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 15_000 });
+      assert.equal(await page.evaluate(() => window.host.error), null, "the host page opened its TaskClient");
+      return page;
+    };
+    const a = await open();
+    const b = await open();
+    const out = await a.evaluate((build) => window.host.start("build", { ...build, target: "call-tabs" }), BUILD);
+    assert.equal(out.kind, "task", `build returns a task handle: ${JSON.stringify(out)}`);
+    await sleep(500);
+    const refused = await b.evaluate(() => window.host.start("build", { seconds: 1, target: "refused" }).then(
+      (value) => ({ value }),
+      (e) => ({ name: e?.name, retryable: e?.retryable, message: e?.message }),
+    ));
+    assert.equal(refused.name, "HttpError", `the other tab's call met the 503: ${JSON.stringify(refused)}`);
+    const done = await a.evaluate(([taskId, ms]) => Promise.race([
+      window.host.wait(taskId),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms)),
+    ]), [out.task.taskId, 30_000]);
+    assert.equal(done.status, "completed", `the task completed: ${JSON.stringify(done)}`);
+    assertCallPauseHeld(server, "retry-after call tabs", gateway);
+    assert.deepEqual(errors, [], "no uncaught page errors");
+  } finally {
+    await context.close().catch(() => {});
+  }
+}, 2, CALL_REFUSED), { timeout: 45_000 });
