@@ -46,7 +46,7 @@ export class Host {
   }
 }
 
-/** @import { InputRequests } from "./client.js" */
+/** @import { InputRequests } from "#pkg/client.js" */
 /** @typedef {Error & { code: number | null, retryable: boolean }} ClientError */
 
 /**
