@@ -196,14 +196,21 @@ fn copy_own(root: &Path, source: &str, to: &Path) -> Result<()> {
             to.display()
         )));
     }
-    let text = workspace::read(&root.join(source))?.replace(&format!("\"{PKG_IMPORT}"), "\"./");
+    let text = as_in_package(source, &workspace::read(&root.join(source))?)?;
+    std::fs::write(to, text).context(format!("writing {}", to.display()))
+}
+
+/// The text of module `source` as it ships beside the package's files: each `#pkg/<file>` written
+/// `./<file>`; an error if it imports any other `#` specifier.
+fn as_in_package(source: &str, text: &str) -> Result<String> {
+    let text = text.replace(&format!("\"{PKG_IMPORT}"), "\"./");
     if let Some(at) = ["from \"#", "import(\"#"].iter().find_map(|import| text.find(import)) {
         let line = text[..at].lines().count().max(1);
         return Err(crate::error::Error::msg(format!(
             "{source}:{line} imports a `#` specifier other than {PKG_IMPORT}<file>, which pkg/ cannot resolve"
         )));
     }
-    std::fs::write(to, text).context(format!("writing {}", to.display()))
+    Ok(text)
 }
 
 /// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
@@ -520,7 +527,54 @@ fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{keep_class_names, split_stylesheet};
+    use super::{
+        as_in_package, file_name, keep_class_names, split_stylesheet, CARD_HOST_ENTRY, CLIENT_ENTRY, ELEMENT_SOURCE,
+        JS_DIR, OWN_FILES,
+    };
+
+    #[test]
+    fn a_module_shipped_as_a_file_imports_the_package_beside_it() {
+        let source = "import init from \"#pkg/client.js\";\n/** @import { A } from \"#pkg/stores.js\" */\nconst g = await import(\"#pkg/client_full.js\");\nnew URL(\"./client_bg.wasm\", import.meta.url);\nthis.#private;\n";
+        let shipped = as_in_package("js/entries/x.mjs", source).unwrap();
+        assert_eq!(
+            shipped,
+            "import init from \"./client.js\";\n/** @import { A } from \"./stores.js\" */\nconst g = await import(\"./client_full.js\");\nnew URL(\"./client_bg.wasm\", import.meta.url);\nthis.#private;\n"
+        );
+        let door = as_in_package("js/entries/x.mjs", "// one\nimport init from \"#door\";\n").unwrap_err().to_string();
+        assert!(door.contains("js/entries/x.mjs:2"), "{door}");
+        assert!(as_in_package("x.js", "await import(\"#door-full\")").is_err());
+    }
+
+    /// Every module under js/ reaches pkg/: bundled from a driver entry (imported by a relative path
+    /// from a module under js/driver/), or shipped as a file of its own.
+    #[test]
+    fn every_module_under_js_is_shipped() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ is in the repository");
+        let driver: String = std::fs::read_dir(root.join(JS_DIR).join("driver"))
+            .unwrap()
+            .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+            .collect();
+        let mut folders = vec![root.join(JS_DIR)];
+        let mut modules = 0;
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                modules += 1;
+                let relative = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let in_js = relative.strip_prefix("js/").unwrap_or(&relative);
+                let shipped = [CLIENT_ENTRY, CARD_HOST_ENTRY, ELEMENT_SOURCE].contains(&relative.as_str())
+                    || OWN_FILES.contains(&relative.as_str())
+                    || driver.contains(&format!("\"../{in_js}\""))
+                    || driver.contains(&format!("\"./{}\"", file_name(&relative)));
+                assert!(shipped, "{relative} is neither bundled nor shipped (xtask/src/wasm_build.rs)");
+            }
+        }
+        assert!(modules >= 12, "{modules} modules under js/");
+    }
 
     #[test]
     fn the_stylesheet_is_cut_out_of_its_literal_whole() {
