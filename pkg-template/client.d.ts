@@ -1,4 +1,4 @@
-// Types of `mcp-tasks-web` (client.js: the JS driver over the door, src/driver/task_client.js), written
+// Types of `mcp-tasks-web` (client.js: the JS driver over the door, js/driver/task_client.js), written
 // by hand: the API is the JS class, not a wasm-bindgen export. tests/ts and tests/hosts type-check
 // hosts against them.
 

@@ -2,7 +2,7 @@
 //!
 //! Layers, data flowing down (nothing imports upward):
 //! - [`bindings`]: the only `#[wasm_bindgen]` surface: the door as `ClientDoor`, which the package's
-//!   JS driver (`src/driver/`) calls with events and whose effects it carries out (fetch, store
+//!   JS driver (`js/driver/`) calls with events and whose effects it carries out (fetch, store
 //!   writes, timers, events, tab messages, Web Locks, BroadcastChannel).
 //! - [`door`]: one client's [`client_state::ClientState`] behind one call: events in, effects out, as
 //!   JSON; [`element`]: the `<mcp-task>` / `<mcp-task-list>` model it answers the element from.

@@ -1,4 +1,4 @@
-// Types of `./client_full.js` in pkg/: the full door's glue as the Node, Deno and workerd entries load
-// it (`setFullDoor`), renamed from `door_full.js` by the build.
+// Types of `#pkg/client_full.js`, `./client_full.js` in pkg/: the client build's full door's glue as the
+// Node, Deno and workerd entries load it (`setFullDoor`).
 export * from "./door.js";
 export { default } from "./door.js";

@@ -1,4 +1,4 @@
-// The door protocol as the driver (src/driver/task_client.js) speaks it: the events it feeds
+// The door protocol as the driver (js/driver/task_client.js) speaks it: the events it feeds
 // `ClientDoor.handle` (matched by `Door::handle`, src/door/mod.rs) and the effects the door returns
 // (`json!({ "do": … })` in src/door/), with what each host call's `done` carries. docs/ARCHITECTURE.md,
 // "The door protocol", is the specification; a change to either side changes this file and that page.

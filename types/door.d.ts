@@ -1,7 +1,7 @@
-// Types of `./door.js`, the glue wasm-bindgen generates for the door (src/bindings/), as the driver
-// sees it before esbuild bundles them together (xtask/src/wasm_build.rs copies src/driver/,
-// src/transport/http.js, src/store/idb.js and src/host/browser.js flat beside the glue). Written by
-// hand, since the glue exists only in a build; the element's exports are in the card host build only.
+// Types of `#door` (the root package.json's subpath imports), the glue wasm-bindgen generates for the
+// door (src/bindings/), as the driver imports it and esbuild bundles it (xtask/src/wasm_build.rs).
+// Written by hand, since the glue exists only in a build (target/js/); the element's exports are in
+// the card host build only.
 
 /** What `init` accepts: the .wasm's URL or bytes, a response, or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;

@@ -1,7 +1,7 @@
 // The card host build's exports for element.js that the published pkg-template/mcp_tasks_web.d.ts
-// leaves out (they are not host API): in pkg/, mcp_tasks_web.js is src/driver/element_entry.js bundled,
+// leaves out (they are not host API): in pkg/, mcp_tasks_web.js is js/driver/element_entry.js bundled,
 // so they are typed as that module declares them.
-import type * as entry from "../src/driver/element_entry.js";
+import type * as entry from "../js/driver/element_entry.js";
 
 declare module "../pkg-template/mcp_tasks_web.js" {
   export const elementAnswer: typeof entry.elementAnswer;

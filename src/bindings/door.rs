@@ -1,4 +1,4 @@
-//! `ClientDoor`: the door (`crate::door`) as the one export a JS driver calls (`src/driver/`). Text
+//! `ClientDoor`: the door (`crate::door`) as the one export a JS driver calls (`js/driver/`). Text
 //! in, text out: the driver writes events with `JSON.stringify` and reads effects with `JSON.parse`,
 //! so the boundary costs one glue function per method and no per-value imports.
 use wasm_bindgen::prelude::*;

@@ -1,5 +1,5 @@
 //! The JS-facing surface: everything `#[wasm_bindgen]` lives here and nowhere else. The package's JS
-//! driver (`src/driver/`) calls the door through `ClientDoor` (`door.rs`); hosts never see these
+//! driver (`js/driver/`) calls the door through `ClientDoor` (`door.rs`); hosts never see these
 //! exports but the protocol's names below. The package's typings are written by hand
 //! (`pkg-template/client.d.ts`), since the API hosts use is the driver's JS class.
 use wasm_bindgen::prelude::*;

@@ -1,11 +1,11 @@
 //! The door: one client's whole state behind one call, for a driver written in JS
-//! (`src/driver/task_client.js`). The driver feeds in what happened (a host call, an answer's
+//! (`js/driver/task_client.js`). The driver feeds in what happened (a host call, an answer's
 //! bytes, a failed request, a store write done, the timer) as a JSON value; the door decides with
 //! [`ClientState`] and hands back what to do as JSON values: requests to send, records to write,
 //! events, host promises to settle, the timer. Nothing here touches JS, so the door is tested
 //! natively with a fake clock, like the state it holds.
 //!
-//! What the package ships (`pkg/`, the JS driver in `src/driver/` over it): it drives 2026-07-28
+//! What the package ships (`pkg/`, the JS driver in `js/driver/` over it): it drives 2026-07-28
 //! servers (calls with MRTR rounds and `Mcp-Param-*` headers, tools pages, polls, answers, cancels,
 //! waits, forgets, the listen stream, one poller across tabs, notifications, step mode, and with the
 //! `element` feature the element's cards) and, with the `legacy` feature, 2025-11-25 servers

@@ -1,4 +1,4 @@
-// The hand-over (src/driver/task_client.js, `#handOver`): the first door has no 2025-11-25 flow and
+// The hand-over (js/driver/task_client.js, `#handOver`): the first door has no 2025-11-25 flow and
 // hands over to the door that has it, loaded only then. Here the store says the server speaks
 // 2025-11-25, so the hand-over comes at open; the interop matrix's 2025-11-25 peers cover the one a
 // call finds out. `setFullDoor` is how the package's Node and Deno entries load that door.

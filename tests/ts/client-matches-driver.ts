@@ -1,11 +1,11 @@
 // The published declaration of the client (pkg-template/client.d.ts, written by hand) matches the class
-// that ships (src/driver/task_client.js): the same public members, each assignable both ways, the same
+// that ships (js/driver/task_client.js): the same public members, each assignable both ways, the same
 // static methods and the same module exports. A member added, removed or renamed on one side only, or
 // whose type changed on one side only, fails the type check with an error that names it. Checked by
 // js.tsconfig.json with the driver's sources, so it needs no built package (tests/ts/tsconfig.json
 // checks hosts against pkg/ instead).
-import type * as shippedModule from "../../src/driver/task_client.js";
-import type { ELEMENT, TaskClient as Shipped } from "../../src/driver/task_client.js";
+import type * as shippedModule from "../../js/driver/task_client.js";
+import type { ELEMENT, TaskClient as Shipped } from "../../js/driver/task_client.js";
 import type * as declaredModule from "../../pkg-template/client.js";
 import type { TaskClient as Declared } from "../../pkg-template/client.js";
 

@@ -12,7 +12,7 @@ use crate::checks::Checks;
 use crate::cmd;
 use crate::error::{Context, Error, Result};
 use crate::toolchain::{self, WASM_TARGET};
-use crate::wasm_build::DRIVER_SOURCES;
+use crate::wasm_build::JS_DIR;
 use crate::{wasm_tests, workspace};
 
 /// What each check is reported as (the exact command is echoed when it runs).
@@ -135,20 +135,24 @@ fn biome(root: &Path) -> std::process::Command {
     biome
 }
 
-/// Every JS file the package ships that is written by hand: the driver's sources (copied into pkg/ and
-/// bundled there) and pkg-template's modules, as paths from the repository root.
+/// Every JS file the package ships that is written by hand: every module under js/ (bundled into pkg/
+/// or shipped as a file of its own), as paths from the repository root.
 fn shipped_js(root: &Path) -> Result<Vec<String>> {
-    let mut files: Vec<String> = DRIVER_SOURCES.iter().map(|s| (*s).to_owned()).collect();
-    let template = root.join("pkg-template");
-    let mut own = Vec::new();
-    for entry in std::fs::read_dir(&template).context(format!("listing {}", template.display()))? {
-        let name = entry.context("listing pkg-template")?.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".js") || name.ends_with(".mjs") {
-            own.push(format!("pkg-template/{name}"));
+    let mut files = Vec::new();
+    let mut folders = vec![root.join(JS_DIR)];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).context(format!("listing {}", folder.display()))? {
+            let path = entry.context(format!("listing {}", folder.display()))?.path();
+            let name = path.to_string_lossy();
+            if path.is_dir() {
+                folders.push(path);
+            } else if name.ends_with(".js") || name.ends_with(".mjs") {
+                let relative = path.strip_prefix(root).unwrap_or(&path);
+                files.push(relative.to_string_lossy().replace('\\', "/"));
+            }
         }
     }
-    own.sort();
-    files.extend(own);
+    files.sort();
     Ok(files)
 }
 
@@ -228,8 +232,9 @@ mod tests {
     #[test]
     fn every_shipped_js_file_is_type_checked_and_linted() {
         let shipped = shipped_js(root()).unwrap();
-        assert!(shipped.contains(&"src/driver/task_client.js".to_owned()), "{shipped:?}");
-        assert!(shipped.contains(&"pkg-template/element.js".to_owned()), "{shipped:?}");
+        assert!(shipped.contains(&"js/driver/task_client.js".to_owned()), "{shipped:?}");
+        assert!(shipped.contains(&"js/element/element.js".to_owned()), "{shipped:?}");
+        assert!(shipped.contains(&"js/entries/node.mjs".to_owned()), "{shipped:?}");
         configs_name_every_file(root(), &shipped).unwrap();
     }
 

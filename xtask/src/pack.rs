@@ -17,8 +17,18 @@ use crate::error::{Context, Error, Result};
 pub const TARBALL: &str = "target/pack/mcp-tasks-web.tgz";
 
 /// What pkg/ is built from: when any of these is newer than pkg/package.json, pkg/ is rebuilt first.
-const PKG_INPUTS: [&str; 7] =
-    ["src", "pkg-template", "Cargo.toml", "Cargo.lock", "clippy.toml", "LICENSE-MIT", "LICENSE-APACHE"];
+/// (`package.json`'s subpath imports are how the JS in `js` names the doors.)
+const PKG_INPUTS: [&str; 9] = [
+    "src",
+    "js",
+    "pkg-template",
+    "package.json",
+    "Cargo.toml",
+    "Cargo.lock",
+    "clippy.toml",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
+];
 
 /// Whether pkg/ is missing or older than something it is built from (`Some(why)`).
 pub fn pkg_is_stale(root: &Path) -> Option<String> {

@@ -1,8 +1,14 @@
 //! The pipeline that turns the Rust crate into the npm package in pkg/: pkg-template, then for the
 //! door (`src/door/`) of the client alone and of the client with the element, each without and with
 //! the 2025-11-25 flow: cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt -Oz --converge (see
-//! `optimise`) → short import and export names (see [`short_names`]) → the JS driver (`src/driver/`)
-//! bundled with the first door's glue by esbuild (see [`build`]).
+//! `optimise`) → short import and export names (see [`short_names`]) into [`DOORS_DIR`] → the JS
+//! driver (`js/driver/`) bundled with the first door's glue by esbuild (see [`build`]).
+//!
+//! The JS sources import one another by relative paths, and what the build generates through the
+//! root package.json's subpath imports (`imports`): `#door` and `#door-full` are the doors' glue in
+//! [`DOORS_DIR`] (the client build's under the `without-element` condition), and `#pkg/<file>` a file
+//! of the built package, beside which the module ships. esbuild resolves `#door` when it bundles, and
+//! the modules shipped as files of their own have `#pkg/<file>` written `./<file>` (see [`copy_own`]).
 //!
 //! `--target web` emits a plain ES module with an async `init()`, which works unbundled in
 //! browsers, workers and edge runtimes — the hosts this package is for. wasm-opt runs after
@@ -26,26 +32,38 @@ const OUT_NAME: &str = "mcp_tasks_web";
 /// wasm-bindgen's `--out-name` of the client alone (what `mcp-tasks-web` loads).
 const CLIENT_OUT_NAME: &str = "client";
 
-/// wasm-bindgen's `--out-name` of a door build, before its files take the entry's names.
-const DOOR_OUT_NAME: &str = "door";
-/// wasm-bindgen's `--out-name` of the door with the 2025-11-25 flow, which the driver loads when it
-/// hands over (`src/driver/task_client.js` imports it as [`FULL_DOOR_IMPORT`]).
-const FULL_DOOR_OUT_NAME: &str = "door_full";
-/// How the driver's source names the full door's glue; kept out of the bundle, renamed per entry.
-const FULL_DOOR_IMPORT: &str = "./door_full.js";
-/// The JS the driver takes from the crate, beside the glue (bundled into each entry; the edge
-/// entries stay files of their own and load the full door too).
-pub(crate) const DRIVER_SOURCES: [&str; 8] = [
-    "src/driver/task_client.js",
-    "src/driver/element_entry.js",
-    "src/driver/node.mjs",
-    // The edge entries: the driver's own, which load its full door too.
-    "src/driver/workerd.mjs",
-    "src/driver/deno.mjs",
-    "src/transport/http.js",
-    "src/store/idb.js",
-    "src/host/browser.js",
+/// Where the build writes each door's glue and module under the name it ships with (`client.js` and
+/// `client_bg.wasm`, `client_full.js`, `mcp_tasks_web.js`, `mcp_tasks_web_full.js` and theirs), from
+/// the repository root: the files the root package.json's `#door` and `#door-full` name.
+pub(crate) const DOORS_DIR: &str = "target/js";
+/// The package.json condition under which `#door` and `#door-full` are the client build's doors
+/// (without it, the card host's, whose glue exports the element's functions as well).
+const WITHOUT_ELEMENT: &str = "without-element";
+/// How the driver imports the door with the 2025-11-25 flow, which stays out of the bundle: each
+/// bundle imports its own build's, `./<out name>_full.js`, beside it.
+const FULL_DOOR_IMPORT: &str = "#door-full";
+/// The specifier prefix of a file of the built package (the root package.json's `#pkg/<file>`).
+const PKG_IMPORT: &str = "#pkg/";
+
+/// The driver's module the client build bundles with its door's glue into `client.js`.
+const CLIENT_ENTRY: &str = "js/driver/task_client.js";
+/// The driver's module the card host's build bundles with its door's glue into `mcp_tasks_web.js`.
+const CARD_HOST_ENTRY: &str = "js/driver/element_entry.js";
+/// The elements' module, shipped as `element.js` over `mcp_tasks_web.js` (stylesheet and code minified).
+const ELEMENT_SOURCE: &str = "js/element/element.js";
+/// The shipped JS that stays a file of its own in pkg/, as written (bar its `#pkg/` imports): the
+/// entries over the client build (the Node, Deno and workerd ones, which load its full door too, and
+/// `mcp-tasks-web/extension`), the edge runtimes' stores and the React types' runtime module.
+pub(crate) const OWN_FILES: [&str; 6] = [
+    "js/entries/node.mjs",
+    "js/entries/deno.mjs",
+    "js/entries/workerd.mjs",
+    "js/entries/extension.js",
+    "js/store/stores.js",
+    "js/element/react.js",
 ];
+/// The folder of every JS source the package ships, bundled or not.
+pub(crate) const JS_DIR: &str = "js";
 
 /// Features wasm-opt must accept: the ones rustc's wasm32 target enables by default (Rust 1.82+;
 /// the last two since LLVM 20) and records in the module's `target_features` section, which is
@@ -78,7 +96,7 @@ pub struct Pkg {
     pub names_map: PathBuf,
 }
 
-/// The package in pkg/: the JS driver (`src/driver/`) over two builds of the door, so a host pays
+/// The package in pkg/: the JS driver (`js/driver/`) over two builds of the door, so a host pays
 /// only for what it imports, each with its full door beside it.
 pub struct Package {
     /// pkg/.
@@ -125,7 +143,8 @@ impl Package {
 }
 
 /// Builds pkg/ from scratch (a stale file from an older build must never ship): the package
-/// template, then the JS driver's two builds over it (the client alone, and with the element).
+/// template and the JS shipped as files of their own, then the JS driver's two builds over it (the
+/// client alone, and with the element), then element.js.
 ///
 /// Two builds because one .wasm cannot leave out what some hosts import: the element's card and
 /// form model is about a fifth of the card host's module, and a host that only uses `TaskClient` (a
@@ -134,38 +153,64 @@ impl Package {
 pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
     let dir = root.join("pkg");
     fresh_dir(&dir)?;
+    let doors = root.join(DOORS_DIR);
+    fresh_dir(&doors)?;
+    std::fs::create_dir_all(&doors).context(format!("creating {}", doors.display()))?;
     template::install(&root.join("pkg-template"), &dir, &workspace::crate_version(root)?)?;
     template::install_licences(root, &dir)?;
-    for source in DRIVER_SOURCES {
-        let name = source.rsplit('/').next().unwrap_or(source);
-        if dir.join(name).exists() {
-            return Err(crate::error::Error::msg(format!(
-                "pkg-template/{name} would be replaced by {source}; keep one of them"
-            )));
-        }
-        std::fs::copy(root.join(source), dir.join(name)).context(format!("copying {source}"))?;
+    for source in OWN_FILES {
+        copy_own(root, source, &dir.join(file_name(source)))?;
     }
-    let (client, client_full) = build_driver_entry(root, tools, &[], &dir, "task_client.js", CLIENT_OUT_NAME)?;
-    let (element, element_full) = build_driver_entry(root, tools, &["element"], &dir, "element_entry.js", OUT_NAME)?;
-    let element_js = dir.join("element.js");
-    minify_stylesheet(tools, &element_js)?;
-    minify(tools, &element_js, false)?;
-    // The glue and the driver's modules are in the entries now.
-    for name in [
-        "door.js",
-        "door.d.ts",
-        "door_bg.wasm.d.ts",
-        "door_full.d.ts",
-        "door_full_bg.wasm.d.ts",
-        "task_client.js",
-        "element_entry.js",
-        "http.js",
-        "idb.js",
-        "browser.js",
-    ] {
-        std::fs::remove_file(dir.join(name)).context(format!("removing {name}"))?;
+    let (client, client_full) =
+        build_driver_entry(root, tools, &[], &dir, CLIENT_ENTRY, CLIENT_OUT_NAME, Some(WITHOUT_ELEMENT))?;
+    let (element, element_full) = build_driver_entry(root, tools, &["element"], &dir, CARD_HOST_ENTRY, OUT_NAME, None)?;
+    // element.js: its stylesheet minified in a copy beside the doors (the source its map shows), then
+    // its code into pkg/.
+    let element_js = dir.join(file_name(ELEMENT_SOURCE));
+    if element_js.exists() {
+        return Err(crate::error::Error::msg(format!(
+            "{} would be replaced by {ELEMENT_SOURCE} (pkg-template has a file of that name?); keep one of them",
+            element_js.display()
+        )));
     }
+    let staged = doors.join(file_name(ELEMENT_SOURCE));
+    copy_own(root, ELEMENT_SOURCE, &staged)?;
+    minify_stylesheet(tools, &staged)?;
+    minify_into(tools, &staged, &element_js, &Minify { source_map: true, ..Minify::default() })?;
     Ok(Package { dir, client, client_full, element, element_full })
+}
+
+/// The file name of `path` (its last `/`-separated part).
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Writes the shipped module `source` (a path from the repository root) to `to`, with each
+/// `#pkg/<file>` it names written `./<file>`: that file of the package, beside it in pkg/. Any other
+/// `#` import (`#door`) would not resolve in pkg/, so it is an error, and so is a file already at `to`
+/// (pkg-template's, which one of the two would silently replace).
+fn copy_own(root: &Path, source: &str, to: &Path) -> Result<()> {
+    if to.exists() {
+        return Err(crate::error::Error::msg(format!(
+            "{} would be replaced by {source} (pkg-template has a file of that name?); keep one of them",
+            to.display()
+        )));
+    }
+    let text = as_in_package(source, &workspace::read(&root.join(source))?)?;
+    std::fs::write(to, text).context(format!("writing {}", to.display()))
+}
+
+/// The text of module `source` as it ships beside the package's files: each `#pkg/<file>` written
+/// `./<file>`; an error if it imports any other `#` specifier.
+fn as_in_package(source: &str, text: &str) -> Result<String> {
+    let text = text.replace(&format!("\"{PKG_IMPORT}"), "\"./");
+    if let Some(at) = ["from \"#", "import(\"#"].iter().find_map(|import| text.find(import)) {
+        let line = text[..at].lines().count().max(1);
+        return Err(crate::error::Error::msg(format!(
+            "{source}:{line} imports a `#` specifier other than {PKG_IMPORT}<file>, which pkg/ cannot resolve"
+        )));
+    }
+    Ok(text)
 }
 
 /// The same cargo → wasm-bindgen → wasm-opt pipeline as [`build`], with the given cargo
@@ -176,11 +221,12 @@ pub fn build_variant(root: &Path, tools: &BuildTools, features: &[&str], out_dir
     emit(root, tools, compile(root, features)?, out_dir, OUT_NAME)
 }
 
-/// One of the driver's builds into `dir`: the door with cargo `features`, its glue bundled into the
-/// driver module `entry` as `<out_name>.js` with its module `<out_name>_bg.wasm`; and the door with
-/// the 2025-11-25 flow as well (`features` and `legacy`), its glue a module of its own,
-/// `<out_name>_full.js` with `<out_name>_full_bg.wasm`, which the entry imports only when it hands
-/// over to it. The names each file gives the other are rewritten from the build's to these.
+/// One of the driver's builds into `dir`: the door with cargo `features`, its glue (`#door`, under
+/// `condition` if any) bundled with the driver module `entry` into `<out_name>.js`, with its module
+/// `<out_name>_bg.wasm`; and the door with the 2025-11-25 flow as well (`features` and `legacy`), its
+/// glue a module of its own, `<out_name>_full.js` with `<out_name>_full_bg.wasm`, which the bundle
+/// imports (`#door-full`) only when it hands over to it. Both doors are emitted into [`DOORS_DIR`]
+/// under those names, and copied from there.
 fn build_driver_entry(
     root: &Path,
     tools: &BuildTools,
@@ -188,34 +234,35 @@ fn build_driver_entry(
     dir: &Path,
     entry: &str,
     out_name: &str,
+    condition: Option<&str>,
 ) -> Result<(Pkg, Pkg)> {
-    let full_features: Vec<&str> = features.iter().copied().chain(["legacy"]).collect();
-    let full = emit(root, tools, compile(root, &full_features)?, dir, FULL_DOOR_OUT_NAME)?;
+    let doors = root.join(DOORS_DIR);
     let full_name = format!("{out_name}_full");
-    let full_js = dir.join(format!("{full_name}.js"));
-    let full_wasm = dir.join(format!("{full_name}_bg.wasm"));
-    std::fs::rename(&full.js, &full_js).context("renaming the full door's glue")?;
-    std::fs::rename(&full.wasm, &full_wasm).context("renaming the full door's .wasm")?;
-    rename_reference(&full_js, &format!("\"{FULL_DOOR_OUT_NAME}_bg.wasm\""), &format!("\"{full_name}_bg.wasm\""))?;
+    let full_features: Vec<&str> = features.iter().copied().chain(["legacy"]).collect();
+    let full = emit(root, tools, compile(root, &full_features)?, &doors, &full_name)?;
+    let full = ship(full, dir)?;
 
-    let door = emit(root, tools, compile(root, features)?, dir, DOOR_OUT_NAME)?;
+    let door = emit(root, tools, compile(root, features)?, &doors, out_name)?;
+    let full_import = format!("./{full_name}.js");
+    let minify = Minify { bundle: true, condition, external: Some((FULL_DOOR_IMPORT, &full_import)), source_map: true };
     let bundled = dir.join(format!("{out_name}.js"));
-    std::fs::copy(dir.join(entry), &bundled).context("copying the driver's entry")?;
-    minify_with(tools, &bundled, true, Some(FULL_DOOR_IMPORT))?;
-    let wasm = dir.join(format!("{out_name}_bg.wasm"));
-    std::fs::rename(&door.wasm, &wasm).context("renaming the door's .wasm")?;
-    rename_reference(&bundled, &format!("\"{DOOR_OUT_NAME}_bg.wasm\""), &format!("\"{out_name}_bg.wasm\""))?;
-    rename_reference(&bundled, &format!("\"{FULL_DOOR_IMPORT}\""), &format!("\"./{full_name}.js\""))?;
-    Ok((Pkg { wasm, js: bundled, ..door }, Pkg { wasm: full_wasm, js: full_js, ..full }))
+    minify_into(tools, &root.join(entry), &bundled, &minify)
+        .context(format!("bundling {entry} with {}", door.js.display()))?;
+    let wasm = copy_into(&door.wasm, dir)?;
+    Ok((Pkg { dir: dir.to_path_buf(), js: bundled, wasm, ..door }, full))
 }
 
-/// Replaces `quoted` in `file` by `with`, where it occurs exactly once.
-fn rename_reference(file: &Path, quoted: &str, with: &str) -> Result<()> {
-    let text = workspace::read(file)?;
-    if text.matches(quoted).count() != 1 {
-        return Err(crate::error::Error::msg(format!("{} names {quoted} other than once", file.display())));
-    }
-    std::fs::write(file, text.replace(quoted, with)).context(format!("writing {}", file.display()))
+/// `built`'s glue and module copied into `dir` under the same names; the copies' paths.
+fn ship(built: Pkg, dir: &Path) -> Result<Pkg> {
+    let (js, wasm) = (copy_into(&built.js, dir)?, copy_into(&built.wasm, dir)?);
+    Ok(Pkg { dir: dir.to_path_buf(), js, wasm, ..built })
+}
+
+/// `file` copied into `dir` under the same name; the copy's path.
+fn copy_into(file: &Path, dir: &Path) -> Result<PathBuf> {
+    let to = dir.join(file.file_name().unwrap_or_default());
+    std::fs::copy(file, &to).context(format!("copying {} to {}", file.display(), to.display()))?;
+    Ok(to)
 }
 
 /// Removes `dir` if it exists (a stale file from an older build must never ship).
@@ -244,8 +291,7 @@ fn emit(root: &Path, tools: &BuildTools, built: PathBuf, dir: &Path, out_name: &
     let wasm_types = dir.join(format!("{out_name}_bg.wasm.d.ts"));
     short_names::shorten(tools, &pkg.wasm, &pkg.js, &wasm_types, &pkg.names_map)?;
     minify(tools, &pkg.js, true)?;
-    // The glue now holds the JS snippets it imported (src/transport/http.js, src/store/idb.js): one
-    // file to fetch, not three.
+    // The glue now holds the JS snippets it imported, if any: one file to fetch.
     fresh_dir(&dir.join("snippets"))?;
     Ok(pkg)
 }
@@ -274,40 +320,112 @@ fn keep_class_names(minified: &str) -> String {
     out
 }
 
+/// How [`minify_into`] runs esbuild, beyond minifying.
+#[derive(Default)]
+struct Minify<'a> {
+    /// Bundle the modules the source imports into it (else its imports stay as written).
+    bundle: bool,
+    /// The package.json condition under which `#door` and `#door-full` resolve, if any.
+    condition: Option<&'a str>,
+    /// `(specifier, as)`: the module the source imports as `specifier` stays out of the bundle, and the
+    /// bundle imports it as `as`.
+    external: Option<(&'a str, &'a str)>,
+    /// Write `<out>.map` beside the output, with the sources' text in it, named by the output's last
+    /// line (`//# sourceMappingURL=`): a stack trace or a debugger then shows the source, not a
+    /// column of one long line. Not a download of a page: a browser fetches it only for its devtools.
+    source_map: bool,
+}
+
+/// The comment that names a module's source map, on its last line.
+const SOURCE_MAP_COMMENT: &str = "//# sourceMappingURL=";
+
 /// Minifies a shipped JS module in place with esbuild; with `bundle`, the local modules it imports go
-/// into it (the glue's `snippets/`: the Rust crate's own JS). The glue's first-line `@ts-self-types` comment,
+/// into it (the glue's `snippets/`). The glue's first-line `@ts-self-types` comment,
 /// which Deno reads to find the types, is kept. Whitespace and syntax saved 2.9 KB gzip on the glue
 /// and 0.7 KB on the old element.js; shortening local names (exports and `#private` members keep
 /// theirs) 644 B more on the glue and 795 B on element.js. An exported class keeps its `name`
 /// ([`keep_class_names`]): `TaskClient` in the debugger, not `w`.
 fn minify(tools: &BuildTools, js: &Path, bundle: bool) -> Result<()> {
-    minify_with(tools, js, bundle, None)
+    minify_into(tools, js, js, &Minify { bundle, ..Minify::default() })
 }
 
-/// [`minify`], leaving the module `external` out of the bundle (imported as it is named).
-fn minify_with(tools: &BuildTools, js: &Path, bundle: bool, external: Option<&str>) -> Result<()> {
-    let source = workspace::read(js)?;
-    let pragma = source.lines().next().filter(|line| line.starts_with("/* @ts-self-types="));
-    let tmp = js.with_extension("min.js");
+/// [`minify`] of `source` into `out` (which may be `source`), as `how` says.
+fn minify_into(tools: &BuildTools, source: &Path, out: &Path, how: &Minify) -> Result<()> {
+    let text = workspace::read(source)?;
+    let pragma = text.lines().next().filter(|line| line.starts_with("/* @ts-self-types="));
+    if how.source_map && (pragma.is_some() || source == out) {
+        return Err(crate::error::Error::msg(format!(
+            "{}: a source map needs esbuild's lines as they are: a new file, without the glue's pragma line",
+            source.display()
+        )));
+    }
+    let written = if source == out { out.with_extension("min.js") } else { out.to_path_buf() };
     let mut esbuild = std::process::Command::new(&tools.esbuild);
     esbuild
-        .arg(js)
+        .arg(source)
         .args(["--minify", "--format=esm", "--log-level=warning"])
-        .arg(format!("--outfile={}", tmp.display()));
-    if bundle {
+        .arg(format!("--outfile={}", written.display()));
+    if how.bundle {
         esbuild.arg("--bundle");
     }
-    if let Some(external) = external {
-        esbuild.arg(format!("--external:{external}"));
+    if let Some(condition) = how.condition {
+        esbuild.arg(format!("--conditions={condition}"));
+    }
+    if let Some((specifier, to)) = how.external {
+        // The alias names the module as the bundle imports it, and that name is external: esbuild
+        // writes it as it is, without looking for the file.
+        esbuild.arg(format!("--alias:{specifier}={to}")).arg(format!("--external:{to}"));
+    }
+    if how.source_map {
+        esbuild.arg("--sourcemap");
+    }
+    if let Some(parent) = out.parent() {
+        esbuild.current_dir(parent);
     }
     cmd::run(&mut esbuild)?;
-    let minified = keep_class_names(&workspace::read(&tmp)?);
-    let out = match pragma {
+    let minified = workspace::read(&written)?;
+    let (code, map_comment) = match minified.trim_end().rsplit_once('\n') {
+        Some((code, last)) if how.source_map && last.starts_with(SOURCE_MAP_COMMENT) => (code, Some(last)),
+        _ if how.source_map => {
+            return Err(crate::error::Error::msg(format!("esbuild named no source map in {}", written.display())));
+        }
+        _ => (minified.as_str(), None),
+    };
+    if how.source_map {
+        sources_in_package(&out.with_extension("js.map"))?;
+    }
+    let mut minified = keep_class_names(code);
+    if let Some(comment) = map_comment {
+        minified.push_str(comment);
+        minified.push('\n');
+    }
+    let minified = match pragma {
         Some(pragma) => format!("{pragma}\n{minified}"),
         None => minified,
     };
-    std::fs::write(js, out).context(format!("writing {}", js.display()))?;
-    std::fs::remove_file(&tmp).context(format!("removing {}", tmp.display()))
+    std::fs::write(out, minified).context(format!("writing {}", out.display()))?;
+    if written != out {
+        std::fs::remove_file(&written).context(format!("removing {}", written.display()))?;
+    }
+    Ok(())
+}
+
+/// Names the sources of the map `map` from the repository root (`js/driver/task_client.js`, not
+/// esbuild's `../js/driver/task_client.js` from pkg/), so that where the package is served or installed
+/// they stay under its own path rather than beside it. Their text is in the map.
+fn sources_in_package(map: &Path) -> Result<()> {
+    let text = workspace::read(map)?;
+    let mut json: serde_json::Value = serde_json::from_str(&text).context(format!("parsing {}", map.display()))?;
+    let Some(sources) = json.get_mut("sources").and_then(serde_json::Value::as_array_mut) else {
+        return Err(crate::error::Error::msg(format!("{} has no `sources`", map.display())));
+    };
+    for source in sources {
+        if let Some(inside) = source.as_str().and_then(|s| s.strip_prefix("../")) {
+            *source = serde_json::Value::String(inside.to_owned());
+        }
+    }
+    let text = serde_json::to_string(&json).context(format!("writing {}", map.display()))?;
+    std::fs::write(map, text).context(format!("writing {}", map.display()))
 }
 
 /// Where element.js declares the elements' stylesheet: a template literal of plain CSS.
@@ -409,7 +527,54 @@ fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{keep_class_names, split_stylesheet};
+    use super::{
+        as_in_package, file_name, keep_class_names, split_stylesheet, CARD_HOST_ENTRY, CLIENT_ENTRY, ELEMENT_SOURCE,
+        JS_DIR, OWN_FILES,
+    };
+
+    #[test]
+    fn a_module_shipped_as_a_file_imports_the_package_beside_it() {
+        let source = "import init from \"#pkg/client.js\";\n/** @import { A } from \"#pkg/stores.js\" */\nconst g = await import(\"#pkg/client_full.js\");\nnew URL(\"./client_bg.wasm\", import.meta.url);\nthis.#private;\n";
+        let shipped = as_in_package("js/entries/x.mjs", source).unwrap();
+        assert_eq!(
+            shipped,
+            "import init from \"./client.js\";\n/** @import { A } from \"./stores.js\" */\nconst g = await import(\"./client_full.js\");\nnew URL(\"./client_bg.wasm\", import.meta.url);\nthis.#private;\n"
+        );
+        let door = as_in_package("js/entries/x.mjs", "// one\nimport init from \"#door\";\n").unwrap_err().to_string();
+        assert!(door.contains("js/entries/x.mjs:2"), "{door}");
+        assert!(as_in_package("x.js", "await import(\"#door-full\")").is_err());
+    }
+
+    /// Every module under js/ reaches pkg/: bundled from a driver entry (imported by a relative path
+    /// from a module under js/driver/), or shipped as a file of its own.
+    #[test]
+    fn every_module_under_js_is_shipped() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ is in the repository");
+        let driver: String = std::fs::read_dir(root.join(JS_DIR).join("driver"))
+            .unwrap()
+            .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+            .collect();
+        let mut folders = vec![root.join(JS_DIR)];
+        let mut modules = 0;
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                modules += 1;
+                let relative = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let in_js = relative.strip_prefix("js/").unwrap_or(&relative);
+                let shipped = [CLIENT_ENTRY, CARD_HOST_ENTRY, ELEMENT_SOURCE].contains(&relative.as_str())
+                    || OWN_FILES.contains(&relative.as_str())
+                    || driver.contains(&format!("\"../{in_js}\""))
+                    || driver.contains(&format!("\"./{}\"", file_name(&relative)));
+                assert!(shipped, "{relative} is neither bundled nor shipped (xtask/src/wasm_build.rs)");
+            }
+        }
+        assert!(modules >= 12, "{modules} modules under js/");
+    }
 
     #[test]
     fn the_stylesheet_is_cut_out_of_its_literal_whole() {

@@ -6,9 +6,9 @@
 // events, the listen stream, one poller across tabs, notifications, step mode, the element's queries),
 // and 2025-11-25 servers through a second door loaded only when a server or the store needs it
 // (`#handOver`). Every answer goes to the door as bytes.
-import init, { ClientDoor } from "./door.js";
-import { send } from "./http.js";
-import { Records } from "./idb.js";
+import init, { ClientDoor } from "#door";
+import { send } from "../transport/http.js";
+import { Records } from "../store/idb.js";
 import {
   EventQueue,
   Host,
@@ -20,12 +20,12 @@ import {
   requestLock,
   showNotice,
   tryLock,
-} from "./browser.js";
+} from "../page/browser.js";
 /**
- * @import { AskEvent, Card, DoneValues, DoorEffect, DoorError, DoorEvent, GetEffect, PutIfEffect, QueryEvent, SendEffect, Sizes } from "./door-protocol.js"
- * @import { CallToolOptions, CallToolOutcome, InputRequests, InputResponses, ListToolsOptions, ListToolsResult, StepResult, TaskClientEventMap, TaskClientOptions, TaskSnapshot, UnknownCallSnapshot } from "./client.js"
- * @import { ClientError } from "./browser.js"
- * @import { Failure, HostHeaders } from "./http.js"
+ * @import { AskEvent, Card, DoneValues, DoorEffect, DoorError, DoorEvent, GetEffect, PutIfEffect, QueryEvent, SendEffect, Sizes } from "../../types/door-protocol.js"
+ * @import { CallToolOptions, CallToolOutcome, InputRequests, InputResponses, ListToolsOptions, ListToolsResult, StepResult, TaskClientEventMap, TaskClientOptions, TaskSnapshot, UnknownCallSnapshot } from "#pkg/client.js"
+ * @import { ClientError } from "../page/browser.js"
+ * @import { Failure, HostHeaders } from "../transport/http.js"
  */
 /**
  * A host call waiting for its `done`: the promise's settlers (the door's value is `DoneValues` of its
@@ -38,7 +38,7 @@ import {
 export { init as default };
 // For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`), and
 // the protocol's names as the shipped entry exports them.
-export { initSync, protocolVersion, tasksExtensionId } from "./door.js";
+export { initSync, protocolVersion, tasksExtensionId } from "#door";
 
 /**
  * Loads the door with the 2025-11-25 flow, which the first one hands over to when it meets that
@@ -47,7 +47,7 @@ export { initSync, protocolVersion, tasksExtensionId } from "./door.js";
  * @type {() => Promise<typeof ClientDoor>}
  */
 let fullDoor = async () => {
-  const glue = await import("./door_full.js");
+  const glue = await import("#door-full");
   await glue.default();
   return glue.ClientDoor;
 };

@@ -3,12 +3,12 @@
 // the .wasm beside this file, since Node's fetch cannot load file: URLs; for the same reason the door
 // with the 2025-11-25 flow, loaded when a server needs it, is read from its file here.
 import { readFile } from "node:fs/promises";
-import initWeb, { setFullDoor } from "./client.js";
+import initWeb, { setFullDoor } from "#pkg/client.js";
 
-export * from "./client.js";
+export * from "#pkg/client.js";
 
 setFullDoor(async () => {
-  const glue = await import("./client_full.js");
+  const glue = await import("#pkg/client_full.js");
   await glue.default({ module_or_path: await readFile(new URL("./client_full_bg.wasm", import.meta.url)) });
   return glue.ClientDoor;
 });

@@ -3,7 +3,7 @@
 // keys to JSON text: get / put / delete / list(prefix), each may be async, plus compareAndPut, which
 // step mode (autoPoll: false) uses so two isolates never overwrite each other's progress unseen.
 
-/** @import { DenoKvLike, DurableObjectStorageLike, MapLike, VersionedTaskStore } from "./stores.js" */
+/** @import { DenoKvLike, DurableObjectStorageLike, MapLike, VersionedTaskStore } from "#pkg/stores.js" */
 // (`./stores.js` here is the published declaration, stores.d.ts: this file is checked against it.)
 
 /**

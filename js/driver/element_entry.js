@@ -3,12 +3,12 @@
 // element's questions to the Rust model (its card, list rows, form checks and words) as the shipped
 // entry exports them. Values cross as JSON text, so numbers keep their digits.
 import { ELEMENT, TaskClient } from "./task_client.js";
-import { elementAnswer as answer, elementElapsed, elementWords as words } from "./door.js";
+import { elementAnswer as answer, elementElapsed, elementWords as words } from "#door";
 
 export { default, TaskClient } from "./task_client.js";
 export { elementElapsed };
 
-/** @import { Card, DoneValues } from "./door-protocol.js" */
+/** @import { Card, DoneValues } from "../../types/door-protocol.js" */
 
 /**
  * Every word for `lang`, with `layers` (`[shared, own]` overrides) over the shipped ones.

@@ -21,17 +21,17 @@ import {
   elementList,
   elementRespond,
   elementWords,
-} from "./mcp_tasks_web.js";
+} from "#pkg/mcp_tasks_web.js";
 
-export * from "./mcp_tasks_web.js";
-export { default } from "./mcp_tasks_web.js";
+export * from "#pkg/mcp_tasks_web.js";
+export { default } from "#pkg/mcp_tasks_web.js";
 
 /**
- * @import { TaskSnapshot } from "./mcp_tasks_web.js"
- * @import { DefineMcpTaskOptions, McpTaskElement } from "./element.js"
- * @import { Card, CardResult, FieldView, ListRow, QuestionView } from "./door-protocol.js"
+ * @import { TaskSnapshot } from "#pkg/mcp_tasks_web.js"
+ * @import { DefineMcpTaskOptions, McpTaskElement } from "#pkg/element.js"
+ * @import { Card, CardResult, FieldView, ListRow, QuestionView } from "../../types/door-protocol.js"
  */
-// (`./element.js` in a type import is the published declaration, element.d.ts.)
+// (`#pkg/element.js` in a type import is the published declaration, element.d.ts.)
 /** The words of an element, by key (`elementWords`). */
 /** @typedef {Record<string, string>} Words */
 /** `wordsFor`'s memo: the last table's key, its JSON text and the words. */

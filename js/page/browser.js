@@ -46,7 +46,7 @@ export class Host {
   }
 }
 
-/** @import { InputRequests, TaskClientErrorName } from "./client.js" */
+/** @import { InputRequests, TaskClientErrorName } from "#pkg/client.js" */
 /** @typedef {Error & { code: number | null, retryable: boolean }} ClientError */
 
 /**

@@ -3,10 +3,10 @@
 // so the platform compiles them ahead of time; workerd forbids compiling wasm from bytes at run time
 // and there is no URL to fetch one from. The first is instantiated now, the one with the 2025-11-25
 // flow when a server or record needs it.
-import wasm from "./client_bg.wasm";
-import fullWasm from "./client_full_bg.wasm";
-import { initSync, setFullDoor } from "./client.js";
-import { ClientDoor as FullDoor, initSync as initFull } from "./client_full.js";
+import wasm from "#pkg/client_bg.wasm";
+import fullWasm from "#pkg/client_full_bg.wasm";
+import { initSync, setFullDoor } from "#pkg/client.js";
+import { ClientDoor as FullDoor, initSync as initFull } from "#pkg/client_full.js";
 
 initSync({ module: wasm });
 setFullDoor(async () => {
@@ -14,4 +14,4 @@ setFullDoor(async () => {
   return FullDoor;
 });
 
-export * from "./client.js";
+export * from "#pkg/client.js";
