@@ -1,0 +1,204 @@
+// @ts-check
+// What the transcript tests share: the driver loaded from src/ over the scripted door (loader.mjs),
+// a scripted `fetch`, the clock and randomness the transcript was recorded with, and `settle`, which
+// lets the driver run until it needs the host again.
+import { readFileSync } from "node:fs";
+import { register } from "node:module";
+import { mock } from "node:test";
+import { ClientDoor, Script, play } from "../js/fake_door.mjs";
+
+register(new URL("./loader.mjs", import.meta.url));
+const { TaskClient } = await import("../../src/driver/task_client.js");
+// The fake door the driver got is this module (the loader maps the driver's glue import to it).
+const glue = await import(new URL("../js/fake_door.mjs", import.meta.url).href);
+if (glue.ClientDoor !== ClientDoor) throw new Error("the driver and the tests load two copies of the fake door");
+
+export { TaskClient };
+
+/** @typedef {import("../js/fake_door.mjs").Step} Step */
+/** @typedef {import("../js/fake_door.mjs").Transcript} Transcript */
+
+/** Events the host's own calls send: the driver waits for the host before each. */
+const HOST_CALLS = new Set(["call", "list_tools", "respond", "cancel", "wait", "forget", "clear", "tasks", "step"]);
+/** Events `close()` sends; like a host call, it waits for the test. */
+const HOST_ONLY = new Set([...HOST_CALLS, "close", "notify"]);
+
+/**
+ * Transcript `name` (tests/transcripts/<name>.json).
+ * @param {string} name
+ * @returns {Transcript}
+ */
+export function transcript(name) {
+  const url = new URL(`../transcripts/${name}.json`, import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8"));
+}
+
+/**
+ * A `fetch` answering each request the way the transcript says: the request is matched to the `send`
+ * effect whose body it carries (its headers must be among those sent), and answered only when the
+ * transcript's next step is that exchange's `answer` (a Response with its status and body) or `failed`
+ * (a rejection with its message), so answers reach the driver in the recorded order.
+ * @param {Script} script
+ */
+function scriptedFetch(script) {
+  /** @type {Set<number>} */
+  const fetched = new Set();
+  /** @type {Map<number, { resolve(response: Response): void, reject(error: unknown): void }>} */
+  const waiting = new Map();
+  const release = () => {
+    const step = script.next();
+    const n = /** @type {number} */ (step?.event.n);
+    const held = waiting.get(n);
+    if (step === undefined || held === undefined) return;
+    const { event } = step;
+    if (event.e === "answer") {
+      waiting.delete(n);
+      /** @type {Record<string, string>} */
+      const headers = { "content-type": event.sse ? "text/event-stream" : "application/json" };
+      if (typeof event.retryAfter === "string") headers["retry-after"] = event.retryAfter;
+      if (typeof event.session === "string") headers["mcp-session-id"] = event.session;
+      held.resolve(new Response(step.body, { status: /** @type {number} */ (event.status), headers }));
+    } else if (event.e === "failed" && event.kind === "network") {
+      waiting.delete(n);
+      held.reject(new TypeError(/** @type {string} */ (event.message)));
+    }
+  };
+  script.onStep = release;
+  /**
+   * @param {string | URL | Request} url
+   * @param {RequestInit} [init]
+   * @returns {Promise<Response>}
+   */
+  const fetch = (url, init = {}) => {
+    const body = typeof init.body === "string" ? init.body : "";
+    const sends = script.transcript.steps
+      .slice(0, script.at)
+      .flatMap((step) => step.effects)
+      .filter(
+        (effect) => effect.do === "send" && effect.body === body && !fetched.has(/** @type {number} */ (effect.n)),
+      );
+    const send = sends[0];
+    if (send === undefined) {
+      script.fail(`fetch of a request the door never sent: ${body}`);
+      return new Promise(() => {});
+    }
+    const n = /** @type {number} */ (send.n);
+    fetched.add(n);
+    const want = /** @type {{ url?: unknown }} */ (script.transcript.options).url;
+    if (String(url) !== want) script.fail(`exchange ${n} went to ${url}, not ${want}`);
+    const headers = new Headers(init.headers);
+    const pairs = /** @type {string[]} */ (send.headers);
+    for (let i = 0; i < pairs.length; i += 2) {
+      if (headers.get(pairs[i]) !== pairs[i + 1]) {
+        script.fail(`exchange ${n} was sent with ${pairs[i]}: ${headers.get(pairs[i])}; the door said ${pairs[i + 1]}`);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      waiting.set(n, { resolve, reject });
+      release();
+    });
+  };
+  return fetch;
+}
+
+/**
+ * Plays transcript `name` in test `context`: the fake door, the scripted fetch, the clock at the first
+ * step's `now` and `Math.random` giving the transcript's seed, all put back after the test.
+ * `finished()` checks every step was played.
+ * @param {string} name
+ * @param {import("node:test").TestContext} context
+ */
+export function replay(name, context) {
+  const script = new Script(name, transcript(name));
+  play(script);
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = scriptedFetch(script);
+  mock.timers.enable({ apis: ["Date", "setTimeout"], now: script.transcript.steps[0].now });
+  // The driver's seed is `Math.floor(Math.random() * 2 ** 52)`.
+  const random = mock.method(Math, "random", () => script.transcript.seed / 2 ** 52);
+  context.after(() => {
+    mock.timers.reset();
+    random.mock.restore();
+    globalThis.fetch = realFetch;
+  });
+  /** @type {Array<{ type: string, detail: unknown }>} */
+  const events = [];
+
+  /**
+   * Lets the driver run (its promises, the scripted answers, its timer when the next step is later)
+   * until `until()` holds, or, without it, until the transcript's next step is the host's to make.
+   * @param {() => boolean} [until]
+   */
+  async function settle(until) {
+    let idle = 0;
+    for (let rounds = 0; rounds < 10_000; rounds++) {
+      if (script.failure) throw script.failure;
+      if (until?.()) return;
+      const at = script.at;
+      await new Promise((resolve) => setImmediate(resolve));
+      // Timers due now (the client's events are dispatched from a zero-delay timeout).
+      mock.timers.tick(0);
+      if (script.at !== at) {
+        idle = 0;
+        continue;
+      }
+      if (++idle < 3) continue;
+      const next = script.next();
+      if (next === undefined || HOST_ONLY.has(next.event.e)) {
+        if (until === undefined) return;
+        const what = next === undefined ? "the end of the transcript" : `the host call ${JSON.stringify(next.event)}`;
+        throw new Error(
+          `${name}: the driver is idle at step ${script.at} (${what}) and the awaited call has not settled`,
+        );
+      }
+      if (next.now > Date.now()) {
+        mock.timers.tick(next.now - Date.now());
+        idle = 0;
+        continue;
+      }
+      if (idle > 20) {
+        throw new Error(
+          `${name}: the driver is idle, but the transcript's step ${script.at} is ${JSON.stringify(next.event)}`,
+        );
+      }
+    }
+    throw new Error(`${name}: no end to the driver's work`);
+  }
+
+  return {
+    script,
+    /** Client events in the order they were dispatched. */
+    events,
+    /**
+     * `TaskClient.open(options)` played, its events collected.
+     * @param {import("../../pkg-template/client.js").TaskClientOptions} options
+     */
+    async open(options) {
+      const client = await this.run(TaskClient.open(options));
+      for (const type of /** @type {const} */ (["task", "forget", "call", "storage"])) {
+        client.addEventListener(type, (event) => events.push({ type, detail: event.detail }));
+      }
+      return client;
+    },
+    /**
+     * The host call's promise, settled by letting the driver run.
+     * @template T
+     * @param {Promise<T>} promise
+     * @returns {Promise<T>}
+     */
+    async run(promise) {
+      let settled = false;
+      promise.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await settle(() => settled);
+      return promise;
+    },
+    settle,
+    /** Throws unless every step was played and the driver never strayed. */
+    finished() {
+      script.finished();
+    },
+  };
+}

@@ -1,0 +1,168 @@
+// @ts-check
+// The real TaskClient (src/driver/) over each transcript of tests/transcripts/: the scripted door checks
+// every event the driver sends against the transcript and answers with the recorded effects; these
+// tests make the host's calls in the transcript's order and check what the host sees.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { replay } from "./support.mjs";
+
+const URL = "https://mcp.example/mcp";
+/** The host's options every transcript was recorded with (`store` aside, which the door never sees). */
+const OPTIONS = /** @type {const} */ ({ url: URL, namespace: "ns", store: "memory", minPollIntervalMs: 50 });
+
+/**
+ * The statuses of the task events heard for `id`, in order.
+ * @param {Array<{ type: string, detail: unknown }>} events
+ * @param {string} id
+ */
+const statuses = (events, id) =>
+  events
+    .filter(({ type, detail }) => type === "task" && /** @type {{ taskId?: string }} */ (detail).taskId === id)
+    .map(({ detail }) => /** @type {{ status: string }} */ (detail).status);
+
+/**
+ * What a promise rejected with.
+ * @param {Promise<unknown>} promise
+ * @returns {Promise<Error & { code?: unknown, retryable?: unknown }>}
+ */
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return /** @type {Error} */ (error);
+  }
+  throw new Error("it resolved");
+}
+
+test("open-empty: open over an empty store, tasks() lists nothing", async (context) => {
+  const t = replay("open-empty", context);
+  const client = await t.open(OPTIONS);
+  assert.equal(client.durable, true);
+  assert.deepEqual(client.tasks(), []);
+  client.close();
+  t.finished();
+});
+
+test("call-poll-complete: callTool resolves with the stored task, polled to completion, then wait() settles", async (context) => {
+  const t = replay("call-poll-complete", context);
+  const client = await t.open(OPTIONS);
+  const outcome = await t.run(client.callTool("build", { seconds: 1 }));
+  assert.equal(outcome.kind, "task");
+  const task = /** @type {import("../../pkg-template/client.js").TaskSnapshot} */ (
+    /** @type {{ task: unknown }} */ (outcome).task
+  );
+  assert.equal(task.taskId, "t1");
+  assert.equal(task.status, "working");
+  await t.settle();
+  const done = await t.run(client.wait("t1"));
+  assert.equal(done.status, "completed");
+  assert.deepEqual(/** @type {{ content?: unknown }} */ (done.result).content, [{ type: "text", text: "built" }]);
+  await t.settle();
+  assert.deepEqual(statuses(t.events, "t1"), ["working", "completed"]);
+  client.close();
+  t.finished();
+});
+
+test("input-required-respond: the question is announced, respond() resolves once stored, the task completes", async (context) => {
+  const t = replay("input-required-respond", context);
+  const client = await t.open(OPTIONS);
+  await t.run(client.callTool("build", { seconds: 1 }));
+  await t.settle();
+  const asking = t.events.findLast(({ type }) => type === "task")?.detail;
+  assert.equal(/** @type {{ status: string }} */ (asking).status, "input_required");
+  assert.ok(/** @type {{ inputRequests: object }} */ (asking).inputRequests.name, "the question is in the event");
+  const answered = await t.run(client.respond("t1", { name: { action: "accept", content: { name: "Ann" } } }));
+  assert.equal(answered, undefined);
+  await t.settle();
+  assert.equal(statuses(t.events, "t1").at(-1), "completed");
+  client.close();
+  t.finished();
+});
+
+test("ask-before-task: onInputRequired answers the call's question and the call resolves with the result", async (context) => {
+  const t = replay("ask-before-task", context);
+  const client = await t.open(OPTIONS);
+  /** @type {unknown[]} */
+  const asked = [];
+  const outcome = await t.run(
+    client.callTool("deploy", undefined, {
+      onInputRequired: (requests) => {
+        asked.push(requests);
+        return { ok: { action: "accept", content: {} } };
+      },
+    }),
+  );
+  assert.equal(asked.length, 1);
+  assert.ok(/** @type {Record<string, unknown>} */ (asked[0]).ok, "the host saw the question");
+  assert.equal(outcome.kind, "result");
+  assert.deepEqual(/** @type {{ result: { content?: unknown } }} */ (outcome).result.content, [
+    { type: "text", text: "deployed" },
+  ]);
+  client.close();
+  t.finished();
+});
+
+test("cancel: cancel() resolves once the intent is stored; the task ends cancelled", async (context) => {
+  const t = replay("cancel", context);
+  const client = await t.open(OPTIONS);
+  await t.run(client.callTool("build", { seconds: 1 }));
+  await t.settle();
+  assert.equal(await t.run(client.cancel("t1")), undefined);
+  await t.settle();
+  const last = t.events.findLast(({ type }) => type === "task")?.detail;
+  assert.equal(/** @type {{ status: string }} */ (last).status, "cancelled");
+  client.close();
+  t.finished();
+});
+
+test("list-tools: a page with a rejected tool; a call whose fetch fails rejects with a retryable NetworkError", async (context) => {
+  const t = replay("list-tools", context);
+  const client = await t.open(OPTIONS);
+  const page = await t.run(client.listTools());
+  assert.deepEqual(
+    page.tools.map((tool) => tool.name),
+    ["greet"],
+  );
+  assert.equal(page.nextCursor, "c2");
+  assert.deepEqual(
+    page.rejectedTools?.map((tool) => tool.name),
+    ["bad"],
+  );
+  const error = await rejection(t.run(client.callTool("greet", { who: "Ann" })));
+  assert.equal(error.name, "NetworkError");
+  assert.equal(error.retryable, true);
+  assert.match(error.message, /connection reset/);
+  client.close();
+  t.finished();
+});
+
+test("store-refused: a host store that refuses the task's record rejects the call with StorageError", async (context) => {
+  const t = replay("store-refused", context);
+  /** @type {Map<string, string>} */
+  const records = new Map();
+  const store = {
+    /** @param {string} key */
+    get: (key) => records.get(key),
+    /** @param {string} key @param {string} value */
+    put: (key, value) => {
+      if (key.includes("/task/")) throw new Error("disk full");
+      records.set(key, value);
+    },
+    /** @param {string} key */
+    delete: (key) => records.delete(key),
+    /** @param {string} prefix */
+    list: (prefix) => [...records].filter(([key]) => key.startsWith(prefix)),
+  };
+  const client = await t.open({ ...OPTIONS, store });
+  const error = await rejection(t.run(client.callTool("build", { seconds: 1 })));
+  assert.equal(error.name, "StorageError");
+  assert.match(error.message, /t1/);
+  await t.settle();
+  const storage = t.events.find(({ type }) => type === "storage")?.detail;
+  assert.equal(/** @type {{ durable: boolean }} */ (storage).durable, true, "one record refused: still durable");
+  assert.match(/** @type {{ reason: string }} */ (storage).reason, /disk full/);
+  assert.deepEqual(statuses(t.events, "t1"), ["working"], "the task is still announced");
+  assert.equal(records.size, 0, "the pending call's record came and went");
+  client.close();
+  t.finished();
+});
