@@ -70,7 +70,10 @@ test("input-required-respond: the question is announced, respond() resolves once
   await t.settle();
   const asking = t.events.findLast(({ type }) => type === "task")?.detail;
   assert.equal(/** @type {{ status: string }} */ (asking).status, "input_required");
-  assert.ok(/** @type {{ inputRequests: object }} */ (asking).inputRequests.name, "the question is in the event");
+  assert.ok(
+    /** @type {{ inputRequests: Record<string, unknown> }} */ (asking).inputRequests.name,
+    "the question is in the event",
+  );
   const answered = await t.run(client.respond("t1", { name: { action: "accept", content: { name: "Ann" } } }));
   assert.equal(answered, undefined);
   await t.settle();
@@ -149,7 +152,9 @@ test("store-refused: a host store that refuses the task's record rejects the cal
       records.set(key, value);
     },
     /** @param {string} key */
-    delete: (key) => records.delete(key),
+    delete: (key) => {
+      records.delete(key);
+    },
     /** @param {string} prefix */
     list: (prefix) => [...records].filter(([key]) => key.startsWith(prefix)),
   };
