@@ -152,6 +152,18 @@ impl Recorder {
         (x, self.feed(x, event, ""))
     }
 
+    /// A host call with records listed from the store, as the driver hands them over (`withListed`):
+    /// each key's and text's UTF-8 length in `sizes`, their bytes end to end in the body.
+    fn call_listed(&mut self, mut event: Value, records: &[(String, String)]) -> Vec<Value> {
+        let x = self.next_x;
+        self.next_x += 1;
+        let sizes: Vec<usize> = records.iter().flat_map(|(key, text)| [key.len(), text.len()]).collect();
+        let body: String = records.iter().flat_map(|(key, text)| [key.as_str(), text.as_str()]).collect();
+        event["sizes"] = json!(sizes);
+        event["x"] = json!(x);
+        self.feed(x, event, &body)
+    }
+
     /// `TaskClient.open` over an empty memory store: `keys`, `migrate` of nothing, the last `restore`.
     fn open(&mut self) -> Vec<Value> {
         self.feed(0, json!({ "e": "keys" }), "");
@@ -428,10 +440,45 @@ fn store_refused() -> Recorder {
     r
 }
 
+fn restore_stored() -> Recorder {
+    // What an earlier page left in the store: task `t1` of a call with non-ASCII arguments, and a call
+    // whose answer never came.
+    let mut before = Recorder::new("");
+    before.open();
+    let (_, out) = before.call(json!({ "e": "call", "name": "résumé", "arguments": { "title": "café ☕" },
+                                       "ask": false, "inputSchema": null }));
+    let out = before.result(&sent(&out, "tools/call"), task("working", json!({})));
+    let put = &out.iter().find(|e| e["do"] == "put").expect("a put")["entries"][0];
+    let stored = (put[0].as_str().unwrap().to_owned(), put[1].as_str().unwrap().to_owned());
+    let (_, out) =
+        before.call(json!({ "e": "call", "name": "deploy", "arguments": null, "ask": false, "inputSchema": null }));
+    let save = out.iter().find(|e| e["do"] == "save").expect("a save");
+    let pending = (save["key"].as_str().unwrap().to_owned(), save["text"].as_str().unwrap().to_owned());
+
+    let mut r = Recorder::new(
+        "TaskClient.open over a host store holding a task (non-ASCII text: sizes are UTF-8 bytes) and a call of unknown outcome: restored in one part, the task polled to completion, tasks() lists both",
+    );
+    r.feed(0, json!({ "e": "keys" }), "");
+    r.call(json!({ "e": "migrate", "sizes": [] }));
+    // A host store lists everything as its first page, in key order here: the call, then the task.
+    let mut records = vec![pending, stored];
+    records.sort();
+    let first = r.call_listed(json!({ "e": "restore", "leader": false, "more": true }), &records);
+    r.call(json!({ "e": "restore", "leader": false, "sizes": [] }));
+    no_listen(&mut r, &first);
+    let out = r.tick();
+    let out = r.result(&sent(&out, "tasks/get"), completed("done"));
+    assert!(has(&out, "put"), "{out:?}");
+    r.written();
+    r.call(json!({ "e": "tasks", "from": 0, "count": 256 }));
+    r
+}
+
 /// Every scenario, by its transcript's file name.
 fn scenarios() -> Vec<(&'static str, Recorder)> {
     vec![
         ("open-empty", open_empty()),
+        ("restore-stored", restore_stored()),
         ("call-poll-complete", call_poll_complete()),
         ("input-required-respond", input_required_respond()),
         ("ask-before-task", ask_before_task()),

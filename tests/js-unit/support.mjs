@@ -128,8 +128,10 @@ export function replay(name, context) {
    * Lets the driver run (its promises, the scripted answers, its timer when the next step is later)
    * until `until()` holds, or, without it, until the transcript's next step is the host's to make.
    * @param {() => boolean} [until]
+   * @param {boolean} [timers] whether timers run (`open()` runs without: a host's listeners, added once
+   *   it resolves, still hear the events it found, which go out from a zero-delay timeout)
    */
-  async function settle(until) {
+  async function settle(until, timers = true) {
     let idle = 0;
     for (let rounds = 0; rounds < 10_000; rounds++) {
       if (script.failure) throw script.failure;
@@ -137,7 +139,7 @@ export function replay(name, context) {
       const at = script.at;
       await new Promise((resolve) => setImmediate(resolve));
       // Timers due now (the client's events are dispatched from a zero-delay timeout).
-      mock.timers.tick(0);
+      if (timers) mock.timers.tick(0);
       if (script.at !== at) {
         idle = 0;
         continue;
@@ -151,7 +153,7 @@ export function replay(name, context) {
           `${name}: the driver is idle at step ${script.at} (${what}) and the awaited call has not settled`,
         );
       }
-      if (next.now > Date.now()) {
+      if (next.now > Date.now() && timers) {
         mock.timers.tick(next.now - Date.now());
         idle = 0;
         continue;
@@ -174,7 +176,14 @@ export function replay(name, context) {
      * @param {import("../../pkg-template/client.js").TaskClientOptions} options
      */
     async open(options) {
-      const client = await this.run(TaskClient.open(options));
+      const opening = TaskClient.open(options);
+      let opened = false;
+      opening.then(
+        () => (opened = true),
+        () => (opened = true),
+      );
+      await settle(() => opened, false);
+      const client = await opening;
       for (const type of /** @type {const} */ (["task", "forget", "call", "storage"])) {
         client.addEventListener(type, (event) => events.push({ type, detail: event.detail }));
       }

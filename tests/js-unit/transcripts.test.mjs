@@ -43,6 +43,56 @@ test("open-empty: open over an empty store, tasks() lists nothing", async (conte
   t.finished();
 });
 
+test("restore-stored: a host store's task and unknown call are restored, the task polled to completion", async (context) => {
+  const t = replay("restore-stored", context);
+  // The records as the transcript hands them to the door: its sizes cut the body's UTF-8 bytes.
+  const part = t.script.transcript.steps.find(({ event }) => event.e === "restore" && event.more);
+  if (part === undefined) throw new Error("the transcript restores no part");
+  const bytes = new TextEncoder().encode(part.body);
+  /** @type {string[]} */
+  const listed = [];
+  let at = 0;
+  for (const size of /** @type {number[]} */ (part.event.sizes)) {
+    listed.push(new TextDecoder().decode(bytes.subarray(at, at + size)));
+    at += size;
+  }
+  /** @type {Map<string, string>} */
+  const records = new Map();
+  for (let i = 0; i < listed.length; i += 2) records.set(listed[i], listed[i + 1]);
+  const store = {
+    /** @param {string} key */
+    get: (key) => records.get(key),
+    /** @param {string} key @param {string} value */
+    put: (key, value) => {
+      records.set(key, value);
+    },
+    /** @param {string} key */
+    delete: (key) => {
+      records.delete(key);
+    },
+    /** @param {string} prefix */
+    list: (prefix) => [...records].filter(([key]) => key.startsWith(prefix)),
+  };
+  const client = await t.open({ ...OPTIONS, store });
+  await t.settle();
+  const call = t.events.find(({ type }) => type === "call")?.detail;
+  assert.equal(
+    /** @type {{ toolName: string }} */ (call).toolName,
+    "deploy",
+    "the call of unknown outcome is announced",
+  );
+  const listedNow = client.tasks();
+  assert.equal(listedNow.length, 2);
+  const task = /** @type {import("../../pkg-template/client.js").TaskSnapshot} */ (listedNow[0]);
+  assert.equal(task.taskId, "t1");
+  assert.equal(task.toolName, "résumé");
+  assert.equal(task.status, "completed");
+  assert.equal(task.restored, true);
+  assert.deepEqual(statuses(t.events, "t1"), ["completed"]);
+  client.close();
+  t.finished();
+});
+
 test("call-poll-complete: callTool resolves with the stored task, polled to completion, then wait() settles", async (context) => {
   const t = replay("call-poll-complete", context);
   const client = await t.open(OPTIONS);
