@@ -474,12 +474,37 @@ fn restore_stored() -> Recorder {
     r
 }
 
+fn call_on_a_stream() -> Recorder {
+    let mut r = Recorder::new(
+        "callTool answered on an event stream: a progress notification, then the response cut across two chunks; the door closes the stream once it has the answer",
+    );
+    r.open();
+    let (_, out) = r
+        .call(json!({ "e": "call", "name": "echo", "arguments": { "text": "hi" }, "ask": false, "inputSchema": null }));
+    let send = sent(&out, "tools/call");
+    let n = send["n"].clone();
+    let head = json!({ "e": "answer", "n": n, "status": 200, "retryAfter": null, "session": null, "sse": true });
+    r.feed(0, head, "");
+    let progress = json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+                           "params": { "progressToken": 1, "progress": 1, "total": 2 } });
+    r.feed(0, json!({ "e": "chunk", "n": n, "end": false }), &format!("event: message\ndata: {progress}\n\n"));
+    let response = json!({ "jsonrpc": "2.0", "id": request(&send)["id"],
+                           "result": { "content": [{ "type": "text", "text": "hi" }] } })
+    .to_string();
+    let (first, second) = response.split_at(20);
+    r.feed(0, json!({ "e": "chunk", "n": n, "end": false }), &format!("data: {first}"));
+    let out = r.feed(0, json!({ "e": "chunk", "n": n, "end": false }), &format!("{second}\n\n"));
+    assert!(has(&out, "close") && has(&out, "done"), "{out:?}");
+    r
+}
+
 /// Every scenario, by its transcript's file name.
 fn scenarios() -> Vec<(&'static str, Recorder)> {
     vec![
         ("open-empty", open_empty()),
         ("restore-stored", restore_stored()),
         ("call-poll-complete", call_poll_complete()),
+        ("call-on-a-stream", call_on_a_stream()),
         ("input-required-respond", input_required_respond()),
         ("ask-before-task", ask_before_task()),
         ("cancel", cancel()),

@@ -18,6 +18,8 @@ export { TaskClient };
 /** @typedef {import("../js/fake_door.mjs").Step} Step */
 /** @typedef {import("../js/fake_door.mjs").Transcript} Transcript */
 
+const UTF8 = new TextEncoder();
+
 /** Events the host's own calls send: the driver waits for the host before each. */
 const HOST_CALLS = new Set(["call", "list_tools", "respond", "cancel", "wait", "forget", "clear", "tasks", "step"]);
 /** Events `close()` sends; like a host call, it waits for the test. */
@@ -36,28 +38,66 @@ export function transcript(name) {
 /**
  * A `fetch` answering each request the way the transcript says: the request is matched to the `send`
  * effect whose body it carries (its headers must be among those sent), and answered only when the
- * transcript's next step is that exchange's `answer` (a Response with its status and body) or `failed`
- * (a rejection with its message), so answers reach the driver in the recorded order.
+ * transcript's next step is that exchange's `answer` (a Response with its status and body, or for
+ * `sse` an event stream giving each `chunk` step's bytes in turn) or `failed` (a rejection with its
+ * message), so answers reach the driver in the recorded order.
  * @param {Script} script
  */
 function scriptedFetch(script) {
   /** @type {Set<number>} */
   const fetched = new Set();
-  /** @type {Map<number, { resolve(response: Response): void, reject(error: unknown): void }>} */
+  /**
+   * Requests waiting for their answer, by exchange.
+   * @type {Map<number, { resolve(response: Response): void, reject(error: unknown): void }>}
+   */
   const waiting = new Map();
+  /**
+   * Event streams waiting for their next chunk, by exchange (undefined: the stream ends).
+   * @type {Map<number, (chunk: Uint8Array | undefined) => void>}
+   */
+  const pulls = new Map();
+  /**
+   * An event stream whose chunks are the transcript's `chunk` steps of exchange `n`, each given when
+   * it is the next step.
+   * @param {number} n
+   */
+  const stream = (n) =>
+    new ReadableStream({
+      pull: (controller) =>
+        new Promise((resolve) => {
+          pulls.set(n, (chunk) => {
+            if (chunk === undefined) controller.close();
+            else controller.enqueue(chunk);
+            resolve(undefined);
+          });
+          release();
+        }),
+    });
+  /** The step whose chunk was last given to a stream. */
+  let given = -1;
   const release = () => {
     const step = script.next();
-    const n = /** @type {number} */ (step?.event.n);
-    const held = waiting.get(n);
-    if (step === undefined || held === undefined) return;
+    if (step === undefined) return;
     const { event } = step;
+    const n = /** @type {number} */ (event.n);
+    const pull = pulls.get(n);
+    // Once per step: the stream pulls again before the driver has fed the chunk it was given.
+    if (event.e === "chunk" && pull !== undefined && given !== script.at) {
+      given = script.at;
+      pulls.delete(n);
+      pull(event.end ? undefined : UTF8.encode(step.body));
+      return;
+    }
+    const held = waiting.get(n);
+    if (held === undefined) return;
     if (event.e === "answer") {
       waiting.delete(n);
       /** @type {Record<string, string>} */
       const headers = { "content-type": event.sse ? "text/event-stream" : "application/json" };
       if (typeof event.retryAfter === "string") headers["retry-after"] = event.retryAfter;
       if (typeof event.session === "string") headers["mcp-session-id"] = event.session;
-      held.resolve(new Response(step.body, { status: /** @type {number} */ (event.status), headers }));
+      const body = event.sse ? stream(n) : step.body;
+      held.resolve(new Response(body, { status: /** @type {number} */ (event.status), headers }));
     } else if (event.e === "failed" && event.kind === "network") {
       waiting.delete(n);
       held.reject(new TypeError(/** @type {string} */ (event.message)));

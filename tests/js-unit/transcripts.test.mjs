@@ -113,6 +113,18 @@ test("call-poll-complete: callTool resolves with the stored task, polled to comp
   t.finished();
 });
 
+test("call-on-a-stream: a call answered on an event stream, chunk by chunk, resolves with its result", async (context) => {
+  const t = replay("call-on-a-stream", context);
+  const client = await t.open(OPTIONS);
+  const outcome = await t.run(client.callTool("echo", { text: "hi" }));
+  assert.equal(outcome.kind, "result");
+  assert.deepEqual(/** @type {{ result: { content?: unknown } }} */ (outcome).result.content, [
+    { type: "text", text: "hi" },
+  ]);
+  client.close();
+  t.finished();
+});
+
 test("input-required-respond: the question is announced, respond() resolves once stored, the task completes", async (context) => {
   const t = replay("input-required-respond", context);
   const client = await t.open(OPTIONS);

@@ -21,7 +21,8 @@ pub fn run_unit(root: &Path) -> Result<()> {
     let files = test_files(root, UNIT_DIR)?;
     let local = root.join(NODE22);
     let mut node = Command::new(if local.is_file() { local.into_os_string() } else { "node".into() });
-    node.arg("--test").args(&files).current_dir(root);
+    // A driver that never settles a call fails its test instead of hanging the run.
+    node.args(["--test", "--test-timeout=60000"]).args(&files).current_dir(root);
     cmd::run(&mut node)
 }
 
