@@ -20,10 +20,9 @@ export { TaskClient };
 
 const UTF8 = new TextEncoder();
 
-/** Events the host's own calls send: the driver waits for the host before each. */
-const HOST_CALLS = new Set(["call", "list_tools", "respond", "cancel", "wait", "forget", "clear", "tasks", "step"]);
-/** Events `close()` sends; like a host call, it waits for the test. */
-const HOST_ONLY = new Set([...HOST_CALLS, "close", "notify"]);
+/** Events only the host's calls send (`callTool`, `close()`, the `notify` setter…): the test makes them. */
+const HOST_ONLY = new Set(["call", "list_tools", "respond", "cancel", "wait", "forget", "clear", "tasks", "step"]);
+HOST_ONLY.add("close").add("notify");
 
 /**
  * Transcript `name` (tests/transcripts/<name>.json).
@@ -44,7 +43,11 @@ export function transcript(name) {
  * @param {Script} script
  */
 function scriptedFetch(script) {
-  /** @type {Set<number>} */
+  /**
+   * The `send` effects already fetched (an exchange the door sends again, a -32022 naming our
+   * version, keeps its `n`).
+   * @type {Set<object>}
+   */
   const fetched = new Set();
   /**
    * Requests waiting for their answer, by exchange.
@@ -114,16 +117,14 @@ function scriptedFetch(script) {
     const sends = script.transcript.steps
       .slice(0, script.at)
       .flatMap((step) => step.effects)
-      .filter(
-        (effect) => effect.do === "send" && effect.body === body && !fetched.has(/** @type {number} */ (effect.n)),
-      );
+      .filter((effect) => effect.do === "send" && effect.body === body && !fetched.has(effect));
     const send = sends[0];
     if (send === undefined) {
       script.fail(`fetch of a request the door never sent: ${body}`);
       return new Promise(() => {});
     }
     const n = /** @type {number} */ (send.n);
-    fetched.add(n);
+    fetched.add(send);
     const want = /** @type {{ url?: unknown }} */ (script.transcript.options).url;
     if (String(url) !== want) script.fail(`exchange ${n} went to ${url}, not ${want}`);
     const headers = new Headers(init.headers);
