@@ -498,6 +498,23 @@ fn call_on_a_stream() -> Recorder {
     r
 }
 
+fn version_retry() -> Recorder {
+    let mut r = Recorder::new(
+        "A call refused with -32022 naming our protocol version in an HTTP 400 is sent once more, as the same exchange under a new id, and settles with the second answer",
+    );
+    r.open();
+    let (_, out) = r.call(json!({ "e": "call", "name": "echo", "arguments": null, "ask": false, "inputSchema": null }));
+    let send = sent(&out, "tools/call");
+    let refusal = json!({ "jsonrpc": "2.0", "id": request(&send)["id"], "error": { "code": -32022,
+        "message": "unsupported protocol version", "data": { "supported": [mcp_tasks_web::protocol::PROTOCOL_VERSION] } } });
+    let out = r.answer(&send, 400, &refusal);
+    let again = sent(&out, "tools/call");
+    assert_eq!(again["n"], send["n"], "the same exchange");
+    let out = r.result(&again, json!({ "content": [{ "type": "text", "text": "again" }] }));
+    assert!(has(&out, "done"), "{out:?}");
+    r
+}
+
 /// Every scenario, by its transcript's file name.
 fn scenarios() -> Vec<(&'static str, Recorder)> {
     vec![
@@ -510,6 +527,7 @@ fn scenarios() -> Vec<(&'static str, Recorder)> {
         ("cancel", cancel()),
         ("list-tools", list_tools()),
         ("store-refused", store_refused()),
+        ("version-retry", version_retry()),
     ]
 }
 

@@ -233,3 +233,15 @@ test("store-refused: a host store that refuses the task's record rejects the cal
   client.close();
   t.finished();
 });
+
+test("version-retry: a call refused with -32022 naming our version is sent again and resolves with the second answer", async (context) => {
+  const t = replay("version-retry", context);
+  const client = await t.open(OPTIONS);
+  const outcome = await t.run(client.callTool("echo"));
+  assert.equal(outcome.kind, "result");
+  assert.deepEqual(/** @type {{ result: { content?: unknown } }} */ (outcome).result.content, [
+    { type: "text", text: "again" },
+  ]);
+  client.close();
+  t.finished();
+});
