@@ -115,6 +115,9 @@ struct Recorder {
     /// When the last `timer` effect set the timer for.
     timer: Option<u64>,
     steps: Vec<Value>,
+    /// The driver's memory store as the door's effects left it (`save`, `put`, `delete`, and each
+    /// `put_if` the recorder answered as stored), listed in key order by `step`.
+    store: std::collections::BTreeMap<String, String>,
 }
 
 /// The options `doorOptions` hands over for `{ url, namespace, store: "memory", minPollIntervalMs }` in
@@ -126,17 +129,34 @@ fn node_options() -> Value {
 
 impl Recorder {
     fn new(about: &'static str) -> Recorder {
-        let options = node_options();
+        Recorder::with_options(about, node_options())
+    }
+
+    fn with_options(about: &'static str, options: Value) -> Recorder {
         let door = open_door(&options, SEED);
-        Recorder { about, options, door, now: NOW, next_x: 1, timer: None, steps: Vec::new() }
+        let store = std::collections::BTreeMap::new();
+        Recorder { about, options, door, now: NOW, next_x: 1, timer: None, steps: Vec::new(), store }
     }
 
     /// Feeds `event` for host call `x` (0: none) with `body`; its effects.
     fn feed(&mut self, x: u64, event: Value, body: &str) -> Vec<Value> {
         let effects = handle(&mut self.door, self.now, x, &event, body);
         for effect in effects.as_array().unwrap() {
-            if effect["do"] == "timer" {
-                self.timer = effect["at"].as_u64();
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+            match effect["do"].as_str() {
+                Some("timer") => self.timer = effect["at"].as_u64(),
+                Some("save") => {
+                    self.store.insert(text(&effect["key"]), text(&effect["text"]));
+                }
+                Some("put") => {
+                    for entry in effect["entries"].as_array().unwrap() {
+                        self.store.insert(text(&entry[0]), text(&entry[1]));
+                    }
+                }
+                Some("delete") => {
+                    self.store.remove(effect["key"].as_str().unwrap_or_default());
+                }
+                _ => {}
             }
         }
         self.steps.push(json!({ "now": self.now, "x": x, "event": event, "body": body, "effects": effects }));
@@ -162,6 +182,40 @@ impl Recorder {
         event["sizes"] = json!(sizes);
         event["x"] = json!(x);
         self.feed(x, event, &body)
+    }
+
+    /// Step mode's store replies to the `put_if`s and `get`s in `effects`, in order, as `#putIf` and
+    /// `#get` feed them from the memory store, and to those their replies bring; every other effect.
+    fn store_replies(&mut self, effects: Vec<Value>) -> Vec<Value> {
+        let mut rest = Vec::new();
+        for effect in effects {
+            let key = effect["key"].as_str().unwrap_or_default().to_owned();
+            let out = match effect["do"].as_str() {
+                Some("put_if") => {
+                    let ok = self.store.get(&key).map(String::as_str) == effect["expected"].as_str();
+                    if ok {
+                        self.store.insert(key, effect["text"].as_str().unwrap().to_owned());
+                    }
+                    self.feed(0, json!({ "e": "put_if", "w": effect["w"], "ok": ok }), "")
+                }
+                Some("get") => {
+                    let text = self.store.get(&key).cloned();
+                    self.feed(0, json!({ "e": "got", "w": effect["w"], "text": text }), "")
+                }
+                _ => {
+                    rest.push(effect);
+                    continue;
+                }
+            };
+            rest.extend(self.store_replies(out));
+        }
+        rest
+    }
+
+    /// `step()`: every record of the store listed with the event.
+    fn step(&mut self) -> Vec<Value> {
+        let records: Vec<(String, String)> = self.store.clone().into_iter().collect();
+        self.call_listed(json!({ "e": "step" }), &records)
     }
 
     /// `TaskClient.open` over an empty memory store: `keys`, `migrate` of nothing, the last `restore`.
@@ -515,6 +569,29 @@ fn version_retry() -> Recorder {
     r
 }
 
+fn step_mode() -> Recorder {
+    let mut options = node_options();
+    options["autoPoll"] = json!(false);
+    let mut r = Recorder::with_options(
+        "Step mode (autoPoll: false): a call's task written compared (put_if); a later step() reads the store, stores its lease, polls the task to completion and reports what it did",
+        options,
+    );
+    r.open();
+    let (_, out) = r.call(
+        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null }),
+    );
+    let out = r.result(&sent(&out, "tools/call"), task("working", json!({})));
+    let out = r.store_replies(out);
+    assert!(has(&out, "done"), "{out:?}");
+    r.now = NOW + 1_000;
+    let out = r.step();
+    let out = r.store_replies(out);
+    let out = r.result(&sent(&out, "tasks/get"), completed("built"));
+    let out = r.store_replies(out);
+    assert!(has(&out, "done"), "the step reports: {out:?}");
+    r
+}
+
 /// Every scenario, by its transcript's file name.
 fn scenarios() -> Vec<(&'static str, Recorder)> {
     vec![
@@ -528,6 +605,7 @@ fn scenarios() -> Vec<(&'static str, Recorder)> {
         ("list-tools", list_tools()),
         ("store-refused", store_refused()),
         ("version-retry", version_retry()),
+        ("step-mode", step_mode()),
     ]
 }
 

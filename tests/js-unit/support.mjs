@@ -188,6 +188,8 @@ export function replay(name, context) {
       if (++idle < 3) continue;
       const next = script.next();
       if (next === undefined || HOST_ONLY.has(next.event.e)) {
+        // The host's next call is made when the transcript says (a step-mode host's later `step()`).
+        if (until === undefined && next !== undefined && next.now > Date.now()) mock.timers.tick(next.now - Date.now());
         if (until === undefined) return;
         const what = next === undefined ? "the end of the transcript" : `the host call ${JSON.stringify(next.event)}`;
         throw new Error(

@@ -245,3 +245,21 @@ test("version-retry: a call refused with -32022 naming our version is sent again
   client.close();
   t.finished();
 });
+
+test("step-mode: with autoPoll false the call's task is written compared, and a later step() polls it to completion", async (context) => {
+  const t = replay("step-mode", context);
+  const client = await t.open({ ...OPTIONS, autoPoll: false });
+  const outcome = await t.run(client.callTool("build", { seconds: 1 }));
+  assert.equal(outcome.kind, "task");
+  await t.settle();
+  const report = await t.run(client.step());
+  assert.deepEqual(
+    report,
+    { nextWakeAt: null, live: 0, settled: 1, polled: 1, sent: 0 },
+    "one poll, and the task ended",
+  );
+  await t.settle();
+  assert.deepEqual(statuses(t.events, "t1"), ["working", "completed"]);
+  client.close();
+  t.finished();
+});
