@@ -257,9 +257,10 @@ impl Recorder {
         self.feed(0, json!({ "e": "written", "refused": [], "broken": false, "message": "" }), "")
     }
 
-    /// The timer fires: the clock moves to when it was set for.
+    /// The timer fires: the clock moves to when it was set for, or 60 s on, the longest timeout the
+    /// driver sets (`MAX_TIMER_MS`) before it asks the door again.
     fn tick(&mut self) -> Vec<Value> {
-        self.now = self.timer.expect("a timer is set");
+        self.now = self.timer.expect("a timer is set").min(self.now + 60_000);
         self.feed(0, json!({ "e": "tick" }), "")
     }
 
@@ -592,6 +593,29 @@ fn step_mode() -> Recorder {
     r
 }
 
+fn long_poll_interval() -> Recorder {
+    let mut r = Recorder::new(
+        "A task the server asks to poll every 150 s: the driver's timer fires at most 60 s ahead, so the door is asked at +60 s and +120 s and polls at +150 s",
+    );
+    r.open();
+    let (_, out) = r.call(
+        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null }),
+    );
+    let out = r.result(&sent(&out, "tools/call"), task("working", json!({ "pollIntervalMs": 150_000 })));
+    assert!(has(&out, "put"), "{out:?}");
+    let out = r.written();
+    no_listen(&mut r, &out);
+    let mut out = r.tick();
+    while !has(&out, "send") {
+        out = r.tick();
+    }
+    assert_eq!(r.now, NOW + 150_000, "polled at the server's interval");
+    let out = r.result(&sent(&out, "tasks/get"), completed("built"));
+    assert!(has(&out, "put"), "{out:?}");
+    r.written();
+    r
+}
+
 /// Every scenario, by its transcript's file name.
 fn scenarios() -> Vec<(&'static str, Recorder)> {
     vec![
@@ -606,6 +630,7 @@ fn scenarios() -> Vec<(&'static str, Recorder)> {
         ("store-refused", store_refused()),
         ("version-retry", version_retry()),
         ("step-mode", step_mode()),
+        ("long-poll-interval", long_poll_interval()),
     ]
 }
 

@@ -155,6 +155,42 @@ export function replay(name, context) {
   const realFetch = globalThis.fetch;
   globalThis.fetch = scriptedFetch(script);
   mock.timers.enable({ apis: ["Date", "setTimeout"], now: script.transcript.steps[0].now });
+  // When each pending timeout fires, by its handle, so the clock can stop at each on its way (one
+  // jump past two of them would fire the second at the wrong time). `reset()` puts the real ones back.
+  /** @type {Map<unknown, number>} */
+  const pending = new Map();
+  const [setMocked, clearMocked] = [globalThis.setTimeout, globalThis.clearTimeout];
+  globalThis.setTimeout = /** @type {typeof setTimeout} */ (
+    /** @type {unknown} */ (
+      (
+        /** @type {(...args: unknown[]) => void} */ callback,
+        /** @type {number} */ delay = 0,
+        /** @type {unknown[]} */ ...args
+      ) => {
+        const handle = setMocked(
+          (/** @type {unknown[]} */ ...given) => {
+            pending.delete(handle);
+            callback(...given);
+          },
+          delay,
+          ...args,
+        );
+        pending.set(handle, Date.now() + Math.max(0, delay));
+        return handle;
+      }
+    )
+  );
+  globalThis.clearTimeout = /** @type {typeof clearTimeout} */ (
+    (/** @type {Parameters<typeof clearTimeout>[0]} */ handle) => {
+      pending.delete(handle);
+      clearMocked(handle);
+    }
+  );
+  /**
+   * Moves the clock towards `to`, stopping at the first pending timeout before it.
+   * @param {number} to
+   */
+  const advance = (to) => mock.timers.tick(Math.max(0, Math.min(to, ...pending.values()) - Date.now()));
   // The driver's seed is `Math.floor(Math.random() * 2 ** 52)`.
   const random = mock.method(Math, "random", () => script.transcript.seed / 2 ** 52);
   context.after(() => {
@@ -189,7 +225,11 @@ export function replay(name, context) {
       const next = script.next();
       if (next === undefined || HOST_ONLY.has(next.event.e)) {
         // The host's next call is made when the transcript says (a step-mode host's later `step()`).
-        if (until === undefined && next !== undefined && next.now > Date.now()) mock.timers.tick(next.now - Date.now());
+        if (until === undefined && next !== undefined && next.now > Date.now() && timers) {
+          advance(next.now);
+          idle = 0;
+          continue;
+        }
         if (until === undefined) return;
         const what = next === undefined ? "the end of the transcript" : `the host call ${JSON.stringify(next.event)}`;
         throw new Error(
@@ -197,7 +237,7 @@ export function replay(name, context) {
         );
       }
       if (next.now > Date.now() && timers) {
-        mock.timers.tick(next.now - Date.now());
+        advance(next.now);
         idle = 0;
         continue;
       }

@@ -263,3 +263,14 @@ test("step-mode: with autoPoll false the call's task is written compared, and a 
   client.close();
   t.finished();
 });
+
+test("long-poll-interval: a 150 s poll interval is waited out in timeouts of at most 60 s", async (context) => {
+  const t = replay("long-poll-interval", context);
+  const client = await t.open(OPTIONS);
+  await t.run(client.callTool("build", { seconds: 1 }));
+  await t.settle();
+  assert.deepEqual(statuses(t.events, "t1"), ["working", "completed"]);
+  assert.equal(Date.now(), t.script.transcript.steps[0].now + 150_000);
+  client.close();
+  t.finished();
+});
