@@ -59,6 +59,11 @@ pub fn test(root: &Path) -> Result<()> {
     // the long steps, and does not stop them.
     lints::run(root, &mut checks);
     lints::run_js(root, &mut checks);
+    // Seconds, and nothing built first: the driver against the door protocol's transcripts.
+    checks.run(
+        "TaskClient from js/ over the door protocol's transcripts, scripted door and fetch (tests/js-unit)",
+        || js_tests::run_unit(root),
+    );
     // Streamed, not `-q`: the per-binary "test result:" lines are the evidence CI reads.
     // `--no-fail-fast`: one failing test binary must not hide the results of the others.
     let mut cargo_test = cmd::cargo();
@@ -69,6 +74,12 @@ pub fn test(root: &Path) -> Result<()> {
     checks.run("the door's native tests with the 2025-11-25 flow (`--features legacy`)", || {
         let mut door = cmd::cargo();
         door.args(["test", "-p", "mcp-tasks-web", "--lib", "--features", "legacy", "door::"]).current_dir(root);
+        cmd::run(&mut door)
+    });
+    checks.run("the door protocol's transcripts replayed by the full door (`--features legacy`)", || {
+        let mut door = cmd::cargo();
+        door.args(["test", "-p", "mcp-tasks-web", "--features", "legacy", "--test", "door_transcripts"])
+            .current_dir(root);
         cmd::run(&mut door)
     });
     checks.run("the same tests from a copy of only the files git tracks, with nothing beside it", || {

