@@ -240,6 +240,22 @@ fn retry_after_is_honoured_even_past_the_cap() {
 }
 
 #[test]
+fn a_repeated_failure_is_stored_again_only_when_it_asked_for_a_delay() {
+    let p = policy();
+    let mut r = new_record(T0);
+    let busy = || Failure::Http { status: 503, retry_after_ms: Some(1_000) };
+    let _ = r.next_action(T0 + 500);
+    assert_eq!(r.on_poll_failure(T0 + 500, busy(), &p), Change::State);
+    let _ = r.next_action(T0 + 1_500);
+    assert_eq!(r.on_poll_failure(T0 + 1_500, busy(), &p), Change::State, "the new delay's start is shared");
+    let down = || Failure::Http { status: 502, retry_after_ms: None };
+    let _ = r.next_action(T0 + 2_500);
+    assert_eq!(r.on_poll_failure(T0 + 2_500, down(), &p), Change::State);
+    let _ = r.next_action(T0 + 9_000);
+    assert_eq!(r.on_poll_failure(T0 + 9_000, down(), &p), Change::Timing, "the same failure again is no news");
+}
+
+#[test]
 fn the_latest_poll_interval_is_followed_and_the_host_minimum_kept() {
     let p = policy();
     let mut r = new_record(T0);

@@ -584,10 +584,14 @@ impl TaskRecord {
         self.note_failure(now, failure)
     }
 
+    /// Keeps the failure with its time. A repeat of the last one changes only the schedule, unless it
+    /// asked for a delay: its time is when that delay ends, which every other tab, page and step reads
+    /// from the stored record, so it is stored again.
     fn note_failure(&mut self, now: u64, failure: Failure) -> Change {
         let first = self.last_failure.as_ref().is_none_or(|n| n.failure != failure);
+        let delayed = matches!(failure, Failure::Http { retry_after_ms: Some(_), .. });
         self.last_failure = Some(FailureNote { at: now, failure });
-        if first {
+        if first || delayed {
             Change::State
         } else {
             Change::Timing
