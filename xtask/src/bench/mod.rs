@@ -4,8 +4,9 @@
 //! Each figure is a module with one function `fn(&Ctx) -> Result<Vec<Row>>`, listed in [`FIGURES`].
 //! A figure measures both subjects in the same run, so the figures that matter are ratios, which
 //! hold on a noisy machine. The framework runs the figures asked for (all by default), prints one
-//! table, and writes `bench.json` (every row plus each figure's details) and `bench.svg` (ours
-//! beside the official requester for each metric both have) to `<target>/bench/`.
+//! table, and writes `bench.json` (every row plus each figure's details), `bench.md` (the table as
+//! Markdown, with the command and date: where the README's figures are copied from) and `bench.svg`
+//! (ours beside the official requester for each metric both have) to `<target>/bench/`.
 //!
 //! Benchmarks print, they do not assert — except budgets: a row may carry a `budget` (its value
 //! must not exceed it), and the bench exits non-zero when one is over, after writing everything.
@@ -235,9 +236,11 @@ pub fn run(root: &Path, names: &[String]) -> Result<()> {
     let json = to_json(&selected, &rows, &details);
     let text = serde_json::to_string_pretty(&json).context("serialising bench.json")?;
     std::fs::write(&json_path, text + "\n").context(format!("writing {}", json_path.display()))?;
+    let md_path = ctx.out.join("bench.md");
+    std::fs::write(&md_path, markdown(names, &rows)).context(format!("writing {}", md_path.display()))?;
     let svg_path = ctx.out.join("bench.svg");
     std::fs::write(&svg_path, svg::chart(&rows)).context(format!("writing {}", svg_path.display()))?;
-    eprintln!("xtask: bench: wrote {} and {}", json_path.display(), svg_path.display());
+    eprintln!("xtask: bench: wrote {}, {} and {}", json_path.display(), md_path.display(), svg_path.display());
 
     let over: Vec<&Row> = rows.iter().filter(|r| !r.within_budget()).collect();
     if !over.is_empty() {
@@ -362,6 +365,35 @@ fn table(rows: &[Row]) -> String {
         for (figure, subject, note) in notes {
             out.push_str(&format!("  {figure}, {subject}: {note}\n"));
         }
+    }
+    out
+}
+
+/// The rows as a Markdown table (ours, official, the ratio, the budget), under the command that
+/// measured them and its date.
+fn markdown(names: &[String], rows: &[Row]) -> String {
+    let unix_time =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let command = if names.is_empty() {
+        "cargo xtask bench".to_owned()
+    } else {
+        format!("cargo xtask bench {}", names.join(" "))
+    };
+    let mut out = format!("`{command}`, finished at Unix time {unix_time}.\n\n");
+    out.push_str(
+        "| figure | metric | ours | official | ours ÷ official | budget |\n| --- | --- | ---: | ---: | ---: | --- |\n",
+    );
+    for (figure, metric) in metrics(rows) {
+        let find = |subject| rows.iter().find(|r| r.figure == figure && r.metric == metric && r.subject == subject);
+        let (ours, official) = (find(Subject::Ours), find(Subject::Official));
+        let cell = |row: Option<&Row>| row.map(|r| format_value(r.value, r.unit)).unwrap_or_else(|| "—".into());
+        let ratio = match (ours, official) {
+            (Some(o), Some(t)) if t.value != 0.0 => format!("{:.2}×", o.value / t.value),
+            _ => "—".into(),
+        };
+        let budget =
+            ours.and_then(|r| r.budget.map(|max| format!("≤ {}", format_value(max, r.unit)))).unwrap_or_default();
+        out.push_str(&format!("| {figure} | {metric} | {} | {} | {ratio} | {budget} |\n", cell(ours), cell(official)));
     }
     out
 }
