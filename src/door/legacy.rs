@@ -268,7 +268,7 @@ impl Door {
         let Some(generation) = self.link.generation else { return };
         let Some(value) = stored_link(generation, self.link.session.as_ref()) else { return };
         let key = self.state.keys().server();
-        self.out.push(crate::json::json!({ "do": "save", "key": key, "text": value.to_string() }));
+        self.out.push(super::Effect::Save { key, text: value.to_string() });
     }
 
     /// The host request in the session, once it is open (`negotiating`: the session decides the
@@ -410,12 +410,20 @@ impl Door {
     }
 
     /// An answer to exchange `n` came: `session` is its `Mcp-Session-Id`.
-    pub(super) fn legacy_answered(&mut self, now: u64, n: u64, head: answer::Head, event: &Value, body: &[u8]) {
+    pub(super) fn legacy_answered(
+        &mut self,
+        now: u64,
+        n: u64,
+        head: answer::Head,
+        session: Option<&str>,
+        sse: bool,
+        body: &[u8],
+    ) {
         let limit = self.max_response_bytes;
         let Some(send) = self.link.sends.get_mut(n) else { return };
         send.status = head.status;
-        send.session = event.get("session").and_then(Value::as_str).map(str::to_owned);
-        if event.get("sse").and_then(Value::as_bool) == Some(true) {
+        send.session = session.map(str::to_owned);
+        if sse {
             send.stream = Some(answer::Stream::new(head, limit));
             return;
         }
@@ -471,7 +479,7 @@ impl Door {
     /// Exchange `n`'s stream gave its outcome (if it did): closed, and the outcome taken.
     fn legacy_end(&mut self, now: u64, n: u64, result: Option<Result<Value, TransportError>>) {
         if let Some(result) = result.filter(|_| self.is_legacy(n)) {
-            self.out.push(crate::json::json!({ "do": "close", "n": n }));
+            self.out.push(super::Effect::Close { n });
             self.legacy_decided(now, n, result, false);
         }
     }
@@ -691,7 +699,7 @@ impl Door {
     pub(super) fn close_result_stream(&mut self, id: &str) {
         let open = self.link.streams.remove(id).and_then(|stream| stream.open);
         if let Some(n) = open.filter(|&n| self.link.sends.remove(n).is_some()) {
-            self.out.push(crate::json::json!({ "do": "close", "n": n }));
+            self.out.push(super::Effect::Close { n });
         }
     }
 
@@ -844,7 +852,7 @@ impl Door {
     pub(super) fn close_session_stream(&mut self) {
         let Some(n) = self.link.session_stream.take() else { return };
         if self.link.sends.remove(n).is_some() {
-            self.out.push(crate::json::json!({ "do": "close", "n": n }));
+            self.out.push(super::Effect::Close { n });
         }
         let now = self.now;
         self.state.on_session_stream_end(now, SessionStreamEnd::Closed);

@@ -12,7 +12,8 @@
 //! (`legacy.rs`: era detection, the session, `tasks/result` streams); without it, it hands over to
 //! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes.
 use crate::client_state::{
-    ClientConfig, ClientState, Effect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
+    ClientConfig, ClientState, Effect as StateEffect, Keys, Removal, TabMessage, Wait, WriteGroup, EARLY_POLLS,
+    MAX_REQUESTS_IN_FLIGHT,
 };
 use crate::collections::SortedMap;
 use crate::error::{ClientError, ErrorKind};
@@ -40,6 +41,7 @@ pub(crate) mod element;
 #[cfg(feature = "legacy")]
 mod legacy;
 mod options;
+mod protocol;
 mod step;
 #[cfg(not(feature = "legacy"))]
 mod upgrade;
@@ -48,6 +50,8 @@ mod upgrade;
 const FORWARD_TIMEOUT_MS: u64 = 5_000;
 
 pub use options::DoorOptions;
+pub(crate) use protocol::error_json;
+pub use protocol::{Answer, Effect, Emitted, Event, Failure, List, ProtocolError, VERSION};
 
 /// What a request the door sent is for.
 enum Purpose {
@@ -199,35 +203,25 @@ pub struct Door {
     /// Without the 2025-11-25 flow: when to hand over to the door that has it.
     #[cfg(not(feature = "legacy"))]
     upgrade: upgrade::Upgrade,
-    out: Vec<Value>,
-}
-
-/// The JSON form of a host-facing error: what the driver turns into a JS `Error`.
-pub(crate) fn error_json(e: &ClientError) -> Value {
-    let code = e.code.map_or(Value::Null, Value::from);
-    json!({ "name": e.kind.js_name(), "message": e.message.as_str(), "code": code, "retryable": e.retryable })
-}
-
-fn text(event: &Value, name: &str) -> String {
-    event.get(name).and_then(Value::as_str).unwrap_or_default().to_owned()
+    out: Out,
 }
 
 /// The `(key, text)` pairs the driver listed from the store: their UTF-8 bytes end to end in `body`,
 /// and the byte length of each key and text in turn in the event's `sizes`. Not JSON: escaping every
 /// record's text into one event, and parsing it back out, cost most of a step over 10,000 records
 /// and held each record twice more at open. Sizes that do not fit the body end the list there.
-fn pairs<'a>(event: &Value, body: &'a [u8]) -> Vec<(&'a str, &'a str)> {
-    let sizes = event.get("sizes").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+fn pairs<'a>(sizes: List<'_>, body: &'a [u8]) -> Vec<(&'a str, &'a str)> {
     let mut rest = body;
-    let mut next = |size: &Value| {
-        let size = usize::try_from(size.as_u64()?).ok().filter(|size| *size <= rest.len())?;
+    let mut next = |size: u64| {
+        let size = usize::try_from(size).ok().filter(|size| *size <= rest.len())?;
         let (part, after) = rest.split_at(size);
         rest = after;
         std::str::from_utf8(part).ok()
     };
-    let mut out = Vec::with_capacity(sizes.len() / 2);
-    for pair in sizes.chunks_exact(2) {
-        let (Some(key), Some(text)) = (next(&pair[0]), next(&pair[1])) else { break };
+    let mut out = Vec::new();
+    let mut sizes = sizes.numbers();
+    while let (Some(key), Some(text)) = (sizes.next(), sizes.next()) {
+        let (Some(key), Some(text)) = (next(key), next(text)) else { break };
         out.push((key, text));
     }
     out
@@ -235,16 +229,25 @@ fn pairs<'a>(event: &Value, body: &'a [u8]) -> Vec<(&'a str, &'a str)> {
 
 /// The task ids an early hint names (`hint`: the JSON text the polling tab last wrote), at most
 /// [`EARLY_POLLS`]; none when it is not a list of ids.
-fn early_ids(event: &Value) -> Vec<String> {
-    let hint = event.get("hint").and_then(Value::as_str).and_then(|text| crate::json::from_str(text).ok());
+fn early_ids(hint: &str) -> Vec<String> {
+    let hint = crate::json::from_str(hint).ok();
     let items = hint.as_ref().and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     items.iter().filter_map(Value::as_str).take(EARLY_POLLS).map(str::to_owned).collect()
 }
 
-/// A whole non-negative number the driver wrote (read without float parsing, which would cost the
-/// .wasm core's decimal-to-float tables).
-fn number(event: &Value, name: &str) -> u64 {
-    event.get(name).and_then(Value::as_u64).unwrap_or(0)
+/// The effects of the event being handled, each written as the driver reads it when it is made (a
+/// list of typed effects held to the end cost the .wasm their drop and a second pass).
+#[derive(Default)]
+struct Out(Vec<Value>);
+
+impl Out {
+    fn push(&mut self, effect: Effect) {
+        self.0.push(effect.to_json());
+    }
+
+    fn take(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.0)
+    }
 }
 
 impl Door {
@@ -290,7 +293,7 @@ impl Door {
             link: legacy::Link::default(),
             #[cfg(not(feature = "legacy"))]
             upgrade: upgrade::Upgrade::default(),
-            out: Vec::new(),
+            out: Out::default(),
         })
     }
 
@@ -302,131 +305,26 @@ impl Door {
             Ok(event) => self.handle(now, &event, body),
             Err(e) => {
                 self.done(x, Err(ClientError::usage(format!("the call's values cannot be read: {e}"))));
-                std::mem::take(&mut self.out)
+                self.out.take()
             }
         }
     }
 
     /// Feeds one event (`{ "e": kind, … }`; `body`: an answer's bytes) at `now`, and returns what the
-    /// driver must do, in order.
+    /// driver must do, in order (docs/door.md). An event that cannot be decoded ([`ProtocolError`])
+    /// settles its host call with a `TypeError` saying which event and field.
     pub fn handle(&mut self, now: u64, event: &Value, body: &[u8]) -> Vec<Value> {
         self.now = now;
         #[cfg(not(feature = "legacy"))]
         if self.handed_over() {
             return Vec::new();
         }
-        let x = number(event, "x");
-        match event.get("e").and_then(Value::as_str).unwrap_or_default() {
-            // What the driver needs before it reads the store: the keys, and the first page's size.
-            "keys" => {
-                let keys = self.state.keys();
-                let prefixes = json!({
-                    "prefix": keys.prefix(), "previous": keys.previous_prefix(), "tabs": keys.tabs(),
-                    "hint": keys.early_hint(), "firstPage": crate::client_state::FIRST_PAGE
-                });
-                self.done(x, Ok(prefixes));
-            }
-            "migrate" => {
-                let listed = pairs(event, body);
-                let moves = self.state.keys().moves(&listed).map(|(old, new, text)| json!([old, new, text]));
-                let moves = Value::Array(moves.collect());
-                self.done(x, Ok(moves));
-            }
-            "restore" => self.restore(now, event, body, x),
-            // The lock was free at open: this tab will poll (`restore` says so), and polls the hinted
-            // tasks before the store is read.
-            "early" => self.state.poll_early(&early_ids(event)),
-            "lead" => self.lead(now, event, body),
-            "message" => self.tab_message(now, body),
-            "step" => self.step(now, event, body, x),
-            "put_if" => self.put_if_done(event),
-            "got" => self.got(event),
-            "tick" => {
-                self.give_up_forwards(now);
-                self.state.poll_due(now);
-            }
-            "call" => self.call(now, event, x),
-            "list_tools" => {
-                let cursor = event.get("cursor").and_then(Value::as_str).map(str::to_owned);
-                self.host_request(HostRequest::ListTools { x, cursor });
-            }
-            "asked" => self.asked(event, x),
-            "answer" => self.answered(now, event, body),
-            "chunk" => self.chunk(now, event, body),
-            "failed" => self.failed(now, event),
-            "written" => self.written(now, event),
-            "respond" | "cancel" => {
-                let id = text(event, "id");
-                // `answersText`: the element's answers as JSON text, so numbers keep their digits.
-                let answers = match event.get("answersText").and_then(Value::as_str).map(crate::json::from_str) {
-                    Some(Err(e)) => Err(ClientError::usage(format!("responses: {e}"))),
-                    Some(Ok(answers)) => Ok(Some(answers)),
-                    None => Ok(event.get("answers").cloned()),
-                };
-                match (answers, self.state.record(&id).map(|_| self.state.is_leader())) {
-                    (Err(e), _) => self.done(x, Err(e)),
-                    (_, None) => self.done(x, Err(ClientError::unknown_task(&id))),
-                    (Ok(answers), Some(true)) => self.change_here(now, Asker::Host(x), &id, answers),
-                    (Ok(answers), Some(false)) => self.forward(now, x, id, answers),
-                }
-            }
-            "wait" => match self.state.wait(&text(event, "id")) {
-                Ok(Wait::Settled) => {
-                    let snapshot = self.snapshot(&text(event, "id"));
-                    self.done(x, Ok(snapshot));
-                }
-                Ok(Wait::Later(waiter)) => {
-                    self.waits.insert(waiter, x);
-                }
-                Err(e) => self.done(x, Err(e)),
-            },
-            "forget" => {
-                self.state.remove(&[text(event, "id")], Removal::Forget);
-                self.deletes_then_done(x, Vec::new());
-                // A pass: the streams may have no live task left to serve.
-                self.state.poll_due(now);
-            }
-            // `keys`: what the driver listed under the prefix (records this client never loaded too).
-            "clear" => {
-                let listed = event.get("keys").and_then(Value::as_array).map(|keys| crate::json::string_values(keys));
-                self.state.clear();
-                self.deletes_then_done(x, listed.unwrap_or_default());
-                self.state.poll_due(now);
-            }
-            // In pages (`from`, at most `count`; without them, all): the page's text is written into
-            // wasm memory, which never shrinks, so 10,000 snapshots at once would stay the footprint.
-            "tasks" => {
-                let count = event.get("count").and_then(Value::as_u64).map_or(usize::MAX, |n| n as usize);
-                let page = self.snapshots(number(event, "from") as usize).take(count);
-                let page = crate::json::RawJson::array_of(page);
-                self.done(x, Ok(Value::Raw(page)));
-            }
-            "online" => {
-                let online = event.get("online").and_then(Value::as_bool).unwrap_or(true);
-                self.state.connectivity_changed(now, online);
-                self.state.poll_due(now);
-            }
-            "hidden" => {
-                let hidden = event.get("hidden").and_then(Value::as_bool).unwrap_or(false);
-                self.state.set_hidden(hidden);
-                if !hidden {
-                    self.state.connectivity_changed(now, true);
-                    self.state.poll_due(now);
-                }
-            }
-            "notify" => self.state.set_notify(event.get("on").and_then(Value::as_bool) == Some(true)),
-            "notice" => {
-                let notice = self.notice(&text(event, "id"), &text(event, "language"));
-                self.done(x, Ok(notice));
-            }
-            #[cfg(any(feature = "element", test))]
-            "card" => self.card(event, x),
-            #[cfg(any(feature = "element", test))]
-            "list" => self.list(event, x),
-            "close" => self.state.close(),
-            other => {
-                let message = format!("the door has no event {}", Value::from(other));
-                self.done(x, Err(ClientError::usage(message)));
+        match Event::decode(event) {
+            Ok((x, event)) => self.dispatch(now, x, event, body),
+            Err(e) => {
+                // The host call the event carries, if its `x` can be read at all.
+                let x = event.get("x").and_then(Value::as_u64).unwrap_or(0);
+                self.done(x, Err(ClientError::usage(e.message())));
             }
         }
         #[cfg(not(feature = "legacy"))]
@@ -438,33 +336,150 @@ impl Door {
         if self.perform() | std::mem::take(&mut self.rearm) && self.state.config().auto_poll {
             let forward = self.forwarded.iter().map(|(_, _, until)| *until).min();
             let at = match (self.state.next_wakeup(now), forward) {
-                (Some(a), Some(b)) => Value::from(a.min(b)),
-                (a, b) => a.or(b).map_or(Value::Null, Value::from),
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
             };
-            self.out.push(json!({ "do": "timer", "at": at }));
+            self.out.push(Effect::Timer { at });
         }
         if let Some(ids) = self.state.early_hint() {
             let text = (!ids.is_empty()).then(|| Value::from(ids).to_string());
-            self.out.push(json!({ "do": "hint", "key": self.state.keys().early_hint(), "text": text }));
+            self.out.push(Effect::Hint { key: self.state.keys().early_hint(), text });
         }
-        std::mem::take(&mut self.out)
+        self.out.take()
+    }
+
+    /// What one event does; host call `x` (0: none) is the one it carries.
+    fn dispatch(&mut self, now: u64, x: u64, event: Event<'_>, body: &[u8]) {
+        match event {
+            // What the driver needs before it reads the store: the keys, and the first page's size.
+            Event::Keys => {
+                let keys = self.state.keys();
+                let prefixes = json!({
+                    "prefix": keys.prefix(), "previous": keys.previous_prefix(), "tabs": keys.tabs(),
+                    "hint": keys.early_hint(), "firstPage": crate::client_state::FIRST_PAGE
+                });
+                self.done(x, Ok(prefixes));
+            }
+            Event::Migrate { sizes } => {
+                let listed = pairs(sizes, body);
+                let moves = self.state.keys().moves(&listed).map(|(old, new, text)| json!([old, new, text]));
+                let moves = Value::Array(moves.collect());
+                self.done(x, Ok(moves));
+            }
+            Event::Restore { leader, more, sizes } => self.restore(now, leader, more, sizes, body, x),
+            // The lock was free at open: this tab will poll (`restore` says so), and polls the hinted
+            // tasks before the store is read.
+            Event::EarlyHint { hint } => self.state.poll_early(&early_ids(hint)),
+            Event::Lead { sizes } => self.lead(now, sizes, body),
+            Event::TabMessage => self.tab_message(now, body),
+            Event::Step { sizes } => self.step(now, sizes, body, x),
+            Event::PutIfDone { w, ok, failed } => self.put_if_done(w, ok, failed),
+            Event::Got { w, text } => self.got(w, text),
+            Event::Tick => {
+                self.give_up_forwards(now);
+                self.state.poll_due(now);
+            }
+            Event::CallTool { name, arguments, can_ask, input_schema } => {
+                self.call(now, x, name, arguments, can_ask, input_schema)
+            }
+            Event::ListTools { cursor } => {
+                self.host_request(HostRequest::ListTools { x, cursor: cursor.map(str::to_owned) });
+            }
+            Event::Asked { answers, error } => self.asked(x, answers, error),
+            Event::Answered(answer) => self.answered(now, answer, body),
+            Event::Chunk { n, end } => self.chunk(now, n, end, body),
+            Event::Failed { n, failure } => self.failed(now, n, failure),
+            Event::Written { refused, broken, message } => self.written(now, refused, broken, message),
+            Event::Respond { id, answers, answers_text } => {
+                // `answersText`: the element's answers as JSON text, so numbers keep their digits.
+                let answers = match answers_text.map(crate::json::from_str) {
+                    Some(Err(e)) => Err(ClientError::usage(format!("responses: {e}"))),
+                    Some(Ok(answers)) => Ok(Some(answers)),
+                    None => Ok(Some(answers.cloned().unwrap_or(Value::Null))),
+                };
+                self.change(now, x, id, answers);
+            }
+            Event::Cancel { id } => self.change(now, x, id, Ok(None)),
+            Event::Wait { id } => match self.state.wait(id) {
+                Ok(Wait::Settled) => {
+                    let snapshot = self.snapshot(id);
+                    self.done(x, Ok(snapshot));
+                }
+                Ok(Wait::Later(waiter)) => {
+                    self.waits.insert(waiter, x);
+                }
+                Err(e) => self.done(x, Err(e)),
+            },
+            Event::Forget { id } => {
+                self.state.remove(&[id.to_owned()], Removal::Forget);
+                self.deletes_then_done(x, Vec::new());
+                // A pass: the streams may have no live task left to serve.
+                self.state.poll_due(now);
+            }
+            // `keys`: what the driver listed under the prefix (records this client never loaded too).
+            Event::Clear { keys } => {
+                self.state.clear();
+                self.deletes_then_done(x, keys.texts().map(str::to_owned).collect());
+                self.state.poll_due(now);
+            }
+            // In pages (`from`, at most `count`; without them, all): the page's text is written into
+            // wasm memory, which never shrinks, so 10,000 snapshots at once would stay the footprint.
+            Event::Tasks { from, count } => {
+                let count = count.map_or(usize::MAX, |n| n as usize);
+                let page = self.snapshots(from as usize).take(count);
+                let page = crate::json::RawJson::array_of(page);
+                self.done(x, Ok(Value::Raw(page)));
+            }
+            Event::Online { online } => {
+                self.state.connectivity_changed(now, online);
+                self.state.poll_due(now);
+            }
+            Event::Hidden { hidden } => {
+                self.state.set_hidden(hidden);
+                if !hidden {
+                    self.state.connectivity_changed(now, true);
+                    self.state.poll_due(now);
+                }
+            }
+            Event::Notify { on } => self.state.set_notify(on),
+            Event::Notice { id, language } => {
+                let notice = self.notice(id, language);
+                self.done(x, Ok(notice));
+            }
+            #[cfg(any(feature = "element", test))]
+            Event::Card { id, snapshot, words, server, urls } => self.card(x, id, snapshot, words, server, urls),
+            #[cfg(any(feature = "element", test))]
+            Event::List { words } => self.list(x, words),
+            Event::Close => self.state.close(),
+        }
+    }
+
+    /// A host's `respond` (`answers`) or `cancel` (`None`) of task `id`: here when this tab polls,
+    /// else forwarded to the tab that does.
+    fn change(&mut self, now: u64, x: u64, id: &str, answers: Result<Option<Value>, ClientError>) {
+        match (answers, self.state.record(id).map(|_| self.state.is_leader())) {
+            (Err(e), _) => self.done(x, Err(e)),
+            (_, None) => self.done(x, Err(ClientError::unknown_task(id))),
+            (Ok(answers), Some(true)) => self.change_here(now, Asker::Host(x), id, answers),
+            (Ok(answers), Some(false)) => self.forward(now, x, id.to_owned(), answers),
+        }
     }
 
     /// This tab now holds the lock and polls: it takes the records as the previous poller left them
     /// in the store (`pairs`), and tells the host only of those that changed behind its back.
-    fn lead(&mut self, now: u64, event: &Value, body: &[u8]) {
+    fn lead(&mut self, now: u64, sizes: List<'_>, body: &[u8]) {
         if self.state.is_closed() {
             return;
         }
         let mut restore = self.state.begin_restore(false);
-        for (key, text) in pairs(event, body) {
+        for (key, text) in pairs(sizes, body) {
             self.state.restore_entry(&mut restore, key, text);
         }
         self.state.page_read(&mut restore, now);
         let changed = self.state.finish_restore(restore, now);
         self.state.set_leader(true);
         for id in changed {
-            self.perform_one(Effect::EmitTask(id));
+            self.perform_one(StateEffect::EmitTask(id));
         }
         self.state.poll_due(now);
     }
@@ -495,7 +510,7 @@ impl Door {
             Some(answers) => TabMessage::Respond { req: req.clone(), id, answers },
             None => TabMessage::Cancel { req: req.clone(), id },
         };
-        self.perform_one(Effect::Post(message));
+        self.perform_one(StateEffect::Post(message));
         self.forwarded.push((req, x, now.saturating_add(FORWARD_TIMEOUT_MS)));
         self.rearm = true;
     }
@@ -519,18 +534,18 @@ impl Door {
     /// in key order), then polls what is due. `leader`: this tab took the lock while the store opened.
     /// A driver may hand them over in two parts, one restore: a first page with `more` (its due tasks
     /// are polled at once, while the rest is read), then the rest.
-    fn restore(&mut self, now: u64, event: &Value, body: &[u8], x: u64) {
-        if event.get("leader").and_then(Value::as_bool) == Some(true) {
+    fn restore(&mut self, now: u64, leader: bool, more: bool, sizes: List<'_>, body: &[u8], x: u64) {
+        if leader {
             self.state.set_leader(true);
         }
-        let entries = pairs(event, body);
+        let entries = pairs(sizes, body);
         self.read_link(now, &entries);
         let mut restore = self.restoring.take().unwrap_or_else(|| self.state.begin_restore(true));
         for &(key, text) in &entries {
             self.state.restore_entry(&mut restore, key, text);
         }
         self.state.page_read(&mut restore, now);
-        if event.get("more").and_then(Value::as_bool) == Some(true) {
+        if more {
             self.restoring = Some(restore);
             return self.done(x, Ok(Value::Null));
         }
@@ -542,20 +557,27 @@ impl Door {
 
     /// `callTool`: the pending call is saved before its request goes out (a page that dies meanwhile
     /// finds it as a call of unknown outcome).
-    fn call(&mut self, now: u64, event: &Value, x: u64) {
+    fn call(
+        &mut self,
+        now: u64,
+        x: u64,
+        name: &str,
+        arguments: Option<&Value>,
+        can_ask: bool,
+        input_schema: Option<&Value>,
+    ) {
         if let Err(e) = self.state.refuse_while_paused(now) {
             return self.done(x, Err(e));
         }
-        let name = text(event, "name");
-        let can_ask = event.get("ask").and_then(Value::as_bool) == Some(true);
-        let arguments = match event.get("arguments") {
-            None | Some(Value::Null) => None,
+        let name = name.to_owned();
+        let arguments = match arguments {
+            None => None,
             Some(Value::Object(o)) => Some(o.clone()),
             Some(_) => return self.done(x, Err(ClientError::usage("callTool arguments must be an object"))),
         };
         let call_id = format!("call-{}", crate::text::hex16(self.next_random()));
-        let bindings = match event.get("inputSchema") {
-            None | Some(Value::Null) => self.state.tool_bindings(&name).cloned().unwrap_or_default(),
+        let bindings = match input_schema {
+            None => self.state.tool_bindings(&name).cloned().unwrap_or_default(),
             Some(schema) => match param_headers::bindings(schema) {
                 Ok(bindings) => bindings,
                 Err(e) => return self.done(x, Err(ClientError::usage(e.to_string()))),
@@ -570,7 +592,7 @@ impl Door {
         };
         self.state.begin_call(&call_id);
         let key = self.state.keys().call(&call_id);
-        self.out.push(json!({ "do": "save", "key": key, "text": to_stored(&pending).to_string() }));
+        self.out.push(Effect::Save { key, text: to_stored(&pending).to_string() });
         let call =
             CallInFlight { x, name: name.clone(), call: MrtrCall::new(name, arguments), call_id, can_ask, extra };
         self.host_request(HostRequest::Call(call));
@@ -620,13 +642,12 @@ impl Door {
     }
 
     /// The host's answers to a call's questions (`answers`), or why it gave none (`error`).
-    fn asked(&mut self, event: &Value, x: u64) {
+    fn asked(&mut self, x: u64, answers: Option<&Value>, error: Option<&str>) {
         let Some((call, round)) = self.asking.remove(x) else { return };
-        if let Some(why) = event.get("error") {
-            let message = why.as_str().unwrap_or_default().to_owned();
-            return self.end_call(&call, Err(ClientError::usage(message)));
+        if let Some(why) = error {
+            return self.end_call(&call, Err(ClientError::usage(why)));
         }
-        let answers = decode_input_responses(event.get("answers").unwrap_or(&Value::Null))
+        let answers = decode_input_responses(answers.unwrap_or(&Value::Null))
             .map_err(|e| ClientError::usage(format!("onInputRequired returned bad answers: {e}")));
         self.retry_call(call, &round, answers);
     }
@@ -698,34 +719,26 @@ impl Door {
             pairs.push(Value::from(name));
             pairs.push(Value::from(value));
         }
-        let x = x.map_or(Value::Null, Value::from);
-        let ms = ms.map_or(Value::Null, Value::from);
-        let headers = Value::Array(pairs);
-        self.out.push(
-            json!({ "do": "send", "n": n, "x": x, "body": body, "headers": headers, "stream": stream, "ms": ms }),
-        );
+        self.out.push(Effect::Send { n, x, body, headers: pairs, stream, ms });
     }
 
     /// An answer to exchange `n` came: `status`, `retryAfter` (the header), and either its JSON body
     /// or, with `sse`, an event stream whose chunks follow as `chunk` events.
-    fn answered(&mut self, now: u64, event: &Value, body: &[u8]) {
-        let n = number(event, "n");
+    fn answered(&mut self, now: u64, answer: Answer<'_>, body: &[u8]) {
+        let Answer { n, status, sse, .. } = answer;
         let head = answer::Head {
-            status: number(event, "status") as u16,
-            retry_after_ms: event
-                .get("retryAfter")
-                .and_then(Value::as_str)
-                .and_then(crate::transport::parse_retry_after),
+            status,
+            retry_after_ms: answer.retry_after.and_then(crate::transport::parse_retry_after),
             questions: self.max_input_requests,
         };
         let limit = self.max_response_bytes;
         #[cfg(feature = "legacy")]
         if self.is_legacy(n) {
-            return self.legacy_answered(now, n, head, event, body);
+            return self.legacy_answered(now, n, head, answer.session, sse, body);
         }
         let Some(exchange) = self.exchanges.get_mut(n) else { return };
         exchange.status = head.status;
-        if event.get("sse").and_then(Value::as_bool) == Some(true) {
+        if sse {
             exchange.stream = Some(answer::Stream::new(head, limit));
             return;
         }
@@ -736,9 +749,7 @@ impl Door {
     /// The next chunk of exchange `n`'s event stream (`end`: it ended). A listen stream's chunk shows
     /// it is alive, and its notifications go to the state as they come. Once the response is read, or
     /// the stream cannot be read on, the driver is told to close it.
-    fn chunk(&mut self, now: u64, event: &Value, body: &[u8]) {
-        let n = number(event, "n");
-        let end = event.get("end").and_then(Value::as_bool) == Some(true);
+    fn chunk(&mut self, now: u64, n: u64, end: bool, body: &[u8]) {
         #[cfg(feature = "legacy")]
         if self.is_legacy(n) {
             return self.legacy_chunk(now, n, end, body);
@@ -769,7 +780,7 @@ impl Door {
         }
         // An acknowledgement that honours nothing has closed the stream already.
         if let Some(result) = result.filter(|_| self.exchanges.get(n).is_some()) {
-            self.out.push(json!({ "do": "close", "n": n }));
+            self.out.push(Effect::Close { n });
             self.decided(now, n, result);
         }
     }
@@ -785,21 +796,17 @@ impl Door {
 
     /// Exchange `n` failed in the driver: `kind` (network, timeout, aborted, headers, redirect,
     /// too_large), `message`, `status`, `to`, as `http.js` throws them.
-    fn failed(&mut self, now: u64, event: &Value) {
-        let n = number(event, "n");
-        let error = match text(event, "kind").as_str() {
-            "timeout" => TransportError::Timeout,
-            "aborted" => TransportError::Aborted,
-            "headers" => TransportError::Headers(text(event, "message")),
-            "redirect" => TransportError::Redirect {
-                status: number(event, "status") as u16,
-                to: event.get("to").and_then(Value::as_str).map(str::to_owned),
-            },
-            "too_large" => TransportError::BadResponse(crate::protocol::DecodeError::TooLarge {
+    fn failed(&mut self, now: u64, n: u64, failure: Failure<'_>) {
+        let error = match failure {
+            Failure::Timeout => TransportError::Timeout,
+            Failure::Aborted => TransportError::Aborted,
+            Failure::Headers { message } => TransportError::Headers(message.unwrap_or_default().to_owned()),
+            Failure::Redirect { status, to } => TransportError::Redirect { status, to: to.map(str::to_owned) },
+            Failure::TooLarge => TransportError::BadResponse(crate::protocol::DecodeError::TooLarge {
                 what: "response",
                 limit: self.max_response_bytes,
             }),
-            _ => TransportError::Network(text(event, "message")),
+            Failure::Network { message } => TransportError::Network(message.unwrap_or_default().to_owned()),
         };
         #[cfg(feature = "legacy")]
         if self.is_legacy(n) {
@@ -934,7 +941,7 @@ impl Door {
                     self.end_call(&call, Err(ClientError::new(ErrorKind::InputRequired, message)));
                 }
                 Some(requests) => {
-                    self.out.push(json!({ "do": "ask", "x": call.x, "requests": encode_input_requests(requests) }));
+                    self.out.push(Effect::Ask { x: call.x, requests: encode_input_requests(requests) });
                     self.asking.insert(call.x, (call, round));
                 }
             },
@@ -950,7 +957,7 @@ impl Door {
     /// The call's pending record goes.
     fn forget_call(&mut self, call: &CallInFlight) {
         self.state.end_call(&call.call_id);
-        self.out.push(json!({ "do": "delete", "key": self.state.keys().call(&call.call_id) }));
+        self.out.push(Effect::Delete { key: self.state.keys().call(&call.call_id) });
     }
 
     /// An answer (`answers`) or a cancel (`None`) of task `id` in the polling tab, from this tab's host
@@ -981,7 +988,7 @@ impl Door {
         match asker {
             Asker::Host(x) => self.done(x, outcome),
             Asker::Tab(req) => {
-                self.perform_one(Effect::Post(TabMessage::Reply { req, error: outcome.err() }));
+                self.perform_one(StateEffect::Post(TabMessage::Reply { req, error: outcome.err() }));
             }
         }
     }
@@ -1011,7 +1018,7 @@ impl Door {
         for (key, text) in &group.entries {
             entries.push(json!([key.as_str(), text.as_str()]));
         }
-        self.out.push(json!({ "do": "put", "entries": Value::Array(entries) }));
+        self.out.push(Effect::Put { entries });
         self.writing = Some(group);
     }
 
@@ -1021,16 +1028,13 @@ impl Door {
     /// kept in memory with a `storage` event that keeps `durable: true`; `broken`: the store took
     /// none and the driver has switched to memory (its own `storage` event says so). Every task of the
     /// group is announced either way, and a host call waiting for a record that is not stored rejects.
-    fn written(&mut self, now: u64, event: &Value) {
+    fn written(&mut self, now: u64, refused: List<'_>, broken: bool, why: Option<&str>) {
         let Some(group) = self.writing.take() else { return };
-        let refused: Vec<&str> =
-            event.get("refused").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-        let broken = event.get("broken").and_then(Value::as_bool) == Some(true);
-        let why = text(event, "message");
+        let why = why.unwrap_or_default();
         let mut stored = WriteGroup { ids: Vec::new(), entries: Vec::new() };
         let mut lost = Vec::new();
         for (id, entry) in group.ids.into_iter().zip(group.entries) {
-            if broken || refused.contains(&entry.0.as_str()) {
+            if broken || refused.texts().any(|key| key == entry.0) {
                 lost.push(id);
             } else {
                 stored.ids.push(id);
@@ -1042,7 +1046,7 @@ impl Door {
         for id in &lost {
             if !broken {
                 let reason = format!("the store refused the record of task {id} ({why}); it is kept in memory");
-                self.out.push(json!({ "do": "storage", "reason": reason }));
+                self.out.push(Effect::Storage { reason });
                 self.state.write_refused(id.clone());
             }
         }
@@ -1062,7 +1066,7 @@ impl Door {
                 // A new handle goes to the polling tab, wherever it was made.
                 let stored = self.state.record(id).filter(|_| adopt).map(to_stored);
                 if let Some(stored) = stored {
-                    self.perform_one(Effect::Post(TabMessage::Adopt { id: id.clone(), stored }));
+                    self.perform_one(StateEffect::Post(TabMessage::Adopt { id: id.clone(), stored }));
                 }
                 self.settle(asker, outcome);
             }
@@ -1083,16 +1087,13 @@ impl Door {
         self.deleting = Some(keys);
         self.rearm |= self.perform();
         let keys = self.deleting.take().unwrap_or_default();
-        let keys = Value::Array(keys.iter().map(|key| Value::from(key.as_str())).collect());
-        self.out.push(json!({ "do": "deletes", "x": x, "keys": keys }));
+        let keys = keys.iter().map(|key| Value::from(key.as_str())).collect();
+        self.out.push(Effect::Deletes { x, keys });
     }
 
     /// Settles host call `x`.
     fn done(&mut self, x: u64, outcome: Result<Value, ClientError>) {
-        self.out.push(match outcome {
-            Ok(value) => json!({ "do": "done", "x": x, "value": value }),
-            Err(e) => json!({ "do": "done", "x": x, "error": error_json(&e) }),
-        });
+        self.out.push(Effect::Done { x, outcome });
     }
 
     /// The snapshot of task `id` (`null` when it is gone).
@@ -1137,62 +1138,62 @@ impl Door {
         }
     }
 
-    /// Carries out one effect; `true` for [`Effect::Rearm`].
-    fn perform_one(&mut self, effect: Effect) -> bool {
+    /// Carries out one of the state's effects; `true` for [`StateEffect::Rearm`].
+    fn perform_one(&mut self, effect: StateEffect) -> bool {
         match effect {
-            Effect::Send { id, action, slot } => self.task_send(id, action, slot, None),
-            Effect::Store(id) => self.write(&id),
-            Effect::Delete(key) => match self.deleting.as_mut() {
+            StateEffect::Send { id, action, slot } => self.task_send(id, action, slot, None),
+            StateEffect::Store(id) => self.write(&id),
+            StateEffect::Delete(key) => match self.deleting.as_mut() {
                 Some(keys) => {
                     keys.insert(key);
                 }
-                None => self.out.push(json!({ "do": "delete", "key": key })),
+                None => self.out.push(Effect::Delete { key }),
             },
-            Effect::EmitTask(id) => {
+            StateEffect::EmitTask(id) => {
                 let snapshot = self.snapshot(&id);
-                self.out.push(json!({ "do": "emit", "type": "task", "detail": snapshot }));
+                self.out.push(Effect::Emit(Emitted::Task(snapshot)));
             }
             // The driver asks for the words (`notice`) only when the person allowed notifications.
-            Effect::Notify(id) => self.out.push(json!({ "do": "notify", "id": id })),
-            Effect::EmitForget(id) => {
+            StateEffect::Notify(id) => self.out.push(Effect::Notify { id }),
+            StateEffect::EmitForget(id) => {
                 // A forgotten 2025-11-25 task's `tasks/result` stream closes with it.
                 #[cfg(feature = "legacy")]
                 self.close_result_stream(&id);
-                self.out.push(json!({ "do": "emit", "type": "forget", "detail": { "id": id } }));
+                self.out.push(Effect::Emit(Emitted::Forget(id)));
             }
-            Effect::EmitCall(call) => {
+            StateEffect::EmitCall(call) => {
                 let detail = UnknownCallSnapshot::of_call(&call).to_json();
-                self.out.push(json!({ "do": "emit", "type": "call", "detail": detail }));
+                self.out.push(Effect::Emit(Emitted::Call(detail)));
             }
-            Effect::EmitStorage(reason) => self.out.push(json!({ "do": "storage", "reason": reason })),
-            Effect::Post(message) => self.out.push(json!({ "do": "post", "text": message.to_json().to_string() })),
-            Effect::Settle { waiter, outcome } => {
+            StateEffect::EmitStorage(reason) => self.out.push(Effect::Storage { reason }),
+            StateEffect::Post(message) => self.out.push(Effect::Post { text: message.to_json().to_string() }),
+            StateEffect::Settle { waiter, outcome } => {
                 if let Some(x) = self.waits.remove(&waiter) {
                     let outcome = outcome.map(|id| self.snapshot(&id));
                     self.done(x, outcome);
                 }
             }
-            Effect::Discover => {
+            StateEffect::Discover => {
                 self.send(ClientRequest::Discover, Purpose::Discover);
             }
-            Effect::Listen { generation, ids } => {
+            StateEffect::Listen { generation, ids } => {
                 let request = ClientRequest::Listen(ListenFilter::tasks(ids));
                 self.listening = Some(self.send(request, Purpose::Listen { generation }));
             }
             // The stream's later bytes, if any come before the driver closes it, find no exchange.
-            Effect::StopListening => {
+            StateEffect::StopListening => {
                 if let Some(n) = self.listening.take().filter(|&n| self.exchanges.remove(n).is_some()) {
-                    self.out.push(json!({ "do": "close", "n": n }));
+                    self.out.push(Effect::Close { n });
                 }
             }
             #[cfg(feature = "legacy")]
-            Effect::OpenSessionStream => self.open_session_stream(),
+            StateEffect::OpenSessionStream => self.open_session_stream(),
             #[cfg(feature = "legacy")]
-            Effect::CloseSessionStream => self.close_session_stream(),
+            StateEffect::CloseSessionStream => self.close_session_stream(),
             // A door without the 2025-11-25 flow holds no such task (`set_drives_legacy(false)`).
             #[cfg(not(feature = "legacy"))]
-            Effect::OpenSessionStream | Effect::CloseSessionStream => {}
-            Effect::Rearm => return true,
+            StateEffect::OpenSessionStream | StateEffect::CloseSessionStream => {}
+            StateEffect::Rearm => return true,
         }
         false
     }

@@ -12,13 +12,13 @@
 //! pending record here and runs again there, and what a restore decided from records it cannot drive
 //! is not done.
 use crate::error::ClientError;
-use crate::json::{json, Value};
+use crate::json::Value;
 use crate::transport::reply::may_be_older_server;
 use crate::transport::TransportError;
 
 use crate::machine::record::Action;
 
-use super::{Door, HostRequest, Purpose};
+use super::{Door, Effect, HostRequest, Purpose};
 
 /// What this door knows of its server's generation, and whether it asked for the hand-over.
 #[derive(Default)]
@@ -92,16 +92,16 @@ impl Door {
             _ => None,
         });
         let calls = calls.chain(self.asking.0.iter().map(|(_, (call, _))| call));
-        let mut out = Vec::new();
+        let mut out = super::Out::default();
         let refused = self.upgrade.refused.iter().filter_map(|(request, _)| match request {
             HostRequest::Call(call) => Some(call),
             HostRequest::ListTools { .. } => None,
         });
         for call in calls.chain(refused) {
-            out.push(json!({ "do": "delete", "key": self.state.keys().call(&call.call_id) }));
+            out.push(Effect::Delete { key: self.state.keys().call(&call.call_id) });
         }
-        out.push(json!({ "do": "upgrade" }));
-        Some(out)
+        out.push(Effect::Upgrade);
+        Some(out.take())
     }
 
     /// A call, an answer, a cancel, a tools page or a write on its way.
