@@ -133,16 +133,16 @@ pub struct Door {
 /// and held each record twice more at open. Sizes that do not fit the body end the list there.
 fn pairs<'a>(sizes: List<'_>, body: &'a [u8]) -> Vec<(&'a str, &'a str)> {
     let mut rest = body;
-    let mut next = |size: u64| {
-        let size = usize::try_from(size).ok().filter(|size| *size <= rest.len())?;
+    let mut next = |size: &Value| {
+        let size = usize::try_from(size.as_u64()?).ok().filter(|size| *size <= rest.len())?;
         let (part, after) = rest.split_at(size);
         rest = after;
         std::str::from_utf8(part).ok()
     };
-    let mut out = Vec::new();
-    let mut sizes = sizes.numbers();
-    while let (Some(key), Some(text)) = (sizes.next(), sizes.next()) {
-        let (Some(key), Some(text)) = (next(key), next(text)) else { break };
+    let sizes = sizes.items();
+    let mut out = Vec::with_capacity(sizes.len() / 2);
+    for pair in sizes.chunks_exact(2) {
+        let (Some(key), Some(text)) = (next(&pair[0]), next(&pair[1])) else { break };
         out.push((key, text));
     }
     out
@@ -335,7 +335,7 @@ impl Door {
             // `keys`: what the driver listed under the prefix (records this client never loaded too).
             Event::Clear { keys } => {
                 self.state.clear();
-                self.deletes_then_done(x, keys.texts().map(str::to_owned).collect());
+                self.deletes_then_done(x, crate::json::string_values(keys.items()));
                 self.state.poll_due(now);
             }
             // In pages (`from`, at most `count`; without them, all): the page's text is written into

@@ -104,7 +104,7 @@ impl Door {
         let mut stored = WriteGroup { ids: Vec::new(), entries: Vec::new() };
         let mut lost = Vec::new();
         for (id, entry) in group.ids.into_iter().zip(group.entries) {
-            if broken || refused.texts().any(|key| key == entry.0) {
+            if broken || refused.has_text(&entry.0) {
                 lost.push(id);
             } else {
                 stored.ids.push(id);

@@ -68,35 +68,12 @@ fn or_null(value: Option<u64>) -> Value {
 }
 
 impl Effect {
-    /// The effect's wire tag (`do`).
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Effect::Send { .. } => "send",
-            Effect::Close { .. } => "close",
-            Effect::Put { .. } => "put",
-            Effect::Save { .. } => "save",
-            Effect::Delete { .. } => "delete",
-            Effect::Deletes { .. } => "deletes",
-            Effect::Get { .. } => "get",
-            Effect::PutIf { .. } => "put_if",
-            Effect::Done { .. } => "done",
-            Effect::Ask { .. } => "ask",
-            Effect::Emit(_) => "emit",
-            Effect::Storage { .. } => "storage",
-            Effect::Notify { .. } => "notify",
-            Effect::Post { .. } => "post",
-            Effect::Hint { .. } => "hint",
-            Effect::Timer { .. } => "timer",
-            Effect::Upgrade => "upgrade",
-        }
-    }
-
     /// The effect's JSON object: its tag, then its fields.
     pub fn to_json(self) -> Value {
         let mut out = Map::new();
-        // `do` first, as the driver's types list it.
-        out.put("do", Value::from(self.tag()));
-        match self {
+        // `do` first, as the driver's types list it; its tag is put once the variant is matched.
+        out.put("do", Value::Null);
+        let tag = match self {
             Effect::Send { n, x, body, headers, stream, ms } => {
                 out.put("n", Value::from(n));
                 out.put("x", or_null(x));
@@ -104,33 +81,41 @@ impl Effect {
                 out.put("headers", Value::Array(headers));
                 out.put("stream", Value::from(stream));
                 out.put("ms", or_null(ms));
+                "send"
             }
             Effect::Close { n } => {
                 out.put("n", Value::from(n));
+                "close"
             }
             Effect::Put { entries } => {
                 out.put("entries", Value::Array(entries));
+                "put"
             }
             Effect::Save { key, text } => {
                 out.put("key", Value::from(key));
                 out.put("text", Value::from(text));
+                "save"
             }
             Effect::Delete { key } => {
                 out.put("key", Value::from(key));
+                "delete"
             }
             Effect::Deletes { x, keys } => {
                 out.put("x", Value::from(x));
                 out.put("keys", Value::Array(keys));
+                "deletes"
             }
             Effect::Get { w, key } => {
                 out.put("w", Value::from(w));
                 out.put("key", Value::from(key));
+                "get"
             }
             Effect::PutIf { w, key, expected, text } => {
                 out.put("w", Value::from(w));
                 out.put("key", Value::from(key));
                 out.put("expected", expected.map_or(Value::Null, Value::from));
                 out.put("text", Value::from(text));
+                "put_if"
             }
             Effect::Done { x, outcome } => {
                 out.put("x", Value::from(x));
@@ -138,10 +123,12 @@ impl Effect {
                     Ok(value) => out.put("value", value),
                     Err(e) => out.put("error", error_json(&e)),
                 }
+                "done"
             }
             Effect::Ask { x, requests } => {
                 out.put("x", Value::from(x));
                 out.put("requests", requests);
+                "ask"
             }
             Effect::Emit(emitted) => {
                 let (kind, detail) = match emitted {
@@ -151,25 +138,32 @@ impl Effect {
                 };
                 out.put("type", Value::from(kind));
                 out.put("detail", detail);
+                "emit"
             }
             Effect::Storage { reason } => {
                 out.put("reason", Value::from(reason));
+                "storage"
             }
             Effect::Notify { id } => {
                 out.put("id", Value::from(id));
+                "notify"
             }
             Effect::Post { text } => {
                 out.put("text", Value::from(text));
+                "post"
             }
             Effect::Hint { key, text } => {
                 out.put("key", Value::from(key));
                 out.put("text", text.map_or(Value::Null, Value::from));
+                "hint"
             }
             Effect::Timer { at } => {
                 out.put("at", or_null(at));
+                "timer"
             }
-            Effect::Upgrade => {}
-        }
+            Effect::Upgrade => "upgrade",
+        };
+        out.put("do", Value::from(tag));
         Value::Object(out)
     }
 }

@@ -87,14 +87,19 @@ pub enum Event<'a> {
 pub struct List<'a>(&'a [Value]);
 
 impl<'a> List<'a> {
-    /// The whole numbers of a `sizes` list.
-    pub fn numbers(self) -> impl Iterator<Item = u64> + 'a {
-        self.0.iter().filter_map(Value::as_u64)
+    /// The items, each a whole number or each a text as the field says.
+    pub fn items(self) -> &'a [Value] {
+        self.0
     }
 
-    /// The texts of a `refused` or `keys` list.
-    pub fn texts(self) -> impl Iterator<Item = &'a str> {
-        self.0.iter().filter_map(Value::as_str)
+    /// Whether a list of texts holds `text`.
+    pub fn has_text(self, text: &str) -> bool {
+        for item in self.0 {
+            if item.as_str() == Some(text) {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -142,14 +147,26 @@ fn is_status(value: &Value) -> bool {
     value.as_u64().is_some_and(|status| status <= u64::from(u16::MAX))
 }
 
+/// Whether a value is a list whose every item `is` what it should be (one loop for both lists).
+#[inline(never)]
+fn is_list_of(value: &Value, is: fn(&Value) -> bool) -> bool {
+    let Some(items) = value.as_array() else { return false };
+    for item in items {
+        if !is(item) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether a value is a list of texts.
 fn is_texts(value: &Value) -> bool {
-    value.as_array().is_some_and(|items| items.iter().all(Value::is_string))
+    is_list_of(value, Value::is_string)
 }
 
 /// Whether a value is a list of whole numbers.
 fn is_numbers(value: &Value) -> bool {
-    value.as_array().is_some_and(|items| items.iter().all(Value::is_u64))
+    is_list_of(value, Value::is_u64)
 }
 
 impl<'a> Fields<'a> {
@@ -165,25 +182,33 @@ impl<'a> Fields<'a> {
     }
 
     /// Field `field` when present and of its type (`is`); a present value of another type is not
-    /// `expected`. One check for every field of every event.
+    /// `expected`, and an absent one is missing if the event `needs` it. One check for every field of
+    /// every event.
     #[inline(never)]
-    fn get(&self, field: &'static str, expected: &'static str, is: fn(&Value) -> bool) -> Option<&'a Value> {
-        let value = self.any(field)?;
-        if is(value) {
-            return Some(value);
+    fn read(
+        &self,
+        field: &'static str,
+        expected: &'static str,
+        is: fn(&Value) -> bool,
+        needs: bool,
+    ) -> Option<&'a Value> {
+        let value = self.value.get(field).filter(|v| !v.is_null());
+        match value {
+            Some(value) if is(value) => return Some(value),
+            Some(_) => self.fail(field, Some(expected)),
+            None if needs => self.fail(field, None),
+            None => {}
         }
-        self.fail(field, Some(expected));
         None
     }
 
+    fn get(&self, field: &'static str, expected: &'static str, is: fn(&Value) -> bool) -> Option<&'a Value> {
+        self.read(field, expected, is, false)
+    }
+
     /// [`Self::get`] for a field the event needs: its absence is a problem too.
-    #[inline(never)]
     fn need(&self, field: &'static str, expected: &'static str, is: fn(&Value) -> bool) -> Option<&'a Value> {
-        let value = self.get(field, expected, is);
-        if self.any(field).is_none() {
-            self.fail(field, None);
-        }
-        value
+        self.read(field, expected, is, true)
     }
 
     fn opt_text(&self, field: &'static str) -> Option<&'a str> {
@@ -239,7 +264,7 @@ impl<'a> Fields<'a> {
 impl<'a> Event<'a> {
     /// Reads an event and the host call it carries (`x`; 0: none). The table of event tags: each
     /// tag's fields are read here and nowhere else.
-    pub fn decode(value: &'a Value) -> Result<(u64, Event<'a>), ProtocolError> {
+    pub fn decode(value: &'a Value) -> Result<(u64, Event<'a>), ProtocolError<'a>> {
         let tag = value.get("e").and_then(Value::as_str).ok_or(ProtocolError::Untagged)?;
         let f = Fields { value, wrong: std::cell::Cell::new(None) };
         let x = f.opt_number("x").unwrap_or(0);
@@ -309,13 +334,12 @@ impl<'a> Event<'a> {
             #[cfg(any(feature = "element", test))]
             "list" => Event::List { words: f.any("words") },
             "close" => Event::Close,
-            _ => return Err(ProtocolError::UnknownEvent(tag.to_owned())),
+            _ => return Err(ProtocolError::UnknownEvent(tag)),
         };
-        let event_name = || tag.to_owned();
         match f.wrong.get() {
             None => Ok((x, event)),
-            Some((field, None)) => Err(ProtocolError::Missing { event: event_name(), field }),
-            Some((field, Some(expected))) => Err(ProtocolError::WrongType { event: event_name(), field, expected }),
+            Some((field, None)) => Err(ProtocolError::Missing { event: tag, field }),
+            Some((field, Some(expected))) => Err(ProtocolError::WrongType { event: tag, field, expected }),
         }
     }
 }

@@ -22,18 +22,18 @@ pub const VERSION: u32 = 1;
 // Each variant's doc names its fields; docs/door.md has them one by one.
 #[allow(missing_docs)]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProtocolError {
+pub enum ProtocolError<'a> {
     /// Not a JSON object with a text `e`.
     Untagged,
     /// A tag the door does not know.
-    UnknownEvent(String),
+    UnknownEvent(&'a str),
     /// A field the event needs is absent (or `null`).
-    Missing { event: String, field: &'static str },
+    Missing { event: &'a str, field: &'static str },
     /// A field holds another type of value than the event's.
-    WrongType { event: String, field: &'static str, expected: &'static str },
+    WrongType { event: &'a str, field: &'static str, expected: &'static str },
 }
 
-impl ProtocolError {
+impl ProtocolError<'_> {
     /// What went wrong, naming the event and the field: the `TypeError`'s message. Written piece by
     /// piece rather than with `format!`: the smaller code in the .wasm.
     pub fn message(&self) -> String {
@@ -42,7 +42,7 @@ impl ProtocolError {
             // The tag as JSON text, quoted and escaped as the driver wrote it.
             Self::UnknownEvent(tag) => {
                 let mut message = "the door has no event ".to_owned();
-                message.push_str(&crate::json::Value::from(tag.as_str()).to_string());
+                message.push_str(&crate::json::Value::from(*tag).to_string());
                 return message;
             }
             Self::Missing { event, field } => (event, field, None),
@@ -60,7 +60,7 @@ impl ProtocolError {
     }
 }
 
-impl std::fmt::Display for ProtocolError {
+impl std::fmt::Display for ProtocolError<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message())
     }
