@@ -1,7 +1,9 @@
-// The door protocol as the driver (src/driver/task_client.js) speaks it: the events it feeds
-// `ClientDoor.handle` (matched by `Door::handle`, src/door/mod.rs) and the effects the door returns
-// (`json!({ "do": … })` in src/door/), with what each host call's `done` carries. docs/ARCHITECTURE.md,
-// "The door protocol", is the specification; a change to either side changes this file and that page.
+// The door protocol as the driver (src/driver/task_client.js) speaks it, version 1 (`DOOR_VERSION`
+// there, `door::VERSION` in Rust): the events it feeds `ClientDoor.handle` (`enum Event`, decoded in
+// src/door/protocol/event.rs) and the effects the door returns (`enum Effect`, encoded in
+// src/door/protocol/effect.rs), with what each host call's `done` carries. docs/door.md is the
+// specification (fields, who sends what, calling rules, the version rule); a change to either side
+// changes this file, that page and the version. Tags and field names here are the wire's.
 import type {
   CallToolOutcome,
   InputRequests,

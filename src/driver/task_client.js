@@ -81,6 +81,22 @@ const NO_BODY = new Uint8Array(0);
 const REPLIES = new Set(["answer", "chunk", "failed", "written", "put_if", "got", "asked"]);
 const UTF8 = new TextEncoder();
 
+/** The door protocol's version this driver speaks (`VERSION` in src/door/protocol/mod.rs, docs/door.md). */
+const DOOR_VERSION = 1;
+
+/** The door and this driver do not speak the same door protocol (docs/door.md): a `DoorProtocolError`. */
+const protocolError = (/** @type {string} */ message) => clientError(message, "DoorProtocolError", null, false);
+
+/**
+ * The door class, once its protocol version is checked against this driver's (docs/door.md, "Versions").
+ * @param {typeof ClientDoor} Door
+ */
+const checked = (Door) => {
+  if (Door.version() !== DOOR_VERSION)
+    throw protocolError(`door protocol ${Door.version()}, not ${DOOR_VERSION} as this driver`);
+  return Door;
+};
+
 /** The door's error (`{ name, message, code, retryable }`) as the JS `Error` hosts catch. */
 const toError = (/** @type {DoorError} */ { name, message, code = null, retryable = false }) =>
   clientError(message, name, code, retryable);
@@ -346,7 +362,7 @@ export class TaskClient {
     }
     let door;
     try {
-      door = new ClientDoor(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
+      door = new (checked(ClientDoor))(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
     } catch (thrown) {
       throw typeof thrown === "string" ? toError(/** @type {DoorError} */ (JSON.parse(thrown))) : thrown;
     }
@@ -792,14 +808,17 @@ export class TaskClient {
     );
     let Door;
     try {
-      Door = await fullDoor();
+      Door = checked(await fullDoor());
     } catch (thrown) {
-      this.#dead = clientError(
-        `the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`,
-        "NetworkError",
-        null,
-        true,
-      );
+      this.#dead =
+        /** @type {ClientError | null} */ (thrown)?.name === "DoorProtocolError"
+          ? /** @type {ClientError} */ (thrown)
+          : clientError(
+              `the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`,
+              "NetworkError",
+              null,
+              true,
+            );
       for (const [x] of waiting) this.#settle(x, this.#dead);
       this.#queued = [];
       /** @type {ClientDoor} */ (old).free();
@@ -901,9 +920,9 @@ export class TaskClient {
           }
           break;
         default:
-          // Every effect has its case: a new one in door-protocol.d.ts fails the type check here. At run
-          // time an unknown effect is ignored (docs/ARCHITECTURE.md, calling rule 3).
-          /** @satisfies {never} */ (effect);
+          // Every effect has its case: a new one in door-protocol.d.ts fails the type check here, and
+          // one met at run time is an error, never skipped (docs/door.md, "Calling rules").
+          throw protocolError(`no such effect: ${JSON.stringify(/** @satisfies {never} */ (effect))}`);
       }
     }
   }

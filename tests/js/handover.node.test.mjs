@@ -55,3 +55,36 @@ test("a store that says the server is 2025-11-25 hands over at open; a door that
     pkg.setFullDoor(loadFullDoor);
   }
 });
+
+test("the full door must speak the driver's door protocol, and an effect the driver does not know is an error", async () => {
+  const store = mapStore();
+  const options = { url: server.url, store, minPollIntervalMs: 50, namespace: "handover-version" };
+  const first = await pkg.TaskClient.open(options);
+  const { task } = await first.callTool("build", { seconds: 1, target: "version" });
+  first.close();
+  const taskKey = [...store.map.keys()].find((key) => key.endsWith(`task/${task.taskId}`));
+  store.map.set(`${taskKey.slice(0, -`task/${task.taskId}`.length)}server`, JSON.stringify({ protocol: "2025-11-25", session: null }));
+  const Full = await loadFullDoor();
+  assert.equal(typeof Full.version(), "number", "the door says its protocol version");
+
+  // A door of another protocol version: the hand-over refuses it, and open() fails saying so.
+  pkg.setFullDoor(async () => class extends Full { static version() { return Full.version() + 1; } });
+  await assert.rejects(pkg.TaskClient.open(options), (e) => e.name === "DoorProtocolError" && /door protocol/.test(e.message));
+
+  // A door that asks for an effect this driver has no case for: thrown, never skipped.
+  const thrown = new Promise((resolve) => process.once("unhandledRejection", resolve));
+  pkg.setFullDoor(async () => class extends Full {
+    handle(...args) {
+      return JSON.stringify([...JSON.parse(super.handle(...args)), { do: "shout" }]);
+    }
+  });
+  try {
+    const client = await pkg.TaskClient.open(options);
+    const error = await thrown;
+    assert.equal(error.name, "DoorProtocolError");
+    assert.match(error.message, /"do":"shout"/);
+    client.close();
+  } finally {
+    pkg.setFullDoor(loadFullDoor);
+  }
+});
