@@ -11,6 +11,10 @@
 //! `element` feature the element's cards) and, with the `legacy` feature, 2025-11-25 servers
 //! (`legacy.rs`: era detection, the session, `tasks/result` streams); without it, it hands over to
 //! the door that has it when such a server is met (`upgrade.rs`). Every answer comes in as bytes.
+//!
+//! The events and effects are typed ([`Event`], [`Effect`] in `protocol/`, each read or written in one
+//! place) and versioned ([`VERSION`]); docs/door.md specifies them and the rules for calling
+//! [`Door::handle`].
 use crate::client_state::{
     ClientConfig, ClientState, Keys, Removal, Wait, WriteGroup, EARLY_POLLS, MAX_REQUESTS_IN_FLIGHT,
 };

@@ -116,9 +116,9 @@ fn an_unknown_or_untagged_event_is_an_error() {
     assert_eq!(Event::decode(&json!(["tick"])), Err(ProtocolError::Untagged));
 }
 
-#[test]
-fn every_effect_is_written_with_its_tag_first_and_its_fields() {
-    let effects = [
+/// One effect of each kind, and its JSON text.
+fn one_of_each_effect() -> Vec<(Effect, &'static str)> {
+    vec![
         (
             Effect::Send { n: 1, x: None, body: String::new(), headers: vec![], stream: true, ms: Some(5) },
             r#"{"do":"send","n":1,"x":null,"body":"","headers":[],"stream":true,"ms":5}"#,
@@ -148,8 +148,63 @@ fn every_effect_is_written_with_its_tag_first_and_its_fields() {
         (Effect::Hint { key: "k".into(), text: None }, r#"{"do":"hint","key":"k","text":null}"#),
         (Effect::Timer { at: Some(9) }, r#"{"do":"timer","at":9}"#),
         (Effect::Upgrade, r#"{"do":"upgrade"}"#),
-    ];
-    for (effect, text) in effects {
+    ]
+}
+
+#[test]
+fn every_effect_is_written_with_its_tag_first_and_its_fields() {
+    for (effect, text) in one_of_each_effect() {
         assert_eq!(effect.to_json().to_string(), text);
+    }
+}
+
+/// The string literals that follow `key: "` in `text`, with those joined to the first by `| "…"`
+/// (`e: "cancel" | "wait" | "forget"`).
+fn literals(text: &str, key: &str) -> std::collections::BTreeSet<String> {
+    let mut found = std::collections::BTreeSet::new();
+    for (at, _) in text.match_indices(key) {
+        let mut rest = &text[at + key.len()..];
+        while let Some(end) = rest.find('"') {
+            found.insert(rest[..end].to_owned());
+            rest = &rest[end + 1..];
+            match rest.strip_prefix(" | \"") {
+                Some(next) => rest = next,
+                None => break,
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_driver_types_and_docs_door_md_name_the_tags_the_door_reads_and_writes() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let types = std::fs::read_to_string(format!("{root}/types/door-protocol.d.ts")).unwrap();
+    let events = literals(&types, "{ e: \"");
+    let effects = literals(&types, "do: \"");
+    // Every event the driver's types name is one the door reads (not an unknown event), and back.
+    for tag in &events {
+        let event = json!({ "e": tag.as_str() });
+        assert!(
+            !matches!(Event::decode(&event), Err(ProtocolError::UnknownEvent(_))),
+            "types/door-protocol.d.ts names event {tag}, which the door does not read"
+        );
+    }
+    let decoded = ["keys", "migrate", "restore", "early", "lead", "message", "step", "put_if", "got", "tick"]
+        .into_iter()
+        .chain(["call", "list_tools", "asked", "answer", "chunk", "failed", "written", "respond", "cancel"])
+        .chain(["wait", "forget", "clear", "tasks", "online", "hidden", "notify", "notice", "card", "list", "close"]);
+    let decoded: std::collections::BTreeSet<String> = decoded.map(str::to_owned).collect();
+    assert_eq!(events, decoded, "the events of types/door-protocol.d.ts and of Event::decode");
+    // Every effect the door writes is one the driver's types name, and back.
+    let written: std::collections::BTreeSet<String> = one_of_each_effect()
+        .into_iter()
+        .map(|(effect, _)| effect.to_json()["do"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(effects, written, "the effects of types/door-protocol.d.ts and of Effect::to_json");
+    // docs/door.md has a row for each.
+    let docs = std::fs::read_to_string(format!("{root}/docs/door.md")).unwrap();
+    for tag in events.iter().chain(&effects) {
+        assert!(docs.contains(&format!("| `{tag}`")) || docs.contains(&format!(", `{tag}`")), "docs/door.md: {tag}");
     }
 }
