@@ -3,7 +3,10 @@
 // src/door/protocol/event.rs) and the effects the door returns (`enum Effect`, encoded in
 // src/door/protocol/effect.rs), with what each host call's `done` carries. docs/door.md is the
 // specification (fields, who sends what, calling rules, the version rule); a change to either side
-// changes this file, that page and the version. Tags and field names here are the wire's.
+// changes this file, that page and the version. Tags and field names here are the wire's; each
+// event is typed as the driver writes it (the door reads some fields as optional, see docs/door.md),
+// and `Event::` / `Effect::` there name the Rust variant of each tag. A test in
+// src/door/protocol/tests.rs checks that the tags here are the door's.
 import type {
   CallToolOutcome,
   InputRequests,
@@ -222,6 +225,7 @@ export type SendEffect = {
 export type PutIfEffect = { do: "put_if"; w: number; key: string; expected: string | null; text: string };
 export type GetEffect = { do: "get"; w: number; key: string };
 
+/** Every effect the door returns; `#perform` has a case for each and throws a `DoorProtocolError` on another. */
 export type DoorEffect =
   | SendEffect
   | { do: "close"; n: number }
