@@ -225,7 +225,7 @@ export type SendEffect = {
 export type PutIfEffect = { do: "put_if"; w: number; key: string; expected: string | null; text: string };
 export type GetEffect = { do: "get"; w: number; key: string };
 
-/** Every effect the door returns; `#perform` has a case for each and throws a `DoorProtocolError` on another. */
+/** Every effect the door returns; `#perform` has a case for each and throws a `ProtocolError` on another. */
 export type DoorEffect =
   | SendEffect
   | { do: "close"; n: number }

@@ -84,18 +84,17 @@ const UTF8 = new TextEncoder();
 /** The door protocol's version this driver speaks (`VERSION` in src/door/protocol/mod.rs, docs/door.md). */
 const DOOR_VERSION = 1;
 
-/** The door and this driver do not speak the same door protocol (docs/door.md): a `DoorProtocolError`. */
-const protocolError = (/** @type {string} */ message) => clientError(message, "DoorProtocolError", null, false);
+/** The door and this driver do not speak the same door protocol (docs/door.md): a `ProtocolError`. */
+const protocolError = (/** @type {string} */ message) => clientError(message, "ProtocolError", null, false);
 
 /**
- * The door class, once its protocol version is checked against this driver's (docs/door.md, "Versions").
+ * Why a door class cannot be used: its protocol version is not this driver's (docs/door.md, "Versions").
  * @param {typeof ClientDoor} Door
  */
-const checked = (Door) => {
-  if (Door.version() !== DOOR_VERSION)
-    throw protocolError(`door protocol ${Door.version()}, not ${DOOR_VERSION} as this driver`);
-  return Door;
-};
+const versionError = (Door) =>
+  Door.version() === DOOR_VERSION
+    ? undefined
+    : protocolError(`door protocol ${Door.version()}, not ${DOOR_VERSION} as this driver`);
 
 /** The door's error (`{ name, message, code, retryable }`) as the JS `Error` hosts catch. */
 const toError = (/** @type {DoorError} */ { name, message, code = null, retryable = false }) =>
@@ -360,9 +359,11 @@ export class TaskClient {
     if (headers !== undefined && headers !== null && typeof headers !== "function" && typeof headers !== "object") {
       throw usage("options.headers must be a function returning headers, or an object");
     }
+    const mismatch = versionError(ClientDoor);
+    if (mismatch) throw mismatch;
     let door;
     try {
-      door = new (checked(ClientDoor))(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
+      door = new ClientDoor(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
     } catch (thrown) {
       throw typeof thrown === "string" ? toError(/** @type {DoorError} */ (JSON.parse(thrown))) : thrown;
     }
@@ -806,19 +807,20 @@ export class TaskClient {
     const waiting = /** @type {Array<[number, Waiter & { event: AskEvent, body: Uint8Array }]>} */ (
       [...this.#waiting].filter(([, w]) => w.event !== undefined)
     );
-    let Door;
+    let Door, dead;
     try {
-      Door = checked(await fullDoor());
+      Door = await fullDoor();
+      dead = versionError(Door);
     } catch (thrown) {
-      this.#dead =
-        /** @type {ClientError | null} */ (thrown)?.name === "DoorProtocolError"
-          ? /** @type {ClientError} */ (thrown)
-          : clientError(
-              `the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`,
-              "NetworkError",
-              null,
-              true,
-            );
+      dead = clientError(
+        `the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`,
+        "NetworkError",
+        null,
+        true,
+      );
+    }
+    if (dead) {
+      this.#dead = dead;
       for (const [x] of waiting) this.#settle(x, this.#dead);
       this.#queued = [];
       /** @type {ClientDoor} */ (old).free();
@@ -827,7 +829,7 @@ export class TaskClient {
     }
     /** @type {ClientDoor} */ (old).free();
     await Promise.allSettled([...this.#storeOps]);
-    const door = new Door(
+    const door = new /** @type {typeof ClientDoor} */ (Door)(
       JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })),
       Math.floor(Math.random() * 2 ** 52),
     );

@@ -69,7 +69,7 @@ test("the full door must speak the driver's door protocol, and an effect the dri
 
   // A door of another protocol version: the hand-over refuses it, and open() fails saying so.
   pkg.setFullDoor(async () => class extends Full { static version() { return Full.version() + 1; } });
-  await assert.rejects(pkg.TaskClient.open(options), (e) => e.name === "DoorProtocolError" && /door protocol/.test(e.message));
+  await assert.rejects(pkg.TaskClient.open(options), (e) => e.name === "ProtocolError" && /door protocol/.test(e.message));
 
   // A door that asks for an effect this driver has no case for: thrown to the host call that fed the
   // event, never skipped.
@@ -81,7 +81,7 @@ test("the full door must speak the driver's door protocol, and an effect the dri
   });
   const client = await pkg.TaskClient.open(options);
   try {
-    await assert.rejects(client.wait(task.taskId), (e) => e.name === "DoorProtocolError" && /"do":"shout"/.test(e.message));
+    await assert.rejects(client.wait(task.taskId), (e) => e.name === "ProtocolError" && /"do":"shout"/.test(e.message));
   } finally {
     client.close();
     pkg.setFullDoor(loadFullDoor);
