@@ -65,6 +65,10 @@ fn every_transcript_replays_exactly() {
 
 /// Replays transcript `name` through a fresh door; how its first differing step differs, if one does.
 fn replay(name: &str, transcript: &Value) -> Option<String> {
+    let version = transcript["version"].as_u64();
+    if version != Some(u64::from(mcp_tasks_web::door::VERSION)) {
+        return Some(format!("{name}: recorded with door protocol {version:?}, not {}", mcp_tasks_web::door::VERSION));
+    }
     let seed = transcript["seed"].as_u64().unwrap_or_else(|| panic!("{name}: no seed"));
     let mut door = open_door(&transcript["options"], seed);
     let steps = transcript["steps"].as_array().unwrap_or_else(|| panic!("{name}: no steps"));
@@ -270,7 +274,7 @@ impl Recorder {
     }
 
     fn transcript(&self) -> Value {
-        json!({ "about": self.about, "options": self.options, "seed": SEED, "steps": self.steps })
+        json!({ "about": self.about, "version": mcp_tasks_web::door::VERSION, "options": self.options, "seed": SEED, "steps": self.steps })
     }
 }
 
@@ -639,7 +643,7 @@ fn scenarios() -> Vec<(&'static str, Recorder)> {
 fn layout(transcript: &Value) -> String {
     let line = |v: &Value| serde_json::to_string(v).unwrap();
     let mut out = String::from("{\n");
-    for key in ["about", "options", "seed"] {
+    for key in ["about", "version", "options", "seed"] {
         out.push_str(&format!("  {}: {},\n", line(&json!(key)), line(&transcript[key])));
     }
     out.push_str("  \"steps\": [\n");

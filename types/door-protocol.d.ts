@@ -1,7 +1,12 @@
-// The door protocol as the driver (js/driver/task_client.js) speaks it: the events it feeds
-// `ClientDoor.handle` (matched by `Door::handle`, src/door/mod.rs) and the effects the door returns
-// (`json!({ "do": … })` in src/door/), with what each host call's `done` carries. docs/ARCHITECTURE.md,
-// "The door protocol", is the specification; a change to either side changes this file and that page.
+// The door protocol as the driver (js/driver/task_client.js) speaks it, version 1 (`DOOR_VERSION`
+// there, `door::VERSION` in Rust): the events it feeds `ClientDoor.handle` (`enum Event`, decoded in
+// src/door/protocol/event.rs) and the effects the door returns (`enum Effect`, encoded in
+// src/door/protocol/effect.rs), with what each host call's `done` carries. docs/door.md is the
+// specification (fields, who sends what, calling rules, the version rule); a change to either side
+// changes this file, that page and the version. Tags and field names here are the wire's; each
+// event is typed as the driver writes it (the door reads some fields as optional, see docs/door.md),
+// and `Event::` / `Effect::` there name the Rust variant of each tag. A test in
+// src/door/protocol/tests.rs checks that the tags here are the door's.
 import type {
   CallToolOutcome,
   InputRequests,
@@ -34,16 +39,8 @@ export type QueryEvent =
   | { e: "migrate"; sizes?: Sizes }
   | { e: "tasks"; from: number; count: number }
   | { e: "notice"; id: string; language: string }
-  | {
-      e: "card";
-      id: string;
-      snapshot: unknown;
-      /** The `digest` of the card drawn last, or null: the answer leaves out a snapshot of that digest. */
-      drawn: string | null;
-      words: unknown;
-      server: UrlParts;
-      urls: Record<string, UrlParts>;
-    }
+  // `drawn`: the `digest` of the card drawn last, or null; the answer leaves out a snapshot of that digest.
+  | { e: "card"; id: string; snapshot: unknown; drawn: string | null; words: unknown; server: UrlParts; urls: Record<string, UrlParts> }
   | { e: "list"; words: unknown };
 
 /** Host calls settled later, by a `done` effect (`#ask`): the event is kept for a hand-over. */
@@ -233,6 +230,7 @@ export type SendEffect = {
 export type PutIfEffect = { do: "put_if"; w: number; key: string; expected: string | null; text: string };
 export type GetEffect = { do: "get"; w: number; key: string };
 
+/** Every effect the door returns; `#perform` has a case for each and throws a `ProtocolError` on another. */
 export type DoorEffect =
   | SendEffect
   | { do: "close"; n: number }

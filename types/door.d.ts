@@ -18,6 +18,8 @@ export class ClientDoor {
   constructor(options: string, seed: number);
   /** Feeds one event (JSON text) at `now` with `body`; returns the effects as a JSON array's text. */
   handle(now: number, x: number, event: string, body: Uint8Array): string;
+  /** The door protocol's version (docs/door.md, "Versions"): the driver refuses a door not of its own. */
+  static version(): number;
   /** Releases the door's memory in the module. */
   free(): void;
 }

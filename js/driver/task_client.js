@@ -81,6 +81,21 @@ const NO_BODY = new Uint8Array(0);
 const REPLIES = new Set(["answer", "chunk", "failed", "written", "put_if", "got", "asked"]);
 const UTF8 = new TextEncoder();
 
+/** The door protocol's version this driver speaks (`VERSION` in src/door/protocol/mod.rs, docs/door.md). */
+const DOOR_VERSION = 1;
+
+/** The door and this driver do not speak the same door protocol (docs/door.md): a `ProtocolError`. */
+const protocolError = (/** @type {string} */ message) => clientError(message, "ProtocolError", null, false);
+
+/**
+ * Why a door class cannot be used: its protocol version is not this driver's (docs/door.md, "Versions").
+ * @param {typeof ClientDoor} Door
+ */
+const versionError = (Door) =>
+  Door.version() === DOOR_VERSION
+    ? undefined
+    : protocolError(`door protocol ${Door.version()}, not ${DOOR_VERSION} as this driver`);
+
 /** The door's error (`{ name, message, code, retryable }`) as the JS `Error` hosts catch. */
 const toError = (/** @type {DoorError} */ { name, message, code = null, retryable = false }) =>
   clientError(message, name, code, retryable);
@@ -344,6 +359,8 @@ export class TaskClient {
     if (headers !== undefined && headers !== null && typeof headers !== "function" && typeof headers !== "object") {
       throw usage("options.headers must be a function returning headers, or an object");
     }
+    const mismatch = versionError(ClientDoor);
+    if (mismatch) throw mismatch;
     let door;
     try {
       door = new ClientDoor(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
@@ -791,16 +808,20 @@ export class TaskClient {
     const waiting = /** @type {Array<[number, Waiter & { event: AskEvent, body: Uint8Array }]>} */ (
       [...this.#waiting].filter(([, w]) => w.event !== undefined)
     );
-    let Door;
+    let Door, dead;
     try {
       Door = await fullDoor();
+      dead = versionError(Door);
     } catch (thrown) {
-      this.#dead = clientError(
+      dead = clientError(
         `the 2025-11-25 flow this server needs could not be loaded (${textOf(thrown)})`,
         "NetworkError",
         null,
         true,
       );
+    }
+    if (dead) {
+      this.#dead = dead;
       for (const [x] of waiting) this.#settle(x, this.#dead);
       this.#queued = [];
       /** @type {ClientDoor} */ (old).free();
@@ -809,7 +830,7 @@ export class TaskClient {
     }
     /** @type {ClientDoor} */ (old).free();
     await Promise.allSettled([...this.#storeOps]);
-    const door = new Door(
+    const door = new /** @type {typeof ClientDoor} */ (Door)(
       JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })),
       Math.floor(Math.random() * 2 ** 52),
     );
@@ -902,9 +923,9 @@ export class TaskClient {
           }
           break;
         default:
-          // Every effect has its case: a new one in door-protocol.d.ts fails the type check here. At run
-          // time an unknown effect is ignored (docs/ARCHITECTURE.md, calling rule 3).
-          /** @satisfies {never} */ (effect);
+          // Every effect has its case: a new one in door-protocol.d.ts fails the type check here, and
+          // one met at run time is an error, never skipped (docs/door.md, "Calling rules").
+          throw protocolError(`no such effect: ${JSON.stringify(/** @satisfies {never} */ (effect))}`);
       }
     }
   }

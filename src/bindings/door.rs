@@ -36,6 +36,12 @@ impl ClientDoor {
         Ok(ClientDoor { door })
     }
 
+    /// The door protocol's version (`crate::door::VERSION`, docs/door.md): the driver refuses a door
+    /// whose version is not its own, the first one and the full one alike.
+    pub fn version() -> u32 {
+        crate::door::VERSION
+    }
+
     /// Feeds one event (JSON text) at `now` (ms), with an answer's `body`; returns the effects' JSON
     /// text. `x`: the host call the event carries (0 for none), settled with a `TypeError` when the
     /// event cannot be read.

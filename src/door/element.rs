@@ -10,22 +10,30 @@ use crate::element::model::url_check::{is_loopback, UrlParts};
 use crate::element::model::view;
 use crate::json::{json, Value};
 
-use super::{text, Door};
+use super::Door;
 
 /// What the platform's parser read of a URL (`null`: it does not parse).
 fn parts(value: &Value) -> Option<UrlParts> {
     value.as_object()?;
-    Some(UrlParts::from_fields(|name| text(value, name)))
+    // A part the parser did not give is empty, as the platform's URL has it.
+    Some(UrlParts::from_fields(|name| value.get(name).and_then(Value::as_str).unwrap_or_default().to_owned()))
 }
 
 impl Door {
     /// The card of task `id` (`element::model::view::card`): of the client's own snapshot, else of the
     /// one the element drew last (`snapshot`, its JSON text, or a snapshot); `null` when there is
-    /// neither. The card's `snapshot` is the one drawn, as JSON text, left out when its `digest` is the
-    /// event's `drawn`. `server`: the endpoint as the parser read it against the page.
-    pub(super) fn card(&mut self, event: &Value, x: u64) {
-        let own = self.snapshot(&text(event, "id"));
-        let given = event.get("snapshot").filter(|v| !v.is_null());
+    /// neither. The card's `snapshot` is the one drawn, as JSON text, left out when its `digest` is
+    /// `drawn` (the element's last). `server`: the endpoint as the parser read it against the page.
+    pub(super) fn card(
+        &mut self,
+        x: u64,
+        id: &str,
+        (given, drawn): (Option<&Value>, Option<&str>),
+        words: Option<&Value>,
+        server: Option<&Value>,
+        urls: Option<&Value>,
+    ) {
+        let own = self.snapshot(id);
         let mut snapshot = match (own, given) {
             // The element's copy, sent only when the client has none: the text a card gave it.
             (Value::Null, Some(Value::String(text))) => crate::json::from_str(text).unwrap_or_default(),
@@ -42,12 +50,11 @@ impl Door {
                 result.expand();
             }
         }
-        let endpoint = event.get("server").and_then(parts).filter(|p| !p.host.is_empty());
+        let endpoint = server.and_then(parts).filter(|p| !p.host.is_empty());
         let server = match &endpoint {
             Some(p) => view::Server { name: &p.host, loopback: is_loopback(&p.hostname) },
             None => view::Server { name: &self.url, loopback: false },
         };
-        let urls = event.get("urls");
         let need = RefCell::new(Vec::new());
         let parse = |raw: &str| match urls.and_then(|u| u.get(raw)) {
             Some(read) => parts(read),
@@ -58,7 +65,7 @@ impl Door {
         };
         let mut card = view::card(
             &CardModel::from_json(&snapshot),
-            &Labels::of_table(event.get("words").unwrap_or(&Value::Null)),
+            &Labels::of_table(words.unwrap_or(&Value::Null)),
             &server,
             &parse,
         );
@@ -72,8 +79,8 @@ impl Door {
         if let Value::Object(members) = &mut card {
             let text = snapshot.to_string();
             // As text: compared as text, where reading a number would bring the float parser along.
-            let digest = crate::text::digest(&text).to_string();
-            if event.get("drawn").and_then(Value::as_str) != Some(&digest) {
+            let digest = crate::text::unsigned(crate::text::digest(&text));
+            if drawn != Some(digest.as_str()) {
                 members.put("snapshot", Value::String(text));
             }
             members.put("digest", Value::String(digest));
@@ -82,7 +89,7 @@ impl Door {
     }
 
     /// The rows of the list of this client's tasks and calls of unknown outcome.
-    pub(super) fn list(&mut self, event: &Value, x: u64) {
+    pub(super) fn list(&mut self, x: u64, words: Option<&Value>) {
         // Tasks, then calls of unknown outcome, in two loops: the `snapshots` chain consumed here cost
         // its own copy of the chain's code.
         let mut snapshots = Vec::new();
@@ -92,7 +99,7 @@ impl Door {
         for call in self.state.unknown_calls() {
             snapshots.push(crate::snapshot::UnknownCallSnapshot::of_call(call).to_json());
         }
-        let rows = view::list(snapshots, &Labels::of_table(event.get("words").unwrap_or(&Value::Null)));
+        let rows = view::list(snapshots, &Labels::of_table(words.unwrap_or(&Value::Null)));
         self.done(x, Ok(rows));
     }
 }

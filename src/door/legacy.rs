@@ -50,6 +50,16 @@ const MAX_TOOLS: usize = 10_000;
 
 /// What the door knows of its server's generation and 2025-11-25 session, and the requests of that
 /// generation on their way.
+/// Whether this door drives 2025-11-25 tasks (`ClientState::set_drives_legacy`).
+pub(super) const DRIVES_LEGACY: bool = true;
+
+/// A host request that failed as an older server fails, and the error, while `server/discover` tells
+/// the server's generation (`Purpose::Negotiate`).
+pub(super) struct Negotiation(HostRequest, TransportError);
+
+/// The door's part of this flow: the server's generation and session ([`Link`]).
+pub(super) type Era = Link;
+
 #[derive(Default)]
 pub(super) struct Link {
     generation: Option<Generation>,
@@ -185,10 +195,10 @@ impl Door {
         else {
             return;
         };
-        self.link.generation = Some(generation);
-        if self.link.session.is_none() && session.is_some() {
-            self.link.session = session;
-            self.link.epoch += 1;
+        self.era.generation = Some(generation);
+        if self.era.session.is_none() && session.is_some() {
+            self.era.session = session;
+            self.era.epoch += 1;
         }
         if generation != Generation::Extension2026 {
             // No `subscriptions/listen` before 2026-07-28.
@@ -199,7 +209,7 @@ impl Door {
     /// A host request goes out in the 2025-11-25 flow when the server is known to speak it (or to
     /// have no tasks); it is handed back when it goes as 2026-07-28.
     pub(super) fn legacy_first(&mut self, request: HostRequest) -> Option<HostRequest> {
-        match self.link.generation {
+        match self.era.generation {
             Some(Generation::Legacy2025 | Generation::NoTasks) => {
                 self.legacy_request(request, None);
                 None
@@ -210,17 +220,17 @@ impl Door {
 
     /// A 2026-07-28 exchange worked: the server speaks it (kept for this client only).
     pub(super) fn link_confirmed(&mut self) {
-        self.link.generation.get_or_insert(Generation::Extension2026);
+        self.era.generation.get_or_insert(Generation::Extension2026);
     }
 
     /// A 2026-07-28 request failed with `error`: when the generation is unknown and the failure may
     /// mean an older server, the era detection starts (`server/discover`) and the request is handed on
     /// to it.
     pub(super) fn maybe_negotiate(&mut self, request: HostRequest, error: TransportError) -> Option<HostRequest> {
-        if self.link.generation.is_some() || !may_be_older_server(&error) {
+        if self.era.generation.is_some() || !may_be_older_server(&error) {
             return Some(request);
         }
-        self.send(crate::protocol::request::ClientRequest::Discover, Purpose::Negotiate(request, error));
+        self.send(crate::protocol::request::ClientRequest::Discover, Purpose::Negotiate(Negotiation(request, error)));
         None
     }
 
@@ -228,8 +238,7 @@ impl Door {
     pub(super) fn negotiated(
         &mut self,
         now: u64,
-        request: HostRequest,
-        error: TransportError,
+        Negotiation(request, error): Negotiation,
         status: u16,
         result: Result<RequestResult, TransportError>,
     ) {
@@ -256,7 +265,7 @@ impl Door {
 
     /// The generation is decided: remembered, and an older one gets no listen stream.
     fn decide(&mut self, now: u64, generation: Generation) {
-        self.link.generation = Some(generation);
+        self.era.generation = Some(generation);
         if generation != Generation::Extension2026 {
             self.state.on_discovered(now, false);
         }
@@ -265,17 +274,17 @@ impl Door {
 
     /// Writes the generation, and the session of a 2025-11-25 server, to the store.
     fn remember_link(&mut self) {
-        let Some(generation) = self.link.generation else { return };
-        let Some(value) = stored_link(generation, self.link.session.as_ref()) else { return };
+        let Some(generation) = self.era.generation else { return };
+        let Some(value) = stored_link(generation, self.era.session.as_ref()) else { return };
         let key = self.state.keys().server();
-        self.out.push(crate::json::json!({ "do": "save", "key": key, "text": value.to_string() }));
+        self.out.push(super::Effect::Save { key, text: value.to_string() });
     }
 
     /// The host request in the session, once it is open (`negotiating`: the session decides the
     /// generation first).
     fn legacy_request(&mut self, request: HostRequest, negotiating: Option<TransportError>) {
-        let Some(session) = self.link.session.clone() else {
-            self.link.waiting.push(Waiting::Request(Box::new(request), negotiating));
+        let Some(session) = self.era.session.clone() else {
+            self.era.waiting.push(Waiting::Request(Box::new(request), negotiating));
             return self.open_session();
         };
         if negotiating.is_some() {
@@ -297,11 +306,11 @@ impl Door {
     /// The call in the open session, with `params.task` when the server and the tool allow one, the
     /// tool's `taskSupport` read with `tools/list` first when this session has not read it.
     fn legacy_call(&mut self, call: CallInFlight, session: SessionInfo) {
-        let tasks = match self.link.generation {
+        let tasks = match self.era.generation {
             Some(Generation::Legacy2025) => session.tasks,
             _ => None,
         };
-        let support = match (&tasks, &self.link.tools) {
+        let support = match (&tasks, &self.era.tools) {
             (None, _) => TaskSupport::Forbidden,
             (Some(_), Some(tools)) => tools.get(&call.name).copied().unwrap_or(TaskSupport::Forbidden),
             (Some(_), None) => {
@@ -349,9 +358,9 @@ impl Door {
         let n = self.next_exchange;
         self.next_exchange += 1;
         let needs_session = !matches!(message, Outgoing::Initialize | Outgoing::Initialized(_));
-        self.link.sends.insert(n, Send::new(message, job));
-        if needs_session && self.link.session.is_none() {
-            self.link.waiting.push(Waiting::Send(n));
+        self.era.sends.insert(n, Send::new(message, job));
+        if needs_session && self.era.session.is_none() {
+            self.era.waiting.push(Waiting::Send(n));
             self.open_session();
         } else {
             self.push_legacy_send(n);
@@ -361,17 +370,17 @@ impl Door {
 
     /// `initialize`, unless it is on its way.
     fn open_session(&mut self) {
-        if !std::mem::replace(&mut self.link.opening, true) {
+        if !std::mem::replace(&mut self.era.opening, true) {
             self.legacy_send(Outgoing::Initialize, Job::Session);
         }
     }
 
     fn push_legacy_send(&mut self, n: u64) {
         let rpc_id = self.ids.next_id();
-        let session_id = self.link.session.as_ref().and_then(|s| s.id.clone());
-        let epoch = self.link.epoch;
+        let session_id = self.era.session.as_ref().and_then(|s| s.id.clone());
+        let epoch = self.era.epoch;
         let client_info = self.meta.client_info.clone();
-        let Some(send) = self.link.sends.get_mut(n) else { return };
+        let Some(send) = self.era.sends.get_mut(n) else { return };
         send.rpc_id = rpc_id;
         send.epoch = epoch;
         send.stream = None;
@@ -404,18 +413,41 @@ impl Door {
         self.push_send_effect(n, x, body, headers, stream, ms);
     }
 
+    /// Whether task `id` is driven in this flow.
+    pub(super) fn drives_as_legacy(&self, id: &str) -> bool {
+        self.state.record(id).is_some_and(|r| r.protocol() == TaskProtocol::Legacy)
+    }
+
+    /// This door drives the 2025-11-25 flow itself: it never hands over.
+    pub(super) fn handed_over(&self) -> bool {
+        false
+    }
+
+    /// See [`Self::handed_over`].
+    pub(super) fn handing_over(&mut self) -> Option<Vec<Value>> {
+        None
+    }
+
     /// Whether exchange `n` is one of this module's.
     pub(super) fn is_legacy(&self, n: u64) -> bool {
-        self.link.sends.get(n).is_some()
+        self.era.sends.get(n).is_some()
     }
 
     /// An answer to exchange `n` came: `session` is its `Mcp-Session-Id`.
-    pub(super) fn legacy_answered(&mut self, now: u64, n: u64, head: answer::Head, event: &Value, body: &[u8]) {
+    pub(super) fn legacy_answered(
+        &mut self,
+        now: u64,
+        n: u64,
+        head: answer::Head,
+        session: Option<&str>,
+        sse: bool,
+        body: &[u8],
+    ) {
         let limit = self.max_response_bytes;
-        let Some(send) = self.link.sends.get_mut(n) else { return };
+        let Some(send) = self.era.sends.get_mut(n) else { return };
         send.status = head.status;
-        send.session = event.get("session").and_then(Value::as_str).map(str::to_owned);
-        if event.get("sse").and_then(Value::as_bool) == Some(true) {
+        send.session = session.map(str::to_owned);
+        if sse {
             send.stream = Some(answer::Stream::new(head, limit));
             return;
         }
@@ -434,7 +466,7 @@ impl Door {
     /// The next chunk of exchange `n`'s event stream: the messages other than its response go where
     /// the stream's job says; the response ends it.
     pub(super) fn legacy_chunk(&mut self, now: u64, n: u64, end: bool, body: &[u8]) {
-        let Some(send) = self.link.sends.get_mut(n) else { return };
+        let Some(send) = self.era.sends.get_mut(n) else { return };
         let Some(stream) = send.stream.as_mut() else { return };
         let mut heard = Vec::new();
         let result = stream.read(&send.rpc_id, (!end).then_some(body), &mut |message| {
@@ -460,7 +492,7 @@ impl Door {
             }
         }
         // Step mode's read ends as soon as the questions are in.
-        let questions_in = match self.link.sends.get(n).map(|s| &s.job) {
+        let questions_in = match self.era.sends.get(n).map(|s| &s.job) {
             Some(Job::Task { id, stage: Stage::Questions(_), .. }) => !self.pending_input(id).is_empty(),
             _ => false,
         };
@@ -471,7 +503,7 @@ impl Door {
     /// Exchange `n`'s stream gave its outcome (if it did): closed, and the outcome taken.
     fn legacy_end(&mut self, now: u64, n: u64, result: Option<Result<Value, TransportError>>) {
         if let Some(result) = result.filter(|_| self.is_legacy(n)) {
-            self.out.push(crate::json::json!({ "do": "close", "n": n }));
+            self.out.push(super::Effect::Close { n });
             self.legacy_decided(now, n, result, false);
         }
     }
@@ -479,17 +511,17 @@ impl Door {
     /// Exchange `n` ended with `result` (`lost`: the server no longer knows the session it went in,
     /// which sends a request once more in a new one).
     pub(super) fn legacy_decided(&mut self, now: u64, n: u64, result: Result<Value, TransportError>, lost: bool) {
-        let Some(mut send) = self.link.sends.remove(n) else { return };
+        let Some(mut send) = self.era.sends.remove(n) else { return };
         let had_id =
-            send.epoch == self.link.epoch && self.link.session.as_ref().is_some_and(|session| session.id.is_some());
+            send.epoch == self.era.epoch && self.era.session.as_ref().is_some_and(|session| session.id.is_some());
         let result = if lost && had_id && !send.retried && !matches!(send.job, Job::Session) {
-            self.link.session = None;
-            self.link.tools = None;
+            self.era.session = None;
+            self.era.tools = None;
             match send.message {
                 Outgoing::Request(_) | Outgoing::Get => {
                     send.retried = true;
-                    self.link.sends.insert(n, send);
-                    self.link.waiting.push(Waiting::Send(n));
+                    self.era.sends.insert(n, send);
+                    self.era.waiting.push(Waiting::Send(n));
                     return self.open_session();
                 }
                 // A response cannot be sent again: there is nothing left to answer.
@@ -538,13 +570,13 @@ impl Door {
             }
             Job::ResultStream(id) => {
                 let payload = payload_outcome(result, &id).ok();
-                match (payload, self.link.streams.get_mut(&id)) {
+                match (payload, self.era.streams.get_mut(&id)) {
                     (Some(payload), Some(stream)) => {
                         stream.open = None;
                         stream.payload = Some(payload);
                     }
                     _ => {
-                        self.link.streams.remove(&id);
+                        self.era.streams.remove(&id);
                     }
                 }
                 self.state.poll_due(now);
@@ -561,7 +593,7 @@ impl Door {
             }
             Job::Respond => {}
             Job::SessionStream => {
-                self.link.session_stream = None;
+                self.era.session_stream = None;
                 let end = match result {
                     _ if send.status == 405 => SessionStreamEnd::Refused,
                     Err(TransportError::Aborted) => SessionStreamEnd::Closed,
@@ -609,7 +641,7 @@ impl Door {
                 };
                 match task.status {
                     TaskStatus::Completed | TaskStatus::Failed => {
-                        match self.link.streams.get_mut(&id).and_then(|s| s.payload.take()) {
+                        match self.era.streams.get_mut(&id).and_then(|s| s.payload.take()) {
                             Some(payload) => {
                                 self.close_result_stream(&id);
                                 return Some(settled(task, payload));
@@ -626,7 +658,7 @@ impl Door {
                 }
             }
             Stage::Answer { key, mut rest } => {
-                if let Some(stream) = self.link.streams.get_mut(&id) {
+                if let Some(stream) = self.era.streams.get_mut(&id) {
                     stream.pending.remove(&key);
                 }
                 let Some((key, message)) = rest.pop() else { return Some(answered(None)) };
@@ -665,7 +697,7 @@ impl Door {
     /// The questions to show for `id`: what its stream delivered; before it delivered any, what the
     /// record already holds (restored from the store, say), so the form does not flicker.
     fn pending_input(&self, id: &str) -> InputRequests {
-        if let Some(stream) = self.link.streams.get(id).filter(|s| s.delivered) {
+        if let Some(stream) = self.era.streams.get(id).filter(|s| s.delivered) {
             return stream.pending.clone();
         }
         match self.state.record(id).map(|r| &r.last().detail) {
@@ -678,20 +710,20 @@ impl Door {
     /// when the task settles or is forgotten; one that breaks is opened again by the next poll that
     /// still sees `input_required`. Step mode keeps none open.
     fn open_result_stream(&mut self, id: &str) {
-        let open = self.link.streams.get(id).is_some_and(|s| s.open.is_some());
+        let open = self.era.streams.get(id).is_some_and(|s| s.open.is_some());
         if !self.state.config().auto_poll || open {
             return;
         }
         let request = LegacyRequest::TaskResult { task_id: id.to_owned() };
         let n = self.legacy_send(Outgoing::Request(request), Job::ResultStream(id.to_owned()));
-        self.link.streams.get_or_insert_with(id.to_owned(), ResultStream::default).open = Some(n);
+        self.era.streams.get_or_insert_with(id.to_owned(), ResultStream::default).open = Some(n);
     }
 
     /// Task `id`'s stream goes (it settled, or was forgotten), closed if it is open.
     pub(super) fn close_result_stream(&mut self, id: &str) {
-        let open = self.link.streams.remove(id).and_then(|stream| stream.open);
-        if let Some(n) = open.filter(|&n| self.link.sends.remove(n).is_some()) {
-            self.out.push(crate::json::json!({ "do": "close", "n": n }));
+        let open = self.era.streams.remove(id).and_then(|stream| stream.open);
+        if let Some(n) = open.filter(|&n| self.era.sends.remove(n).is_some()) {
+            self.out.push(super::Effect::Close { n });
         }
     }
 
@@ -703,7 +735,7 @@ impl Door {
             StreamRoute::Ask { task: id, elicitation } => {
                 let (key, request) = elicitation.input_entry();
                 let limit = self.max_input_requests;
-                let stream = self.link.streams.get_or_insert_with(id.clone(), ResultStream::default);
+                let stream = self.era.streams.get_or_insert_with(id.clone(), ResultStream::default);
                 stream.delivered = true;
                 if stream.pending.len() >= limit && !stream.pending.contains_key(&key) {
                     return self.respond(too_many_questions(&elicitation.id, &id, limit));
@@ -771,11 +803,11 @@ impl Door {
         match opened {
             Ok(None) => {}
             Ok(Some(info)) => {
-                self.link.opening = false;
-                self.link.session = Some(info);
-                self.link.epoch += 1;
-                self.link.tools = None;
-                for waiting in std::mem::take(&mut self.link.waiting) {
+                self.era.opening = false;
+                self.era.session = Some(info);
+                self.era.epoch += 1;
+                self.era.tools = None;
+                for waiting in std::mem::take(&mut self.era.waiting) {
                     match waiting {
                         Waiting::Send(n) => self.push_legacy_send(n),
                         Waiting::Request(request, negotiating) => self.legacy_request(*request, negotiating),
@@ -784,11 +816,11 @@ impl Door {
                 self.remember_link();
             }
             Err(e) => {
-                self.link.opening = false;
-                for waiting in std::mem::take(&mut self.link.waiting) {
+                self.era.opening = false;
+                for waiting in std::mem::take(&mut self.era.waiting) {
                     match waiting {
                         Waiting::Send(n) => {
-                            if let Some(send) = self.link.sends.remove(n) {
+                            if let Some(send) = self.era.sends.remove(n) {
                                 self.job_done(now, send, Err(e.clone()));
                             }
                         }
@@ -829,7 +861,7 @@ impl Door {
                 self.legacy_send(Outgoing::Request(request), Job::ToolsPage(call, tools));
             }
             _ => {
-                self.link.tools = Some(tools);
+                self.era.tools = Some(tools);
                 self.legacy_request(HostRequest::Call(call), None);
             }
         }
@@ -837,14 +869,14 @@ impl Door {
 
     /// The state's session stream opens (a GET in the session).
     pub(super) fn open_session_stream(&mut self) {
-        self.link.session_stream = Some(self.legacy_send(Outgoing::Get, Job::SessionStream));
+        self.era.session_stream = Some(self.legacy_send(Outgoing::Get, Job::SessionStream));
     }
 
     /// The state's session stream closes.
     pub(super) fn close_session_stream(&mut self) {
-        let Some(n) = self.link.session_stream.take() else { return };
-        if self.link.sends.remove(n).is_some() {
-            self.out.push(crate::json::json!({ "do": "close", "n": n }));
+        let Some(n) = self.era.session_stream.take() else { return };
+        if self.era.sends.remove(n).is_some() {
+            self.out.push(super::Effect::Close { n });
         }
         let now = self.now;
         self.state.on_session_stream_end(now, SessionStreamEnd::Closed);

@@ -9,7 +9,7 @@ use crate::json::{json, Value};
 use crate::machine::record::{Action, Change, TaskRecord};
 use crate::protocol::input::InputResponses;
 
-use super::{pairs, Asker, Door};
+use super::{pairs, Asker, Door, Effect};
 
 /// Tries at a compared write before another writer's copy is left to stand.
 const MAX_WRITE_ATTEMPTS: usize = 4;
@@ -85,7 +85,7 @@ pub(super) struct StepRun {
 impl Door {
     /// `step()`: `sizes` and `body` are what the driver listed from the store (`pairs`; `sizes` null:
     /// the store failed, and the records held stand).
-    pub(super) fn step(&mut self, now: u64, event: &Value, body: &[u8], x: u64) {
+    pub(super) fn step(&mut self, now: u64, sizes: Option<super::List<'_>>, body: &[u8], x: u64) {
         if self.state.config().auto_poll {
             let message = "step() drives a client opened with autoPoll: false; this client polls by itself";
             return self.done(x, Err(ClientError::usage(message)));
@@ -93,8 +93,8 @@ impl Door {
         if self.state.is_closed() {
             return self.done(x, Err(ClientError::usage("step() on a closed client")));
         }
-        if event.get("sizes").is_some_and(|e| !e.is_null()) {
-            let entries = pairs(event, body);
+        if let Some(sizes) = sizes {
+            let entries = pairs(sizes, body);
             self.read_link(now, &entries);
             self.state.sync_from_store(&entries);
         }
@@ -192,7 +192,7 @@ impl Door {
             None => Replay::Cancel,
         };
         let w = self.next_write();
-        self.out.push(json!({ "do": "get", "w": w, "key": self.state.keys().task(id) }));
+        self.out.push(Effect::Get { w, key: self.state.keys().task(id) });
         let then = Then::Settle { asker, tool: None };
         let write = Versioned {
             id: id.to_owned(),
@@ -215,36 +215,33 @@ impl Door {
 
     fn put_if(&mut self, w: u64, mut write: Versioned) {
         let Some(text) = self.state.stored_text(&write.id) else { return self.written_versioned(write, Written::Gone) };
-        let expected = self.state.version(&write.id).map_or(Value::Null, Value::from);
+        let expected = self.state.version(&write.id).map(str::to_owned);
         let key = self.state.keys().task(&write.id);
-        self.out.push(json!({ "do": "put_if", "w": w, "key": key, "expected": expected, "text": text.as_str() }));
+        self.out.push(Effect::PutIf { w, key, expected, text: text.clone() });
         write.text = text;
         self.versioned.insert(w, write);
     }
 
     /// The store's answer to a compared write: `ok`, or `failed` (it threw; the driver has switched to
     /// memory and said why).
-    pub(super) fn put_if_done(&mut self, event: &Value) {
-        let w = super::number(event, "w");
+    pub(super) fn put_if_done(&mut self, w: u64, ok: bool, failed: bool) {
         let Some(write) = self.versioned.remove(w) else { return };
-        if event.get("failed").and_then(Value::as_bool) == Some(true) {
+        if failed {
             return self.written_versioned(write, Written::Failed);
         }
-        if event.get("ok").and_then(Value::as_bool) == Some(true) {
+        if ok {
             self.state.set_version(&write.id, write.text.clone());
             return self.written_versioned(write, Written::Ours);
         }
         // Another writer was first: read its copy.
-        self.out.push(json!({ "do": "get", "w": w, "key": self.state.keys().task(&write.id) }));
+        self.out.push(Effect::Get { w, key: self.state.keys().task(&write.id) });
         self.versioned.insert(w, write);
     }
 
     /// The store's copy of a record (`text`, `null` when there is none) for a write that lost the race
     /// or a host's change that reads first.
-    pub(super) fn got(&mut self, event: &Value) {
-        let w = super::number(event, "w");
+    pub(super) fn got(&mut self, w: u64, stored: Option<&str>) {
         let Some(mut write) = self.versioned.remove(w) else { return };
-        let stored = event.get("text").and_then(Value::as_str);
         if write.refresh {
             if stored.is_some_and(|t| Some(t) != self.state.version(&write.id)) {
                 self.adopt(&write.id, stored);

@@ -87,13 +87,18 @@ fn with_task(door: &mut Door) -> Value {
 #[test]
 fn listed_pairs_are_cut_from_the_body_by_their_sizes_and_end_where_they_stop_fitting() {
     let body = "abé xyz".as_bytes();
-    let read = |sizes: Value| pairs(&json!({ "sizes": sizes }), body);
-    assert_eq!(read(json!([1, 1, 2, 4])), [("a", "b"), ("é", " xyz")]);
-    assert_eq!(read(json!([1, 1, 2])), [("a", "b")], "a key without its text is no pair");
-    assert_eq!(read(json!([1, 1, 2, 9])), [("a", "b")], "past the body's end");
-    assert_eq!(read(json!([1, 1, 1, 1])), [("a", "b")], "a size that cuts a character in two");
-    assert_eq!(read(json!([1, "1"])), [], "a size that is no number");
-    assert!(pairs(&json!({ "e": "step" }), body).is_empty(), "no sizes, no pairs");
+    let read = |sizes: Value| {
+        let event = json!({ "e": "lead", "sizes": sizes });
+        let Ok((_, Event::Lead { sizes })) = Event::decode(&event) else { panic!("sizes") };
+        pairs(sizes, body).into_iter().map(|(k, t)| (k.to_owned(), t.to_owned())).collect::<Vec<_>>()
+    };
+    let pairs_of =
+        |pairs: &[(&str, &str)]| pairs.iter().map(|(k, t)| (k.to_string(), t.to_string())).collect::<Vec<_>>();
+    assert_eq!(read(json!([1, 1, 2, 4])), pairs_of(&[("a", "b"), ("é", " xyz")]));
+    assert_eq!(read(json!([1, 1, 2])), pairs_of(&[("a", "b")]), "a key without its text is no pair");
+    assert_eq!(read(json!([1, 1, 2, 9])), pairs_of(&[("a", "b")]), "past the body's end");
+    assert_eq!(read(json!([1, 1, 1, 1])), pairs_of(&[("a", "b")]), "a size that cuts a character in two");
+    assert!(read(json!([])).is_empty(), "no sizes, no pairs");
 }
 
 #[test]
@@ -923,3 +928,17 @@ mod legacy;
 mod upgrade;
 
 mod retry_after;
+
+#[test]
+fn an_event_missing_a_field_settles_its_host_call_with_a_type_error_naming_it() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"wait","x":2}"#);
+    let done = the(&out, "done");
+    assert_eq!(done["x"], json!(2));
+    assert_eq!(done["error"]["name"], json!("TypeError"));
+    assert_eq!(done["error"]["message"], json!("the door's event wait needs the field id"));
+    // Not read as exchange 0: no exchange is touched, nothing else is done.
+    let out = feed(&mut door, NOW, r#"{"e":"answer","status":200}"#);
+    assert_eq!(the(&out, "done")["error"]["message"], json!("the door's event answer needs the field n"));
+}

@@ -12,15 +12,24 @@
 //! pending record here and runs again there, and what a restore decided from records it cannot drive
 //! is not done.
 use crate::error::ClientError;
-use crate::json::{json, Value};
+use crate::json::Value;
 use crate::transport::reply::may_be_older_server;
 use crate::transport::TransportError;
 
 use crate::machine::record::Action;
 
-use super::{Door, HostRequest, Purpose};
+use super::{Door, Effect, HostRequest, Purpose};
 
 /// What this door knows of its server's generation, and whether it asked for the hand-over.
+/// Whether this door drives 2025-11-25 tasks (`ClientState::set_drives_legacy`): it holds none.
+pub(super) const DRIVES_LEGACY: bool = false;
+
+/// The era detection's `server/discover` (`Purpose::Negotiate`): never sent by this door, so none.
+pub(super) enum Negotiation {}
+
+/// The door's part of the flow it lacks: when to hand over ([`Upgrade`]).
+pub(super) type Era = Upgrade;
+
 #[derive(Default)]
 pub(super) struct Upgrade {
     /// The server answered a call as 2026-07-28, or the store says it speaks it.
@@ -41,8 +50,8 @@ impl Door {
         let Some((_, text)) = entries.iter().find(|(k, _)| *k == key) else { return };
         let link = crate::json::from_str(text).ok();
         match link.as_ref().and_then(|link| link.get("protocol")).and_then(Value::as_str) {
-            Some(crate::protocol::PROTOCOL_VERSION) => self.upgrade.known = true,
-            Some(crate::protocol::legacy::LEGACY_PROTOCOL_VERSION) => self.upgrade.stored = true,
+            Some(crate::protocol::PROTOCOL_VERSION) => self.era.known = true,
+            Some(crate::protocol::legacy::LEGACY_PROTOCOL_VERSION) => self.era.stored = true,
             _ => {}
         }
     }
@@ -54,17 +63,17 @@ impl Door {
 
     /// A 2026-07-28 call worked: the server speaks it.
     pub(super) fn link_confirmed(&mut self) {
-        self.upgrade.known = true;
+        self.era.known = true;
     }
 
     /// A 2026-07-28 request failed with `error`: when that may mean an older server and the generation
     /// is unknown, the hand-over is asked for (`None`: the request is taken; a call's pending record
     /// goes with the hand-over); otherwise the request is handed back to fail as it did.
     pub(super) fn maybe_negotiate(&mut self, request: HostRequest, error: TransportError) -> Option<HostRequest> {
-        if self.upgrade.known || !may_be_older_server(&error) {
+        if self.era.known || !may_be_older_server(&error) {
             return Some(request);
         }
-        self.upgrade.refused.push((request, ClientError::from(&error)));
+        self.era.refused.push((request, ClientError::from(&error)));
         None
     }
 
@@ -74,34 +83,34 @@ impl Door {
     /// call, an answer, a cancel or a write is under way, the hand-over waits for it: its request may
     /// have reached a server that acted on it, and the full door would send it again.
     pub(super) fn handing_over(&mut self) -> Option<Vec<Value>> {
-        let store_says = self.upgrade.stored || self.state.met_legacy();
-        if !store_says && self.upgrade.known {
+        let store_says = self.era.stored || self.state.met_legacy();
+        if !store_says && self.era.known {
             // Another call showed the server speaks 2026-07-28 meanwhile: the failures stand.
-            while let Some((request, error)) = self.upgrade.refused.pop() {
+            while let Some((request, error)) = self.era.refused.pop() {
                 self.end_request(&request, Err(error));
             }
         }
-        let wanted = store_says || !self.upgrade.refused.is_empty();
+        let wanted = store_says || !self.era.refused.is_empty();
         if !wanted || (!store_says && self.sends_under_way()) {
             return None;
         }
-        self.upgrade.handed = true;
+        self.era.handed = true;
         // What this door decided on the way (in `out`) is left undone; the calls' pending records go.
         let calls = self.exchanges.0.iter().filter_map(|(_, exchange)| match &exchange.purpose {
             Purpose::Call(call) => Some(call),
             _ => None,
         });
         let calls = calls.chain(self.asking.0.iter().map(|(_, (call, _))| call));
-        let mut out = Vec::new();
-        let refused = self.upgrade.refused.iter().filter_map(|(request, _)| match request {
+        let mut out = super::Out::default();
+        let refused = self.era.refused.iter().filter_map(|(request, _)| match request {
             HostRequest::Call(call) => Some(call),
             HostRequest::ListTools { .. } => None,
         });
         for call in calls.chain(refused) {
-            out.push(json!({ "do": "delete", "key": self.state.keys().call(&call.call_id) }));
+            out.push(Effect::Delete { key: self.state.keys().call(&call.call_id) });
         }
-        out.push(json!({ "do": "upgrade" }));
-        Some(out)
+        out.push(Effect::Upgrade);
+        Some(out.take())
     }
 
     /// A call, an answer, a cancel, a tools page or a write on its way.
@@ -116,6 +125,61 @@ impl Door {
 
     /// Whether the hand-over was asked for: the driver feeds this door nothing more.
     pub(super) fn handed_over(&self) -> bool {
-        self.upgrade.handed
+        self.era.handed
     }
+
+    // What the door with the flow does in it, none of which this door ever meets: it sends no
+    // exchange of the flow (`is_legacy` is false for every `n`), holds no task of it (the state is
+    // told `DRIVES_LEGACY`), and opens no session stream or `tasks/result` stream.
+
+    /// No exchange is of the 2025-11-25 flow here.
+    pub(super) fn is_legacy(&self, _n: u64) -> bool {
+        false
+    }
+
+    /// No task is driven in the 2025-11-25 flow here.
+    pub(super) fn drives_as_legacy(&self, _id: &str) -> bool {
+        false
+    }
+
+    /// Never called ([`Self::drives_as_legacy`] is false).
+    pub(super) fn legacy_exchange(&mut self, _id: String, _action: Action, _slot: bool, _in_step: Option<u64>) {}
+
+    /// Never called ([`Self::is_legacy`] is false).
+    pub(super) fn legacy_answered(
+        &mut self,
+        _now: u64,
+        _n: u64,
+        _head: super::answer::Head,
+        _session: Option<&str>,
+        _sse: bool,
+        _body: &[u8],
+    ) {
+    }
+
+    /// Never called ([`Self::is_legacy`] is false).
+    pub(super) fn legacy_chunk(&mut self, _now: u64, _n: u64, _end: bool, _body: &[u8]) {}
+
+    /// Never called ([`Self::is_legacy`] is false).
+    pub(super) fn legacy_decided(&mut self, _now: u64, _n: u64, _result: Result<Value, TransportError>, _lost: bool) {}
+
+    /// No era detection is sent here, so none is answered.
+    pub(super) fn negotiated(
+        &mut self,
+        _now: u64,
+        negotiation: Negotiation,
+        _status: u16,
+        _result: Result<crate::protocol::request::RequestResult, TransportError>,
+    ) {
+        match negotiation {}
+    }
+
+    /// No `tasks/result` stream is open here.
+    pub(super) fn close_result_stream(&mut self, _id: &str) {}
+
+    /// No session stream here (the state holds no 2025-11-25 task to open it for).
+    pub(super) fn open_session_stream(&mut self) {}
+
+    /// See [`Self::open_session_stream`].
+    pub(super) fn close_session_stream(&mut self) {}
 }

@@ -10,7 +10,8 @@ import { ClientDoor, Script, play } from "../js/fake_door.mjs";
 const { TaskClient } = await import("../../js/driver/task_client.js");
 // The fake door the driver got is this module (`#door` under the `fake-door` condition).
 const glue = await import("#door");
-if (glue.ClientDoor !== ClientDoor) throw new Error("run with node --conditions=fake-door: the driver got the wasm door");
+if (glue.ClientDoor !== ClientDoor)
+  throw new Error("run with node --conditions=fake-door: the driver got the wasm door");
 
 export { TaskClient };
 

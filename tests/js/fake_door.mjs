@@ -1,6 +1,6 @@
 // @ts-check
 // A scripted door: the surface of the wasm glue the driver imports (`init`, `initSync`,
-// `protocolVersion`, `tasksExtensionId`, `ClientDoor` with `handle` and `free`), playing one transcript
+// `protocolVersion`, `tasksExtensionId`, `ClientDoor` with `version`, `handle` and `free`), playing one transcript
 // of tests/transcripts/. Each `handle` call must carry the transcript's next event (same `now`, `x`,
 // event as JSON values, body bytes); it returns that step's recorded effects. The first mismatch is
 // kept as `script.failure` for the test to throw, and the door answers it with no effects: thrown into
@@ -13,7 +13,7 @@ import { isDeepStrictEqual } from "node:util";
  */
 /**
  * A transcript file.
- * @typedef {{ about: string, options: unknown, seed: number, steps: Step[] }} Transcript
+ * @typedef {{ about: string, version: number, options: unknown, seed: number, steps: Step[] }} Transcript
  */
 
 const UTF8 = new TextDecoder();
@@ -84,6 +84,15 @@ export function tasksExtensionId() {
 }
 
 export class ClientDoor {
+  /**
+   * The door protocol's version the transcript was recorded with.
+   * @returns {number}
+   */
+  static version() {
+    if (playing === undefined) throw new Error("no transcript to play: call play(script) first");
+    return playing.transcript.version;
+  }
+
   /**
    * @param {string} options
    * @param {number} seed

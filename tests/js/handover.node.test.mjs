@@ -55,3 +55,35 @@ test("a store that says the server is 2025-11-25 hands over at open; a door that
     pkg.setFullDoor(loadFullDoor);
   }
 });
+
+test("the full door must speak the driver's door protocol, and an effect the driver does not know is an error", async () => {
+  const store = mapStore();
+  const options = { url: server.url, store, minPollIntervalMs: 50, namespace: "handover-version" };
+  const first = await pkg.TaskClient.open(options);
+  const { task } = await first.callTool("build", { seconds: 1, target: "version" });
+  first.close();
+  const taskKey = [...store.map.keys()].find((key) => key.endsWith(`task/${task.taskId}`));
+  store.map.set(`${taskKey.slice(0, -`task/${task.taskId}`.length)}server`, JSON.stringify({ protocol: "2025-11-25", session: null }));
+  const Full = await loadFullDoor();
+  assert.equal(typeof Full.version(), "number", "the door says its protocol version");
+
+  // A door of another protocol version: the hand-over refuses it, and open() fails saying so.
+  pkg.setFullDoor(async () => class extends Full { static version() { return Full.version() + 1; } });
+  await assert.rejects(pkg.TaskClient.open(options), (e) => e.name === "ProtocolError" && /door protocol/.test(e.message));
+
+  // A door that asks for an effect this driver has no case for: thrown to the host call that fed the
+  // event, never skipped.
+  pkg.setFullDoor(async () => class extends Full {
+    handle(now, x, event, body) {
+      const effects = JSON.parse(super.handle(now, x, event, body));
+      return JSON.stringify(JSON.parse(event).e === "wait" ? [{ do: "shout" }, ...effects] : effects);
+    }
+  });
+  const client = await pkg.TaskClient.open(options);
+  try {
+    await assert.rejects(client.wait(task.taskId), (e) => e.name === "ProtocolError" && /"do":"shout"/.test(e.message));
+  } finally {
+    client.close();
+    pkg.setFullDoor(loadFullDoor);
+  }
+});

@@ -2,6 +2,7 @@
 //! 1.32.2 sends (`tests/fixtures/spec/wire-ts-sdk-v1-2025-11-25.txt`): era detection, the session,
 //! a task called, polled, asked about, answered and settled.
 use super::*;
+use crate::machine::stored::to_stored;
 
 const SESSION: &str = "234e57dd-b4d9-4ab8-ab2a-7141e16727dc";
 

@@ -59,7 +59,7 @@ const request = (req) =>
     req.onerror = () => reject(req.error);
   });
 
-// The client's database and object store (src/runtime/client, src/store/idb).
+// The client's database and object store (js/store/idb.js).
 window.cloneHandles = async (ids, templateId) => {
   const db = await request(indexedDB.open("mcp-tasks-web"));
   try {

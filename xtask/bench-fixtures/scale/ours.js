@@ -32,7 +32,7 @@ const { TaskClient } = pkg;
 const url = `${location.origin}/mcp`;
 const options = (namespace, extra = {}) => ({ url, namespace, store: "indexeddb", ...extra });
 const status = (text) => (document.getElementById("status").textContent = text);
-const DB = "mcp-tasks-web"; // the client's IndexedDB database and object store (src/runtime/client, src/store/idb)
+const DB = "mcp-tasks-web"; // the client's IndexedDB database and object store (js/store/idb.js)
 const RECORDS = "records";
 const TERMINAL = ["completed", "failed", "cancelled", "expired"];
 
