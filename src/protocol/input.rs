@@ -11,8 +11,8 @@ use super::DecodeError;
 /// Server-chosen key → embedded request. Keys are unique for the life of a task.
 pub type InputRequests = SortedMap<String, InputRequest>;
 
-/// What a form's `requestedSchema` becomes when it is over [`FormLimit::Bytes`]: an object of this one
-/// member, `{ "bytes": its length, "limit": the limit }`. The form model reads it as too large.
+/// What a form's `requestedSchema` becomes when it is over [`FormLimit::Bytes`] (256 KiB): an object of
+/// this one member, whose value is the schema's length in bytes. The form model reads it as too large.
 pub const TOO_LARGE_SCHEMA: &str = "x-tooLarge";
 
 /// The most `inputRequests` one answer may carry unless the host says otherwise (`maxInputRequests`).
@@ -141,10 +141,7 @@ impl ElicitRequest {
                 if let Value::Raw(raw) = schema {
                     if raw.as_str().len() > FormLimit::Bytes.max() {
                         let mut kept = Object::new();
-                        kept.put(
-                            TOO_LARGE_SCHEMA,
-                            json!({ "bytes": raw.as_str().len(), "limit": FormLimit::Bytes.max() }),
-                        );
+                        kept.put(TOO_LARGE_SCHEMA, Value::from(raw.as_str().len()));
                         return Ok(Self::Form { message, requested_schema: Value::Object(kept) });
                     }
                 }

@@ -73,7 +73,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         "µs per decode in headless Chromium {chromium}, median of {batches} interleaved batches of ≥ {batch_ms} ms, same page"
     );
     let ours_note = format!(
-        "benchDecodeTasksGetBytes (feature `bench`, release + wasm-opt -Oz --converge): the body's bytes into wasm, as the JS \
+        "benchDecodeTasksGetBytes (feature `bench`, release + the package's wasm-opt passes): the body's bytes into wasm, as the JS \
          driver hands them to the door, decoded as the door does (JSON parse, envelope, tasks/get result, taskId check) → task \
          as JSON text that JS parses, as the door's effects cross; {setting}"
     );
