@@ -6,8 +6,9 @@
 //! poll, an answer or a cancel travels with the record: every record read from the store (a reload, a
 //! tab opening, each `step()` of an edge worker, a fresh client each time) or shared by the polling tab
 //! extends the pause to that failure's end. A request of no task (a call, a listen, a discover) has no
-//! record to carry it: its pause is stored under its own key ([`super::Keys::pause`], `{"at", "ms"}`)
-//! and posted to the other tabs ([`TabMessage::Pause`]), and the poller's early-poll hint names its end.
+//! record to carry it: the end of its pause (Unix ms, at most [`MAX_SERVER_PAUSE_MS`] after it was met) is
+//! stored under its own key ([`super::Keys::pause`]) and posted to the other tabs
+//! ([`TabMessage::Pause`]), and the poller's early-poll hint names it.
 use crate::error::{ClientError, ErrorKind};
 use crate::machine::backoff::Failure;
 use crate::machine::record::TaskRecord;
@@ -35,13 +36,8 @@ impl Pause {
     #[inline(never)]
     pub(super) fn note(&mut self, at: u64, failure: &Failure) {
         if let Failure::Http { retry_after_ms: Some(ms), .. } = failure {
-            self.note_delay(at, *ms);
+            self.until = self.until.max(at.saturating_add((*ms).min(MAX_SERVER_PAUSE_MS)));
         }
-    }
-
-    /// Notes a delay of `ms` asked for at `at` (at most [`MAX_SERVER_PAUSE_MS`]).
-    pub(super) fn note_delay(&mut self, at: u64, ms: u64) {
-        self.until = self.until.max(at.saturating_add(ms.min(MAX_SERVER_PAUSE_MS)));
     }
 }
 
@@ -50,33 +46,21 @@ impl ClientState {
     /// `Retry-After`, if any, pauses every request to the server, here, in the other tabs and in the
     /// next client to read the store.
     pub fn on_server_failure(&mut self, now: u64, failure: &Failure) {
-        let Failure::Http { retry_after_ms: Some(ms), .. } = failure else { return };
         let before = self.pause.until();
         self.pause.note(now, failure);
-        if self.pause.until() != before {
-            let ms = (*ms).min(MAX_SERVER_PAUSE_MS);
-            let text = crate::json::json!({ "at": now, "ms": ms }).to_string();
-            self.push(Effect::Save { key: self.keys.pause(), text });
-            self.push(Effect::Post(TabMessage::Pause { at: now, ms }));
+        let until = self.pause.until();
+        if until != before {
+            self.push(Effect::Save { key: self.keys.pause(), text: crate::text::unsigned(until) });
+            self.push(Effect::Post(TabMessage::Pause { until }));
             self.push(Effect::Rearm);
         }
     }
 
-    /// Another tab's pause, or the one stored under [`super::Keys::pause`] (`{"at", "ms"}`).
-    pub(super) fn heed_shared_pause(&mut self, at: u64, ms: u64) {
-        let before = self.pause.until();
-        self.pause.note_delay(at, ms);
-        if self.pause.until() != before {
+    /// The end of another tab's pause, or of the one stored under [`super::Keys::pause`].
+    pub(super) fn heed_shared_pause(&mut self, until: u64) {
+        if until > self.pause.until() {
+            self.pause.until = until;
             self.push(Effect::Rearm);
-        }
-    }
-
-    /// The stored pause's text, read.
-    pub(super) fn heed_stored_pause(&mut self, text: &str) {
-        let Ok(value) = crate::json::from_str(text) else { return };
-        let field = |name: &str| value.get(name).and_then(crate::json::Value::as_u64);
-        if let (Some(at), Some(ms)) = (field("at"), field("ms")) {
-            self.heed_shared_pause(at, ms);
         }
     }
 

@@ -114,7 +114,9 @@ impl ClientState {
                     self.unknown_calls.insert(id, call);
                 }
             }
-            StoredKey::Other if key == self.keys.pause() => self.heed_stored_pause(text),
+            StoredKey::Other if key == self.keys.pause() => {
+                self.heed_shared_pause(crate::json::digits_value(text).unwrap_or(0))
+            }
             StoredKey::Other => {}
         }
     }
@@ -161,7 +163,7 @@ impl ClientState {
         let pause = self.keys.pause();
         for &(key, text) in entries {
             if key == pause {
-                self.heed_stored_pause(text);
+                self.heed_shared_pause(crate::json::digits_value(text).unwrap_or(0));
             }
             let StoredKey::Task(id) = self.keys.classify(key) else { continue };
             if self.versions.holds(&id, text) {

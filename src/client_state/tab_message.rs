@@ -46,10 +46,8 @@ pub enum TabMessage {
     },
     /// A tab met a `Retry-After` on a request of no task: every tab pauses too.
     Pause {
-        /// When it was met.
-        at: u64,
-        /// The delay asked for, as clamped.
-        ms: u64,
+        /// When the pause ends (Unix ms).
+        until: u64,
     },
     /// The polling tab's reply to a forwarded request: `None` when it was applied.
     Reply {
@@ -74,7 +72,7 @@ impl TabMessage {
             Self::Clear => json!({ "t": "clear" }),
             Self::Respond { req, id, answers } => json!({ "t": "respond", "req": req, "id": id, "answers": answers }),
             Self::Cancel { req, id } => json!({ "t": "cancel", "req": req, "id": id }),
-            Self::Pause { at, ms } => json!({ "t": "pause", "at": at, "ms": ms }),
+            Self::Pause { until } => json!({ "t": "pause", "until": until }),
             Self::Reply { req, error } => {
                 let error = error.as_ref().map(|e| {
                     json!({ "kind": e.kind.code(), "message": e.message, "code": e.code, "retryable": e.retryable })
@@ -112,10 +110,7 @@ impl TabMessage {
                 answers: message.get("answers").cloned().unwrap_or(Value::Null),
             },
             "cancel" => Self::Cancel { req: text(message, "req")?, id: text(message, "id")? },
-            "pause" => {
-                let number = |name: &str| message.get(name).and_then(Value::as_u64);
-                Self::Pause { at: number("at")?, ms: number("ms")? }
-            }
+            "pause" => Self::Pause { until: message.get("until")?.as_u64()? },
             "reply" => Self::Reply { req: text(message, "req")?, error: read_error(message.get("error")) },
             _ => return None,
         })
@@ -145,7 +140,7 @@ mod tests {
             TabMessage::Clear,
             TabMessage::Respond { req: "r1".into(), id: "t1".into(), answers: json!({ "k": { "action": "accept" } }) },
             TabMessage::Cancel { req: "r2".into(), id: "t1".into() },
-            TabMessage::Pause { at: 1_785_574_800_000, ms: 5_000 },
+            TabMessage::Pause { until: 1_785_574_805_000 },
             TabMessage::Reply { req: "r1".into(), error: None },
             TabMessage::Reply {
                 req: "r2".into(),

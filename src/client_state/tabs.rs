@@ -5,6 +5,7 @@ use crate::json::Value;
 use crate::machine::record::TaskRecord;
 use crate::machine::stored::from_stored;
 
+use super::pause::MAX_SERVER_PAUSE_MS;
 use super::{ClientState, Effect, Removal, TabMessage};
 
 impl ClientState {
@@ -20,7 +21,8 @@ impl ClientState {
             TabMessage::Adopt { id, stored } => self.take_record(now, id, &stored, true),
             TabMessage::Forget { ids } => self.remove(&ids, Removal::FromOtherTab),
             TabMessage::Clear => self.cleared_elsewhere(),
-            TabMessage::Pause { at, ms } => self.heed_shared_pause(at, ms),
+            // Another tab's clock is this one's; a pause is never longer than the longest asked for.
+            TabMessage::Pause { until } => self.heed_shared_pause(until.min(now.saturating_add(MAX_SERVER_PAUSE_MS))),
             TabMessage::Respond { .. } | TabMessage::Cancel { .. } if self.leader => return Some(message),
             TabMessage::Respond { .. } | TabMessage::Cancel { .. } => {}
             TabMessage::Reply { .. } => return Some(message),
