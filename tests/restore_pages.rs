@@ -3,7 +3,7 @@
 //! re-reads) swaps records in only at the end.
 use std::collections::BTreeMap;
 
-use mcp_tasks_web::client_state::{ClientConfig, ClientState, Effect, Keys, FIRST_PAGE, INITIAL_WINDOW, MAX_PAGE};
+use mcp_tasks_web::client_state::{ClientConfig, ClientState, Effect, Keys, FIRST_PAGE, INITIAL_WINDOW};
 use mcp_tasks_web::machine::backoff::PollPolicy;
 use mcp_tasks_web::machine::stored::to_stored;
 use mcp_tasks_web::protocol::task::{Task, TaskStatus};
@@ -49,7 +49,11 @@ fn polled(effects: &[Effect]) -> Vec<String> {
     effects.iter().filter_map(|e| if let Effect::Send { id, .. } = e { Some(id.clone()) } else { None }).collect()
 }
 
-/// Feeds `store` to `state` in the pages it asks for; after each page, `seen(page sizes so far, state,
+/// The driver's later pages (`PAGE` in js/driver/task_client.js): the first is the door's
+/// [`FIRST_PAGE`], handed over by `keys`.
+const PAGE: usize = 2048;
+
+/// Feeds `store` to `state` in the driver's pages; after each page, `seen(page sizes so far, state,
 /// effects)`.
 fn read_in_pages(
     state: &mut ClientState,
@@ -62,7 +66,7 @@ fn read_in_pages(
     let mut sizes = Vec::new();
     let mut read = 0;
     loop {
-        let limit = restore.page_size();
+        let limit = if sizes.is_empty() { FIRST_PAGE } else { PAGE };
         sizes.push(limit);
         let page = &entries[read..(read + limit).min(entries.len())];
         read += page.len();
@@ -96,7 +100,7 @@ fn the_poller_polls_the_first_page_before_the_rest_is_read_and_loses_nothing() {
         sent.extend(polled(&effects));
         pages = sizes.to_vec();
     });
-    assert_eq!(pages, [FIRST_PAGE, MAX_PAGE], "a small first page, then the rest");
+    assert_eq!(pages, [FIRST_PAGE, PAGE], "a small first page, then the rest");
     assert_eq!(reloaded.records().len(), 1_000, "every stored record is held");
     assert_eq!(read_anew.len(), 1_000);
     assert!(reloaded.records().keys().all(|id| reloaded.is_restored(id)));

@@ -56,7 +56,19 @@ export type AskEvent =
 
 /** What each host call's `done` resolves with (`value`), by event. */
 export interface DoneValues {
-  keys: { prefix: string; previous: string; tabs: string; hint: string; firstPage: number };
+  /**
+   * The store keys, the first page's size, and the request timeout and response limit the driver
+   * applies (the options as the door read them: it owns their defaults and clamps).
+   */
+  keys: {
+    prefix: string;
+    previous: string;
+    tabs: string;
+    hint: string;
+    firstPage: number;
+    requestTimeoutMs: number;
+    maxResponseBytes: number;
+  };
   /** Records to move from the previous release's keys: `[old key, new key, text]`. */
   migrate: Array<[string, string, string]>;
   tasks: Array<TaskSnapshot | UnknownCallSnapshot>;
@@ -184,7 +196,10 @@ export type PlainEvent =
   | { e: "close" }
   | ReplyEvent;
 
-/** Replies to what one door asked for: dropped while a hand-over runs (`REPLIES`). */
+/**
+ * Replies to what one door asked for: dropped while a hand-over runs. The one list of them: the
+ * driver's `REPLIES` is typed to have exactly these tags, and docs/door.md (calling rule 9) names them.
+ */
 export type ReplyEvent =
   | { e: "answer"; n: number; status: number; retryAfter: string | null; session: string | null; sse: boolean }
   | { e: "chunk"; n: number; end: boolean }

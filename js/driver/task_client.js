@@ -22,7 +22,7 @@ import {
   tryLock,
 } from "../page/browser.js";
 /**
- * @import { AskEvent, Card, DoneValues, DoorEffect, DoorError, DoorEvent, GetEffect, PutIfEffect, QueryEvent, SendEffect, Sizes } from "../../types/door-protocol.js"
+ * @import { AskEvent, Card, DoneValues, DoorEffect, DoorError, DoorEvent, GetEffect, PutIfEffect, QueryEvent, ReplyEvent, SendEffect, Sizes } from "../../types/door-protocol.js"
  * @import { CallToolOptions, CallToolOutcome, InputRequests, InputResponses, ListToolsOptions, ListToolsResult, StepResult, TaskClientEventMap, TaskClientOptions, TaskSnapshot, UnknownCallSnapshot } from "#pkg/client.js"
  * @import { ClientError } from "../page/browser.js"
  * @import { Failure, HostHeaders } from "../transport/http.js"
@@ -65,7 +65,10 @@ export const ELEMENT = Symbol("mcp-tasks-web element");
 
 /** The IndexedDB database every namespace shares (keys carry the namespace and server URL). */
 const DATABASE = "mcp-tasks-web";
-/** Records read per page of the store. */
+/**
+ * Records read per page of the store after the first (whose size the door hands over with `keys`):
+ * how the driver chunks its reads, an I/O choice the door does not share (docs/door.md).
+ */
 const PAGE = 2048;
 /**
  * Records per part of a restore: the door copies each part into wasm memory, which never shrinks, so
@@ -77,8 +80,12 @@ const TASKS_PAGE = 256;
 /** The longest single timer: the door's schedule is asked again at least this often. */
 const MAX_TIMER_MS = 60_000;
 const NO_BODY = new Uint8Array(0);
-/** Events that answer what a door asked for (a request, a write, a read): meaningless to another door. */
-const REPLIES = new Set(["answer", "chunk", "failed", "written", "put_if", "got", "asked"]);
+/**
+ * Events that answer what a door asked for (a request, a write, a read): meaningless to another door.
+ * Exactly the tags of `ReplyEvent` (types/door-protocol.d.ts), which the type check holds it to.
+ * @type {{ [E in ReplyEvent["e"]]: 1 }}
+ */
+const REPLIES = { answer: 1, chunk: 1, failed: 1, written: 1, put_if: 1, got: 1, asked: 1 };
 const UTF8 = new TextEncoder();
 
 /** The door protocol's version this driver speaks (`VERSION` in src/door/protocol/mod.rs, docs/door.md). */
@@ -137,9 +144,9 @@ function doorOptions(options) {
   }
   out.offline = !Page.online();
   out.hidden = Page.hidden();
-  // With Web Locks, tabs of one namespace share one poller: the tab that holds the lock (a step-mode
-  // client polls only when stepped, wherever it runs).
-  out.tabs = options.autoPoll !== false && typeof globalThis.navigator?.locks?.request === "function";
+  // With Web Locks, tabs of one namespace share one poller: the tab that holds the lock (the door
+  // leaves a step-mode client out, which polls only when stepped, wherever it runs).
+  out.tabs = typeof globalThis.navigator?.locks?.request === "function";
   return out;
 }
 
@@ -263,14 +270,16 @@ export class TaskClient {
   #door;
   /** @type {Records} */
   #records;
-  /** @type {boolean} */
-  #durable;
+  #durable = true;
   #events = new EventQueue();
   /** @type {string} */
   #url;
   /** @type {HostHeaders} */
   #headers;
-  /** @type {number} */
+  /**
+   * The request timeout and the response limit, as the door read them from the options (`keys`).
+   * @type {number}
+   */
   #timeoutMs;
   /** @type {number} */
   #limit;
@@ -303,8 +312,8 @@ export class TaskClient {
   /** @type {{ release(): void } | undefined} */
   #lock;
   /**
-   * The namespace's store prefix, set by `open` before anything reads it.
-   * @type {string | undefined}
+   * The namespace's store prefix (`keys`).
+   * @type {string}
    */
   #prefix;
 
@@ -312,24 +321,21 @@ export class TaskClient {
    * Not for hosts (`TaskClient.open` makes clients; client.d.ts declares this constructor private).
    * @param {ClientDoor} door
    * @param {Records} records
-   * @param {boolean} durable
    * @param {TaskClientOptions} options
+   * @param {DoneValues["keys"]} keyed
    */
-  constructor(door, records, durable, options) {
+  constructor(door, records, options, keyed) {
     this.#door = door;
     this.#options = options;
     this.#records = records;
-    this.#durable = durable;
     this.#url = options.url;
     this.#headers = options.headers;
-    this.#timeoutMs = Math.max(1, Math.floor(options.requestTimeoutMs ?? 30_000));
-    this.#limit = Math.max(1024, Math.floor(options.maxResponseBytes ?? 8 * 1024 * 1024));
+    this.#prefix = keyed.prefix;
+    this.#timeoutMs = keyed.requestTimeoutMs;
+    this.#limit = keyed.maxResponseBytes;
     this.#notify = options.notify === true;
-    this.#stepping = options.autoPoll === false;
   }
 
-  /** @type {boolean} */
-  #stepping;
   /** @type {TaskClientOptions} */
   #options;
   /** This tab polls (it holds the namespace's lock, or has no other tabs to share with). */
@@ -380,8 +386,7 @@ export class TaskClient {
     let held = hint ? await /** @type {NonNullable<typeof trying>} */ (trying).decided : false;
     // Made before its store opens, so the early polls go out meanwhile; nothing is written until
     // the records are read.
-    const client = new TaskClient(door, Records.memory(), true, options);
-    client.#prefix = prefix;
+    const client = new TaskClient(door, Records.memory(), options, keyed.value);
     client.#perform(first);
     if (held) client.#feed({ e: "early", hint: /** @type {string} */ (hint) });
     let records, note;
@@ -393,8 +398,10 @@ export class TaskClient {
       throw thrown;
     }
     client.#records = records;
-    client.#durable = note === null;
-    if (note !== null) client.#emitStorage(note);
+    if (note !== null) {
+      client.#durable = false;
+      client.#emitStorage(note);
+    }
     if (trying) {
       held ||= await trying.decided;
       client.#joinTabs(tabs, trying, held);
@@ -476,7 +483,7 @@ export class TaskClient {
   /** Every record of this namespace, or null when the store failed (the host hears of it). */
   async #readAll() {
     try {
-      return await listAll(this.#records, /** @type {string} */ (this.#prefix));
+      return await listAll(this.#records, this.#prefix);
     } catch (thrown) {
       this.#storageFailed(thrown);
       return null;
@@ -528,9 +535,9 @@ export class TaskClient {
    * @returns {Promise<StepResult>}
    */
   async step() {
-    if (this.#closed) throw usage("step() on a closed client");
-    // `null` when the store failed: the door keeps the records it holds.
-    return this.#ask({ e: "step" }, await this.#readAll());
+    // `null` when the store failed: the door keeps the records it holds. A closed client reads
+    // nothing (its store is closed): the door refuses the step.
+    return this.#ask({ e: "step" }, this.#closed ? null : await this.#readAll());
   }
 
   /**
@@ -595,7 +602,7 @@ export class TaskClient {
     let keys = [];
     let failure;
     try {
-      keys = (await listAll(this.#records, /** @type {string} */ (this.#prefix))).filter((_, i) => i % 2 === 0);
+      keys = (await listAll(this.#records, this.#prefix)).filter((_, i) => i % 2 === 0);
     } catch (thrown) {
       failure = thrown;
     }
@@ -772,7 +779,7 @@ export class TaskClient {
           this.#settle(/** @type {number} */ (/** @type {Carries} */ (event).x), this.#dead)
         );
       // Answers and store replies belong to the door that was handed over; the rest waits.
-      if (!REPLIES.has(event.e)) this.#queued.push([event, body]);
+      if (!(event.e in REPLIES)) this.#queued.push([event, body]);
       return;
     }
     this.#perform(
@@ -1121,7 +1128,7 @@ export class TaskClient {
    */
   #storageFailed(thrown) {
     if (!this.#durable) return;
-    if (this.#stepping) {
+    if (this.#options.autoPoll === false) {
       this.#events.emit("storage", {
         durable: true,
         reason: `a store call failed (${textOf(thrown)}); the next step tries again`,

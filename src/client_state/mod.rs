@@ -44,7 +44,7 @@ pub use pause::MAX_SERVER_PAUSE_MS;
 pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
 pub use records::WakeStats;
 pub use removal::Removal;
-pub use restore::{Restore, FIRST_PAGE, MAX_PAGE};
+pub use restore::{Restore, FIRST_PAGE};
 pub use session_stream::SessionStreamEnd;
 pub use step_plan::{plan_step, STEP_PARALLELISM};
 pub use tab_message::TabMessage;

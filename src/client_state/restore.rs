@@ -1,6 +1,7 @@
 //! Reading a namespace back from the store: at open, and when a tab becomes the poller or a step
-//! re-reads what other isolates wrote. The driver reads the store in pages of [`Restore::page_size`]:
-//! a polling client opening takes each page over as soon as it is read, so its first polls go out
+//! re-reads what other isolates wrote. The driver reads the store in pages, the first of [`FIRST_PAGE`]
+//! records (the `keys` answer hands it over), the later ones as large as it reads them (a choice of
+//! I/O chunking, its `PAGE`): a polling client opening takes each page over as soon as it is read, so its first polls go out
 //! before the rest are read; otherwise records swap in at once when the last page is read (a reader
 //! never sees an empty list in between). Records whose stored text this client already holds are kept
 //! as they are, not parsed.
@@ -16,12 +17,11 @@ use crate::protocol::task_protocol::TaskProtocol;
 use super::{ClientState, Effect, Removal, StoredKey};
 
 /// The first page a restore reads: small, so the first polls wait for little more than the store.
+/// Every later page is the driver's to size (`PAGE` in task_client.js, 2,048): large, because each
+/// page waits behind the answers that arrived meanwhile and `open()` resolves only after the last
+/// (1,000 handles in pages growing ×4 from 32: `open()` took 280–810 ms, against 140–200 ms in one
+/// read), yet small enough that parsing one does not hold the main thread for long.
 pub const FIRST_PAGE: usize = 32;
-/// Every later page: large, because each page waits behind the answers that arrived meanwhile and
-/// `open()` resolves only after the last (1,000 handles in pages growing ×4 from 32: `open()` took
-/// 280–810 ms, against 140–200 ms in one read), yet small enough that parsing one does not hold the
-/// main thread for long.
-pub const MAX_PAGE: usize = 2048;
 
 /// A restore in progress: what has been read so far.
 #[derive(Debug)]
@@ -31,14 +31,6 @@ pub struct Restore {
     read_anew: Vec<String>,
     /// Hand each page over as soon as it is read, so its polls start while the next one is read.
     early_start: bool,
-    page: usize,
-}
-
-impl Restore {
-    /// How many records the driver asks the store for next.
-    pub fn page_size(&self) -> usize {
-        self.page
-    }
 }
 
 fn parse<T: crate::machine::stored::StoredForm>(text: &str) -> Result<T, String> {
@@ -72,7 +64,6 @@ impl ClientState {
             loaded: SortedMap::new(),
             read_anew: Vec::new(),
             early_start: at_open && self.config.auto_poll && self.leader,
-            page: FIRST_PAGE,
         }
     }
 
@@ -121,11 +112,10 @@ impl ClientState {
         }
     }
 
-    /// A page has been read; the next is [`MAX_PAGE`] long. A polling client opening takes the page's records
+    /// A page has been read. A polling client opening takes the page's records
     /// over and starts what is due at once, so those polls go out while the next page is read (1,000
     /// handles: the first `tasks/get` no longer waits for the whole namespace to be read).
     pub fn page_read(&mut self, restore: &mut Restore, now: u64) {
-        restore.page = MAX_PAGE;
         if !restore.early_start || restore.loaded.is_empty() {
             return;
         }

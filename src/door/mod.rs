@@ -270,12 +270,15 @@ impl Door {
     /// What one event does; host call `x` (0: none) is the one it carries.
     fn dispatch(&mut self, now: u64, x: u64, event: Event<'_>, body: &[u8]) {
         match event {
-            // What the driver needs before it reads the store: the keys, and the first page's size.
+            // What the driver needs before it reads the store: the keys, the first page's size, and the
+            // request timeout and response limit it applies (the options as read here, so the driver
+            // keeps no defaults or clamps of its own).
             Event::Keys => {
                 let keys = self.state.keys();
                 let prefixes = json!({
                     "prefix": keys.prefix(), "previous": keys.previous_prefix(), "tabs": keys.tabs(),
-                    "hint": keys.early_hint(), "firstPage": crate::client_state::FIRST_PAGE
+                    "hint": keys.early_hint(), "firstPage": crate::client_state::FIRST_PAGE,
+                    "requestTimeoutMs": self.request_timeout_ms, "maxResponseBytes": self.max_response_bytes
                 });
                 self.done(x, Ok(prefixes));
             }

@@ -942,3 +942,24 @@ fn an_event_missing_a_field_settles_its_host_call_with_a_type_error_naming_it() 
     let out = feed(&mut door, NOW, r#"{"e":"answer","status":200}"#);
     assert_eq!(the(&out, "done")["error"]["message"], json!("the door's event answer needs the field n"));
 }
+
+/// The options the driver applies itself (its fetch timeout, its body limit) are the door's reading of
+/// them: defaults, clamps, and a non-finite number (which crosses as `null`: JSON has none) read as
+/// not given, so `maxResponseBytes: NaN` never turns the limit off.
+#[test]
+fn keys_hand_the_driver_the_timeout_and_the_limit_the_door_read() {
+    let answer = |options: Value| {
+        let mut door = Door::open(&options, 7).unwrap();
+        let out = feed(&mut door, NOW, r#"{"e":"keys","x":1}"#);
+        let keys = the(&out, "done").get("value").unwrap().clone();
+        let number = |key: &str| keys.get(key).and_then(Value::as_u64).unwrap();
+        (number("requestTimeoutMs"), number("maxResponseBytes"))
+    };
+    assert_eq!(answer(json!({ "url": "https://h/mcp" })), (30_000, 8 * 1024 * 1024));
+    let nulls = json!({ "url": "https://h/mcp", "requestTimeoutMs": null, "maxResponseBytes": null });
+    assert_eq!(answer(nulls), (30_000, 8 * 1024 * 1024), "NaN and Infinity cross as null");
+    let small = json!({ "url": "https://h/mcp", "requestTimeoutMs": 0, "maxResponseBytes": 10 });
+    assert_eq!(answer(small), (1, 1_024), "clamped");
+    let refused = json!({ "url": "https://h/mcp", "maxResponseBytes": "big" });
+    assert!(Door::open(&refused, 7).is_err(), "another type is the host's mistake");
+}

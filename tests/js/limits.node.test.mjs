@@ -76,3 +76,22 @@ test("maxResponseBytes below 1 KiB reads as 1 KiB; a small answer passes a small
     client.close();
   }
 });
+
+// The door owns the option's default and clamp, and the driver applies the limit the door read: a
+// number JSON cannot carry (NaN, Infinity) reads as not given, the 8 MiB default, never as no limit.
+for (const limit of [Number.NaN, Number.POSITIVE_INFINITY]) {
+  test(`maxResponseBytes: ${limit} keeps the default limit, not none`, async () => {
+    const client = await TaskClient.open({ url, store: "memory", maxResponseBytes: limit, requestTimeoutMs: limit });
+    try {
+      await assert.rejects(client.callTool("huge", {}), (e) => {
+        assert.equal(e.name, "ProtocolError", `${e.name}: ${e.message}`);
+        assert.match(e.message, /larger than this client accepts \(8388608 bytes\)/);
+        return true;
+      });
+      const next = await client.callTool("small", {});
+      assert.equal(next.result.content[0].text, "small", "the request timeout is the default too");
+    } finally {
+      client.close();
+    }
+  });
+}
