@@ -21,10 +21,10 @@ import {
   elementList,
   elementRespond,
   elementWords,
-} from "#pkg/mcp_tasks_web.js";
+} from "../driver/element_entry.js";
 
-export * from "#pkg/mcp_tasks_web.js";
-export { default } from "#pkg/mcp_tasks_web.js";
+export * from "../driver/element_entry.js";
+export { default } from "../driver/element_entry.js";
 
 /**
  * @import { TaskSnapshot } from "#pkg/mcp_tasks_web.js"

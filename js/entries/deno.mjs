@@ -2,7 +2,7 @@
 // Entry for Deno (and Deno Deploy): reads the first door's .wasm beside this module and initialises it
 // before anything is exported, so `import { TaskClient } from "mcp-tasks-web/deno"` is ready to use;
 // the door with the 2025-11-25 flow is read from its file when a server or record needs it.
-import init, { setFullDoor } from "#pkg/client.js";
+import init, { setFullDoor } from "../driver/task_client.js";
 
 await init({ module_or_path: await Deno.readFile(new URL("./client_bg.wasm", import.meta.url)) });
 setFullDoor(async () => {
@@ -11,4 +11,4 @@ setFullDoor(async () => {
   return glue.ClientDoor;
 });
 
-export * from "#pkg/client.js";
+export * from "../driver/task_client.js";

@@ -3,9 +3,9 @@
 // the .wasm beside this file, since Node's fetch cannot load file: URLs; for the same reason the door
 // with the 2025-11-25 flow, loaded when a server needs it, is read from its file here.
 import { readFile } from "node:fs/promises";
-import initWeb, { setFullDoor } from "#pkg/client.js";
+import initWeb, { setFullDoor } from "../driver/task_client.js";
 
-export * from "#pkg/client.js";
+export * from "../driver/task_client.js";
 
 setFullDoor(async () => {
   const glue = await import("#pkg/client_full.js");

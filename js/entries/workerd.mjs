@@ -5,7 +5,7 @@
 // flow when a server or record needs it.
 import wasm from "#pkg/client_bg.wasm";
 import fullWasm from "#pkg/client_full_bg.wasm";
-import { initSync, setFullDoor } from "#pkg/client.js";
+import { initSync, setFullDoor } from "../driver/task_client.js";
 import { ClientDoor as FullDoor, initSync as initFull } from "#pkg/client_full.js";
 
 initSync({ module: wasm });
@@ -14,4 +14,4 @@ setFullDoor(async () => {
   return FullDoor;
 });
 
-export * from "#pkg/client.js";
+export * from "../driver/task_client.js";

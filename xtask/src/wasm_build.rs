@@ -200,14 +200,30 @@ fn copy_own(root: &Path, source: &str, to: &Path) -> Result<()> {
     std::fs::write(to, text).context(format!("writing {}", to.display()))
 }
 
-/// The text of module `source` as it ships beside the package's files: each `#pkg/<file>` written
-/// `./<file>`; an error if it imports any other `#` specifier.
+/// The text of module `source` (a file one folder under js/) as it ships beside the package's files:
+/// each `#pkg/<file>` written `./<file>`, and the driver's two bundled entries, imported from the
+/// source tree, written as the bundles they become (`../driver/task_client.js` → `./client.js`,
+/// `../driver/element_entry.js` → `./mcp_tasks_web.js`). An error if it imports any other `#`
+/// specifier or any other file of the source tree: neither would resolve in pkg/.
 fn as_in_package(source: &str, text: &str) -> Result<String> {
-    let text = text.replace(&format!("\"{PKG_IMPORT}"), "\"./");
-    if let Some(at) = ["from \"#", "import(\"#"].iter().find_map(|import| text.find(import)) {
-        let line = text[..at].lines().count().max(1);
+    let bundled = |entry: &str| format!("\"../{}\"", entry.trim_start_matches(&format!("{JS_DIR}/")));
+    let text = text
+        .replace(&format!("\"{PKG_IMPORT}"), "\"./")
+        .replace(&bundled(CLIENT_ENTRY), &format!("\"./{CLIENT_OUT_NAME}.js\""))
+        .replace(&bundled(CARD_HOST_ENTRY), &format!("\"./{OUT_NAME}.js\""));
+    // A JSDoc `@import` names types only: the minifier drops it with its comment.
+    let stray = ["from \"#", "import(\"#", "from \"../", "import(\"../"];
+    let code = |line: &&str| !line.trim_start().starts_with(['*', '/']);
+    let found = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| code(line))
+        .find(|(_, line)| stray.iter().any(|s| line.contains(s)));
+    if let Some((at, _)) = found {
+        let line = at + 1;
         return Err(crate::error::Error::msg(format!(
-            "{source}:{line} imports a `#` specifier other than {PKG_IMPORT}<file>, which pkg/ cannot resolve"
+            "{source}:{line} imports a `#` specifier other than {PKG_IMPORT}<file>, or a source file other than \
+             the driver's entries, which pkg/ cannot resolve"
         )));
     }
     Ok(text)
@@ -550,6 +566,15 @@ mod tests {
         let door = as_in_package("js/entries/x.mjs", "// one\nimport init from \"#door\";\n").unwrap_err().to_string();
         assert!(door.contains("js/entries/x.mjs:2"), "{door}");
         assert!(as_in_package("x.js", "await import(\"#door-full\")").is_err());
+    }
+
+    #[test]
+    fn a_module_shipped_as_a_file_imports_the_driver_as_its_bundle() {
+        let source = "import init from \"../driver/task_client.js\";\nexport * from \"../driver/element_entry.js\";\n";
+        let shipped = as_in_package("js/element/x.js", source).unwrap();
+        assert_eq!(shipped, "import init from \"./client.js\";\nexport * from \"./mcp_tasks_web.js\";\n");
+        let other = as_in_package("js/element/x.js", "import { send } from \"../transport/http.js\";\n");
+        assert!(other.unwrap_err().to_string().contains("js/element/x.js:1"));
     }
 
     /// Every module under js/ reaches pkg/: bundled from a driver entry (imported by a relative path
