@@ -226,8 +226,8 @@ fn a_too_large_form_says_so_and_offers_only_decline_and_cancel() {
 #[test]
 fn a_schema_past_the_byte_limit_is_not_kept_and_its_question_is_too_large() {
     use mcp_tasks_web::element::model::card_model::Question;
+    use mcp_tasks_web::protocol::form::TOO_LARGE_SCHEMA;
     use mcp_tasks_web::protocol::form::{FormLimit, SchemaError};
-    use mcp_tasks_web::protocol::input::TOO_LARGE_SCHEMA;
     let schema = wide_schema(100_000, Order::Scattered);
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","taskId":"t1","status":"input_required",

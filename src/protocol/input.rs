@@ -5,15 +5,11 @@ use crate::collections::SortedMap;
 use crate::json::{json, Value};
 
 use super::fields::{self, Object};
-use super::form::FormLimit;
+use super::form::{FormLimit, TOO_LARGE_SCHEMA};
 use super::DecodeError;
 
 /// Server-chosen key → embedded request. Keys are unique for the life of a task.
 pub type InputRequests = SortedMap<String, InputRequest>;
-
-/// What a form's `requestedSchema` becomes when it is over [`FormLimit::Bytes`] (256 KiB): an object of
-/// this one member, whose value is the schema's length in bytes. The form model reads it as too large.
-pub const TOO_LARGE_SCHEMA: &str = "x-tooLarge";
 
 /// The most `inputRequests` one answer may carry unless the host says otherwise (`maxInputRequests`).
 /// Each is a question a person answers, so real servers ask a handful; a hostile one asking 10,000

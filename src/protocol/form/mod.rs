@@ -162,6 +162,10 @@ pub enum FormLimit {
     Bytes,
 }
 
+/// What a form's `requestedSchema` becomes when it is over [`FormLimit::Bytes`] (256 KiB): an object of
+/// this one member, whose value is the schema's length in bytes. The form model reads it as too large.
+pub const TOO_LARGE_SCHEMA: &str = "x-tooLarge";
+
 impl FormLimit {
     /// The most allowed.
     pub fn max(self) -> usize {
@@ -239,7 +243,7 @@ impl FormModel {
             tree => tree,
         };
         let root = schema.as_object().ok_or(SchemaError::NotAnObject)?;
-        if root.get(crate::protocol::input::TOO_LARGE_SCHEMA).is_some() {
+        if root.get(TOO_LARGE_SCHEMA).is_some() {
             return Err(SchemaError::TooLarge(FormLimit::Bytes));
         }
         match root.get("type") {
