@@ -84,7 +84,7 @@ pub fn shorten(tools: &BuildTools, wasm: &Path, glue: &Path, wasm_types: &Path, 
     let tmp = wasm.with_extension("wasm.short");
     let mut opt = tools.wasm_opt.command();
     opt.arg("--minify-imports-and-exports-and-modules")
-        .args(crate::wasm_build::WASM_OPT_FEATURES)
+        .args(crate::toolchain::WASM_OPT_FEATURES)
         .arg(wasm)
         .arg("-o")
         .arg(&tmp);

@@ -65,21 +65,6 @@ pub(crate) const OWN_FILES: [&str; 6] = [
 /// The folder of every JS source the package ships, bundled or not.
 pub(crate) const JS_DIR: &str = "js";
 
-/// Features wasm-opt must accept: the ones rustc's wasm32 target enables by default (Rust 1.82+;
-/// the last two since LLVM 20) and records in the module's `target_features` section, which is
-/// what `wasm-opt --print-features` reports for our module. binaryen rejects instructions from
-/// features that are not enabled, so we list them explicitly rather than rely on detection.
-pub(crate) const WASM_OPT_FEATURES: [&str; 8] = [
-    "--enable-bulk-memory",
-    "--enable-nontrapping-float-to-int",
-    "--enable-sign-ext",
-    "--enable-mutable-globals",
-    "--enable-reference-types",
-    "--enable-multivalue",
-    "--enable-bulk-memory-opt",
-    "--enable-call-indirect-overlong",
-];
-
 /// One build's files that the size report and checks look at.
 pub struct Pkg {
     /// The folder it was written to (pkg/ for the shipped builds).
@@ -540,7 +525,7 @@ fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
         "-Oz",
         "--converge",
     ])
-    .args(WASM_OPT_FEATURES)
+    .args(crate::toolchain::WASM_OPT_FEATURES)
     .arg(wasm)
     .arg("-o")
     .arg(&tmp);

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Result;
 
 pub use engines::{Firefox, WebKit};
+pub use npm::WASM_OPT_FEATURES;
 pub use target::WASM_TARGET;
 
 /// Where the build tools ended up, so the build runs exactly the binaries we checked.

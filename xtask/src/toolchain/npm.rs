@@ -28,6 +28,21 @@ impl NodeScript {
     }
 }
 
+/// Features wasm-opt must accept: the ones rustc's wasm32 target enables by default (Rust 1.82+;
+/// the last two since LLVM 20) and records in the module's `target_features` section, which is
+/// what `wasm-opt --print-features` reports for our module. binaryen rejects instructions from
+/// features that are not enabled, so we list them explicitly rather than rely on detection.
+pub const WASM_OPT_FEATURES: [&str; 8] = [
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-reference-types",
+    "--enable-multivalue",
+    "--enable-bulk-memory-opt",
+    "--enable-call-indirect-overlong",
+];
+
 /// The npm package that provides wasm-opt, and the binary inside it.
 const BINARYEN: &str = "binaryen";
 const WASM_OPT: &str = "wasm-opt";
