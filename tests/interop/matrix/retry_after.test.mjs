@@ -275,13 +275,19 @@ async function pageAt(context, path, errors) {
   return page;
 }
 
+/** The host page (`index.html`) over the gateway in namespace `ns`, once its TaskClient is open. */
+async function hostPage(context, gateway, server, ns, errors) {
+  const page = await pageAt(context, `/index.html?mcp=${encodeURIComponent(gateway.url)}&ns=${ns}&minPoll=100&pkg=${encodeURIComponent(pkgPath(server))}`, errors);
+  await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 15_000 });
+  assert.equal(await page.evaluate(() => window.host.error), null, "the host page opened its TaskClient");
+  return page;
+}
+
 cells("retry-after page", (server, peer) => behindGateway(peer, async (gateway) => {
   const context = await browser.newContext();
   const errors = [];
   try {
-    const page = await pageAt(context, `/index.html?mcp=${encodeURIComponent(gateway.url)}&ns=retry&minPoll=100&pkg=${encodeURIComponent(pkgPath(server))}`, errors);
-    await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 15_000 });
-    assert.equal(await page.evaluate(() => window.host.error), null, "the host page opened its TaskClient");
+    const page = await hostPage(context, gateway, server, "retry", errors);
     const targets = ["page-1", "page-2"];
     const done = await page.evaluate(async ([build, targets]) => {
       const ids = [];
@@ -335,12 +341,7 @@ cells("retry-after tabs", (server, peer) => behindGateway(peer, async (gateway) 
   const context = await browser.newContext();
   const errors = [];
   try {
-    const open = async () => {
-      const page = await pageAt(context, `/index.html?mcp=${encodeURIComponent(gateway.url)}&ns=retry-tabs&minPoll=100&pkg=${encodeURIComponent(pkgPath(server))}`, errors);
-      await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 15_000 });
-      assert.equal(await page.evaluate(() => window.host.error), null, "the host page opened its TaskClient");
-      return page;
-    };
+    const open = () => hostPage(context, gateway, server, "retry-tabs", errors);
     const a = await open();
     const b = await open();
     const out = await a.evaluate((build) => window.host.start("build", { ...build, target: "tabs-1" }), BUILD);
@@ -384,12 +385,7 @@ cells("retry-after call tabs", (server, peer) => behindGateway(peer, async (gate
   const context = await browser.newContext();
   const errors = [];
   try {
-    const open = async () => {
-      const page = await pageAt(context, `/index.html?mcp=${encodeURIComponent(gateway.url)}&ns=retry-call-tabs&minPoll=100&pkg=${encodeURIComponent(pkgPath(server))}`, errors);
-      await page.waitForFunction(() => window.host && (window.host.ready || window.host.error), null, { timeout: 15_000 });
-      assert.equal(await page.evaluate(() => window.host.error), null, "the host page opened its TaskClient");
-      return page;
-    };
+    const open = () => hostPage(context, gateway, server, "retry-call-tabs", errors);
     const a = await open();
     const b = await open();
     const out = await a.evaluate((build) => window.host.start("build", { ...build, target: "call-tabs" }), BUILD);

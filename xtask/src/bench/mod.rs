@@ -322,15 +322,8 @@ fn table(rows: &[Row]) -> String {
     }
     let mut lines: Vec<[String; 5]> =
         vec![["figure".into(), "metric".into(), "ours".into(), "official".into(), "ours ÷ official".into()]];
-    for (figure, metric) in metrics(rows) {
-        let find = |subject| rows.iter().find(|r| r.figure == figure && r.metric == metric && r.subject == subject);
-        let (ours, official) = (find(Subject::Ours), find(Subject::Official));
-        let cell = |row: Option<&Row>| row.map(|r| format_value(r.value, r.unit)).unwrap_or_else(|| "—".into());
-        let ratio = match (ours, official) {
-            (Some(o), Some(t)) if t.value != 0.0 => format!("{:.2}×", o.value / t.value),
-            _ => "—".into(),
-        };
-        lines.push([figure.to_owned(), metric.to_owned(), cell(ours), cell(official), ratio]);
+    for [figure, metric, ours, official, ratio, _] in compared(rows) {
+        lines.push([figure, metric, ours, official, ratio]);
     }
     let width = |i: usize| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0);
     let widths = [width(0), width(1), width(2), width(3), width(4)];
@@ -383,6 +376,16 @@ fn markdown(names: &[String], rows: &[Row]) -> String {
     out.push_str(
         "| figure | metric | ours | official | ours ÷ official | budget |\n| --- | --- | ---: | ---: | ---: | --- |\n",
     );
+    for cells in compared(rows) {
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out
+}
+
+/// Each (figure, metric) in first-seen order, as text: ours, the official requester's, their ratio
+/// and our budget (`—` or empty where there is none).
+fn compared(rows: &[Row]) -> Vec<[String; 6]> {
+    let mut out = Vec::new();
     for (figure, metric) in metrics(rows) {
         let find = |subject| rows.iter().find(|r| r.figure == figure && r.metric == metric && r.subject == subject);
         let (ours, official) = (find(Subject::Ours), find(Subject::Official));
@@ -393,7 +396,7 @@ fn markdown(names: &[String], rows: &[Row]) -> String {
         };
         let budget =
             ours.and_then(|r| r.budget.map(|max| format!("≤ {}", format_value(max, r.unit)))).unwrap_or_default();
-        out.push_str(&format!("| {figure} | {metric} | {} | {} | {ratio} | {budget} |\n", cell(ours), cell(official)));
+        out.push([figure.to_owned(), metric.to_owned(), cell(ours), cell(official), ratio, budget]);
     }
     out
 }
