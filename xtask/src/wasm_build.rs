@@ -510,7 +510,8 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path, out
 /// After a first `-Oz`, `--flatten --rereloop` rebuilds each function's control flow from its basic
 /// blocks, and the second `-Oz --converge` shrinks that again: the door's big event and effect matches
 /// come out as smaller branch tables (534 B gzip off the card host's .wasm, 504 B off the client's;
-/// rerelooping before the first `-Oz` saved less, 337 B, and twice no more).
+/// rerelooping before the first `-Oz` saved less, 337 B, and twice no more). The decode figure in
+/// Chromium did not move (6.75 / 19.70 / 24.17 µs with it, 6.63 / 19.79 / 24.70 µs without).
 fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
     let tmp = wasm.with_extension("wasm.opt");
     let mut opt = tools.wasm_opt.command();
