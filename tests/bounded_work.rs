@@ -1,5 +1,5 @@
 //! Work per answer is bounded, not only bytes: a form or a list of questions that fits in the body
-//! limit must not cost the main thread time quadratic in its size (issue 39, item 4). Each case is built
+//! limit must not cost the main thread time quadratic in its size. Each case is built
 //! with its keys in the orders that hurt a sorted insert or a linear lookup most (reversed, and
 //! scattered by a stride), and timed with a bound far above what an n log n build takes in a debug
 //! build and far below what the quadratic one took (seconds to minutes).

@@ -1,4 +1,4 @@
-//! Store keys, lock and channel names (issue 15): every part is escaped, so no client's keys fall under
+//! Store keys, lock and channel names: every part is escaped, so no client's keys fall under
 //! another client's prefix (`https://h` once loaded, and expired, the records of `https://h/task`),
 //! and the URL's user-info, query and fragment never reach a key. Carrying the previous release's
 //! bare `mcp-tasks/1/…` keys over is tested beside the code that does it (`Keys::moves`,

@@ -1,4 +1,4 @@
-//! Numbers against JavaScript's own reading of them, in Node.js (issue 15): 100,000 random doubles
+//! Numbers against JavaScript's own reading of them, in Node.js: 100,000 random doubles
 //! (random bit patterns) and an edge set (zeros, subnormals, the ends of `f64` and past them, integers
 //! past 2^53, long digit strings) go through every path a number takes in the library, compiled to
 //! wasm32 as the package is, and each result is checked against JavaScript's `Number()`, `String()`

@@ -1,8 +1,8 @@
 //! JSON values, parsing and writing: the one JSON layer of the crate, protocol to bindings.
 //!
 //! Our own instead of `serde_json`: the shipped `.wasm` pays for every generic instantiation, and a
-//! value tree with a hand-written parser and writer is a fraction of serde's size (issue 7's size
-//! budget). Objects keep the order the server wrote (forms show fields in that order) in a `Vec`,
+//! value tree with a hand-written parser and writer is a fraction of serde's size (the size budget:
+//! docs/decisions/0002-own-json-layer.md). Objects keep the order the server wrote (forms show fields in that order) in a `Vec`,
 //! and numbers keep their literal text, so a number is written back exactly as it was read and no
 //! float formatting or parsing code is needed on the wire path: numbers are compared exactly on their
 //! digits (`decimal`), and only locally computed ones are formatted from `f64` (`float`, native tools).

@@ -1,5 +1,5 @@
 // The element and TaskClient in headless Chromium against the reference server's hostile mode
-// (`--hostile`, issue 15; server/src/http/hostile/). The page is tests/e2e/pages/element.html, served
+// (`--hostile`; server/src/http/hostile/). The page is tests/e2e/pages/element.html, served
 // by the hostile server itself, so every request is same-origin. For each case: the failure has a
 // name (the error's `name`, or the task's `lastError.failure.kind` and the card's "Connection trouble"
 // note), the module did not trap (an `echo` call answers afterwards), and a `build` task mounted
@@ -7,7 +7,7 @@
 // body chunk (from a chunk's arrival to the reader's next read) must stay within 50 ms; `longtask`
 // entries (a PerformanceObserver, checked against a deliberate 120 ms task) are reported beside it.
 // The numbers cases assert each number's text reaches the snapshot as JavaScript reads that text,
-// and that the card shows the form built from such defaults and bounds. The work cases (issue 39)
+// and that the card shows the form built from such defaults and bounds. The work cases
 // hold the client to 50 ms of main thread (what a user starts to feel) per body it reads, per redraw
 // of a card and per answer, with questions and form fields up to the body limit in the key orders
 // that cost a careless reader most.

@@ -1,4 +1,4 @@
-// Notifications (issue 16, opt-in `notify`) in real headless Chromium: with the permission granted
+// Notifications (opt-in `notify`) in real headless Chromium: with the permission granted
 // through Playwright, two hidden tabs of one namespace: a task that ends and one that needs input
 // each show exactly one system notification across the two tabs, with the tool name and the status
 // in the page's language; nothing is shown while the page is visible; a click on the notification

@@ -1,4 +1,4 @@
-// TaskClient in Node against the reference server's hostile mode (`--hostile`, issue 15): each
+// TaskClient in Node against the reference server's hostile mode (`--hostile`): each
 // `hostile_*` tool misbehaves on purpose (server/src/http/hostile/). For every case the test asserts
 // that the failure has a name (the error's `name`, or the task's `lastError.failure.kind`), that the
 // module did not trap (the same client answers an `echo` call afterwards), and that a normal `build`

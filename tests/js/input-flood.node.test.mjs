@@ -1,4 +1,4 @@
-// A hostile server asking 10,000 inputRequests at once (issue 15): the answer is refused as
+// A hostile server asking 10,000 inputRequests at once: the answer is refused as
 // unreadable (the limit is 256), the task backs off with a named failure instead of holding 10,000
 // questions, the module does not trap, and another task on the same client goes on polling to its end.
 import { test, after } from "node:test";

@@ -1,4 +1,4 @@
-// Redirects (issue 15): a 307/308 followed blindly re-POSTs the request body — tool arguments, a
+// Redirects: a 307/308 followed blindly re-POSTs the request body — tool arguments, a
 // person's answers — to wherever the server points. Two small HTTP servers of this file's own on
 // loopback: the "server" redirects, the "elsewhere" (another port, so another origin) counts what
 // reaches it. A cross-origin redirect fails with RedirectError and sends nothing elsewhere; a

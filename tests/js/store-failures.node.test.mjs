@@ -1,4 +1,4 @@
-// A host store that refuses a write (issue 15, "silent loss"): the operation that needed the write
+// A host store that refuses a write ("silent loss"): the operation that needed the write
 // hears of it — callTool and respond reject with StorageError naming the task — while the client
 // stays durable, keeps the task in memory and goes on, and the other records are still written.
 import { test, after } from "node:test";

@@ -1,4 +1,4 @@
-// Store keys across the upgrade from the bare `mcp-tasks/1/…` keys (issue 15): open() moves what the
+// Store keys across the upgrade from the bare `mcp-tasks/1/…` keys: open() moves what the
 // previous release stored to the escaped `mcp-tasks/2/…` keys, takes nothing of a client whose URL
 // extends its own, and loses nothing when the store fails midway. Step mode (autoPoll: false): these
 // clients read the store only, and send nothing.

@@ -1,6 +1,6 @@
 //! The wasm test binary (tests/wasm_numbers_node.rs): the library compiled to wasm32 as the package
 //! is, run in Node.js by wasm-bindgen-test-runner, checking every path a number takes against
-//! JavaScript's own reading of it (issue 15).
+//! JavaScript's own reading of it.
 //!
 //! The browser runtimes of the package (a page, a dedicated worker, in Chromium, Firefox ESR and
 //! WebKitGTK) are the JS suites' (tests/e2e, tests/engines): the client there is the JS driver over

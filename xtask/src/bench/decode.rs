@@ -1,4 +1,4 @@
-//! The decode figure: the browser half of core speed (issue 7). In headless Chromium, what a host pays
+//! The decode figure: the browser half of core speed. In headless Chromium, what a host pays
 //! per `tasks/get` response body, from the body as a JS string to the decoded task as a JS object, for
 //! the three bodies `benches/core.rs` decodes natively (working; input_required with the ten-field form;
 //! completed with a ~10 KB result):
@@ -19,7 +19,7 @@
 //! routes into wasm measured in the same page (the body as a JS string, `benchDecodeTasksGet`;
 //! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, or handed them by JS in
 //! one call, two prototypes that must refuse the same broken bodies as ours), our decode
-//! with only the status string handed back, and `JSON.parse` alone. The hard check (issue 17): ours ÷
+//! with only the status string handed back, and `JSON.parse` alone. The hard check: ours ÷
 //! official ≤ 1 on each body, one budget row per body. The bodies come from
 //! `benches/core.rs` itself (`CORE_BENCH_WRITE_DECODE_INPUTS`), so both halves decode the same bytes.
 //! About a minute after the builds; no server: the runner serves the files on 127.0.0.1.

@@ -22,7 +22,7 @@
 //!
 //! The one hard check: main thread per answered idle poll at 10,000 tasks at most
 //! [`IDLE_POLL_GROWTH_MAX`] × the figure at 100 (a row with a budget; the bench fails when it is over), so
-//! that an answered poll's cost does not grow with the number of tasks (issue 17).
+//! that an answered poll's cost does not grow with the number of tasks.
 //!
 //! The server is built here (`cargo build -p mcp-tasks-server`); pkg/ is used as it is (`cargo xtask
 //! build`). About 8 minutes with the defaults on two shared cores, most of it at 10,000 tasks.
