@@ -4,14 +4,10 @@
 // pages send is seen through Playwright's request events (per tab), so nothing needs the server's help.
 //
 //   node --test tests/interop/matrix/chromium.test.mjs      (MATRIX_SERVERS=fastmcp4 to pick peers)
-import { after } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { CELLS, ROOT, cellSelected, pkgDir, selectedServers } from "./servers.mjs";
-import { cells, sleep, startStatic } from "./support.mjs";
+import { CELLS, cellSelected, pkgDir, selectedServers } from "./servers.mjs";
+import { cells, sleep, startChromium } from "./support.mjs";
 
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 /** The package directories the selected servers' cells load, served at /pkg-<n>/ (see pkgPath). */
 const PKG_DIRS = [...new Set(selectedServers().map(pkgDir))];
 const pkgPath = (server) => `/pkg-${PKG_DIRS.indexOf(pkgDir(server))}/`;
@@ -19,17 +15,7 @@ const MIN_POLL = 100; // the host page's minPollIntervalMs
 
 
 const wanted = selectedServers().length > 0 && CELLS.some(([name, runtime]) => runtime === "chromium" && cellSelected(name));
-let browser = null;
-let statics = null;
-if (wanted) {
-  const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-  statics = await startStatic(PKG_DIRS);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  after(async () => {
-    await browser.close().catch(() => {});
-    await statics.close();
-  });
-}
+const { browser, statics } = wanted ? await startChromium(PKG_DIRS) : {};
 
 /** The JSON-RPC message a request posts (`{}` if none). */
 function rpcOf(request) {

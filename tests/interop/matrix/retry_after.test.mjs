@@ -9,14 +9,13 @@
 // the next clients of step mode, and in the other tab, which polls.
 //
 //   node --test tests/interop/matrix/retry_after.test.mjs      (MATRIX_VERBOSE=1 for the gateway log)
-import { after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { CELLS, ROOT, cellSelected, pkgDir, runsOn, selectedServers } from "./servers.mjs";
-import { cells, sleep, startStatic, within } from "./support.mjs";
+import { cells, sleep, startChromium, within } from "./support.mjs";
 
 const GATEWAY = join(ROOT, "tests/interop/gateway.mjs");
 /** The least gap the log must show after a refusal: the `Retry-After` less 10 ms (clock granularity). */
@@ -245,24 +244,12 @@ cells("retry-after call steps", (server, peer) => behindGateway(peer, async (gat
 
 // ---- Chromium: a host page and a dedicated worker, cross-origin to the gateway ----
 
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const browserCells = CELLS.filter(([name, runtime]) => runtime === "chromium" && name.startsWith("retry-after") && cellSelected(name));
 const browserServers = selectedServers().filter((s) => browserCells.some(([name]) => runsOn(name, s.name)));
 const PKG_DIRS = [...new Set(browserServers.map(pkgDir))];
 const pkgPath = (server) => `/pkg-${PKG_DIRS.indexOf(pkgDir(server))}/`;
 
-let browser = null;
-let statics = null;
-if (browserServers.length > 0) {
-  const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-  statics = await startStatic(PKG_DIRS);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  after(async () => {
-    await browser.close().catch(() => {});
-    await statics.close();
-  });
-}
+const { browser, statics } = browserServers.length > 0 ? await startChromium(PKG_DIRS) : {};
 
 /** A fresh context's page at `path`; uncaught errors (the page's and its workers') go to `errors`. */
 async function pageAt(context, path, errors) {

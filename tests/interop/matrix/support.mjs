@@ -1,7 +1,7 @@
 // Shared by the matrix's test files: one `node:test` test per (server, cell), each recorded as a JSON
 // line in `$MATRIX_RESULTS` (when set) so xtask counts passes and failures per server exactly, with
 // `KNOWN_FAILURES` (servers.mjs) applied. Not a test file itself.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { appendFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -125,4 +125,22 @@ export async function startStatic(pkgDirs) {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+
+/**
+ * Headless Chromium (`$CHROMIUM`, else Debian's) and the static server of `pkgDirs` (startStatic),
+ * both closed after the file's tests; `{ browser, statics }`.
+ */
+export async function startChromium(pkgDirs) {
+  const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
+  const statics = await startStatic(pkgDirs);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  after(async () => {
+    await browser.close().catch(() => {});
+    await statics.close();
+  });
+  return { browser, statics };
 }
