@@ -153,6 +153,18 @@ export interface CallToolOptions {
     inputSchema?: Record<string, unknown>;
     /** Answers MRTR `input_required` rounds that come before a task exists. */
     onInputRequired?: (inputRequests: InputRequests) => InputResponses | Promise<InputResponses>;
+    /**
+     * The server's `notifications/progress` for this call while it runs inline (every call sends a
+     * progress token). Several reports read in one chunk of the stream come as the latest one.
+     */
+    onProgress?: (progress: CallProgress) => void;
+}
+
+/** One `notifications/progress` of a call: the numbers as the server sent them. */
+export interface CallProgress {
+    progress: number;
+    total: number | null;
+    message: string | null;
 }
 
 /** Every `Error.name` the client throws or rejects with (one per kind of failure). */
@@ -170,7 +182,8 @@ export type TaskClientErrorName =
 | "InputRequiredError"  // the tool asks for input first and no `onInputRequired` was given
 | "TaskForgottenError"  // the task was forgotten (here, in another tab, by clear or retention)
 | "ClientClosedError"   // the client was closed first
-| "RedirectError";      // the server redirected to another origin (or a browser hid where); not followed
+| "RedirectError"       // the server redirected to another origin (or a browser hid where); not followed
+| "ClientFailedError";  // the client stopped (its WebAssembly module trapped, or the door it needed did not load); stored tasks stay
 
 /** Errors thrown by the client are `Error`s with these extra fields. */
 export interface TaskClientError extends Error {
@@ -194,6 +207,8 @@ export interface TaskClientEventMap {
     forget: CustomEvent<{ id: string }>;
     /** The person clicked a task's system notification (`notify`): the tab was brought forward; show them the task. */
     notificationclick: CustomEvent<{ taskId: string }>;
+    /** The client stopped by itself (`error.name` is `ClientFailedError`, or `NetworkError` when the 2025-11-25 door could not load): every pending call rejected with `error`, later calls do too, and the stored tasks stay for the next `open()`. */
+    error: CustomEvent<{ error: TaskClientError }>;
 }
 
 

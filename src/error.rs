@@ -34,11 +34,14 @@ pub enum ErrorKind {
     Closed,
     /// The server redirected a request to another origin (or hid where); it was not followed.
     Redirect,
+    /// The client stopped: its WebAssembly module trapped (or the door it needed could not load). The
+    /// driver makes this one; stored tasks are kept for the next `open()`.
+    Failed,
 }
 
 impl ErrorKind {
     /// Every kind, for the bindings' name table and its tests.
-    pub(crate) const ALL: [ErrorKind; 14] = [
+    pub(crate) const ALL: [ErrorKind; 15] = [
         Self::Usage,
         Self::Rpc,
         Self::Http,
@@ -53,6 +56,7 @@ impl ErrorKind {
         Self::Forgotten,
         Self::Closed,
         Self::Redirect,
+        Self::Failed,
     ];
 
     /// `Error.name` for each kind (the TypeScript union `TaskClientError["name"]` lists the same).
@@ -72,6 +76,7 @@ impl ErrorKind {
             Self::Forgotten => "TaskForgottenError",
             Self::Closed => "ClientClosedError",
             Self::Redirect => "RedirectError",
+            Self::Failed => "ClientFailedError",
         }
     }
 
@@ -92,6 +97,7 @@ impl ErrorKind {
             Self::Forgotten => "forgotten",
             Self::Closed => "closed",
             Self::Redirect => "redirect",
+            Self::Failed => "failed",
         }
     }
 

@@ -299,3 +299,26 @@ fn answers_at_the_limits_are_checked_in_bounded_time() {
     });
     assert_eq!(errors.map_err(|e| e.len()), Err(50_000));
 }
+
+#[test]
+fn a_body_of_small_values_stops_at_the_tree_limit_but_a_tool_result_is_kept_as_text() {
+    // 8 MiB of zeros outside any part kept as text: refused once the tree holds 262,144 values, with
+    // the rest of the body never read.
+    let zeros = vec!["0"; 4 << 20].join(",");
+    let flood = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","n":[{zeros}]}}}}"#);
+    let refused = timed("an 8 MiB flood of zeros", Duration::from_secs(2), || {
+        parse_answer_within(&flood, DEFAULT_MAX_INPUT_REQUESTS)
+    });
+    let error = refused.expect_err("4,194,304 values are more than the tree holds").to_string();
+    assert!(error.contains("more than 262144 JSON values"), "{error}");
+    // The same numbers in a task's tool result are kept as its text: read, not built.
+    let task = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"taskId":"t","status":"completed","result":{{"content":[],"structuredContent":{{"n":[{zeros}]}}}}}}}}"#
+    );
+    let kept = parse_answer_within(&task, DEFAULT_MAX_INPUT_REQUESTS).expect("a task result of any size is text");
+    assert_eq!(kept["result"]["result"]["structuredContent"].to_string().len(), zeros.len() + r#"{"n":[]}"#.len());
+    // At the limit exactly (the root, `jsonrpc`, `id`, `result` and `n` are five), a message still reads.
+    let at = vec!["0"; (1 << 18) - 5].join(",");
+    let at = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"n":[{at}]}}}}"#);
+    assert!(parse_answer_within(&at, DEFAULT_MAX_INPUT_REQUESTS).is_ok(), "262,144 values in all read");
+}

@@ -8,6 +8,7 @@
 // and `Event::` / `Effect::` there name the Rust variant of each tag. A test in
 // src/door/protocol/tests.rs checks that the tags here are the door's.
 import type {
+  CallProgress,
   CallToolOutcome,
   InputRequests,
   InputResponses,
@@ -258,6 +259,7 @@ export type DoorEffect =
   | { do: "done"; x: number; value: unknown }
   | { do: "done"; x: number; error: DoorError }
   | { do: "ask"; x: number; requests: InputRequests }
+  | { do: "progress"; x: number; progress: CallProgress }
   | { do: "emit"; type: "task"; detail: TaskSnapshot | null }
   | { do: "emit"; type: "forget"; detail: { id: string } }
   | { do: "emit"; type: "call"; detail: UnknownCallSnapshot }

@@ -89,7 +89,7 @@ const REPLIES = { answer: 1, chunk: 1, failed: 1, written: 1, put_if: 1, got: 1,
 const UTF8 = new TextEncoder();
 
 /** The door protocol's version this driver speaks (`VERSION` in src/door/protocol/mod.rs, docs/door.md). */
-const DOOR_VERSION = 1;
+const DOOR_VERSION = 2;
 
 /** The door and this driver do not speak the same door protocol (docs/door.md): a `ProtocolError`. */
 const protocolError = (/** @type {string} */ message) => clientError(message, "ProtocolError", null, false);
@@ -115,6 +115,19 @@ const textOf = (/** @type {unknown} */ thrown) =>
       !(thrown instanceof Error)
       ? /** @type {{ message: string }} */ (thrown).message
       : thrown,
+  );
+
+/**
+ * The door threw within a call: a trap (a Rust panic aborts; so does memory that cannot grow) or the
+ * glue refusing a door that trapped before. Its state is lost, so the client stops (`#stopped`).
+ * @param {unknown} thrown
+ */
+const failedError = (thrown) =>
+  clientError(
+    `the client stopped: its WebAssembly module failed (${textOf(thrown)}); stored tasks are kept for the next TaskClient.open()`,
+    "ClientFailedError",
+    null,
+    true,
   );
 
 /**
@@ -295,6 +308,11 @@ export class TaskClient {
    */
   #askers = new Map();
   /**
+   * `onProgress` of each call that has one, by call number.
+   * @type {Map<number, NonNullable<CallToolOptions["onProgress"]>>}
+   */
+  #progress = new Map();
+  /**
    * The host's `signal` of each call (or tools page) that has one, by call number.
    * @type {Map<number, AbortSignal>}
    */
@@ -367,15 +385,17 @@ export class TaskClient {
     }
     const mismatch = versionError(ClientDoor);
     if (mismatch) throw mismatch;
-    let door;
+    let door, answer;
     try {
       door = new ClientDoor(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
+      answer = door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY);
     } catch (thrown) {
-      throw typeof thrown === "string" ? toError(/** @type {DoorError} */ (JSON.parse(thrown))) : thrown;
+      // The door refuses bad options with its error as JSON text; anything else is a trap.
+      throw typeof thrown === "string" ? toError(/** @type {DoorError} */ (JSON.parse(thrown))) : failedError(thrown);
     }
     // The door answers `keys` within the call: its `done` first.
     const [keyed, ...first] = /** @type {[{ do: "done", x: 0, value: DoneValues["keys"] }, ...DoorEffect[]]} */ (
-      JSON.parse(door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY))
+      JSON.parse(answer)
     );
     const { prefix, previous, tabs, hint: hintKey, firstPage } = keyed.value;
     // The lock is asked for while the store opens (on a fresh page each takes tens of ms). Holding it
@@ -499,8 +519,10 @@ export class TaskClient {
    */
   callTool(name, args, options = {}) {
     const onInput = options?.onInputRequired;
+    const onProgress = options?.onProgress;
     const x = this.#next;
     if (typeof onInput === "function") this.#askers.set(x, onInput);
+    if (typeof onProgress === "function") this.#progress.set(x, onProgress);
     if (options?.signal) this.#signals.set(x, options.signal);
     /** @type {Extract<AskEvent, { e: "call" }>} */
     const event = {
@@ -512,6 +534,7 @@ export class TaskClient {
     };
     return this.#ask(event).finally(() => {
       this.#askers.delete(x);
+      this.#progress.delete(x);
       this.#signals.delete(x);
     });
   }
@@ -782,11 +805,30 @@ export class TaskClient {
       if (!(event.e in REPLIES)) this.#queued.push([event, body]);
       return;
     }
-    this.#perform(
-      /** @type {DoorEffect[]} */ (
-        JSON.parse(this.#door.handle(Date.now(), /** @type {Carries} */ (event).x ?? 0, JSON.stringify(event), body))
-      ),
-    );
+    const text = JSON.stringify(event);
+    let answer;
+    try {
+      answer = this.#door.handle(Date.now(), /** @type {Carries} */ (event).x ?? 0, text, body);
+    } catch (thrown) {
+      return this.#stopped(failedError(thrown));
+    }
+    this.#perform(/** @type {DoorEffect[]} */ (JSON.parse(answer)));
+  }
+
+  /**
+   * The client cannot go on (its door trapped, or the full door could not be loaded): every waiting
+   * host call and every later one fails with `why`, the host hears it as an `error` event, and the
+   * client closes. Nothing is deleted: the stored tasks are there for the next `open()`, and other
+   * clients on the page keep their own doors. A door that trapped is not freed (its state is unknown).
+   * @param {ClientError} why
+   */
+  #stopped(why) {
+    this.#door = null;
+    this.#dead = why;
+    for (const x of [...this.#waiting.keys()]) this.#settle(x, why);
+    this.#queued = [];
+    this.#events.emit("error", { error: why });
+    this.close();
   }
 
   /**
@@ -828,11 +870,8 @@ export class TaskClient {
       );
     }
     if (dead) {
-      this.#dead = dead;
-      for (const [x] of waiting) this.#settle(x, this.#dead);
-      this.#queued = [];
       /** @type {ClientDoor} */ (old).free();
-      this.close();
+      this.#stopped(dead);
       return;
     }
     /** @type {ClientDoor} */ (old).free();
@@ -922,6 +961,12 @@ export class TaskClient {
         case "ask":
           this.#askHost(effect.x, effect.requests);
           break;
+        case "progress": {
+          // Called after this batch, so a host that calls the client from it does not re-enter the door.
+          const report = this.#progress.get(effect.x);
+          if (report) queueMicrotask(() => report(effect.progress));
+          break;
+        }
         case "timer":
           clearTimeout(this.#timer);
           if (effect.at !== null) {
@@ -967,9 +1012,11 @@ export class TaskClient {
     let reply;
     try {
       await this.#saving;
-      // `ms`: how long the door reads a stream (a step's wait for a 2025-11-25 server's questions).
+      // `ms`: how long the door reads a stream (a step's wait for a 2025-11-25 server's questions), a
+      // deadline; else `requestTimeoutMs` limits silence (a listen stream has no limit).
       const timeout = ms ?? (stream ? undefined : this.#timeoutMs);
-      reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit);
+      const quiet = ms === null;
+      reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, quiet);
       const sse = reply.bytes === undefined;
       if (!open()) return;
       /** @type {DoorEvent} */

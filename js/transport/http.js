@@ -114,7 +114,9 @@ function nextHop(response, from) {
  * `session` (`Mcp-Session-Id`), and either `bytes` (the whole body, at most `limit` bytes) or, for
  * `text/event-stream`, `next()` giving each chunk (`undefined` at the end). `close()` ends it: the
  * timeout and the abort listener go, an unread stream is cancelled. Rejects with a failure (see
- * `failure`).
+ * `failure`). With `quiet`, `timeoutMs` limits silence: the answer's head and every chunk of its body
+ * start it again, so a tool that reports as it works may run for as long as it keeps reporting;
+ * without, it limits the whole exchange.
  * @param {string} url
  * @param {string} body
  * @param {string[]} pairs
@@ -122,19 +124,27 @@ function nextHop(response, from) {
  * @param {number | undefined} timeoutMs
  * @param {AbortSignal | undefined} signal
  * @param {number} limit
+ * @param {boolean} [quiet]
  * @returns {Promise<Reply>}
  */
-export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
+export async function send(url, body, pairs, host, timeoutMs, signal, limit, quiet = false) {
   if (signal?.aborted) throw failure("aborted");
   const controller = new AbortController();
   let timedOut = false;
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs);
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+  };
+  if (timeoutMs !== undefined) arm();
+  // Bytes arrived: a silence limit starts again.
+  const heard = () => {
+    if (quiet && timeoutMs !== undefined) arm();
+  };
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort);
   /** @type {ReadableStreamDefaultReader<Uint8Array> | undefined} */
@@ -176,6 +186,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
       if (hops >= MAX_HOPS) throw failure("redirect", "", response.status);
       url = next;
     }
+    heard();
     const header = (/** @type {string} */ name) => /** @type {Response} */ (response).headers.get(name);
     /** @type {Reply} */
     const reply = {
@@ -192,6 +203,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
             ? await reader.read()
             : /** @type {ReadableStreamReadDoneResult<Uint8Array>} */ ({ done: true });
           if (done) end();
+          else heard();
           return done ? undefined : bytesOf(/** @type {Uint8Array} */ (value));
         } catch (thrown) {
           end();
@@ -213,6 +225,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit) {
         throw why(thrown);
       }
       if (chunk.done) break;
+      heard();
       const value = bytesOf(chunk.value);
       size += value.length;
       if (size > limit) {

@@ -226,3 +226,21 @@ impl Door {
         self.out.push(Effect::Delete { key: self.state.keys().call(&call.call_id) });
     }
 }
+
+/// What the host's `onProgress` gets of `message` when it is a `notifications/progress` for the call
+/// whose token is `token`: `{ progress, total, message }`, each as the server wrote it, or null where it
+/// is missing or not a number (a string, for `message`).
+pub(super) fn progress_of(message: &Value, token: &str) -> Option<Value> {
+    let params = message.get("params")?;
+    let method = message.get("method")?.as_str();
+    if method != Some("notifications/progress") || params.get("progressToken")?.as_str() != Some(token) {
+        return None;
+    }
+    let field =
+        |name: &str, fits: fn(&Value) -> bool| params.get(name).filter(|v| fits(v)).cloned().unwrap_or(Value::Null);
+    Some(json!({
+        "progress": field("progress", Value::is_number),
+        "total": field("total", Value::is_number),
+        "message": field("message", Value::is_string),
+    }))
+}

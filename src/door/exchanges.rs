@@ -63,6 +63,12 @@ impl Door {
         let headers = exchange.request.http_headers();
         let headers = headers.iter().map(|(name, value)| (*name, value.as_str()));
         let headers = headers.chain(extra.iter().map(|(name, value)| (name.as_str(), value.as_str())));
+        // A call asks for `notifications/progress` (its id as the token): a server that answers inline
+        // may report on the call's stream while it works, which also keeps the stream from falling silent.
+        self.meta.progress_token = match &exchange.purpose {
+            Purpose::Call(call) => Some(Value::from(call.call_id.as_str())),
+            _ => None,
+        };
         let body = exchange.request.envelope(&exchange.rpc_id, &self.meta).to_string();
         // A host call's requests name it, so the driver can end them with the host's `signal`.
         let x = match &exchange.purpose {
@@ -129,15 +135,26 @@ impl Door {
             Purpose::Listen { generation } => Some(generation),
             _ => None,
         };
+        let call = match &exchange.purpose {
+            Purpose::Call(call) => Some((call.x, call.call_id.as_str())),
+            _ => None,
+        };
         let Some(stream) = exchange.stream.as_mut() else { return };
         let mut heard = Vec::new();
+        // Of a call's progress reports in this chunk, the host hears the latest.
+        let mut progress = None;
         let mut on_other = |message: Value| {
             if generation.is_some() {
                 heard.extend(listen_event(message).map_err(TransportError::BadResponse)?);
+            } else if let Some((_, token)) = call {
+                progress = super::calls::progress_of(&message, token).or(progress.take());
             }
             Ok(())
         };
         let result = stream.read(&exchange.rpc_id, (!end).then_some(body), &mut on_other);
+        if let (Some((x, _)), Some(progress)) = (call, progress) {
+            self.out.push(Effect::Progress { x, progress });
+        }
         if let Some(generation) = generation {
             self.state.on_listen_bytes(now, generation);
             for event in heard {

@@ -324,8 +324,9 @@ impl Door {
             name: call.name.clone(),
             arguments: call.call.arguments().cloned(),
             task: task.then(TaskParams::default),
-            // Its progress token stays valid for the task's whole life: the call's id.
-            progress_token: task.then(|| Value::from(call.call_id.as_str())),
+            // The call's id: a tool that runs inline reports on the call's stream (the host's
+            // `onProgress`); a task's token stays valid for the task's whole life.
+            progress_token: Some(Value::from(call.call_id.as_str())),
         });
         self.legacy_send(Outgoing::Request(request), Job::Call(call));
     }
@@ -480,7 +481,19 @@ impl Door {
             Job::Call(_) | Job::ToolsPage(..) | Job::ListTools(_) => None,
             Job::Session | Job::Respond => return self.legacy_end(now, n, result),
         };
+        let call = match &send.job {
+            Job::Call(call) => Some((call.x, call.call_id.clone())),
+            _ => None,
+        };
+        // Of a call's progress reports in this chunk, the host hears the latest.
+        let mut progress = None;
         for message in heard {
+            if let Some((_, token)) = &call {
+                if let Some(report) = super::calls::progress_of(&message, token) {
+                    progress = Some(report);
+                    continue;
+                }
+            }
             match &target {
                 Some(task) => self.on_stream_message(task.as_deref(), message),
                 // During a call no task can take a question: refused, so the server does not wait.
@@ -490,6 +503,9 @@ impl Door {
                     }
                 }
             }
+        }
+        if let (Some((x, _)), Some(progress)) = (call, progress) {
+            self.out.push(super::Effect::Progress { x, progress });
         }
         // Step mode's read ends as soon as the questions are in.
         let questions_in = match self.era.sends.get(n).map(|s| &s.job) {

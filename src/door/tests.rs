@@ -230,14 +230,24 @@ fn an_answer_on_an_event_stream_is_read_chunk_by_chunk() {
     let send = the(&out, "send");
     let n = send.get("n").unwrap().clone();
     let id = request(send).get("id").unwrap().clone();
+    let token = request(send).pointer("/params/_meta/progressToken").and_then(Value::as_str).map(str::to_owned);
+    let token = token.expect("every call asks for progress");
+    assert!(token.starts_with("call-"), "the call's id: {token}");
     let started = door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200, "sse": true }), &[]);
     assert!(started.is_empty(), "nothing until the stream says: {started:?}");
-    let progress = chunk(
-        &mut door,
-        &n,
-        Some("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n"),
-    );
-    assert!(progress.is_empty(), "{progress:?}");
+    let report = |token: &str, progress: u32| {
+        let params = json!({ "progressToken": token, "progress": progress, "total": 10, "message": "working" });
+        let message = json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": params });
+        format!("event: message\ndata: {message}\n\n")
+    };
+    let empty = r#"data: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#;
+    let out = chunk(&mut door, &n, Some(&format!("{empty}\n\n{}", report("call-other", 9))));
+    assert!(out.is_empty(), "no token, or another request's: {out:?}");
+    let out = chunk(&mut door, &n, Some(&format!("{}{}", report(&token, 1), report(&token, 2))));
+    assert_eq!(kinds(&out), ["progress"], "one report per chunk");
+    assert_eq!(the(&out, "progress").get("x").and_then(Value::as_u64), Some(2));
+    let latest = json!({ "progress": 2, "total": 10, "message": "working" });
+    assert_eq!(the(&out, "progress").get("progress"), Some(&latest), "the latest of the chunk");
     let response = json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [] } }).to_string();
     let (first, second) = response.split_at(10);
     assert!(chunk(&mut door, &n, Some(&format!("data: {first}"))).is_empty(), "half an event is no answer");

@@ -34,26 +34,42 @@ pub fn from_str(text: &str) -> Result<Value, ParseError> {
 /// list of blocks). The raw parts are checked as strictly as the rest, so the same texts fail, at the
 /// same offsets; they only skip building a tree that the client would hand on unread. At most 8 paths.
 pub fn from_str_keeping(text: &str, paths: &[&[&str]]) -> Result<Value, ParseError> {
-    parse(text, paths, MAX_DEPTH, usize::MAX)
+    parse(text, paths, MAX_DEPTH, usize::MAX, usize::MAX)
 }
 
 /// [`from_str_keeping`], where an object whose members a path names with `*` may hold at most
 /// `max_members`: past it the reading stops there, with [`TOO_MANY_MEMBERS`] (the rest of the text is
-/// never read, so a flood of members costs what the limit allows, not what was sent).
+/// never read, so a flood of members costs what the limit allows, not what was sent). The tree it
+/// builds holds at most [`MAX_TREE_VALUES`] values (the raw parts are text, and not counted): past it
+/// the reading stops with [`TOO_MANY_VALUES`], so a body of small values costs memory in proportion
+/// to the limit rather than to the values sent (each is a heap allocation in wasm memory, which never
+/// shrinks: an 8 MiB body of zeros grew it to 375 MiB).
 pub(crate) fn from_str_capped(text: &str, paths: &[&[&str]], max_members: usize) -> Result<Value, ParseError> {
-    parse(text, paths, MAX_DEPTH, max_members)
+    parse(text, paths, MAX_DEPTH, max_members, MAX_TREE_VALUES)
 }
 
 /// What a [`ParseError`] says when [`from_str_capped`] stopped at its limit.
 pub(crate) const TOO_MANY_MEMBERS: &str = "more members than allowed";
 
+/// The most values [`from_str_capped`] builds into a tree from one text.
+pub(crate) const MAX_TREE_VALUES: usize = 1 << 18;
+
+/// What a [`ParseError`] says when [`from_str_capped`] stopped at [`MAX_TREE_VALUES`].
+pub(crate) const TOO_MANY_VALUES: &str = "more values than one message may hold";
+
 /// [`from_str`] nesting at most `levels` objects and arrays (the value itself counted), where
 /// [`from_str`] allows 128: for a text that must be shallower (an elicitation form's schema).
 pub(crate) fn from_str_nesting(text: &str, levels: usize) -> Result<Value, ParseError> {
-    parse(text, &[], levels, usize::MAX)
+    parse(text, &[], levels, usize::MAX, usize::MAX)
 }
 
-fn parse(text: &str, paths: &[&[&str]], max_depth: usize, max_members: usize) -> Result<Value, ParseError> {
+fn parse(
+    text: &str,
+    paths: &[&[&str]],
+    max_depth: usize,
+    max_members: usize,
+    max_values: usize,
+) -> Result<Value, ParseError> {
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
@@ -61,6 +77,7 @@ fn parse(text: &str, paths: &[&[&str]], max_depth: usize, max_members: usize) ->
         paths,
         max_depth,
         max_members,
+        values_left: max_values,
         members: Vec::new(),
         items: Vec::new(),
     };
@@ -107,6 +124,8 @@ struct Parser<'t> {
     max_depth: usize,
     /// The most members of an object whose members a path names with `*`.
     max_members: usize,
+    /// How many more values the tree may hold.
+    values_left: usize,
     /// The members read so far of every object being read, innermost last: an object takes its own off
     /// the top when it ends, in one allocation of its exact size, instead of growing a `Vec` of its own.
     members: Vec<(super::map::Key, Value)>,
@@ -151,17 +170,24 @@ impl Parser<'_> {
                 Ok(Value::Raw(RawJson::checked(self.text.get(start..self.pos).unwrap_or_default())))
             }
             None => Err(self.error("unexpected end of JSON")),
-            Some(b'{') => self.object(depth + 1, how),
-            Some(b'[') => self.array(depth + 1, how),
-            Some(b'"') => self.string(true).map(Value::String),
-            Some(b't') => self.literal("true").map(|()| Value::Bool(true)),
-            Some(b'f') => self.literal("false").map(|()| Value::Bool(false)),
-            Some(b'n') => self.literal("null").map(|()| Value::Null),
-            Some(b'-' | b'0'..=b'9') => {
-                self.number_end()?;
-                Ok(Value::Number(Number::from_checked(self.text.get(start..self.pos).unwrap_or_default().to_owned())))
+            Some(_) if self.values_left == 0 => Err(self.error(TOO_MANY_VALUES)),
+            Some(byte) => {
+                self.values_left -= 1;
+                match byte {
+                    b'{' => self.object(depth + 1, how),
+                    b'[' => self.array(depth + 1, how),
+                    b'"' => self.string(true).map(Value::String),
+                    b't' => self.literal("true").map(|()| Value::Bool(true)),
+                    b'f' => self.literal("false").map(|()| Value::Bool(false)),
+                    b'n' => self.literal("null").map(|()| Value::Null),
+                    b'-' | b'0'..=b'9' => {
+                        self.number_end()?;
+                        let text = self.text.get(start..self.pos).unwrap_or_default();
+                        Ok(Value::Number(Number::from_checked(text.to_owned())))
+                    }
+                    _ => Err(self.error("expected a JSON value")),
+                }
             }
-            Some(_) => Err(self.error("expected a JSON value")),
         }
     }
 
@@ -541,6 +567,7 @@ mod tests {
                         paths: &[],
                         max_depth: MAX_DEPTH,
                         max_members: usize::MAX,
+                        values_left: usize::MAX,
                         members: Vec::new(),
                         items: Vec::new(),
                     };

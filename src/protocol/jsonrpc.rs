@@ -282,14 +282,21 @@ pub fn parse_answer(text: &str) -> Result<Value, crate::json::ParseError> {
 
 /// [`parse_answer`] for a client that takes at most `max_questions` at once (`maxInputRequests`): an
 /// answer or event whose `inputRequests` hold more is refused at the first question past the limit,
-/// before the rest is read, let alone decoded (`DecodeError::Invalid` on `inputRequests`); text that
-/// is not JSON is `DecodeError::NotJson`.
+/// before the rest is read, let alone decoded (`DecodeError::Invalid` on `inputRequests`); one whose
+/// tree (what is not kept as text) would hold more than 262,144 values stops there too
+/// (`DecodeError::Invalid` on `message`); text that is not JSON is `DecodeError::NotJson`.
 pub fn parse_answer_within(text: &str, max_questions: usize) -> Result<Value, DecodeError> {
     crate::json::parse::from_str_capped(text, PASSED_ON, max_questions).map_err(|e| {
         if e.what == crate::json::parse::TOO_MANY_MEMBERS {
             DecodeError::Invalid {
                 what: "inputRequests",
                 detail: format!("more requests at once than the {max_questions} this client takes"),
+            }
+        } else if e.what == crate::json::parse::TOO_MANY_VALUES {
+            let limit = crate::text::unsigned(crate::json::parse::MAX_TREE_VALUES as u64);
+            DecodeError::Invalid {
+                what: "message",
+                detail: format!("more than {limit} JSON values outside a tool result, which this client does not read"),
             }
         } else {
             DecodeError::NotJson { detail: e.to_string() }

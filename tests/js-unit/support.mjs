@@ -267,7 +267,7 @@ export function replay(name, context) {
       );
       await settle(() => opened, false);
       const client = await opening;
-      for (const type of /** @type {const} */ (["task", "forget", "call", "storage"])) {
+      for (const type of /** @type {const} */ (["task", "forget", "call", "storage", "error"])) {
         client.addEventListener(type, (event) => events.push({ type, detail: event.detail }));
       }
       return client;

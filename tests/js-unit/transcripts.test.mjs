@@ -113,6 +113,34 @@ test("call-poll-complete: callTool resolves with the stored task, polled to comp
   t.finished();
 });
 
+test("a trap: the door throws within a call; the client stops, rejecting what waits, and the store keeps the call", async (context) => {
+  const t = replay("call-poll-complete", context);
+  /** @type {Map<string, string>} */
+  const records = new Map();
+  const store = {
+    get: async (/** @type {string} */ key) => records.get(key),
+    put: async (/** @type {string} */ key, /** @type {string} */ value) => void records.set(key, value),
+    delete: async (/** @type {string} */ key) => void records.delete(key),
+    list: async (/** @type {string} */ prefix) => [...records].filter(([key]) => key.startsWith(prefix)).sort(),
+  };
+  const client = await t.open({ ...OPTIONS, store });
+  // The call's answer is the step that traps (a panic, or memory that cannot grow, while reading it).
+  t.script.trapAt = t.script.transcript.steps.findIndex(({ event }) => event.e === "answer");
+  const failure = await rejection(t.run(client.callTool("build", { seconds: 1 })));
+  assert.equal(failure.name, "ClientFailedError", failure.message);
+  assert.match(failure.message, /WebAssembly module failed \(RuntimeError: unreachable\); stored tasks are kept/);
+  assert.equal(failure.retryable, true);
+  await t.settle(() => t.events.some(({ type }) => type === "error"));
+  const heard = /** @type {{ error: Error }} */ (t.events.find(({ type }) => type === "error")?.detail);
+  assert.equal(heard.error, failure, "the error event carries the same error");
+  // The pending call was saved before its request went out, and nothing deleted it.
+  assert.equal([...records.keys()].filter((key) => key.includes("call-")).length, 1, [...records.keys()].join());
+  // Later calls fail at once, saying the same; nothing more reaches the door.
+  assert.equal((await rejection(client.callTool("build"))).name, "ClientFailedError");
+  assert.equal((await rejection(client.wait("t1"))).name, "ClientFailedError");
+  assert.deepEqual(client.tasks(), []);
+});
+
 test("call-on-a-stream: a call answered on an event stream, chunk by chunk, resolves with its result", async (context) => {
   const t = replay("call-on-a-stream", context);
   const client = await t.open(OPTIONS);

@@ -32,6 +32,12 @@ export class Script {
     /** @type {Error | undefined} */
     this.failure = undefined;
     /**
+     * The step at which `handle` traps, as wasm does when Rust panics or memory cannot grow (a
+     * `WebAssembly.RuntimeError`); the door throws on every later call, as wasm-bindgen's does.
+     * @type {number | undefined}
+     */
+    this.trapAt = undefined;
+    /**
      * Called after every step the door answered (the scripted fetch releases answers from it).
      * @type {() => void}
      */
@@ -105,6 +111,8 @@ export class ClientDoor {
     if (!isDeepStrictEqual(JSON.parse(options), transcript.options)) {
       this.script.fail(`the door was opened with ${options}; the transcript has ${JSON.stringify(transcript.options)}`);
     }
+    /** Whether this door trapped. */
+    this.trapped = false;
     if (seed !== transcript.seed)
       this.script.fail(`the door was opened with seed ${seed}; the transcript has ${transcript.seed}`);
   }
@@ -118,6 +126,10 @@ export class ClientDoor {
    */
   handle(now, x, event, body) {
     const script = this.script;
+    if (this.trapped || script.at === script.trapAt) {
+      this.trapped = true;
+      throw new WebAssembly.RuntimeError("unreachable");
+    }
     const sent = { now, x, event: JSON.parse(event), body: UTF8.decode(body) };
     const step = script.next();
     if (script.failure) return "[]";

@@ -29,6 +29,9 @@ pub enum Effect {
     Done { x: u64, outcome: Result<Value, ClientError> },
     /// `ask`: a call's questions for the host's `onInputRequired`; `asked` answers.
     Ask { x: u64, requests: Value },
+    /// `progress`: the latest `notifications/progress` of host call `x` (`{ progress, total, message }`),
+    /// for its `onProgress`.
+    Progress { x: u64, progress: Value },
     /// `emit`: an event for the host's listeners.
     Emit(Emitted),
     /// `storage`: the store refused or failed; the host's `storage` event.
@@ -129,6 +132,11 @@ impl Effect {
                 out.put("x", Value::from(x));
                 out.put("requests", requests);
                 "ask"
+            }
+            Effect::Progress { x, progress } => {
+                out.put("x", Value::from(x));
+                out.put("progress", progress);
+                "progress"
             }
             Effect::Emit(emitted) => {
                 let (kind, detail) = match emitted {

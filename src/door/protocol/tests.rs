@@ -139,6 +139,10 @@ fn one_of_each_effect() -> Vec<(Effect, &'static str)> {
             r#"{"do":"done","x":4,"error":{"name":"TypeError","message":"no","code":null,"retryable":false}}"#,
         ),
         (Effect::Ask { x: 4, requests: json!({}) }, r#"{"do":"ask","x":4,"requests":{}}"#),
+        (
+            Effect::Progress { x: 4, progress: json!({ "progress": 1, "total": null, "message": null }) },
+            r#"{"do":"progress","x":4,"progress":{"progress":1,"total":null,"message":null}}"#,
+        ),
         (Effect::Emit(Emitted::Task(Value::Null)), r#"{"do":"emit","type":"task","detail":null}"#),
         (Effect::Emit(Emitted::Forget("t".into())), r#"{"do":"emit","type":"forget","detail":{"id":"t"}}"#),
         (Effect::Emit(Emitted::Call(json!({}))), r#"{"do":"emit","type":"call","detail":{}}"#),

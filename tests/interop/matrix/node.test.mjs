@@ -433,3 +433,28 @@ cells("extension entry", (server, peer) => traced(peer, async () => {
     client.close();
   }
 }));
+
+cells("long inline call", (server, peer) => traced(peer, async () => {
+  // A tool that answers inline runs past `requestTimeoutMs` while it reports progress on the call's
+  // stream (every byte restarts the limit); the same tool reporting less often than the limit times out.
+  const client = await open(server, peer, { requestTimeoutMs: 1_000 });
+  try {
+    const reports = [];
+    const started = Date.now();
+    const call = client.callTool("inline_progress", { seconds: 3, everyMs: 200 }, { onProgress: (p) => reports.push(p) });
+    const out = await within(call, 20_000, "callTool(inline_progress)");
+    assert.ok(Date.now() - started >= 3_000, `the call ran its 3 s: ${Date.now() - started} ms`);
+    assert.equal(out.kind, "result", JSON.stringify(out));
+    assert.deepEqual(out.result.structuredContent, { ok: true, steps: 15, reported: true });
+    const token = JSON.parse(sent(peer, "tools/call")[0].request).params._meta.progressToken;
+    assert.match(token, /^call-/, "the call sent a progress token");
+    assert.ok(reports.length >= 5, `progress reached onProgress: ${JSON.stringify(reports)}`);
+    assert.deepEqual(reports.at(-1), { progress: 15, total: 15, message: "step 15 of 15" });
+    const numbers = reports.map((r) => r.progress);
+    assert.deepEqual(numbers, [...numbers].sort((a, b) => a - b), "in order");
+    const silent = client.callTool("inline_progress", { seconds: 3, everyMs: 1_500 });
+    await assert.rejects(silent, (e) => e.name === "TimeoutError", "1.5 s of silence is past the 1 s limit");
+  } finally {
+    client.close();
+  }
+}));

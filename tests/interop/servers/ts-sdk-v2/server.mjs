@@ -413,6 +413,36 @@ function newServer() {
         }
     );
 
+    server.registerTool(
+        'inline_progress',
+        {
+            description:
+                'Runs inline for `seconds` seconds (never a task). When the request carries a progress token it ' +
+                'sends notifications/progress every `everyMs` ms on the call\'s stream; without one it is silent ' +
+                'until the result.',
+            inputSchema: z.object({
+                seconds: z.number().min(0).max(600).default(3),
+                everyMs: z.number().min(50).max(60_000).default(250)
+            })
+        },
+        async (args, ctx) => {
+            const token = ctx.mcpReq._meta?.progressToken;
+            const steps = Math.max(1, Math.ceil((args.seconds * 1000) / args.everyMs));
+            for (let step = 1; step <= steps; step++) {
+                await sleep(args.everyMs);
+                if (token === undefined) continue;
+                await ctx.mcpReq.notify({
+                    method: 'notifications/progress',
+                    params: { progressToken: token, progress: step, total: steps, message: `step ${step} of ${steps}` }
+                });
+            }
+            return {
+                content: [{ type: 'text', text: `ran ${args.seconds}s inline` }],
+                structuredContent: { ok: true, steps, reported: token !== undefined }
+            };
+        }
+    );
+
     const low = server.server;
     const TaskIdParams = z.object({ taskId: z.string() });
 
