@@ -99,7 +99,7 @@ pub async fn start(mut config: ServerConfig) -> Result<RunningServer, String> {
         engine,
         faults: Arc::new(RwLock::new(config.faults.clone())),
         dice: Arc::new(FaultDice::default()),
-        loopback: addr.ip().is_loopback(),
+        hosts: http::HostPolicy::new(addr.ip(), &config.allowed_hosts),
         config: Arc::new(config),
     };
     let app = http::router(state);
