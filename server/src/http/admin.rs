@@ -1,4 +1,4 @@
-//! The door of `/admin/*` (behind `--faults`): a loopback origin and host, then the admin token.
+//! The door of `/admin/*` (behind `--faults`): a loopback origin, an answered host, then the admin token.
 //!
 //! The admin endpoints change what every client of the server sees (faults, expiries, a store
 //! restart), so the origin check alone is not enough: any local process, and any page on any
@@ -7,10 +7,10 @@
 //! these are routes of their own: `/mcp`'s bearer tokens (`--auth`) never reach them, and the
 //! standard header is what every HTTP client already knows how to send (and redacts from its logs).
 //!
-//! The token is `--admin-token`'s, or, without that flag, 256 random bits generated at start and
-//! printed on the server's first stdout line, where the test harnesses read the URL too. A generated
-//! token is the better choice for tests: a flag's value is visible to every local user in the process
-//! list, a pipe to the parent is not.
+//! The token is `--admin-token-file`'s, `MCP_TASKS_SERVER_ADMIN_TOKEN`'s or `--admin-token`'s, or,
+//! without any of them, 256 random bits generated at start and printed on the server's first stdout
+//! line, where the test harnesses read the URL too. A generated token is the better choice for tests: a
+//! flag's value is visible to every local user in the process list, a pipe to the parent is not.
 //!
 //! Browser tests send the token from a page on another loopback port, and a browser sends
 //! `Authorization` cross-origin only after a CORS preflight, so `/admin/*` answers preflights and adds
