@@ -31,6 +31,8 @@ pub struct EngineSettings {
     pub ttl_ms: Option<u64>,
     /// Light mode: the scale tools are offered.
     pub light: bool,
+    /// Tasks one owner may have stored at once (`--max-tasks-per-owner`).
+    pub max_tasks_per_owner: u64,
 }
 
 /// Owns the store and drives the tools.
@@ -53,6 +55,18 @@ pub fn unknown_task(id: &str) -> RpcError {
     RpcError::new(codes::INVALID_PARAMS, format!("Task not found (unknown, expired or not yours): {id}"))
 }
 
+/// -32000 for a creation that would take `owner` past the cap: says the cap and how to get under it.
+pub fn too_many_tasks(cap: u64) -> RpcError {
+    RpcError::new(
+        -32000,
+        format!(
+            "Too many tasks: this server keeps at most {cap} tasks per caller (--max-tasks-per-owner) until they \
+             expire; wait for some to expire, then call again"
+        ),
+    )
+    .with_data(mcp_tasks_web::json!({ "maxTasksPerOwner": cap }))
+}
+
 impl Engine {
     /// An engine over `store`.
     pub fn new(store: TaskStore, settings: EngineSettings, base_url: String) -> Self {
@@ -73,6 +87,17 @@ impl Engine {
     /// Subscribes to task changes.
     pub fn subscribe(&self) -> broadcast::Receiver<TaskChanged> {
         self.changes.subscribe()
+    }
+
+    /// Refuses `more` new tasks for `owner` when its stored ones plus them pass the cap. Called under
+    /// the writer lock, so two requests cannot both take the last place.
+    fn check_quota(&self, owner: &str, more: u64) -> Result<(), RpcError> {
+        let cap = self.settings.max_tasks_per_owner;
+        let stored = self.store.count_owned(owner).map_err(internal)?;
+        if stored.saturating_add(more) > cap {
+            return Err(too_many_tasks(cap));
+        }
+        Ok(())
     }
 
     fn locked<T>(&self, f: impl FnOnce() -> Result<T, RpcError>) -> Result<T, RpcError> {
@@ -105,6 +130,7 @@ impl Engine {
         row.status_message = Some(message);
         row.data = data;
         self.locked(|| {
+            self.check_quota(owner, 1)?;
             tools::step(tool, &mut row, now, &self.env);
             self.store.save(&row).map_err(internal)
         })?;
@@ -138,7 +164,10 @@ impl Engine {
                 row
             })
             .collect();
-        self.locked(|| self.store.save_all(&rows).map_err(internal))?;
+        self.locked(|| {
+            self.check_quota(owner, rows.len() as u64)?;
+            self.store.save_all(&rows).map_err(internal)
+        })?;
         Ok(rows.into_iter().map(|r| r.id).collect())
     }
 
@@ -261,10 +290,11 @@ impl Engine {
         Ok(())
     }
 
-    /// One pass: advances every live task and deletes those past their TTL.
+    /// One pass: advances every live task, deletes those past their TTL and expired MRTR states.
     pub fn tick(&self) -> Result<(), RpcError> {
         self.locked(|| {
             let now = now_ms();
+            self.store.purge_states(now).map_err(internal)?;
             for id in self.store.expired(now).map_err(internal)? {
                 self.store.delete(&id).map_err(internal)?;
                 let _ = self.changes.send(TaskChanged { id });

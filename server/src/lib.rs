@@ -74,7 +74,8 @@ pub async fn start(mut config: ServerConfig) -> Result<RunningServer, String> {
         config.admin_token = Some(http::admin::generate_token()?);
     }
     let admin_token = config.admin_token.clone();
-    let store = TaskStore::open(config.db.clone()).map_err(|e| e.to_string())?;
+    let limits = store::StateLimits { ttl_ms: config.mrtr_state_ttl_ms, max_per_owner: store::MAX_STATES_PER_OWNER };
+    let store = TaskStore::open(config.db.clone()).map_err(|e| e.to_string())?.with_state_limits(limits);
     let listener =
         tokio::net::TcpListener::bind(config.listen).await.map_err(|e| format!("binding {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
@@ -82,6 +83,7 @@ pub async fn start(mut config: ServerConfig) -> Result<RunningServer, String> {
         poll_interval_ms: config.poll_interval_ms,
         ttl_ms: (config.ttl_ms > 0).then_some(config.ttl_ms),
         light: config.light,
+        max_tasks_per_owner: config.max_tasks_per_owner,
     };
     let engine = Arc::new(Engine::new(store, settings, format!("http://{addr}")));
     // Work that was running before a restart resumes on the first tick.
@@ -99,7 +101,7 @@ pub async fn start(mut config: ServerConfig) -> Result<RunningServer, String> {
         engine,
         faults: Arc::new(RwLock::new(config.faults.clone())),
         dice: Arc::new(FaultDice::default()),
-        loopback: addr.ip().is_loopback(),
+        hosts: http::HostPolicy::new(addr.ip(), &config.allowed_hosts),
         config: Arc::new(config),
     };
     let app = http::router(state);

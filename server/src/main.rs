@@ -1,10 +1,10 @@
 //! `mcp-tasks-server`: the reference MCP Tasks server.
-use mcp_tasks_server::config::{parse_args, USAGE};
+use mcp_tasks_server::config::{argv_warnings, parse_command_line, USAGE};
 
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let config = match parse_args(&args) {
+    let config = match parse_command_line(&args, |name| std::env::var(name).ok()) {
         Ok(Some(config)) => config,
         Ok(None) => {
             print!("{USAGE}");
@@ -15,11 +15,14 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    for warning in argv_warnings(&args) {
+        eprintln!("{warning}");
+    }
     let db = match &config.db {
         mcp_tasks_server::store::DbLocation::Memory => "memory".to_owned(),
         mcp_tasks_server::store::DbLocation::File(p) => p.display().to_string(),
     };
-    // A token given with --admin-token is not echoed; one generated at start is, for whoever started us.
+    // A token given with a flag or the environment is not echoed; one generated at start is, for whoever started us.
     let generated_admin_token = config.faults_enabled && config.admin_token.is_none();
     let server = match mcp_tasks_server::start(config).await {
         Ok(server) => server,

@@ -42,10 +42,29 @@ impl From<serde_json::Error> for StoreError {
     }
 }
 
+/// How long MRTR request states stay valid, and how many one owner keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateLimits {
+    /// A state older than this (ms) is gone: reading it finds nothing, and the tick deletes it.
+    pub ttl_ms: u64,
+    /// The newest this many states of an owner are kept; storing one more drops the oldest.
+    pub max_per_owner: u64,
+}
+
+/// At most this many MRTR states per owner (the newest are kept).
+pub const MAX_STATES_PER_OWNER: u64 = 1_000;
+
+impl Default for StateLimits {
+    fn default() -> Self {
+        Self { ttl_ms: crate::config::DEFAULT_MRTR_STATE_TTL_MS, max_per_owner: MAX_STATES_PER_OWNER }
+    }
+}
+
 /// The SQLite-backed store. Calls are short and serialised through one connection.
 pub struct TaskStore {
     location: DbLocation,
     conn: Mutex<Connection>,
+    states: StateLimits,
 }
 
 const SCHEMA: &str = "
@@ -57,6 +76,7 @@ CREATE TABLE IF NOT EXISTS tasks (
     expires_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS tasks_live ON tasks(live);
+CREATE INDEX IF NOT EXISTS tasks_owner ON tasks(owner);
 CREATE TABLE IF NOT EXISTS mrtr_states (
     token TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
@@ -80,7 +100,11 @@ fn connect(location: &DbLocation) -> Result<Connection, StoreError> {
     };
     conn.execute_batch(SCHEMA)?;
     add_expiry_column(&conn)?;
-    conn.execute_batch("CREATE INDEX IF NOT EXISTS tasks_expiry ON tasks(expires_at)")?;
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS tasks_expiry ON tasks(expires_at);
+         CREATE INDEX IF NOT EXISTS mrtr_states_owner ON mrtr_states(owner, created_at);
+         CREATE INDEX IF NOT EXISTS mrtr_states_age ON mrtr_states(created_at);",
+    )?;
     Ok(conn)
 }
 
@@ -116,10 +140,16 @@ fn add_expiry_column(conn: &Connection) -> Result<(), StoreError> {
 }
 
 impl TaskStore {
-    /// Opens (or creates) the store.
+    /// Opens (or creates) the store, with the default [`StateLimits`].
     pub fn open(location: DbLocation) -> Result<Self, StoreError> {
         let conn = connect(&location)?;
-        Ok(Self { location, conn: Mutex::new(conn) })
+        Ok(Self { location, conn: Mutex::new(conn), states: StateLimits::default() })
+    }
+
+    /// The store with `limits` for MRTR states.
+    pub fn with_state_limits(mut self, limits: StateLimits) -> Self {
+        self.states = limits;
+        self
     }
 
     /// Closes and reopens the database, as a process restart would (a fault for tests). An in-memory
@@ -205,28 +235,115 @@ impl TaskStore {
         Ok(self.lock()?.execute("DELETE FROM tasks WHERE id = ?1", params![id])? > 0)
     }
 
+    /// Number of tasks of `owner` stored, ended or not (until they expire).
+    pub fn count_owned(&self, owner: &str) -> Result<u64, StoreError> {
+        let count: i64 =
+            self.lock()?.query_row("SELECT COUNT(*) FROM tasks WHERE owner = ?1", params![owner], |r| r.get(0))?;
+        Ok(count.max(0) as u64)
+    }
+
     /// Number of tasks stored.
     pub fn count(&self) -> Result<u64, StoreError> {
         Ok(self.lock()?.query_row("SELECT COUNT(*) FROM tasks", [], |r| r.get::<_, i64>(0))?.max(0) as u64)
     }
 
-    /// Keeps an MRTR state server-side; the client only ever sees the token.
+    /// Keeps an MRTR state server-side; the client only ever sees the token. The owner's oldest states
+    /// past [`StateLimits::max_per_owner`] are dropped in the same transaction.
     pub fn put_state(&self, token: &str, owner: &str, now: i64, body: &Value) -> Result<(), StoreError> {
-        self.lock()?.execute(
+        let conn = self.lock()?;
+        let transaction = conn.unchecked_transaction()?;
+        transaction.execute(
             "INSERT OR REPLACE INTO mrtr_states (token, owner, created_at, body) VALUES (?1, ?2, ?3, ?4)",
             params![token, owner, now, body.to_string()],
         )?;
+        let keep = i64::try_from(self.states.max_per_owner).unwrap_or(i64::MAX);
+        transaction.execute(
+            "DELETE FROM mrtr_states WHERE owner = ?1 AND rowid NOT IN
+             (SELECT rowid FROM mrtr_states WHERE owner = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2)",
+            params![owner, keep],
+        )?;
+        transaction.commit()?;
         Ok(())
     }
 
-    /// Reads an MRTR state if it belongs to `owner`.
-    pub fn get_state(&self, token: &str, owner: &str) -> Result<Option<Value>, StoreError> {
+    /// The oldest `created_at` a state may have at `now` and still be valid.
+    fn oldest_valid_state(&self, now: i64) -> i64 {
+        now.saturating_sub(i64::try_from(self.states.ttl_ms).unwrap_or(i64::MAX))
+    }
+
+    /// Reads an MRTR state if it belongs to `owner` and has not expired at `now`.
+    pub fn get_state(&self, token: &str, owner: &str, now: i64) -> Result<Option<Value>, StoreError> {
         let body: Option<String> = self
             .lock()?
-            .query_row("SELECT body FROM mrtr_states WHERE token = ?1 AND owner = ?2", params![token, owner], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT body FROM mrtr_states WHERE token = ?1 AND owner = ?2 AND created_at > ?3",
+                params![token, owner, self.oldest_valid_state(now)],
+                |r| r.get(0),
+            )
             .optional()?;
         Ok(body.and_then(|b| serde_json::from_str(&b).ok()))
+    }
+
+    /// Deletes every MRTR state expired at `now`; how many.
+    pub fn purge_states(&self, now: i64) -> Result<usize, StoreError> {
+        Ok(self
+            .lock()?
+            .execute("DELETE FROM mrtr_states WHERE created_at <= ?1", params![self.oldest_valid_state(now)])?)
+    }
+
+    /// Number of MRTR states stored.
+    pub fn state_count(&self) -> Result<u64, StoreError> {
+        Ok(self.lock()?.query_row("SELECT COUNT(*) FROM mrtr_states", [], |r| r.get::<_, i64>(0))?.max(0) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_tasks_web::json::json;
+
+    fn store(ttl_ms: u64, max_per_owner: u64) -> TaskStore {
+        TaskStore::open(DbLocation::Memory).expect("opens").with_state_limits(StateLimits { ttl_ms, max_per_owner })
+    }
+
+    #[test]
+    fn states_expire_after_their_ttl() {
+        let s = store(1_000, 10);
+        s.put_state("rs_a", "alice", 5_000, &json!({ "tool": "ask_first" })).expect("put");
+        assert_eq!(s.get_state("rs_a", "alice", 5_999).expect("get"), Some(json!({ "tool": "ask_first" })));
+        assert_eq!(s.get_state("rs_a", "bob", 5_999).expect("get"), None, "another owner's");
+        assert_eq!(s.get_state("rs_a", "alice", 6_000).expect("get"), None, "expired at created + ttl");
+        s.put_state("rs_b", "alice", 5_500, &json!({})).expect("put");
+        assert_eq!(s.purge_states(6_000).expect("purge"), 1, "only the expired one");
+        assert_eq!(s.state_count().expect("count"), 1);
+        assert!(s.get_state("rs_b", "alice", 6_000).expect("get").is_some());
+        assert_eq!(s.purge_states(6_500).expect("purge"), 1);
+        assert_eq!(s.state_count().expect("count"), 0);
+    }
+
+    #[test]
+    fn an_owner_keeps_its_newest_states_only() {
+        let s = store(60_000, 3);
+        for i in 0..5 {
+            s.put_state(&format!("rs_{i}"), "alice", 1_000 + i, &json!({ "i": i })).expect("put");
+        }
+        s.put_state("rs_bob", "bob", 1_000, &json!({})).expect("put");
+        assert_eq!(s.state_count().expect("count"), 4, "3 of alice's, 1 of bob's");
+        for (token, kept) in [("rs_0", false), ("rs_1", false), ("rs_2", true), ("rs_3", true), ("rs_4", true)] {
+            assert_eq!(s.get_state(token, "alice", 2_000).expect("get").is_some(), kept, "{token}");
+        }
+        assert!(s.get_state("rs_bob", "bob", 2_000).expect("get").is_some(), "bob's cap is his own");
+    }
+
+    #[test]
+    fn tasks_are_counted_per_owner() {
+        let s = store(1_000, 10);
+        let row =
+            |id: &str, owner: &str| TaskRow::new(id.into(), owner.into(), "build", Default::default(), 0, None, 100);
+        s.save_all(&[row("t1", "alice"), row("t2", "alice"), row("t3", "bob")]).expect("saved");
+        assert_eq!((s.count_owned("alice").expect("n"), s.count_owned("bob").expect("n")), (2, 1));
+        assert_eq!(s.count_owned("carol").expect("n"), 0);
+        s.delete("t1").expect("deleted");
+        assert_eq!(s.count_owned("alice").expect("n"), 1);
     }
 }

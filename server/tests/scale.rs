@@ -139,7 +139,12 @@ async fn scale_tools_check_their_arguments() {
 #[test]
 fn the_tick_never_reads_idle_tasks() {
     let store = TaskStore::open(DbLocation::Memory).expect("store");
-    let settings = EngineSettings { poll_interval_ms: 500, ttl_ms: Some(60_000), light: true };
+    let settings = EngineSettings {
+        poll_interval_ms: 500,
+        ttl_ms: Some(60_000),
+        light: true,
+        max_tasks_per_owner: mcp_tasks_server::config::DEFAULT_MAX_TASKS_PER_OWNER,
+    };
     let engine = Engine::new(store, settings, "http://127.0.0.1:0".into());
     let ids = engine.seed_idle("anonymous", 2_000, None).expect("seeded");
     assert_eq!(ids.len(), 2_000);

@@ -1,4 +1,4 @@
-//! The door of `/admin/*` (behind `--faults`): a loopback origin and host, then the admin token.
+//! The door of `/admin/*` (behind `--faults`): a loopback origin, an answered host, then the admin token.
 //!
 //! The admin endpoints change what every client of the server sees (faults, expiries, a store
 //! restart), so the origin check alone is not enough: any local process, and any page on any
@@ -7,10 +7,10 @@
 //! these are routes of their own: `/mcp`'s bearer tokens (`--auth`) never reach them, and the
 //! standard header is what every HTTP client already knows how to send (and redacts from its logs).
 //!
-//! The token is `--admin-token`'s, or, without that flag, 256 random bits generated at start and
-//! printed on the server's first stdout line, where the test harnesses read the URL too. A generated
-//! token is the better choice for tests: a flag's value is visible to every local user in the process
-//! list, a pipe to the parent is not.
+//! The token is `--admin-token-file`'s, `MCP_TASKS_SERVER_ADMIN_TOKEN`'s or `--admin-token`'s, or,
+//! without any of them, 256 random bits generated at start and printed on the server's first stdout
+//! line, where the test harnesses read the URL too. A generated token is the better choice for tests: a
+//! flag's value is visible to every local user in the process list, a pipe to the parent is not.
 //!
 //! Browser tests send the token from a page on another loopback port, and a browser sends
 //! `Authorization` cross-origin only after a CORS preflight, so `/admin/*` answers preflights and adds
@@ -22,15 +22,15 @@ use axum::http::{HeaderMap, HeaderValue, Method, Response, StatusCode};
 use axum::middleware::Next;
 use mcp_tasks_web::json::json;
 
-use super::{cors, json_response, origin};
+use super::{cors, json_response, origin, secret};
 
 /// What the door checks against.
 #[derive(Clone)]
 pub struct AdminGate {
     /// The admin token; `None` refuses every request (a server started without one fails closed).
     pub token: Option<String>,
-    /// Whether the server listens on loopback (then `Host` must be loopback too).
-    pub loopback: bool,
+    /// Which `Host`s are answered.
+    pub hosts: origin::HostPolicy,
 }
 
 /// A fresh admin token: 32 bytes of OS randomness as 64 hex digits. An error, not a weaker token,
@@ -39,16 +39,6 @@ pub fn generate_token() -> Result<String, String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| format!("no OS randomness for the admin token: {e}"))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Whether `sent` is `expected`, in time that does not depend on where they differ: both are hashed
-/// first (so their lengths and common prefix are not compared at all), then every byte of the
-/// digests is folded in without an early exit.
-fn same_token(sent: &str, expected: &str) -> bool {
-    use sha2::Digest;
-    let (a, b) = (sha2::Sha256::digest(sent.as_bytes()), sha2::Sha256::digest(expected.as_bytes()));
-    let difference = a.iter().zip(b.iter()).fold(0u8, |acc, (x, y)| std::hint::black_box(acc | (x ^ y)));
-    difference == 0
 }
 
 /// The token of `Authorization: Bearer <token>` (the scheme is case-insensitive, RFC 9110 §11.1).
@@ -61,7 +51,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 /// Whether the request carries the admin token.
 fn authorized(gate: &AdminGate, headers: &HeaderMap) -> bool {
     match (&gate.token, bearer(headers)) {
-        (Some(expected), Some(sent)) => same_token(sent, expected),
+        (Some(expected), Some(sent)) => secret::same_token(sent, expected),
         _ => false,
     }
 }
@@ -82,7 +72,7 @@ fn preflight(request: &HeaderMap) -> Response<Body> {
 /// `OPTIONS`, 401 (JSON, `WWW-Authenticate: Bearer`) without the admin token, else the handler.
 /// Answers to an allowed origin carry CORS headers, so a test page can read them.
 pub async fn gate(State(gate): State<AdminGate>, request: Request, next: Next) -> Response<Body> {
-    if let Err(refusal) = origin::check(request.headers(), gate.loopback) {
+    if let Err(refusal) = origin::check(request.headers(), &gate.hosts) {
         return json_response(StatusCode::FORBIDDEN, &json!({ "error": refusal.message() }));
     }
     if request.method() == Method::OPTIONS {
@@ -114,14 +104,15 @@ mod tests {
 
     #[test]
     fn only_the_exact_token_passes() {
-        let gate = AdminGate { token: Some("s3cret".into()), loopback: true };
+        let gate =
+            AdminGate { token: Some("s3cret".into()), hosts: origin::HostPolicy::new([127, 0, 0, 1].into(), &[]) };
         assert!(authorized(&gate, &with_authorization("Bearer s3cret")));
         assert!(authorized(&gate, &with_authorization("bearer  s3cret ")));
         for wrong in ["Bearer s3cre", "Bearer s3cret2", "Bearer S3CRET", "Basic s3cret", "s3cret", "Bearer "] {
             assert!(!authorized(&gate, &with_authorization(wrong)), "{wrong}");
         }
         assert!(!authorized(&gate, &HeaderMap::new()));
-        let closed = AdminGate { token: None, loopback: true };
+        let closed = AdminGate { token: None, hosts: origin::HostPolicy::new([127, 0, 0, 1].into(), &[]) };
         assert!(!authorized(&closed, &with_authorization("Bearer s3cret")), "no token configured: fail closed");
     }
 

@@ -15,7 +15,7 @@ use mcp_tasks_web::protocol::meta::RequestMeta;
 use mcp_tasks_web::protocol::request::ClientRequest;
 use mcp_tasks_web::protocol::{DecodeError, PROTOCOL_VERSION};
 
-use super::{cors, json_response, origin, AppState};
+use super::{cors, json_response, origin, secret, AppState};
 use crate::faults::Fault;
 use crate::rpc::{self, Reply};
 
@@ -221,7 +221,7 @@ pub(super) fn authenticate(state: &AppState, headers: &HeaderMap) -> Option<Stri
         return Some("anonymous".into());
     }
     let token = header(headers, "authorization").and_then(|v| v.strip_prefix("Bearer ")).map(str::trim)?;
-    state.config.auth_tokens.iter().any(|known| known == token).then(|| owner_of_token(token))
+    secret::one_of(token, &state.config.auth_tokens).then(|| owner_of_token(token))
 }
 
 /// The owner a token's tasks are bound to: a SHA-256 of it, so the store (and whoever reads its file)
@@ -273,7 +273,7 @@ pub async fn post(State(state): State<AppState>, headers: HeaderMap, body: Bytes
     let origin_header = headers.get("origin").cloned();
     let mut outcome =
         Outcome { response: Response::new(Body::empty()), method: "-".into(), name: String::new(), code: None };
-    if let Err(refusal) = origin::check(&headers, state.loopback) {
+    if let Err(refusal) = origin::check(&headers, &state.hosts) {
         let error = RpcError::new(-32000, refusal.message());
         outcome.response = json_response(StatusCode::FORBIDDEN, &RpcResponse::error(None, error).to_json());
         state.log(&outcome.method, &outcome.name, outcome.response.status(), Some(-32000), started);

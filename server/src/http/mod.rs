@@ -21,9 +21,10 @@ mod cors;
 mod hostile;
 mod mcp;
 mod origin;
+pub mod secret;
 mod statics;
 
-pub use origin::origin_allowed;
+pub use origin::{origin_allowed, HostPolicy};
 
 /// Shared by every handler.
 #[derive(Clone)]
@@ -36,8 +37,8 @@ pub struct AppState {
     pub faults: Arc<RwLock<FaultSettings>>,
     /// Fault dice.
     pub dice: Arc<FaultDice>,
-    /// Whether the server listens on loopback (then `Host` must be loopback too).
-    pub loopback: bool,
+    /// Which `Host`s are answered (DNS-rebinding protection).
+    pub hosts: HostPolicy,
 }
 
 impl AppState {
@@ -62,7 +63,7 @@ pub fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
 }
 
 async fn options(State(state): State<AppState>, headers: HeaderMap) -> Response<Body> {
-    match origin::check(&headers, state.loopback) {
+    match origin::check(&headers, &state.hosts) {
         Ok(()) => cors::preflight(&headers),
         Err(refusal) => {
             Response::builder().status(StatusCode::FORBIDDEN).body(Body::from(refusal.message())).unwrap_or_default()
@@ -159,7 +160,7 @@ pub fn router(state: AppState) -> Router {
     let mut router =
         Router::new().route("/mcp", mcp_post.options(options).fallback(mcp_other)).route(LOGIN_PATH, get(login_page));
     if state.config.faults_enabled {
-        let gate = admin::AdminGate { token: state.config.admin_token.clone(), loopback: state.loopback };
+        let gate = admin::AdminGate { token: state.config.admin_token.clone(), hosts: state.hosts.clone() };
         let admin = Router::new()
             .route("/admin/faults", get(admin_get_faults).post(admin_set_faults))
             .route("/admin/expire", post(admin_expire))

@@ -56,7 +56,7 @@ impl Tool for AskFirst {
         let state_ok = match ctx.request_state {
             Some(token) => ctx
                 .store
-                .get_state(token, ctx.owner)
+                .get_state(token, ctx.owner, ctx.now)
                 .map_err(|e| RpcError::new(codes::INTERNAL_ERROR, e.to_string()))?
                 .is_some_and(|s| s.get("tool") == Some(&json!(self.name))),
             None => false,

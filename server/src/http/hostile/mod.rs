@@ -149,7 +149,7 @@ impl Hostile {
         let started = Instant::now();
         // The door checks (origin, host, token) are the normal handler's: a request that fails them
         // goes there and is refused there.
-        let owner = match origin::check(&headers, state.loopback) {
+        let owner = match origin::check(&headers, &state.hosts) {
             Ok(()) => mcp::authenticate(&state, &headers),
             Err(_) => None,
         };
