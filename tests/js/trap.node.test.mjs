@@ -27,3 +27,39 @@ test("a trap rejects what waits with ClientFailedError, keeps the store, and the
   assert.equal(seen.kept, 1, "the pending call is still stored");
   assert.equal(seen.other, "still here", "the other client on the module still works");
 });
+
+test("an 8 MiB answer of small numbers grows the module's memory by tens of MiB at most, and is refused", async () => {
+  const http = await import("node:http");
+  const pkg = await import(entry);
+  const exports = await pkg.default();
+  const memory = Object.values(exports).find((value) => value instanceof WebAssembly.Memory);
+  assert.ok(memory, "the module exports its memory");
+  const zeros = `[${"0,".repeat(4_000_000)}0]`;
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const { id } = JSON.parse(body);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"resultType":"complete","content":[],"structuredContent":{"n":${zeros}}}}`);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${server.address().port}/mcp`;
+    const client = await pkg.TaskClient.open({ url, store: "memory" });
+    const before = memory.buffer.byteLength;
+    const started = performance.now();
+    await assert.rejects(client.callTool("numbers", {}), (e) => {
+      assert.equal(e.name, "ProtocolError", e.message);
+      assert.match(e.message, /more than 262144 JSON values/);
+      return true;
+    });
+    const grown = (memory.buffer.byteLength - before) / 2 ** 20;
+    console.log(`an 8 MiB flood of zeros: memory grew ${grown.toFixed(1)} MiB in ${(performance.now() - started).toFixed(0)} ms`);
+    assert.ok(grown <= 32, `grew ${grown.toFixed(1)} MiB (it was 375 MiB when every value was built)`);
+    client.close();
+  } finally {
+    server.close();
+  }
+});
