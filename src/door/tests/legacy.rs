@@ -396,3 +396,28 @@ fn a_tool_listing_after_a_call_goes_in_the_calls_session() {
     assert_eq!(method(list), "tools/list");
     assert_eq!(header(list, "Mcp-Session-Id"), Some(SESSION), "no second detection, no new session");
 }
+
+#[test]
+fn an_inline_call_sends_a_progress_token_and_its_reports_reach_the_host() {
+    let mut door = open();
+    legacy_call(&mut door);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":5,"name":"echo","arguments":{"text":"hi"}}"#);
+    let call = the(&out, "send").clone();
+    let params = request(&call).get("params").unwrap().clone();
+    assert!(params.get("task").is_none(), "a tool without task support runs inline: {params:?}");
+    let token = params.pointer("/_meta/progressToken").and_then(Value::as_str).unwrap().to_owned();
+    let n = call.get("n").and_then(Value::as_u64).unwrap();
+    door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200, "sse": true, "session": SESSION }), &[]);
+    let report = json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+                         "params": { "progressToken": token, "progress": 1, "total": 2 } });
+    let chunk = format!("event: message\ndata: {report}\n\n");
+    let out = door.handle(NOW, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    assert_eq!(kinds(&out), ["progress"], "{out:?}");
+    let progress = the(&out, "progress");
+    assert_eq!(progress.get("x").and_then(Value::as_u64), Some(5));
+    assert_eq!(progress.get("progress"), Some(&json!({ "progress": 1, "total": 2, "message": null })));
+    let response = result_of(&call, json!({ "content": [{ "type": "text", "text": "hi" }] }));
+    let chunk = format!("event: message\ndata: {response}\n\n");
+    let out = door.handle(NOW, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
+    assert_eq!(the(&out, "done").pointer("/value/kind").and_then(Value::as_str), Some("result"), "{out:?}");
+}
