@@ -293,11 +293,9 @@ pub fn parse_answer_within(text: &str, max_questions: usize) -> Result<Value, De
                 detail: format!("more requests at once than the {max_questions} this client takes"),
             }
         } else if e.what == crate::json::parse::TOO_MANY_VALUES {
-            let limit = crate::text::unsigned(crate::json::parse::MAX_TREE_VALUES as u64);
-            DecodeError::Invalid {
-                what: "message",
-                detail: format!("more than {limit} JSON values outside a tool result, which this client does not read"),
-            }
+            // The number is `MAX_TREE_VALUES`, which a test holds this text to.
+            let detail = "more than 262144 JSON values outside a tool result, which this client does not read";
+            DecodeError::Invalid { what: "message", detail: detail.into() }
         } else {
             DecodeError::NotJson { detail: e.to_string() }
         }
@@ -389,4 +387,15 @@ pub(crate) fn notification(method: &str, params: Value) -> Value {
     message.put("method", Value::from(method));
     message.put("params", params);
     Value::Object(message)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_refusal_of_too_many_values_names_the_limit() {
+        let zeros = vec!["0"; crate::json::parse::MAX_TREE_VALUES + 1].join(",");
+        let error = super::parse_answer_within(&format!("[{zeros}]"), 1).unwrap_err().to_string();
+        let limit = crate::json::parse::MAX_TREE_VALUES.to_string();
+        assert!(error.contains(&format!("more than {limit} JSON values")), "{error}");
+    }
 }
