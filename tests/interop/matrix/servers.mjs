@@ -75,7 +75,7 @@ export const CELLS = [
   ["retry-after tabs", "chromium", ["ts-sdk-v2"]],
   ["retry-after call steps", "node", ["ts-sdk-v2"]],
   ["retry-after call tabs", "chromium", ["ts-sdk-v2"]],
-  ["long inline call", "node", ["ts-sdk-v2"]],
+  ["long inline call", "node", ["ts-sdk-v2", "ts-sdk-v1"]],
 ];
 
 /** Whether `cell` runs against the server named `name`: CELLS' third field (the servers a cell needs) and the server's `only` (the cells a peer can run). */

@@ -327,6 +327,36 @@ function registerTools(server) {
             ...fromStore
         }
     );
+
+    server.registerTool(
+        'inline_progress',
+        {
+            description:
+                'Runs inline for `seconds` seconds (never a task). When the request carries a progress token it ' +
+                'sends notifications/progress every `everyMs` ms on the call\'s stream; without one it is silent ' +
+                'until the result.',
+            inputSchema: {
+                seconds: z.number().min(0).max(600).default(3),
+                everyMs: z.number().min(50).max(60_000).default(250)
+            }
+        },
+        async ({ seconds, everyMs }, extra) => {
+            const token = extra._meta?.progressToken;
+            const steps = Math.max(1, Math.ceil((seconds * 1000) / everyMs));
+            for (let step = 1; step <= steps; step++) {
+                await sleep(everyMs);
+                if (token === undefined) continue;
+                await extra.sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken: token, progress: step, total: steps, message: `step ${step} of ${steps}` }
+                });
+            }
+            return {
+                content: [{ type: 'text', text: `ran ${seconds}s inline` }],
+                structuredContent: { ok: true, steps, reported: token !== undefined }
+            };
+        }
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
