@@ -34,11 +34,13 @@ pub enum ErrorKind {
     Closed,
     /// The server redirected a request to another origin (or hid where); it was not followed.
     Redirect,
+    /// The server refused the credentials (HTTP 401 or 403): the host's sign-in is needed.
+    Auth,
 }
 
 impl ErrorKind {
     /// Every kind, for the bindings' name table and its tests.
-    pub(crate) const ALL: [ErrorKind; 14] = [
+    pub(crate) const ALL: [ErrorKind; 15] = [
         Self::Usage,
         Self::Rpc,
         Self::Http,
@@ -53,6 +55,7 @@ impl ErrorKind {
         Self::Forgotten,
         Self::Closed,
         Self::Redirect,
+        Self::Auth,
     ];
 
     /// `Error.name` for each kind (the TypeScript union `TaskClientError["name"]` lists the same).
@@ -72,6 +75,7 @@ impl ErrorKind {
             Self::Forgotten => "TaskForgottenError",
             Self::Closed => "ClientClosedError",
             Self::Redirect => "RedirectError",
+            Self::Auth => "AuthError",
         }
     }
 
@@ -92,6 +96,7 @@ impl ErrorKind {
             Self::Forgotten => "forgotten",
             Self::Closed => "closed",
             Self::Redirect => "redirect",
+            Self::Auth => "auth",
         }
     }
 

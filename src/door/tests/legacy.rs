@@ -208,7 +208,7 @@ fn a_stored_link_skips_the_detection_and_a_2026_server_never_starts_it() {
     let out = feed(&mut modern, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = status(&mut modern, NOW, the(&out, "send"), 401, "");
     assert!(sends(&out).is_empty(), "an authorization failure says nothing of the era: {out:?}");
-    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("HttpError"));
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("AuthError"));
 }
 
 #[test]
