@@ -396,3 +396,25 @@ fn a_tool_listing_after_a_call_goes_in_the_calls_session() {
     assert_eq!(method(list), "tools/list");
     assert_eq!(header(list, "Mcp-Session-Id"), Some(SESSION), "no second detection, no new session");
 }
+
+#[test]
+fn a_2025_session_refused_for_sign_in_tells_the_host_and_its_next_success_ends_it() {
+    let mut door = open();
+    let key = door.state.keys().server();
+    let link = json!({ "protocol": "2025-11-25", "session": "s-9", "tasks": { "list": true, "cancel": true, "toolsCall": true } });
+    listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": [[key, link.to_string()]] }));
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
+    let list = the(&out, "send");
+    let n = list.get("n").and_then(Value::as_u64).unwrap();
+    let challenge = r#"Bearer error="invalid_token", scope="mcp tools""#;
+    let event = json!({ "e": "answer", "n": n, "status": 401, "wwwAuthenticate": challenge });
+    let out = door.handle(NOW, &event, br#"{"error":"invalid_token"}"#);
+    let auth = out.iter().find(|e| e.get("type").and_then(Value::as_str) == Some("auth")).expect("auth emitted");
+    assert_eq!(auth.pointer("/detail/scope").and_then(Value::as_str), Some("mcp tools"), "{out:?}");
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("AuthError"));
+    // The host signed in: its next call goes out at once and its success ends the pause.
+    let out = feed(&mut door, NOW + 10, r#"{"e":"call","x":3,"name":"build"}"#);
+    let out = status(&mut door, NOW + 10, the(&out, "send"), 200, r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#);
+    let auth = out.iter().find(|e| e.get("type").and_then(Value::as_str) == Some("auth")).expect("resolved emitted");
+    assert_eq!(auth.get("detail"), Some(&json!({ "resolved": true })));
+}
