@@ -36,8 +36,7 @@ impl ClientState {
             Ok(record) => record,
             // Reported, never dropped without a word: the store keeps the record for a tab that reads it.
             Err(e) => {
-                return self
-                    .push(Effect::EmitStorage(format!("task {id} shared by another tab could not be read: {e}")))
+                return self.push(Effect::EmitStorage(format!("task {id} from another tab could not be read: {e}")))
             }
         };
         self.heed_pause(&record);

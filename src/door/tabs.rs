@@ -69,7 +69,7 @@ impl Door {
         let message = match crate::json::from_own_str(&crate::text::lossy_utf8(body)) {
             Ok(message) => message,
             Err(e) => {
-                let reason = format!("a message from another tab could not be read ({e}); the store keeps its record");
+                let reason = format!("another tab's message could not be read: {e}");
                 return self.out.push(super::Effect::Storage { reason });
             }
         };
