@@ -399,6 +399,8 @@ export class TaskClient {
       throw thrown;
     }
     client.#records = records;
+    records.skip = (why) =>
+      client.#emitStorage(`${why} It is left in the store and skipped; the other records stay durable.`);
     if (note !== null) {
       client.#durable = false;
       client.#emitStorage(note);
