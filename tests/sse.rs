@@ -113,3 +113,29 @@ fn comments_and_blank_lines_change_nothing_but_still_end_events() {
     let mut p = SseParser::new();
     assert_eq!(p.push("\u{feff}data: e\n\n".as_bytes()).unwrap(), vec![ev("e")], "a BOM before a field line");
 }
+
+#[test]
+fn the_event_cap_is_exact_for_the_first_data_line_and_before_a_line_ends() {
+    let too_large = Err(DecodeError::TooLarge { what: "event", limit: 16 });
+    // A first data line over the cap, ended within the chunk that brought it.
+    let mut p = SseParser::with_limit(16);
+    assert_eq!(p.push(format!("data: {}\n\n", "x".repeat(17)).as_bytes()), too_large);
+    let mut p = SseParser::with_limit(16);
+    assert_eq!(p.push(format!("data: {}\n\n", "x".repeat(16)).as_bytes()).unwrap(), vec![ev(&"x".repeat(16))]);
+    // An event's data as buffered, its last line not ended yet: refused as soon as it is past the cap.
+    let mut p = SseParser::with_limit(16);
+    assert!(p.push(b"data: 0123456789\n").unwrap().is_empty());
+    assert!(p.push(b"data: 01234").unwrap().is_empty(), "10 + 1 + 5 bytes: at the cap");
+    assert_eq!(p.push(b"5"), too_large, "one byte past it, before its line ends");
+    // Without a data line before it, the one being read counts alone.
+    let mut p = SseParser::with_limit(16);
+    assert!(p.push(format!("data:{}", "y".repeat(16)).as_bytes()).unwrap().is_empty());
+    assert!(matches!(p.push(b"y"), Err(DecodeError::TooLarge { .. })));
+}
+
+#[test]
+fn a_data_line_at_the_cap_waiting_for_its_lf_is_not_refused() {
+    let mut p = SseParser::with_limit(16);
+    assert!(p.push(format!("data: {}\r", "z".repeat(16)).as_bytes()).unwrap().is_empty());
+    assert_eq!(p.push(b"\n\n").unwrap(), vec![ev(&"z".repeat(16))]);
+}

@@ -153,7 +153,8 @@ function doorOptions(options) {
   ])) {
     const value = options[key];
     if (value === undefined || value === null) continue;
-    out[key] = typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : value;
+    // JSON has no NaN or infinities: those cross as their text, for the door to refuse.
+    out[key] = typeof value === "number" ? (Number.isFinite(value) ? Math.floor(value) : String(value)) : value;
   }
   out.offline = !Page.online();
   out.hidden = Page.hidden();
@@ -418,6 +419,8 @@ export class TaskClient {
       throw thrown;
     }
     client.#records = records;
+    records.skip = (why) =>
+      client.#emitStorage(`${why} It is left in the store and skipped; the other records stay durable.`);
     if (note !== null) {
       client.#durable = false;
       client.#emitStorage(note);

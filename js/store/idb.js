@@ -37,6 +37,7 @@ const BLOCKED_GRACE_MS = 1000;
  * @property {(pairs: string[]) => Promise<void>} [putAll]
  * @property {(key: string, expected: string | undefined, value: string) => Promise<boolean | undefined>} [compareAndPutIf]
  * @property {() => void} [close]
+ * @property {string[]} [skipped] why records a list left out were left out, until `Records` takes them
  */
 /** A thrown value as `describe` reads it. */
 /** @typedef {{ name?: unknown, message?: unknown } | null | undefined} Named */
@@ -305,6 +306,10 @@ export async function idbOpen(name) {
       throw failed(operation, thrown);
     }
   };
+  /** Keys whose value is not text, each told once (`skipped`, taken by `Records#listPage`). */
+  const quarantined = new Set();
+  /** @type {string[]} */
+  const skipped = [];
   return {
     /** `kind` 0 get, 1 put, 2 delete of `key`, in its own transaction; a get resolves with the text or undefined. */
     /**
@@ -366,42 +371,55 @@ export async function idbOpen(name) {
      */
     async listPage(prefix, after, limit) {
       const operation = named("IndexedDB list", prefix);
-      let range;
-      try {
-        range = IDBKeyRange.bound(after ?? prefix, upperBound(prefix), after !== undefined, true);
-      } catch (thrown) {
-        throw failed(operation, thrown);
-      }
-      const [, records, finished] = begin("readonly", operation);
-      /** @type {unknown} */
-      let keys;
-      /** @type {unknown} */
-      let values;
-      try {
-        const keysRequest = records.getAllKeys(range, limit);
-        const valuesRequest = records.getAll(range, limit);
-        [keys, values] = await Promise.all([done(keysRequest), done(valuesRequest)]);
-        await finished;
-      } catch (thrown) {
-        finished.catch(() => {});
-        throw failure(operation, thrown);
-      }
-      if (!Array.isArray(keys) || !Array.isArray(values))
-        throw fail("failed", `${operation}: getAll/getAllKeys did not return arrays`);
-      if (keys.length !== values.length) {
-        throw fail("failed", `${operation}: ${keys.length} keys but ${values.length} values in one snapshot`);
-      }
+      /** @type {string[]} */
       const out = [];
-      for (let i = 0; i < keys.length; i++) {
-        // The range holds only string keys; a value that is not text was written by other code.
-        if (typeof keys[i] !== "string") {
-          throw fail("failed", `${operation}: a key in the range is not a string: ${describe(keys[i]).text}`);
+      // A record that is not text (written by other code) is left where it is and out of the list, and
+      // told once; the rest of the namespace stays durable. The page is filled from after it.
+      for (let wanted = limit; wanted > 0; ) {
+        let range;
+        try {
+          range = IDBKeyRange.bound(after ?? prefix, upperBound(prefix), after !== undefined, true);
+        } catch (thrown) {
+          throw failed(operation, thrown);
         }
-        if (typeof values[i] !== "string") throw notText(operation, keys[i], values[i]);
-        out.push(keys[i], values[i]);
+        const [, records, finished] = begin("readonly", operation);
+        /** @type {unknown} */
+        let keys;
+        /** @type {unknown} */
+        let values;
+        try {
+          const keysRequest = records.getAllKeys(range, wanted);
+          const valuesRequest = records.getAll(range, wanted);
+          [keys, values] = await Promise.all([done(keysRequest), done(valuesRequest)]);
+          await finished;
+        } catch (thrown) {
+          finished.catch(() => {});
+          throw failure(operation, thrown);
+        }
+        if (!Array.isArray(keys) || !Array.isArray(values))
+          throw fail("failed", `${operation}: getAll/getAllKeys did not return arrays`);
+        if (keys.length !== values.length) {
+          throw fail("failed", `${operation}: ${keys.length} keys but ${values.length} values in one snapshot`);
+        }
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i];
+          // The range holds only string keys.
+          if (typeof key !== "string") {
+            throw fail("failed", `${operation}: a key in the range is not a string: ${describe(key).text}`);
+          }
+          if (typeof values[i] === "string") out.push(key, values[i]);
+          else if (!quarantined.has(key)) {
+            quarantined.add(key);
+            skipped.push(notText(operation, key, values[i]).message);
+          }
+          after = key;
+        }
+        wanted = keys.length < wanted ? 0 : limit - out.length / 2;
       }
       return out;
     },
+
+    skipped,
 
     /** Closes the connection. */
     close() {
@@ -621,6 +639,8 @@ export class Records {
   /** @param {Backend} backend */
   constructor(backend) {
     this.backend = backend;
+    /** Told why a record was left out of a list (the driver makes it a `storage` event). */
+    this.skip = (/** @type {string} */ _why) => {};
   }
 
   /** An empty memory store. */
@@ -684,8 +704,10 @@ export class Records {
    * @param {string | undefined} after
    * @param {number} limit
    */
-  listPage(prefix, after, limit) {
-    return this.backend.listPage(prefix, after, limit);
+  async listPage(prefix, after, limit) {
+    const page = await this.backend.listPage(prefix, after, limit);
+    for (const why of this.backend.skipped?.splice(0) ?? []) this.skip(why);
+    return page;
   }
 
   /**

@@ -56,9 +56,17 @@ function text(thrown) {
  */
 async function headersOf(pairs, host) {
   const all = new Headers();
+  // The platform's refusal quotes the value (a bearer token, say): only the name is told, in our words.
+  const append = (/** @type {string} */ name, /** @type {string} */ header) => {
+    try {
+      all.append(name, header);
+    } catch {
+      throw failure("headers", `header ${name} was refused: not a valid HTTP header (a line break?)`);
+    }
+  };
+  for (let i = 0; i < pairs.length; i += 2) append(pairs[i], pairs[i + 1]);
   let value;
   try {
-    for (let i = 0; i < pairs.length; i += 2) all.append(pairs[i], pairs[i + 1]);
     value = await (typeof host === "function" ? host() : host);
   } catch (thrown) {
     throw failure("headers", text(thrown));
@@ -72,11 +80,11 @@ async function headersOf(pairs, host) {
     let header;
     try {
       header = /** @type {Record<string, unknown>} */ (value)[name];
-      if (typeof header === "string") all.append(name, header);
     } catch (thrown) {
       throw failure("headers", text(thrown));
     }
     if (typeof header !== "string") throw failure("headers", `header ${name} must be a string`);
+    append(name, header);
   }
   return all;
 }

@@ -33,7 +33,13 @@ impl ClientState {
 
     /// The poller takes new handles only (`adopt`); the other tabs take every record it shares.
     fn take_record(&mut self, now: u64, id: String, stored: &Value, adopt: bool) {
-        let Ok(record) = self.holdable(from_stored::<TaskRecord>(stored).map_err(|e| e.to_string())) else { return };
+        let record = match self.holdable(from_stored::<TaskRecord>(stored).map_err(|e| e.to_string())) {
+            Ok(record) => record,
+            // Reported, never dropped without a word: the store keeps the record for a tab that reads it.
+            Err(e) => {
+                return self.push(Effect::EmitStorage(format!("task {id} from another tab could not be read: {e}")))
+            }
+        };
         self.heed_pause(&record);
         if self.leader && (!adopt || self.records.contains_key(&id)) {
             return;

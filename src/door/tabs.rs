@@ -66,8 +66,14 @@ impl Door {
 
     /// A message from another tab of the namespace (its JSON text in `body`).
     pub(super) fn tab_message(&mut self, now: u64, body: &[u8]) {
-        let message = crate::json::from_str(&crate::text::lossy_utf8(body)).ok();
-        let Some(message) = message.as_ref().and_then(TabMessage::from_json) else { return };
+        let message = match crate::json::from_own_str(&crate::text::lossy_utf8(body)) {
+            Ok(message) => message,
+            Err(e) => {
+                let reason = format!("another tab's message could not be read: {e}");
+                return self.out.push(super::Effect::Storage { reason });
+            }
+        };
+        let Some(message) = TabMessage::from_json(&message) else { return };
         match self.state.on_tab_message(now, message) {
             Some(TabMessage::Reply { req, error }) => {
                 let Some(at) = self.forwarded.iter().position(|(r, _, _)| *r == req) else { return };

@@ -975,3 +975,78 @@ fn keys_hand_the_driver_the_timeout_and_the_limit_the_door_read() {
     let refused = json!({ "url": "https://h/mcp", "maxResponseBytes": "big" });
     assert!(Door::open(&refused, 7).is_err(), "another type is the host's mistake");
 }
+
+/// A completed task whose structured result nests `levels` arrays, as a server may send it.
+fn completed_nested(levels: usize) -> Value {
+    let mut deep = String::from("0");
+    for _ in 0..levels {
+        deep = format!("[{deep}]");
+    }
+    let text = format!(
+        r#"{{"taskId":"t1","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:06Z","ttlMs":900000,"status":"completed","resultType":"complete","result":{{"content":[],"structuredContent":{{"v":{deep}}}}}}}"#
+    );
+    from_str(&text).unwrap()
+}
+
+#[test]
+fn a_record_as_deep_as_the_poller_took_reaches_the_other_tabs_and_the_store() {
+    let (mut leader, entry) = leading_tab();
+    let mut follower = open_tab();
+    listed(&mut follower, NOW, json!({ "e": "restore", "x": 1, "entries": [entry] }));
+    let out = feed(&mut leader, NOW + 1_000, r#"{"e":"tick"}"#);
+    let poll = the(&out, "send").clone();
+    // As deep as a response may nest: the poller takes it, though its stored form nests deeper.
+    let out = answer(&mut leader, NOW + 1_000, &poll, completed_nested(124));
+    assert!(!kinds(&out).contains(&"storage"), "{out:?}");
+    let put = the(&out, "put").get("entries").and_then(Value::as_array).unwrap()[0].clone();
+    let out = feed(&mut leader, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    let shared = posted(&out, "record").to_owned();
+
+    let out = message(&mut follower, NOW + 1_010, &shared);
+    assert!(kinds(&out).contains(&"emit"), "the other tab takes the record: {out:?}");
+    assert!(follower.state.record("t1").is_some_and(|r| r.is_settled()), "completed there too");
+
+    // A tab opening later reads it from the store.
+    let mut later = open_tab();
+    let out = listed(&mut later, NOW + 2_000, json!({ "e": "restore", "x": 1, "entries": [put] }));
+    assert!(!kinds(&out).contains(&"storage"), "{out:?}");
+    assert!(later.state.record("t1").is_some(), "read from the store");
+
+    // A shared record this tab cannot read is reported, never dropped without a word.
+    let too_deep = format!(r#"{{"t":"record","id":"t9","stored":{}0{}}}"#, "[".repeat(400), "]".repeat(400));
+    let out = message(&mut follower, NOW + 1_020, &too_deep);
+    let reason = the(&out, "storage").get("reason").and_then(Value::as_str).unwrap();
+    assert!(reason.contains("nested too deeply"), "{reason}");
+    let out = message(&mut follower, NOW + 1_030, r#"{"t":"record","id":"t9","stored":{"v":1}}"#);
+    let reason = the(&out, "storage").get("reason").and_then(Value::as_str).unwrap();
+    assert!(reason.contains("t9"), "{reason}");
+    assert!(follower.state.record("t9").is_none());
+}
+
+#[test]
+fn a_remote_servers_link_to_a_device_on_the_users_network_is_flagged_and_a_local_servers_is_not() {
+    let mut door = open();
+    let poll = with_task(&mut door);
+    let asked = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "input_required", "resultType": "complete",
+        "inputRequests": { "u": { "method": "elicitation/create",
+            "params": { "mode": "url", "message": "Set up", "url": "https://192.168.1.1/admin", "elicitationId": "e1" } } }
+    });
+    answer(&mut door, NOW + 1_000, &poll, asked);
+    feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    let read = json!({ "href": "https://192.168.1.1/admin", "protocol": "https:", "username": "", "password": "",
+        "hostname": "192.168.1.1", "host": "192.168.1.1" });
+    let warnings = |door: &mut Door, hostname: &str| {
+        let server = json!({ "href": "https://h/mcp", "protocol": "https:", "username": "", "password": "",
+            "hostname": hostname, "host": hostname });
+        let ask = json!({ "e": "card", "x": 7, "id": "t1", "words": {}, "server": server,
+            "urls": { "https://192.168.1.1/admin": read.clone() } });
+        let out = door.handle(NOW + 1_000, &ask, &[]);
+        let card = the(&out, "done").get("value").unwrap().clone();
+        card.get("questions").and_then(Value::as_array).unwrap()[0].get("warnings").unwrap().to_string()
+    };
+    let remote = warnings(&mut door, "tasks.example");
+    assert!(remote.contains("a device on your network"), "{remote}");
+    assert_eq!(warnings(&mut door, "10.0.0.5"), "[]", "a server on the network itself");
+}

@@ -26,7 +26,7 @@ mod write;
 pub use map::{Map, PutKey};
 pub(crate) use number::{digits_value, integer_value};
 pub use number::{NotANumber, Number};
-pub use parse::{from_str, from_str_keeping, ParseError};
+pub use parse::{from_own_str, from_str, from_str_keeping, ParseError};
 pub use raw::RawJson;
 pub(crate) use value::{string_items, string_values};
 pub use value::{ToJson, Value};

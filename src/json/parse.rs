@@ -6,6 +6,11 @@ use super::{Map, Number, RawJson, Value};
 /// Nesting deeper than this is refused: recursion is bounded whatever a server sends.
 const MAX_DEPTH: usize = 128;
 
+/// What this client wrote itself (a stored record, a record shared with the other tabs) wraps what a
+/// server sent in a few levels of its own: read back with this much more room, so whatever the
+/// poller took, the store and the other tabs read too.
+const OWN_WRAPPING: usize = 8;
+
 /// Why a text is not JSON, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -61,6 +66,12 @@ pub(crate) const TOO_MANY_VALUES: &str = "more values than one message may hold"
 /// [`from_str`] allows 128: for a text that must be shallower (an elicitation form's schema).
 pub(crate) fn from_str_nesting(text: &str, levels: usize) -> Result<Value, ParseError> {
     parse(text, &[], levels, usize::MAX, usize::MAX)
+}
+
+/// [`from_str`] for a text this client wrote around what a server sent (a stored record, a message
+/// between tabs): [`OWN_WRAPPING`] more levels than a server's text may nest.
+pub fn from_own_str(text: &str) -> Result<Value, ParseError> {
+    parse(text, &[], MAX_DEPTH + OWN_WRAPPING, usize::MAX, usize::MAX)
 }
 
 fn parse(

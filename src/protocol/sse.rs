@@ -98,8 +98,15 @@ impl SseParser {
         self.pending.drain(..start);
         // Everything before `from` was scanned: no line end there (but a trailing CR waits for its LF).
         self.scanned = if self.pending.last() == Some(&b'\r') { from - start } else { self.pending.len() };
-        if self.pending.len() > self.max_event_bytes {
-            return Err(self.too_large("line"));
+        // The line being read counts now, not once it ends: a data line's value joins the event's data.
+        let line = self.pending.strip_suffix(b"\r").unwrap_or(&self.pending);
+        let value = match line.strip_prefix(b"data:") {
+            Some(value) => value.strip_prefix(b" ").unwrap_or(value).len(),
+            None if self.pending.len() > self.max_event_bytes => return Err(self.too_large("line")),
+            None => 0,
+        };
+        if self.data.as_ref().map_or(0, |data| data.len() + 1) + value > self.max_event_bytes {
+            return Err(self.too_large("event"));
         }
         Ok(events)
     }
@@ -141,6 +148,7 @@ impl SseParser {
                 Some(data) if data.len() + 1 + value.len() > self.max_event_bytes => {
                     return Err(self.too_large("event"));
                 }
+                None if value.len() > self.max_event_bytes => return Err(self.too_large("event")),
                 Some(data) => {
                     data.push('\n');
                     data.push_str(value);

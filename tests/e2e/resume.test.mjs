@@ -316,3 +316,46 @@ test("a call cut off by a reload is reported as outcome unknown", { timeout: 20_
     assertNoPageErrors(profile);
   });
 });
+
+test("a record that is not text is left out and told once; the rest of the namespace stays durable", { timeout: 25_000 }, async () => {
+  await withRig("not-text", async ({ server, profile }) => {
+    let page = await profile.openHost(server.base, "not-text");
+    const out = await page.evaluate(() => window.host.start("build", { seconds: 2, target: "kept" }));
+    const id = out.task.taskId;
+    // Another app version writes an object (not text) under a task key of the same namespace.
+    const planted = await page.evaluate((taskId) => new Promise((resolve, reject) => {
+      const open = indexedDB.open("mcp-tasks-web");
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const records = open.result.transaction("records", "readwrite").objectStore("records");
+        const keys = records.getAllKeys();
+        keys.onsuccess = () => {
+          const key = keys.result.find((k) => k.endsWith(`/${taskId}`));
+          if (!key) return reject(new Error(`no key for ${taskId} in ${keys.result}`));
+          const other = key.slice(0, -taskId.length) + "aaa-planted";
+          records.put({ not: "text" }, other).onsuccess = () => { open.result.close(); resolve(other); };
+        };
+      };
+    }), id);
+
+    await page.reload();
+    await hostReady(page);
+    assert.equal(await page.evaluate(() => window.host.client.durable), true, "still durable");
+    const restored = await snapshotOf(page, id);
+    assert.ok(restored, "the text record beside it is restored");
+    await sleep(300);
+    const told = (await events(page)).filter((e) => e.kind === "storage");
+    assert.equal(told.length, 1, JSON.stringify(told));
+    assert.equal(told[0].detail.durable, true);
+    assert.ok(told[0].detail.reason.includes(planted), told[0].detail.reason);
+    const done = await waitDone(page, id, 8000);
+    assert.equal(done.status, "completed");
+    // Written durably still: a reload reads the finished task back, and the planted record is told once more.
+    await page.reload();
+    await hostReady(page);
+    assert.equal((await snapshotOf(page, id))?.status, "completed");
+    assert.equal(await page.evaluate(() => window.host.client.durable), true);
+    page = null;
+    assertNoPageErrors(profile);
+  });
+});

@@ -208,6 +208,32 @@ test("auth headers are asked per request and never stored", async () => {
   }
 });
 
+test("a header value the platform refuses is named, never quoted, in rejections, events and snapshots", async () => {
+  const authed = await startServer(["--auth", "secret-token-1"]);
+  try {
+    let bad = false;
+    const client = await TaskClient.open({
+      url: authed.url, store: "memory", namespace: "bad-header", minPollIntervalMs: 50,
+      headers: () => ({ Authorization: bad ? "Bearer secret-token-1\nX-Injected: 1" : "Bearer secret-token-1" }),
+    });
+    const seen = [];
+    for (const type of ["task", "storage", "error", "call"]) client.addEventListener(type, (e) => seen.push(e.detail));
+    const { task } = await client.callTool("build", { seconds: 30 });
+    bad = true;
+    await assert.rejects(client.callTool("echo", { text: "x" }), (e) => {
+      assert.ok(!`${e.message} ${e.stack} ${JSON.stringify(e)}`.includes("secret-token-1"), e.message);
+      assert.match(e.message, /Authorization/, "the header is named");
+      return true;
+    });
+    const failed = await nextTask(client, (s) => s.taskId === task.taskId && s.lastError !== null);
+    const everything = JSON.stringify([seen, client.tasks(), failed]);
+    assert.ok(!everything.includes("secret-token-1"), everything);
+    client.close();
+  } finally {
+    authed.stop();
+  }
+});
+
 test("usage errors are typed", async () => {
   const client = await open();
   await assert.rejects(client.respond("nope", {}), (e) => e.name === "TypeError");

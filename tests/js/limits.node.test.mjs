@@ -77,21 +77,41 @@ test("maxResponseBytes below 1 KiB reads as 1 KiB; a small answer passes a small
   }
 });
 
-// The door owns the option's default and clamp, and the driver applies the limit the door read: a
-// number JSON cannot carry (NaN, Infinity) reads as not given, the 8 MiB default, never as no limit.
-for (const limit of [Number.NaN, Number.POSITIVE_INFINITY]) {
-  test(`maxResponseBytes: ${limit} keeps the default limit, not none`, async () => {
-    const client = await TaskClient.open({ url, store: "memory", maxResponseBytes: limit, requestTimeoutMs: limit });
-    try {
-      await assert.rejects(client.callTool("huge", {}), (e) => {
-        assert.equal(e.name, "ProtocolError", `${e.name}: ${e.message}`);
-        assert.match(e.message, /larger than this client accepts \(8388608 bytes\)/);
+// The door owns every numeric option's check and clamp: a value that is no finite number of at least 0
+// (NaN, an infinity, a negative number, a string, a flag) makes open() reject with a TypeError naming
+// the option, never a limit switched off or a default put in its place; a huge one is clamped.
+const NUMERIC = [
+  "minPollIntervalMs",
+  "maxBackoffMs",
+  "pushedBackstopMs",
+  "maxResponseBytes",
+  "maxInputRequests",
+  "requestTimeoutMs",
+  "retention",
+];
+for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, -0.5, "5", true, {}]) {
+  test(`every numeric option refuses ${typeof bad === "string" ? JSON.stringify(bad) : String(bad)} with a TypeError naming it`, async () => {
+    for (const option of NUMERIC) {
+      await assert.rejects(TaskClient.open({ url, store: "memory", [option]: bad }), (e) => {
+        assert.equal(e.name, "TypeError", `${option}: ${e.name}: ${e.message}`);
+        assert.ok(e.message.includes(`options.${option}`), `${option}: ${e.message}`);
         return true;
       });
-      const next = await client.callTool("small", {});
-      assert.equal(next.result.content[0].text, "small", "the request timeout is the default too");
-    } finally {
-      client.close();
     }
   });
 }
+
+test("huge numeric options are clamped: the client opens, reads its answers and does not time out at once", async () => {
+  for (const huge of [2 ** 32, 2 ** 53, 1e300]) {
+    const options = Object.fromEntries(NUMERIC.map((option) => [option, huge]));
+    const client = await TaskClient.open({ url, store: "memory", ...options });
+    try {
+      const out = await client.callTool("small", {});
+      assert.equal(out.result.content[0].text, "small", `${huge}`);
+      const large = await client.callTool("huge", {});
+      assert.equal(large.result.content[0].text.length, 9 << 20, `${huge}: 9 MiB is under the largest limit`);
+    } finally {
+      client.close();
+    }
+  }
+});
