@@ -1,7 +1,7 @@
 // Types of `#door` (the root package.json's subpath imports), the glue wasm-bindgen generates for the
 // door (src/bindings/), as the driver imports it and esbuild bundles it (xtask/src/wasm_build.rs).
-// Written by hand, since the glue exists only in a build (target/js/); the element's exports are in
-// the card host build only.
+// Written by hand, since the glue exists only in a build (target/js/); the element's exports answer
+// `null` (words, answers) or "" (elapsed) in the client's build, which has no card model.
 
 /** What `init` accepts: the .wasm's URL or bytes, a response, or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;

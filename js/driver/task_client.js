@@ -35,10 +35,40 @@ import {
 /** The host's `onInputRequired`. */
 /** @typedef {NonNullable<CallToolOptions["onInputRequired"]>} Asker */
 
-export { init as default };
 // For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`), and
-// the protocol's names as the shipped entry exports them.
-export { initSync, protocolVersion, tasksExtensionId } from "#door";
+// the protocol's names as the shipped entry exports them; the element's model functions for
+// `element.js` (not host API: they answer `null` over the client's module, which has no card model).
+export { elementAnswer, elementElapsed, elementWords, initSync, protocolVersion, tasksExtensionId } from "#door";
+
+// ---- Which module `init()` loads: the client's, or the card host's when element.js chose it ----
+// Both modules have the same exports (the client's answers the element's with `null`), so this one
+// glue drives either. element.js calls `setDoor` when it is evaluated; in a page whose data layer
+// imports this entry and whose UI imports element.js, the module graph evaluates element.js before
+// `init()` decides (one turn later), so the page loads one driver and one module.
+/** @type {URL | undefined} */
+let firstDoor;
+
+/**
+ * Loads the door's module: `input` if given, else the one `setDoor` named, else the client's beside
+ * this file.
+ * @param {Parameters<typeof init>[0]} [input]
+ */
+export default async function start(input) {
+  await null;
+  return init(input ?? (firstDoor && { module_or_path: firstDoor }));
+}
+
+/**
+ * For element.js: the module `init()` loads when given none (`first`), and the glue of the full door
+ * that goes with it (`full`, imported when a 2025-11-25 server is met).
+ * @param {URL} first
+ * @param {() => Promise<typeof import("#door-full")>} full
+ */
+export function setDoor(first, full) {
+  firstDoor = first;
+  fullGlue = full;
+}
+// ---- end ----
 
 /**
  * Loads the door with the 2025-11-25 flow, which the first one hands over to when it meets that
@@ -47,10 +77,12 @@ export { initSync, protocolVersion, tasksExtensionId } from "#door";
  * @type {() => Promise<typeof ClientDoor>}
  */
 let fullDoor = async () => {
-  const glue = await import("#door-full");
+  const glue = await fullGlue();
   await glue.default();
   return glue.ClientDoor;
 };
+/** The glue of the full door `fullDoor` loads: the client's, or the card host's (`setDoor`). */
+let fullGlue = () => import("#door-full");
 
 /**
  * For the package's entries: how the full door's class is loaded where `import()` cannot fetch it.

@@ -5,31 +5,92 @@
 // ever enters the DOM as textContent or attribute values, never as markup. Importing this module
 // registers nothing: call defineMcpTask() after init().
 //
-// This module is also the whole API for a page with cards: it loads the package's build with the element
-// (mcp_tasks_web.js) and re-exports it, init() included, while `mcp-tasks-web` alone loads the smaller
-// client build (client.js). One page uses one build: its TaskClients and its elements must come from here.
+// This module is also the whole API for a page with cards: it re-exports the package's main entry
+// (client.js), init() included, and makes that init() load the module with the element's model
+// (mcp_tasks_web_bg.wasm) instead of the client's. A page whose data layer imports "mcp-tasks-web" and
+// whose UI imports this module loads one driver and one module: its TaskClients are the element's.
 //
 // Page code may call back at any time (a `focusin` or `mcp-task-*` listener that reads the element,
 // sets `labels` or a client, on this element or another): a card records what it draws before the
 // DOM work that runs page code, and a draw that a listener re-entered leaves the rest to the newer
 // draw (docs/element.md, "Page code may call back at any time").
 import {
+  ELEMENT,
   TaskClient,
-  elementAnswer,
-  elementCard,
+  elementAnswer as answer,
   elementElapsed,
-  elementList,
-  elementRespond,
-  elementWords,
-} from "../driver/element_entry.js";
+  elementWords as words,
+  setDoor,
+} from "../driver/task_client.js";
 
-export * from "../driver/element_entry.js";
-export { default } from "../driver/element_entry.js";
+export * from "../driver/task_client.js";
+export { default } from "../driver/task_client.js";
+
+// The module with the element's model, for `init()` without a module (written `new URL("…",
+// import.meta.url)`, which bundlers emit as an asset), and the glue of the one with the 2025-11-25 flow
+// as well, for when a server needs it.
+setDoor(new URL("./mcp_tasks_web_bg.wasm", import.meta.url), () => import("#pkg/mcp_tasks_web_full.js"));
+
+// The element's questions to the Rust model (its card, list rows, form checks and words). Values
+// cross as JSON text, so numbers keep their digits.
+
+/**
+ * Every word for `lang`, with `layers` (`[shared, own]` overrides) over the shipped ones.
+ * @param {string} lang
+ * @param {unknown} layers
+ * @returns {Record<string, string>}
+ */
+const elementWords = (lang, layers) => {
+  const table = JSON.parse(words(lang, JSON.stringify(layers ?? null)));
+  // The client's module answers null: init() ran before this module was imported, or was given it.
+  if (table === null) throw new TypeError("no card model: import mcp-tasks-web/element before init()");
+  return table;
+};
+
+/**
+ * `{ answer }` (JSON text), `{ errors }` or null for what the user entered in a form of `schema`.
+ * @param {string} schema
+ * @param {unknown} entered
+ * @param {unknown} w
+ * @returns {{ answer: string, errors?: undefined } | { errors: Record<string, string>, answer?: undefined } | null}
+ */
+const elementAnswer = (schema, entered, w) =>
+  JSON.parse(answer(schema, JSON.stringify(entered ?? null), JSON.stringify(w ?? null)));
+
+/**
+ * The card of task `id` of `client` (else of `snapshot`), or null; without its snapshot when that is
+ * the one of digest `drawn`. The clients are checked when set (`checkClient`).
+ * @param {TaskClient} client
+ * @param {string} id
+ * @param {unknown} snapshot
+ * @param {string | null} drawn
+ * @param {unknown} w
+ * @returns {Card | null}
+ */
+const elementCard = (client, id, snapshot, drawn, w) => client[ELEMENT]("card", { id, snapshot, drawn, words: w });
+
+/**
+ * The rows of `client`'s list.
+ * @param {TaskClient} client
+ * @param {unknown} w
+ * @returns {DoneValues["list"]}
+ */
+const elementList = (client, w) => client[ELEMENT]("list", { words: w });
+
+/**
+ * Sends a form's `responses` (JSON text) for task `id`.
+ * @param {unknown} client
+ * @param {string} id
+ * @param {string} responses
+ * @returns {Promise<unknown>}
+ */
+const elementRespond = (client, id, responses) =>
+  /** @type {TaskClient} */ (client)[ELEMENT]("respond", { id, answersText: responses });
 
 /**
  * @import { TaskSnapshot } from "#pkg/mcp_tasks_web.js"
  * @import { DefineMcpTaskOptions, McpTaskElement } from "#pkg/element.js"
- * @import { Card, CardResult, FieldView, ListRow, QuestionView } from "../../types/door-protocol.js"
+ * @import { Card, CardResult, DoneValues, FieldView, ListRow, QuestionView } from "../../types/door-protocol.js"
  */
 // (`#pkg/element.js` in a type import is the published declaration, element.d.ts.)
 /** The words of an element, by key (`elementWords`). */
@@ -345,11 +406,6 @@ function upgradeProperties(element, names) {
  */
 function checkClient(client) {
   if (client == null || client instanceof TaskClient) return client ?? null;
-  if (/** @type {{ constructor?: { name?: unknown } }} */ (client)?.constructor?.name === "TaskClient") {
-    throw new TypeError(
-      'client is a TaskClient of the client-only build ("mcp-tasks-web"); a page with <mcp-task> imports init and TaskClient from "mcp-tasks-web/element"',
-    );
-  }
   throw new TypeError("client must be a TaskClient");
 }
 
@@ -1374,10 +1430,7 @@ export function defineMcpTask(options = {}) {
   try {
     elementWords("en", null);
   } catch (cause) {
-    throw new TypeError(
-      'defineMcpTask: the wasm module is not initialised; await init() from "mcp-tasks-web/element" first (the init of "mcp-tasks-web" loads the client-only build)',
-      { cause },
-    );
+    throw new TypeError("defineMcpTask: init() has not loaded the card model", { cause });
   }
   shared = options.labels ?? null;
   if (!customElements.get(tagName)) customElements.define(tagName, makeTaskElement());

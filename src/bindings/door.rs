@@ -82,3 +82,29 @@ pub fn element_answer(schema: &str, entered: &str, words: &str) -> String {
 pub fn element_elapsed(ms: f64) -> String {
     crate::element::model::elapsed::format_elapsed(ms as i64)
 }
+
+// The client's build exports the element's three functions too, answering that it has no card model
+// (`null`): with the same exports in the same order, wasm-opt gives both builds the same short names,
+// so one glue (the one bundled in `pkg/client.js`) drives either module, and a page whose data layer
+// imports "mcp-tasks-web" and whose UI imports "mcp-tasks-web/element" loads one driver.
+
+/// Without the element: `null` (no words; the element reports that the module has no card model).
+#[cfg(not(feature = "element"))]
+#[wasm_bindgen(js_name = elementWords, skip_typescript)]
+pub fn element_words(_lang: &str, _layers: &str) -> String {
+    "null".to_owned()
+}
+
+/// Without the element: `null`.
+#[cfg(not(feature = "element"))]
+#[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
+pub fn element_answer(_schema: &str, _entered: &str, _words: &str) -> String {
+    "null".to_owned()
+}
+
+/// Without the element: empty.
+#[cfg(not(feature = "element"))]
+#[wasm_bindgen(js_name = elementElapsed, skip_typescript)]
+pub fn element_elapsed(_ms: f64) -> String {
+    String::new()
+}

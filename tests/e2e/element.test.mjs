@@ -688,15 +688,14 @@ test("labels: defineMcpTask({ labels }) adds a language, el.labels overrides sin
   });
 });
 
-test("two builds: element.js re-exports its build's API, and refuses a TaskClient of the client-only build", { timeout: 30_000 }, async () => {
-  await withSession(suite, "two-builds", {}, async (s) => {
+test("one driver: element.js and mcp_tasks_web.js re-export the main entry's init and TaskClient, and a client of the main entry is accepted", { timeout: 30_000 }, async () => {
+  await withSession(suite, "one-driver", {}, async (s) => {
     await s.open();
     const seen = await s.page.evaluate(async (url) => {
       const element = await import("/pkg/element.js");
-      const full = await import("/pkg/mcp_tasks_web.js");
-      const clientOnly = await import("/pkg/client.js");
-      await clientOnly.default();
-      const other = await clientOnly.TaskClient.open({ url, namespace: "two-builds-other", autoPoll: false });
+      const cardHost = await import("/pkg/mcp_tasks_web.js");
+      const main = await import("/pkg/client.js");
+      const other = await main.TaskClient.open({ url, namespace: "one-driver-other", autoPoll: false });
       const el = document.createElement("mcp-task");
       let refused = null;
       try {
@@ -704,19 +703,26 @@ test("two builds: element.js re-exports its build's API, and refuses a TaskClien
       } catch (e) {
         refused = `${e.name}: ${e.message}`;
       }
+      const kept = el.client === other;
       other.close();
+      let stranger = null;
+      try {
+        el.client = { constructor: { name: "TaskClient" } };
+      } catch (e) {
+        stranger = `${e.name}: ${e.message}`;
+      }
       return {
-        sameClass: element.TaskClient === full.TaskClient,
-        sameInit: element.default === full.default,
-        clientOnlyHasNoElement: !("elementCard" in clientOnly) && "elementCard" in full,
+        sameClass: element.TaskClient === main.TaskClient && cardHost.TaskClient === main.TaskClient,
+        sameInit: element.default === main.default && cardHost.default === main.default,
         refused,
-        kept: el.client,
+        kept,
+        stranger,
       };
     }, `${s.server.base}/mcp`);
-    assert.ok(seen.sameClass && seen.sameInit, "element.js re-exports init and TaskClient of the element's build");
-    assert.ok(seen.clientOnlyHasNoElement, "the client-only build has no element model");
-    assert.match(seen.refused ?? "", /^TypeError: .*client-only build.*"mcp-tasks-web\/element"/, "the refusal names the import to use");
-    assert.equal(seen.kept, null, "the refused client was not kept");
+    assert.ok(seen.sameClass && seen.sameInit, "one TaskClient class and one init() behind every entry");
+    assert.equal(seen.refused, null, "a client of the main entry is accepted");
+    assert.ok(seen.kept, "and kept");
+    assert.equal(seen.stranger, "TypeError: client must be a TaskClient", "anything else is refused");
   });
 });
 

@@ -88,6 +88,16 @@ export function protocolVersion() {
 export function tasksExtensionId() {
   return "io.modelcontextprotocol/tasks";
 }
+// The element's functions, as the client's module answers them: it has no card model.
+export function elementWords() {
+  return "null";
+}
+export function elementAnswer() {
+  return "null";
+}
+export function elementElapsed() {
+  return "";
+}
 
 export class ClientDoor {
   /**

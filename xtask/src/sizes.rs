@@ -37,6 +37,50 @@ pub fn check_budget(what: &str, rows: &[FileSize], budget: usize) -> Result<()> 
     )))
 }
 
+/// The package files a page loads through the static imports of `entries` (files in `dir`), each
+/// once however many modules import it, in the order first met, followed by `wasm`: what a page
+/// whose modules import several of the package's entries downloads.
+pub fn page_files(dir: &Path, entries: &[&str], wasm: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut seen: Vec<std::path::PathBuf> = Vec::new();
+    let mut todo: Vec<std::path::PathBuf> = entries.iter().rev().map(|e| dir.join(e)).collect();
+    while let Some(file) = todo.pop() {
+        if seen.contains(&file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).context(format!("reading {}", file.display()))?;
+        let mut found = static_imports(&text).into_iter().map(|name| dir.join(name)).collect::<Vec<_>>();
+        found.reverse();
+        seen.push(file);
+        todo.extend(found);
+    }
+    seen.push(wasm.to_path_buf());
+    Ok(seen)
+}
+
+/// The files beside it that a module imports statically (`import … from "./x.js"`, `export … from
+/// "./x.js"`, `import "./x.js"`), minified or not; `import("./x.js")` is loaded later, if at all.
+fn static_imports(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for keyword in ["from", "import"] {
+        for quote in ['"', '\''] {
+            for space in ["", " "] {
+                let marker = format!("{keyword}{space}{quote}./");
+                let mut rest = text;
+                while let Some(at) = rest.find(&marker) {
+                    rest = &rest[at + marker.len()..];
+                    if let Some(end) = rest.find(quote) {
+                        let name = &rest[..end];
+                        if !out.iter().any(|n: &String| n == name) {
+                            out.push(name.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Raw and gzip -9 size of one file.
 pub struct FileSize {
     /// The file name as shown in the table.
@@ -108,6 +152,22 @@ mod tests {
 
     fn file(gzip: usize) -> FileSize {
         FileSize { name: "f".into(), raw: gzip * 3, gzip }
+    }
+
+    #[test]
+    fn a_module_imported_by_two_entries_is_counted_once() {
+        let dir = std::env::temp_dir().join(format!("xtask-page-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("client.js"), "export const a=1;").unwrap();
+        std::fs::write(
+            dir.join("element.js"),
+            "import{a}from\"./client.js\";export*from\"./client.js\";import(\"./full.js\")",
+        )
+        .unwrap();
+        let files = page_files(&dir, &["client.js", "element.js"], &dir.join("x.wasm")).unwrap();
+        let names: Vec<_> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(names, ["client.js", "element.js", "x.wasm"]);
     }
 
     #[test]

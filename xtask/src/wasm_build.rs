@@ -47,9 +47,9 @@ const PKG_IMPORT: &str = "#pkg/";
 
 /// The driver's module the client build bundles with its door's glue into `client.js`.
 const CLIENT_ENTRY: &str = "js/driver/task_client.js";
-/// The driver's module the card host's build bundles with its door's glue into `mcp_tasks_web.js`.
+/// `mcp_tasks_web.js` as it ships (not bundled): the API of element.js under the card host's name.
 const CARD_HOST_ENTRY: &str = "js/driver/element_entry.js";
-/// The elements' module, shipped as `element.js` over `mcp_tasks_web.js` (stylesheet and code minified).
+/// The elements' module, shipped as `element.js` over `client.js` (stylesheet and code minified).
 const ELEMENT_SOURCE: &str = "js/element/element.js";
 /// The shipped JS that stays a file of its own in pkg/, as written (bar its `#pkg/` imports): the
 /// entries over the client build (the Node, Deno and workerd ones, which load its full door too, and
@@ -105,10 +105,10 @@ impl Package {
         [self.client.wasm.clone(), self.client.js.clone()]
     }
 
-    /// What a host that shows `<mcp-task>` cards downloads: the element build's .wasm and JS, and
-    /// element.js.
+    /// What a host that shows `<mcp-task>` cards downloads: the card host's .wasm, and element.js over
+    /// the client's JS (`client.js`, whose glue drives that module).
     pub fn element_files(&self) -> [PathBuf; 3] {
-        [self.element.wasm.clone(), self.element.js.clone(), self.dir.join("element.js")]
+        [self.element.wasm.clone(), self.client.js.clone(), self.dir.join("element.js")]
     }
 
     /// What either loads beside those when a 2025-11-25 server or record is met: the full doors.
@@ -148,7 +148,8 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
     }
     let (client, client_full) =
         build_driver_entry(root, tools, &[], &dir, CLIENT_ENTRY, CLIENT_OUT_NAME, Some(WITHOUT_ELEMENT))?;
-    let (element, element_full) = build_driver_entry(root, tools, &["element"], &dir, CARD_HOST_ENTRY, OUT_NAME, None)?;
+    let (element, element_full) = build_card_host(root, tools, &dir)?;
+    same_names(&client, &element)?;
     // element.js: its stylesheet minified in a copy beside the doors (the source its map shows), then
     // its code into pkg/.
     let element_js = dir.join(file_name(ELEMENT_SOURCE));
@@ -195,7 +196,8 @@ fn as_in_package(source: &str, text: &str) -> Result<String> {
     let text = text
         .replace(&format!("\"{PKG_IMPORT}"), "\"./")
         .replace(&bundled(CLIENT_ENTRY), &format!("\"./{CLIENT_OUT_NAME}.js\""))
-        .replace(&bundled(CARD_HOST_ENTRY), &format!("\"./{OUT_NAME}.js\""));
+        .replace(&bundled(CARD_HOST_ENTRY), &format!("\"./{OUT_NAME}.js\""))
+        .replace(&bundled(ELEMENT_SOURCE), &format!("\"./{}\"", file_name(ELEMENT_SOURCE)));
     // A JSDoc `@import` names types only: the minifier drops it with its comment.
     let stray = ["from \"#", "import(\"#", "from \"../", "import(\"../"];
     let code = |line: &&str| !line.trim_start().starts_with(['*', '/']);
@@ -251,6 +253,46 @@ fn build_driver_entry(
         .context(format!("bundling {entry} with {}", door.js.display()))?;
     let wasm = copy_into(&door.wasm, dir)?;
     Ok((Pkg { dir: dir.to_path_buf(), js: bundled, wasm, ..door }, full))
+}
+
+/// The card host's doors into `dir`: its module (`mcp_tasks_web_bg.wasm`, with the element's model),
+/// which the client's glue in `client.js` drives (see [`same_names`]), and its full door (glue and
+/// module, with the 2025-11-25 flow). `mcp_tasks_web.js` is [`CARD_HOST_ENTRY`] as it ships: the API of
+/// element.js under that name, not a second driver.
+fn build_card_host(root: &Path, tools: &BuildTools, dir: &Path) -> Result<(Pkg, Pkg)> {
+    let doors = root.join(DOORS_DIR);
+    let full_name = format!("{OUT_NAME}_full");
+    let full = emit(root, tools, compile(root, &["element", "legacy"])?, &doors, &full_name)?;
+    let full = ship(full, dir)?;
+    let door = emit(root, tools, compile(root, &["element"])?, &doors, OUT_NAME)?;
+    let wasm = copy_into(&door.wasm, dir)?;
+    let js = dir.join(format!("{OUT_NAME}.js"));
+    copy_own(root, CARD_HOST_ENTRY, &js)?;
+    Ok((Pkg { dir: dir.to_path_buf(), js, wasm, ..door }, full))
+}
+
+/// `Ok` when the client's module and the card host's have the same imports and exports under the
+/// same short names, bar the exports only the card host's has: then the client's glue, bundled in
+/// `client.js`, drives either, and a page with cards loads one driver. The client's build exports
+/// the element's functions too (answering that it has no card model) so that the names line up.
+fn same_names(client: &Pkg, card_host: &Pkg) -> Result<()> {
+    let read =
+        |pkg: &Pkg| -> Result<short_names::NameMap> { short_names::NameMap::parse(&workspace::read(&pkg.names_map)?) };
+    let (a, b) = (read(client)?, read(card_host)?);
+    // The import module is named after the build before it is shortened; compare names only.
+    let imports = |m: &short_names::NameMap| -> Vec<(String, String)> {
+        m.imports.iter().map(|(_, old, new)| (old.clone(), new.clone())).collect()
+    };
+    if imports(&a) != imports(&b) || a.exports != b.exports {
+        return Err(crate::error::Error::msg(format!(
+            "the client's module and the card host's differ in their imports or exports ({} and {}), so \
+             client.js's glue cannot drive mcp_tasks_web_bg.wasm: give both builds the same #[wasm_bindgen] \
+             exports (src/bindings/door.rs)",
+            client.names_map.display(),
+            card_host.names_map.display()
+        )));
+    }
+    Ok(())
 }
 
 /// `built`'s glue and module copied into `dir` under the same names; the copies' paths.

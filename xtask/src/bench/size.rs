@@ -6,7 +6,7 @@
 //!   server or record (`client_full_bg.wasm` + `client_full.js`: the door with that flow, which the
 //!   first hands over to); printed beside the others, without a budget of its own;
 //! - ours, client + element: what a host with `<mcp-task>` cards (`mcp-tasks-web/element`) downloads,
-//!   pkg/'s element build (`mcp_tasks_web_bg.wasm` + `mcp_tasks_web.js`) with element.js;
+//!   pkg/'s element build (`mcp_tasks_web_bg.wasm`) with element.js over `client.js`;
 //!
 //!   pkg/ is rebuilt here as `cargo xtask build` makes it, so the figure is never stale;
 //! - official: `@modelcontextprotocol/ext-tasks` with `@modelcontextprotocol/client`, bundled by
@@ -73,7 +73,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     let notes = [
         ("client", Subject::Ours, "client: what `import \"mcp-tasks-web\"` loads, pkg/client_bg.wasm + client.js (the door: cargo → wasm-bindgen → wasm-opt -Oz and rerelooped, no cargo features; the JS driver bundled with its glue); each file compressed on its own"),
         (FULL_DOOR, Subject::Ours, "the client's full door: what it loads when a 2025-11-25 server or record is met, pkg/client_full_bg.wasm + client_full.js (feature `legacy`); not a budget, a 2026-07-28 host never loads it"),
-        ("client + element", Subject::Ours, "client + element: what `mcp-tasks-web/element` loads, pkg/mcp_tasks_web_bg.wasm + mcp_tasks_web.js + element.js (feature `element`)"),
+        ("client + element", Subject::Ours, "client + element: what `mcp-tasks-web/element` loads, pkg/mcp_tasks_web_bg.wasm + client.js + element.js (feature `element`)"),
     ];
     let official_note = format!(
         "{versions} + the host code in {OFFICIAL_ENTRY}, one esbuild {} bundle (minified, browser, ESM, tree-shaken)",
