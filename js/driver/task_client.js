@@ -37,25 +37,25 @@ import {
 
 // For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`), and
 // the protocol's names as the shipped entry exports them; the element's model functions for
-// `element.js` (not host API: they answer `null` over the client's module, which has no card model).
+// `element.js` (not host API: over the client's module, which has no card model, they throw).
 export { elementAnswer, elementElapsed, elementWords, initSync, protocolVersion, tasksExtensionId } from "#door";
 
 // ---- Which module `init()` loads: the client's, or the card host's when element.js chose it ----
-// Both modules have the same exports (the client's answers the element's with `null`), so this one
-// glue drives either. element.js calls `setDoor` when it is evaluated; in a page whose data layer
+// Both modules have the same export names, so this glue (the card host's) drives either; without an
+// argument, `init()` loads the client's. element.js calls `setDoor` when it is evaluated; in a page whose data layer
 // imports this entry and whose UI imports element.js, the module graph evaluates element.js before
 // `init()` decides (one turn later), so the page loads one driver and one module.
-/** @type {URL | undefined} */
-let firstDoor;
+/** The module `init()` loads when given none (in pkg/, beside client.js). */
+let firstDoor = new URL("./client_bg.wasm", import.meta.url);
 
 /**
- * Loads the door's module: `input` if given, else the one `setDoor` named, else the client's beside
- * this file.
+ * Loads the door's module: `input` if given, else the client's beside this file, or the card host's
+ * once element.js named it (`setDoor`).
  * @param {Parameters<typeof init>[0]} [input]
  */
 export default async function start(input) {
   await null;
-  return init(input ?? (firstDoor && { module_or_path: firstDoor }));
+  return init(input ?? { module_or_path: firstDoor });
 }
 
 /**

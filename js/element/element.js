@@ -41,10 +41,9 @@ setDoor(new URL("./mcp_tasks_web_bg.wasm", import.meta.url), () => import("#pkg/
  * @returns {Record<string, string>}
  */
 const elementWords = (lang, layers) => {
-  const table = JSON.parse(words(lang, JSON.stringify(layers ?? null)));
-  // The client's module answers null: init() ran before this module was imported, or was given it.
-  if (table === null) throw new TypeError("no card model: import mcp-tasks-web/element before init()");
-  return table;
+  // Over the client's module (init() ran before this module was imported, or was given it) this throws
+  // a TypeError: that module has the name but not the card model.
+  return JSON.parse(words(lang, JSON.stringify(layers ?? null)));
 };
 
 /**

@@ -83,28 +83,24 @@ pub fn element_elapsed(ms: f64) -> String {
     crate::element::model::elapsed::format_elapsed(ms as i64)
 }
 
-// The client's build exports the element's three functions too, answering that it has no card model
-// (`null`): with the same exports in the same order, wasm-opt gives both builds the same short names,
-// so one glue (the one bundled in `pkg/client.js`) drives either module, and a page whose data layer
-// imports "mcp-tasks-web" and whose UI imports "mcp-tasks-web/element" loads one driver.
+// The client's build exports the element's three names too, as functions that do nothing: with the
+// same exports in the same order, wasm-opt gives both builds the same short names, so one glue (the
+// card host's, bundled in `pkg/client.js`) drives either module, and a page whose data layer imports
+// "mcp-tasks-web" and whose UI imports "mcp-tasks-web/element" loads one driver. Only the names have
+// to match: over the client's module the glue reads no answer from them, and the element's call
+// throws a `TypeError` (it has no card model).
 
-/// Without the element: `null` (no words; the element reports that the module has no card model).
+/// Without the element: nothing (see above).
 #[cfg(not(feature = "element"))]
 #[wasm_bindgen(js_name = elementWords, skip_typescript)]
-pub fn element_words(_lang: &str, _layers: &str) -> String {
-    "null".to_owned()
-}
+pub fn element_words() {}
 
-/// Without the element: `null`.
+/// Without the element: nothing.
 #[cfg(not(feature = "element"))]
 #[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
-pub fn element_answer(_schema: &str, _entered: &str, _words: &str) -> String {
-    "null".to_owned()
-}
+pub fn element_answer() {}
 
-/// Without the element: empty.
+/// Without the element: nothing.
 #[cfg(not(feature = "element"))]
 #[wasm_bindgen(js_name = elementElapsed, skip_typescript)]
-pub fn element_elapsed(_ms: f64) -> String {
-    String::new()
-}
+pub fn element_elapsed() {}

@@ -6,7 +6,7 @@
 //!
 //! The JS sources import one another by relative paths, and what the build generates through the
 //! root package.json's subpath imports (`imports`): `#door` and `#door-full` are the doors' glue in
-//! [`DOORS_DIR`] (the client build's under the `without-element` condition), and `#pkg/<file>` a file
+//! [`DOORS_DIR`] (the card host's `#door`, whose glue drives both first doors), and `#pkg/<file>` a file
 //! of the built package, beside which the module ships. esbuild resolves `#door` when it bundles, and
 //! the modules shipped as files of their own have `#pkg/<file>` written `./<file>` (see [`copy_own`]).
 //!
@@ -32,16 +32,14 @@ const OUT_NAME: &str = "mcp_tasks_web";
 /// wasm-bindgen's `--out-name` of the client alone (what `mcp-tasks-web` loads).
 const CLIENT_OUT_NAME: &str = "client";
 
+/// How the driver imports the door with the 2025-11-25 flow, which stays out of the bundle: each
+/// bundle imports its own build's, `./<out name>_full.js`, beside it.
+const FULL_DOOR_IMPORT: &str = "#door-full";
 /// Where the build writes each door's glue and module under the name it ships with (`client.js` and
 /// `client_bg.wasm`, `client_full.js`, `mcp_tasks_web.js`, `mcp_tasks_web_full.js` and theirs), from
 /// the repository root: the files the root package.json's `#door` and `#door-full` name.
 pub(crate) const DOORS_DIR: &str = "target/js";
-/// The package.json condition under which `#door` and `#door-full` are the client build's doors
-/// (without it, the card host's, whose glue exports the element's functions as well).
-const WITHOUT_ELEMENT: &str = "without-element";
-/// How the driver imports the door with the 2025-11-25 flow, which stays out of the bundle: each
-/// bundle imports its own build's, `./<out name>_full.js`, beside it.
-const FULL_DOOR_IMPORT: &str = "#door-full";
+
 /// The specifier prefix of a file of the built package (the root package.json's `#pkg/<file>`).
 const PKG_IMPORT: &str = "#pkg/";
 
@@ -146,9 +144,9 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
     for source in OWN_FILES {
         copy_own(root, source, &dir.join(file_name(source)))?;
     }
-    let (client, client_full) =
-        build_driver_entry(root, tools, &[], &dir, CLIENT_ENTRY, CLIENT_OUT_NAME, Some(WITHOUT_ELEMENT))?;
+    // The card host's first: its glue (`#door`) is the one client.js bundles, which drives either module.
     let (element, element_full) = build_card_host(root, tools, &dir)?;
+    let (client, client_full) = build_driver_entry(root, tools, &[], &dir, CLIENT_ENTRY, CLIENT_OUT_NAME, None)?;
     same_names(&client, &element)?;
     // element.js: its stylesheet minified in a copy beside the doors (the source its map shows), then
     // its code into pkg/.
@@ -272,9 +270,9 @@ fn build_card_host(root: &Path, tools: &BuildTools, dir: &Path) -> Result<(Pkg, 
 }
 
 /// `Ok` when the client's module and the card host's have the same imports and exports under the
-/// same short names, bar the exports only the card host's has: then the client's glue, bundled in
-/// `client.js`, drives either, and a page with cards loads one driver. The client's build exports
-/// the element's functions too (answering that it has no card model) so that the names line up.
+/// same short names: then the card host's glue, bundled in `client.js`, drives either, and a page
+/// with cards loads one driver. The client's build exports the element's names too (functions that do
+/// nothing) so that the names line up.
 fn same_names(client: &Pkg, card_host: &Pkg) -> Result<()> {
     let read =
         |pkg: &Pkg| -> Result<short_names::NameMap> { short_names::NameMap::parse(&workspace::read(&pkg.names_map)?) };
@@ -286,8 +284,8 @@ fn same_names(client: &Pkg, card_host: &Pkg) -> Result<()> {
     if imports(&a) != imports(&b) || a.exports != b.exports {
         return Err(crate::error::Error::msg(format!(
             "the client's module and the card host's differ in their imports or exports ({} and {}), so \
-             client.js's glue cannot drive mcp_tasks_web_bg.wasm: give both builds the same #[wasm_bindgen] \
-             exports (src/bindings/door.rs)",
+             the glue in client.js cannot drive both modules: give both builds the same #[wasm_bindgen] \
+             export names (src/bindings/door.rs)",
             client.names_map.display(),
             card_host.names_map.display()
         )));
