@@ -399,7 +399,7 @@ function upgradeProperties(element, names) {
 }
 
 /**
- * The client or `null`; anything else is refused (the wasm module can only read its own clients).
+ * The client or `null`; anything else is refused (a card is its client's own door's answer).
  * @param {unknown} client
  * @returns {TaskClient | null}
  */

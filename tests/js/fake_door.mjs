@@ -88,16 +88,14 @@ export function protocolVersion() {
 export function tasksExtensionId() {
   return "io.modelcontextprotocol/tasks";
 }
-// The element's functions, as the client's module answers them: it has no card model.
-export function elementWords() {
-  return "null";
-}
-export function elementAnswer() {
-  return "null";
-}
-export function elementElapsed() {
-  return "";
-}
+// The element's functions, which the driver re-exports for element.js; over the client's module, which
+// has no card model, they throw.
+const noCardModel = () => {
+  throw new TypeError("no card model in this module");
+};
+export const elementWords = noCardModel;
+export const elementAnswer = noCardModel;
+export const elementElapsed = noCardModel;
 
 export class ClientDoor {
   /**
