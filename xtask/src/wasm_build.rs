@@ -508,11 +508,12 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path, out
 /// `--low-memory-unused` lets wasm-opt fold a constant added to an address into the load's or store's
 /// offset (the two differ only when the sum wraps below 1 KiB): true of rustc's wasm32 layout, whose
 /// stack comes first and grows down from 1 MiB to 0 with the data and the heap above it, so only a stack
-/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip). `-ocimfs=20`
+/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip). `-ocimfs=15`
 /// (`--one-caller-inline-max-function-size`): a function with one caller is inlined into it only when
 /// it is small, where the default inlines every one whatever its size; the big async state machines
-/// and the views it made from many such functions compressed worse than the calls (the .wasm grows by
-/// 5.4 KB raw and loses 6.4 KB gzip; 10, 30 and 50 measured within 0.1, 0.1 and 1.4 KB gzip of 20).
+/// and the views it made from many such functions compressed worse than the calls (at 20, the .wasm
+/// grew by 5.4 KB raw and lost 6.4 KB gzip). With the passes below, 15 beats 20 by 40 B gzip on the
+/// client's .wasm and 35 B on the card host's; 12, 17 and 25 measured worse than 15 on both.
 /// `-aimfs=4` (`--always-inline-max-function-size`, 2 by default) inlines functions of up to 4 bytes of
 /// code wherever they are called: the module grows (0.4 KB raw) but the calls it spares compressed
 /// worse (83 B gzip off the client's .wasm, 56 B off the card host's; 3, 5 and 6 measured 15, 48 and
@@ -538,7 +539,7 @@ fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
         "--strip-producers",
         "--strip-target-features",
         "--low-memory-unused",
-        "-ocimfs=20",
+        "-ocimfs=15",
         "-aimfs=4",
         "-Os",
         "--flatten",
