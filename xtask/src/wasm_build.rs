@@ -1,8 +1,9 @@
 //! The pipeline that turns the Rust crate into the npm package in pkg/: pkg-template, then for the
 //! door (`src/door/`) of the client alone and of the client with the element, each without and with
-//! the 2025-11-25 flow: cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt (-Oz, rerelooped, -Oz again; see
-//! `optimise`) → short import and export names (see [`short_names`]) into [`DOORS_DIR`] → the JS
-//! driver (`js/driver/`) bundled with the first door's glue by esbuild (see [`build`]).
+//! the 2025-11-25 flow: cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt (-Os, rerelooped, -Oz,
+//! functions sorted by name; see `optimise`) → short import and export names (see [`short_names`])
+//! into [`DOORS_DIR`] → the JS driver (`js/driver/`) bundled with the first door's glue by esbuild (see
+//! [`build`]).
 //!
 //! The JS sources import one another by relative paths, and what the build generates through the
 //! root package.json's subpath imports (`imports`): `#door` and `#door-full` are the doors' glue in
@@ -528,30 +529,49 @@ fn compile(root: &Path, features: &[&str]) -> Result<PathBuf> {
     }
 }
 
-/// Generates the JS glue and TypeScript types next to the processed .wasm.
+/// Generates the JS glue and TypeScript types next to the processed .wasm. `--no-demangle` keeps rustc's
+/// symbol names in the module's `name` section, which [`optimise`] sorts the functions by (and then
+/// drops): in that order the card host's .wasm is 71 B gzip smaller and the client's 121 B than in the
+/// order of the demangled names. The glue is the same either way.
 fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path, out_name: &str) -> Result<()> {
-    let mut bindgen = cmd::command(&tools.wasm_bindgen, ["--target", "web", "--out-name", out_name, "--out-dir"]);
+    let mut bindgen =
+        cmd::command(&tools.wasm_bindgen, ["--target", "web", "--no-demangle", "--out-name", out_name, "--out-dir"]);
     bindgen.arg(out_dir).arg(raw_wasm).current_dir(root);
     cmd::run(&mut bindgen)
 }
 
-/// `wasm-opt -Oz --flatten --rereloop -Oz --converge` in place, via a temporary file so an interrupted run leaves no
-/// half-written module. `--converge` repeats the passes while the module still shrinks (a few hundred
-/// gzip bytes more than one `-Oz` on this module, for a few seconds of build). The `producers` and
-/// `target_features` sections go too: engines read neither, and wasm-bindgen ran before (234 B gzip).
+/// `wasm-opt -aimfs=4 -Os --flatten --rereloop -Oz --converge --reorder-functions-by-name` in place, via a
+/// temporary file so an interrupted run leaves no half-written module. `--converge` repeats the passes
+/// while the module still shrinks (a few hundred gzip bytes more than one `-Oz` on this module, for a few
+/// seconds of build). The `producers` and `target_features` sections go too: engines read neither, and
+/// wasm-bindgen ran before (234 B gzip).
 /// `--low-memory-unused` lets wasm-opt fold a constant added to an address into the load's or store's
 /// offset (the two differ only when the sum wraps below 1 KiB): true of rustc's wasm32 layout, whose
 /// stack comes first and grows down from 1 MiB to 0 with the data and the heap above it, so only a stack
-/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip). `-ocimfs=20`
+/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip). `-ocimfs=15`
 /// (`--one-caller-inline-max-function-size`): a function with one caller is inlined into it only when
 /// it is small, where the default inlines every one whatever its size; the big async state machines
-/// and the views it made from many such functions compressed worse than the calls (the .wasm grows by
-/// 5.4 KB raw and loses 6.4 KB gzip; 10, 30 and 50 measured within 0.1, 0.1 and 1.4 KB gzip of 20).
-/// After a first `-Oz`, `--flatten --rereloop` rebuilds each function's control flow from its basic
+/// and the views it made from many such functions compressed worse than the calls (at 20, the .wasm
+/// grew by 5.4 KB raw and lost 6.4 KB gzip). With the passes below, 15 beats 20 by 40 B gzip on the
+/// client's .wasm and 35 B on the card host's; 12, 17 and 25 measured worse than 15 on both.
+/// `-aimfs=4` (`--always-inline-max-function-size`, 2 by default) inlines functions of up to 4 bytes of
+/// code wherever they are called: the module grows (0.4 KB raw) but the calls it spares compressed
+/// worse (83 B gzip off the client's .wasm, 56 B off the card host's; 3, 5 and 6 measured 15, 48 and
+/// 196 B worse than 4).
+/// After a first pass, `--flatten --rereloop` rebuilds each function's control flow from its basic
 /// blocks, and the second `-Oz --converge` shrinks that again: the door's big event and effect matches
 /// come out as smaller branch tables (534 B gzip off the card host's .wasm, 504 B off the client's;
-/// rerelooping before the first `-Oz` saved less, 337 B, and twice no more). The decode figure in
-/// Chromium did not move (6.75 / 19.70 / 24.17 µs with it, 6.63 / 19.79 / 24.70 µs without).
+/// rerelooping before the first pass saved less, 337 B, and twice no more). The decode figure in
+/// Chromium did not move (6.75 / 19.70 / 24.17 µs with it, 6.63 / 19.79 / 24.70 µs without). The first
+/// pass is `-Os`, not `-Oz`: it leaves the second more to fold (103 B gzip off the client's .wasm,
+/// 110 B off the card host's; `-O1` and `-O2` first saved less, and `-Os` for both lost 189 B).
+/// Last, `--reorder-functions-by-name` puts the functions in the order of their symbol names, which
+/// wasm-bindgen's output keeps ([`bindgen`]): a module's functions, and the copies of one generic
+/// function, end up side by side, within reach of each other in gzip's 32 KiB window. Only the order of
+/// the code section changes (calls, the table and the exports follow their functions); it took 409 B
+/// gzip off the client's .wasm and 336 B off the card host's (as `cargo xtask build` measures; 844 and
+/// 448 B with zlib's `gzip -9`). Sorting first, before the passes, saved less; `--reorder-functions`
+/// (by call count) added 1.7 KB, and sorting by the demangled names 121 B (client) and 71 B (card host).
 fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
     let tmp = wasm.with_extension("wasm.opt");
     let mut opt = tools.wasm_opt.command();
@@ -559,12 +579,14 @@ fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
         "--strip-producers",
         "--strip-target-features",
         "--low-memory-unused",
-        "-ocimfs=20",
-        "-Oz",
+        "-ocimfs=15",
+        "-aimfs=4",
+        "-Os",
         "--flatten",
         "--rereloop",
         "-Oz",
         "--converge",
+        "--reorder-functions-by-name",
     ])
     .args(crate::toolchain::WASM_OPT_FEATURES)
     .arg(wasm)

@@ -71,7 +71,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         npm_version(ctx.root, "@modelcontextprotocol/client")?
     );
     let notes = [
-        ("client", Subject::Ours, "client: what `import \"mcp-tasks-web\"` loads, pkg/client_bg.wasm + client.js (the door: cargo → wasm-bindgen → wasm-opt -Oz and rerelooped, no cargo features; the JS driver bundled with its glue); each file compressed on its own"),
+        ("client", Subject::Ours, "client: what `import \"mcp-tasks-web\"` loads, pkg/client_bg.wasm + client.js (the door: cargo → wasm-bindgen → wasm-opt -Os, rerelooped and -Oz, no cargo features; the JS driver bundled with its glue); each file compressed on its own"),
         (FULL_DOOR, Subject::Ours, "the client's full door: what it loads when a 2025-11-25 server or record is met, pkg/client_full_bg.wasm + client_full.js (feature `legacy`); not a budget, a 2026-07-28 host never loads it"),
         ("client + element", Subject::Ours, "client + element: what `mcp-tasks-web/element` loads, pkg/mcp_tasks_web_bg.wasm + client.js + element.js (feature `element`)"),
     ];
