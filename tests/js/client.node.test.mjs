@@ -28,6 +28,8 @@ test("build runs as a task, reports progress and completes", async () => {
   const done = await client.wait(out.task.taskId);
   assert.equal(done.status, "completed");
   assert.equal(done.result.structuredContent.target, "node");
+  // Events go out on the next macrotask (they are queued, in order), so the completed one may follow wait().
+  await new Promise((resolve) => setTimeout(resolve, 0));
   assert.ok(new Set(seen).size >= 2, `progress messages: ${seen}`);
   assert.equal(client.tasks().length, 1);
   client.close();
