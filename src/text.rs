@@ -56,6 +56,16 @@ pub(crate) fn pieces(text: &str, separator: u8) -> impl Iterator<Item = &str> {
     })
 }
 
+/// `value`'s `Display` text, as `to_string()` gives it. One copy for every type: `to_string()` brings a
+/// copy of itself for each type it is called on (eight of them were 1.1 KB of .wasm). JSON values are
+/// written with `json::to_string`, shared keys (`Rc<str>`) copied with `String::from`.
+pub(crate) fn display(value: &dyn std::fmt::Display) -> String {
+    let mut out = String::new();
+    // Writing into a `String` cannot fail.
+    let _ = std::fmt::write(&mut out, format_args!("{value}"));
+    out
+}
+
 /// `n` in decimal. Numbers, keys and messages write `u64`, `i64` and `u16` with these rather than with
 /// `{}` or `to_string()`, whose `Display` impls were 1.4 KB of .wasm; `usize` (`u32` on wasm32) keeps
 /// `{}`, since core's own panic messages keep its `Display` in the .wasm anyway.

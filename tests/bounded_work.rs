@@ -210,7 +210,8 @@ fn a_too_large_form_says_so_and_offers_only_decline_and_cancel() {
     ));
     for language in SHIPPED {
         let labels = Labels::resolve(language, &[]);
-        let card = view::card(&model, &labels, &Server { name: "tasks.example", loopback: false, local: false }, &no_url);
+        let card =
+            view::card(&model, &labels, &Server { name: "tasks.example", loopback: false, local: false }, &no_url);
         let q = &card["questions"][0];
         let said = labels.fill("form.invalidSchema", &[("error", "requestedSchema is too large for this client")]);
         assert_eq!(q["invalid"].as_str(), Some(said.as_str()), "{language}: the form cannot be shown, and why");

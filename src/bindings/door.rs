@@ -14,7 +14,7 @@ pub struct ClientDoor {
 
 /// The effects as a JSON array's text.
 fn effects_text(effects: Vec<Value>) -> String {
-    Value::Array(effects).to_string()
+    crate::json::to_string(&Value::Array(effects))
 }
 
 #[wasm_bindgen]
@@ -29,7 +29,7 @@ impl ClientDoor {
                 code: None,
                 retryable: false,
             };
-            JsValue::from_str(&crate::door::error_json(&error).to_string())
+            JsValue::from_str(&crate::json::to_string(&crate::door::error_json(&error)))
         };
         let options = crate::json::from_str(options).map_err(|e| fail(format!("options: {e}")))?;
         let door = Door::open(&options, seed as u64).map_err(|e| fail(e.message))?;
@@ -63,7 +63,7 @@ fn json_of(text: &str) -> Value {
 #[cfg(feature = "element")]
 #[wasm_bindgen(js_name = elementWords, skip_typescript)]
 pub fn element_words(lang: &str, layers: &str) -> String {
-    crate::element::model::labels::Labels::layered(lang, &json_of(layers)).table().to_string()
+    crate::json::to_string(&crate::element::model::labels::Labels::layered(lang, &json_of(layers)).table())
 }
 
 /// Checks what the user `entered` (JSON text) in the form of `schema` (JSON text), in the words of
@@ -73,7 +73,7 @@ pub fn element_words(lang: &str, layers: &str) -> String {
 #[wasm_bindgen(js_name = elementAnswer, skip_typescript)]
 pub fn element_answer(schema: &str, entered: &str, words: &str) -> String {
     let labels = crate::element::model::labels::Labels::of_table(&json_of(words));
-    crate::element::model::view::answer_outcome(&json_of(schema), &json_of(entered), &labels).to_string()
+    crate::json::to_string(&crate::element::model::view::answer_outcome(&json_of(schema), &json_of(entered), &labels))
 }
 
 /// A duration in milliseconds as the card's clock shows it (`42s`, `3m 05s`, `2h 03m`).

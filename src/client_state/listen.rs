@@ -137,7 +137,7 @@ impl ClientState {
         let mut live = SortedSet::new();
         for (id, record) in self.records.iter() {
             if !record.is_settled() {
-                live.insert(id.to_string());
+                live.insert(String::from(&**id));
             }
         }
         live

@@ -287,7 +287,7 @@ impl ClientState {
                 .records
                 .iter()
                 .find(|(_, r)| r.progress_token() == Some(token.as_str()))
-                .map(|(id, _)| id.to_string()),
+                .map(|(id, _)| String::from(&**id)),
             _ => None,
         };
         let Some(id) = id else { return };
@@ -346,7 +346,7 @@ impl ClientState {
                 }
                 Err(e) => {
                     self.set_tool_bindings(name.clone(), None);
-                    rejected.push(crate::json::json!({ "name": name, "reason": e.to_string() }));
+                    rejected.push(crate::json::json!({ "name": name, "reason": crate::text::display(&e) }));
                 }
             }
         }
@@ -386,7 +386,7 @@ impl ClientState {
         event: impl FnOnce(&mut TaskRecord) -> Result<Change, RecordError>,
     ) -> Result<Change, ClientError> {
         let result = self.records.update(id, |record, _| event(record)).ok_or_else(|| ClientError::unknown_task(id))?;
-        result.map_err(|e| ClientError::new(ErrorKind::TaskState, e.to_string()))
+        result.map_err(|e| ClientError::new(ErrorKind::TaskState, crate::text::display(&e)))
     }
 
     /// Task `id` changed and is stored: tell the host and the other tabs, and settle its waiters if it
@@ -433,7 +433,7 @@ impl ClientState {
             let mut live = Vec::new();
             for (id, record) in self.records.iter() {
                 if !record.is_settled() {
-                    live.push(id.to_string());
+                    live.push(String::from(&**id));
                 }
             }
             for id in live {

@@ -124,7 +124,7 @@ impl ClientState {
         while let Some(id) = self.records.pop_expired(now) {
             if self.records.update(&id, |r, policy| r.tick(now, policy)) == Some(Change::State) {
                 self.attention.observed(&id, LocalStatus::Working, LocalStatus::Expired);
-                expired.push(id.to_string());
+                expired.push(String::from(&*id));
             }
         }
         expired
@@ -142,7 +142,7 @@ impl ClientState {
             self.records.update_taken(&id, |record, _| {
                 while actions.len() < room {
                     let Some(action) = record.next_action(now) else { break };
-                    actions.push((id.to_string(), action));
+                    actions.push((String::from(&*id), action));
                 }
             });
             taken.push(id);

@@ -49,7 +49,7 @@ impl ClientState {
     fn all_ids(&self) -> Vec<String> {
         let mut ids = Vec::with_capacity(self.records.len() + self.unknown_calls.len());
         for id in self.records.keys() {
-            ids.push(id.to_string());
+            ids.push(String::from(&**id));
         }
         for id in self.unknown_calls.keys() {
             ids.push(id.clone());
@@ -113,7 +113,7 @@ impl ClientState {
             let mut doomed = Vec::new();
             for (i, &k) in order.iter().enumerate() {
                 if i < excess || past_ttl(settled[k].1) {
-                    doomed.push(settled[k].0.to_string());
+                    doomed.push(String::from(&**settled[k].0));
                 }
             }
             doomed

@@ -34,8 +34,8 @@ pub struct Restore {
 }
 
 fn parse<T: crate::machine::stored::StoredForm>(text: &str) -> Result<T, String> {
-    let value: Value = crate::json::from_own_str(text).map_err(|e| e.to_string())?;
-    from_stored::<T>(&value).map_err(|e| e.to_string())
+    let value: Value = crate::json::from_own_str(text).map_err(|e| crate::text::display(&e))?;
+    from_stored::<T>(&value).map_err(|e| crate::text::display(&e))
 }
 
 impl ClientState {

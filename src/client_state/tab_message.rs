@@ -170,7 +170,7 @@ mod tests {
             },
         ];
         for message in messages {
-            let text = message.to_json().to_string();
+            let text = crate::json::to_string(&message.to_json());
             let read = TabMessage::from_json(&crate::json::from_str(&text).unwrap());
             assert_eq!(read, Some(message), "{text}");
         }

@@ -33,7 +33,7 @@ impl ClientState {
 
     /// The poller takes new handles only (`adopt`); the other tabs take every record it shares.
     fn take_record(&mut self, now: u64, id: String, stored: &Value, adopt: bool) {
-        let record = match self.holdable(from_stored::<TaskRecord>(stored).map_err(|e| e.to_string())) {
+        let record = match self.holdable(from_stored::<TaskRecord>(stored).map_err(|e| crate::text::display(&e))) {
             Ok(record) => record,
             // Reported, never dropped without a word: the store keeps the record for a tab that reads it.
             Err(e) => {

@@ -52,7 +52,7 @@ impl ClientState {
         let (ids, entries) = ids
             .into_iter()
             .filter_map(|id| {
-                let text = to_stored(self.record(&id)?).to_string();
+                let text = crate::json::to_string(&to_stored(self.record(&id)?));
                 Some((id.clone(), (self.keys.task(&id), text)))
             })
             .unzip();
@@ -85,7 +85,7 @@ impl ClientState {
 
     /// The stored text of task `id`'s record as it is now.
     pub fn stored_text(&self, id: &str) -> Option<String> {
-        self.record(id).map(|r| to_stored(r).to_string())
+        self.record(id).map(|r| crate::json::to_string(&to_stored(r)))
     }
 
     /// Task `id` was written (or read) as `text`.

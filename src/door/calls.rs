@@ -65,7 +65,7 @@ impl Door {
             None => self.state.tool_bindings(&name).cloned().unwrap_or_default(),
             Some(schema) => match param_headers::bindings(schema) {
                 Ok(bindings) => bindings,
-                Err(e) => return self.done(x, Err(ClientError::usage(e.to_string()))),
+                Err(e) => return self.done(x, Err(ClientError::usage(crate::text::display(&e)))),
             },
         };
         let extra = param_headers::headers(&bindings, arguments.as_ref());
@@ -77,7 +77,7 @@ impl Door {
         };
         self.state.begin_call(&call_id);
         let key = self.state.keys().call(&call_id);
-        self.out.push(Effect::Save { key, text: to_stored(&pending).to_string() });
+        self.out.push(Effect::Save { key, text: crate::json::to_string(&to_stored(&pending)) });
         let call =
             CallInFlight { x, name: name.clone(), call: MrtrCall::new(name, arguments), call_id, can_ask, extra };
         self.host_request(HostRequest::Call(call));
@@ -146,7 +146,7 @@ impl Door {
     ) {
         let retry = answers.and_then(|answers| {
             let mut ids = RequestIds::starting_at(0);
-            call.call.retry(&mut ids, round, answers).map_err(|e| ClientError::usage(e.to_string()))
+            call.call.retry(&mut ids, round, answers).map_err(|e| ClientError::usage(crate::text::display(&e)))
         });
         match retry {
             Ok((_, request)) => {

@@ -52,7 +52,9 @@ impl Door {
             }
             StateEffect::EmitAuth(detail) => self.out.push(Effect::Emit(Emitted::Auth(detail))),
             StateEffect::EmitStorage(reason) => self.out.push(Effect::Storage { reason }),
-            StateEffect::Post(message) => self.out.push(Effect::Post { text: message.to_json().to_string() }),
+            StateEffect::Post(message) => {
+                self.out.push(Effect::Post { text: crate::json::to_string(&message.to_json()) })
+            }
             StateEffect::Settle { waiter, outcome } => {
                 if let Some(x) = self.waits.remove(&waiter) {
                     let outcome = outcome.map(|id| self.snapshot(&id));

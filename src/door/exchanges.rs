@@ -69,7 +69,7 @@ impl Door {
             Purpose::Call(call) => Some(Value::from(call.call_id.as_str())),
             _ => None,
         };
-        let body = exchange.request.envelope(&exchange.rpc_id, &self.meta).to_string();
+        let body = crate::json::to_string(&exchange.request.envelope(&exchange.rpc_id, &self.meta));
         // A host call's requests name it, so the driver can end them with the host's `signal`.
         let x = match &exchange.purpose {
             Purpose::Call(call) => Some(call.x),

@@ -277,7 +277,7 @@ impl Door {
         let Some(generation) = self.era.generation else { return };
         let Some(value) = stored_link(generation, self.era.session.as_ref()) else { return };
         let key = self.state.keys().server();
-        self.out.push(super::Effect::Save { key, text: value.to_string() });
+        self.out.push(super::Effect::Save { key, text: crate::json::to_string(&value) });
     }
 
     /// The host request in the session, once it is open (`negotiating`: the session decides the
@@ -387,15 +387,17 @@ impl Door {
         send.stream = None;
         let (body, headers) = match &send.message {
             Outgoing::Request(request) => {
-                (request.envelope(&send.rpc_id).to_string(), session_headers(session_id.as_deref()))
+                (crate::json::to_string(&request.envelope(&send.rpc_id)), session_headers(session_id.as_deref()))
             }
-            Outgoing::Response(message) => (message.to_string(), session_headers(session_id.as_deref())),
+            Outgoing::Response(message) => (crate::json::to_string(message), session_headers(session_id.as_deref())),
             Outgoing::Initialize => {
                 let info =
                     client_info.unwrap_or_else(|| Implementation::new("mcp-tasks-web", env!("CARGO_PKG_VERSION")));
-                (encode_initialize(&send.rpc_id, &info, true, true).to_string(), initialize_headers())
+                (crate::json::to_string(&encode_initialize(&send.rpc_id, &info, true, true)), initialize_headers())
             }
-            Outgoing::Initialized(info) => (encode_initialized().to_string(), session_headers(info.id.as_deref())),
+            Outgoing::Initialized(info) => {
+                (crate::json::to_string(&encode_initialized()), session_headers(info.id.as_deref()))
+            }
             // An empty body makes the exchange a GET.
             Outgoing::Get => (String::new(), stream_headers(session_id.as_deref())),
         };
@@ -559,14 +561,15 @@ impl Door {
                     let request = crate::protocol::request::ClientRequest::ListTools { cursor: None };
                     let page = request
                         .decode_result(&value)
-                        .map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))?;
+                        .map_err(|e| ClientError::new(ErrorKind::Protocol, crate::text::display(&e)))?;
                     self.tool_page(page)
                 });
                 self.done(x, outcome);
             }
             Job::Call(call) => {
                 let outcome = result.map_err(|e| ClientError::from(&e)).and_then(|value| {
-                    decode_call_result(&value).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))
+                    decode_call_result(&value)
+                        .map_err(|e| ClientError::new(ErrorKind::Protocol, crate::text::display(&e)))
                 });
                 match outcome {
                     Ok(LegacyCallOutcome::Task(handle)) => {
@@ -862,7 +865,7 @@ impl Door {
         result: Result<Value, TransportError>,
     ) {
         let page = result.map_err(|e| ClientError::from(&e)).and_then(|value| {
-            decode_tool_page(&value).map_err(|e| ClientError::new(ErrorKind::Protocol, e.to_string()))
+            decode_tool_page(&value).map_err(|e| ClientError::new(ErrorKind::Protocol, crate::text::display(&e)))
         });
         let page = match page {
             Ok(page) => page,

@@ -261,7 +261,7 @@ impl Door {
             self.out.push(Effect::Timer { at });
         }
         if let Some(hint) = self.state.early_hint(now) {
-            let text = (!hint.is_empty()).then(|| Value::Array(hint).to_string());
+            let text = (!hint.is_empty()).then(|| crate::json::to_string(&Value::Array(hint)));
             self.out.push(Effect::Hint { key: self.state.keys().early_hint(), text });
         }
         self.out.take()

@@ -103,7 +103,7 @@ pub(crate) fn millis(value: &Value, what: &'static str, field: &'static str) -> 
     // Exactly whole on the digits (`2000.0`, `2e3`), not as a double (`2000.0000000000001` is not).
     match n.as_whole_u64() {
         Some(u) if u <= MAX_SAFE_INTEGER => Ok(u),
-        _ => Err(DecodeError::NotAnInteger { field, found: n.to_string() }),
+        _ => Err(DecodeError::NotAnInteger { field, found: crate::text::display(n) }),
     }
 }
 
@@ -114,5 +114,5 @@ pub(crate) fn wrong_type(what: &'static str, field: &str, expected: &'static str
 
 /// Parses text as JSON, mapping parser failures to `NotJson`.
 pub(crate) fn parse_json(text: &str) -> Result<Value, DecodeError> {
-    crate::json::from_str(text).map_err(|e| DecodeError::NotJson { detail: e.to_string() })
+    crate::json::from_str(text).map_err(|e| DecodeError::NotJson { detail: crate::text::display(&e) })
 }

@@ -297,7 +297,7 @@ pub fn parse_answer_within(text: &str, max_questions: usize) -> Result<Value, De
             let detail = "more than 262144 JSON values outside a tool result, which this client does not read";
             DecodeError::Invalid { what: "message", detail: detail.into() }
         } else {
-            DecodeError::NotJson { detail: e.to_string() }
+            DecodeError::NotJson { detail: crate::text::display(&e) }
         }
     })
 }

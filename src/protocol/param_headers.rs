@@ -87,7 +87,7 @@ fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<ParamBinding>) -> 
         if let Some(annotation) = property.get("x-mcp-header") {
             let header = annotation.as_str().unwrap_or_default().to_owned();
             if !is_token(&header) {
-                return Err(InvalidAnnotation::BadName(annotation.to_string()));
+                return Err(InvalidAnnotation::BadName(crate::json::to_string(annotation)));
             }
             let kind = match property.get("type").and_then(Value::as_str) {
                 Some("string") => ParamKind::String,
@@ -123,7 +123,7 @@ pub fn headers(bindings: &[ParamBinding], arguments: Option<&Object>) -> Vec<(St
                 (ParamKind::Integer, Value::Number(n)) => {
                     crate::text::signed(n.as_i64().filter(|i| i.abs() <= MAX_SAFE)?)
                 }
-                (ParamKind::Boolean, Value::Bool(v)) => v.to_string(),
+                (ParamKind::Boolean, Value::Bool(v)) => (if *v { "true" } else { "false" }).to_owned(),
                 _ => return None,
             };
             Some((format!("Mcp-Param-{}", b.header), text))

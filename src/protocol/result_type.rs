@@ -37,7 +37,7 @@ pub(crate) fn read_result_type(obj: &Object) -> Result<ResultType, DecodeError> 
             "task" => Ok(ResultType::Task),
             other => Err(DecodeError::UnknownResultType { found: other.to_owned() }),
         },
-        Some(other) => Err(DecodeError::UnknownResultType { found: other.to_string() }),
+        Some(other) => Err(DecodeError::UnknownResultType { found: crate::json::to_string(other) }),
     }
 }
 

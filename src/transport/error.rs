@@ -123,7 +123,7 @@ impl std::error::Error for TransportError {}
 
 impl From<&TransportError> for ClientError {
     fn from(e: &TransportError) -> Self {
-        ClientError { kind: e.kind(), message: e.to_string(), code: e.code(), retryable: e.retryable() }
+        ClientError { kind: e.kind(), message: crate::text::display(e), code: e.code(), retryable: e.retryable() }
     }
 }
 

@@ -42,7 +42,7 @@ impl ProtocolError<'_> {
             // The tag as JSON text, quoted and escaped as the driver wrote it.
             Self::UnknownEvent(tag) => {
                 let mut message = "the door has no event ".to_owned();
-                message.push_str(&crate::json::Value::from(*tag).to_string());
+                message.push_str(&crate::json::to_string(&crate::json::Value::from(*tag)));
                 return message;
             }
             Self::Missing { event, field } => (event, field, None),

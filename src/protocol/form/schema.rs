@@ -22,8 +22,8 @@ fn opt_string(obj: &Map, key: &str) -> Option<String> {
 fn describe(v: &Value) -> String {
     match v {
         Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => (if *b { "true" } else { "false" }).to_owned(),
+        Value::Number(n) => crate::text::display(n),
         Value::String(s) => s.clone(),
         Value::Array(_) => "an array".to_owned(),
         Value::Object(_) => "an object".to_owned(),

@@ -206,7 +206,7 @@ pub fn encode_method_not_found(id: &RequestId, method: &str) -> Value {
 
 /// `-32602` for a server request whose params could not be read.
 pub fn encode_invalid_params(id: &RequestId, why: &DecodeError) -> Value {
-    encode_error_response(Some(id), &RpcError::new(codes::INVALID_PARAMS, why.to_string()))
+    encode_error_response(Some(id), &RpcError::new(codes::INVALID_PARAMS, crate::text::display(why)))
 }
 
 /// What a client does with one message of a 2025-11-25 stream other than the response it waits for.
