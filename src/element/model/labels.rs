@@ -144,17 +144,53 @@ pub const LABELS: &[(&str, &str, &str)] = &[
 /// The languages that ship, in the column order of [`LABELS`].
 pub const SHIPPED: [&str; 2] = ["en", "th"];
 
-/// Keys and English words of [`LABELS`]: what the module keeps of the table at run time (the Thai
-/// column ships as [`THAI_PACKED`]).
-const ENGLISH: [(&str, &str); LABELS.len()] = {
-    let mut out = [("", ""); LABELS.len()];
-    let mut i = 0;
-    while i < LABELS.len() {
-        out[i] = (LABELS[i].0, LABELS[i].1);
-        i += 1;
+/// Keys and English words of [`LABELS`] as one text, `key\0word\0` for each row in order: what the
+/// module keeps of the table at run time besides [`THAI_PACKED`] (one text, not a table of string
+/// pointers, which compress poorly).
+const ENGLISH: &str = match std::str::from_utf8(&ENGLISH_BYTES) {
+    Ok(text) => text,
+    Err(_) => panic!("the English words are UTF-8"),
+};
+
+const ENGLISH_BYTES: [u8; english_len()] = {
+    let mut out = [0u8; english_len()];
+    let mut at = 0;
+    let mut row = 0;
+    while row < LABELS.len() {
+        let mut column = 0;
+        while column < 2 {
+            let b = if column == 0 { LABELS[row].0.as_bytes() } else { LABELS[row].1.as_bytes() };
+            let mut i = 0;
+            while i < b.len() {
+                out[at] = b[i];
+                at += 1;
+                i += 1;
+            }
+            out[at] = END;
+            at += 1;
+            column += 1;
+        }
+        row += 1;
     }
     out
 };
+
+/// The length of [`ENGLISH`].
+const fn english_len() -> usize {
+    let mut len = 0;
+    let mut row = 0;
+    while row < LABELS.len() {
+        len += LABELS[row].0.len() + LABELS[row].1.len() + 2;
+        row += 1;
+    }
+    len
+}
+
+/// `(key, English word)` for every row of [`LABELS`], in order, read from [`ENGLISH`].
+fn english_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let mut parts = ENGLISH.split('\0');
+    std::iter::from_fn(move || Some((parts.next()?, parts.next()?)))
+}
 
 /// A packed byte that stands for the Thai letter `U+0E00 + (byte - THAI_BASE)`.
 const THAI_BASE: u8 = 0x80;
@@ -250,7 +286,7 @@ const fn pack() -> [u8; packed_len()] {
 fn thai_words() -> SortedMap<String, String> {
     let mut words = SortedMap::new();
     let mut packed = THAI_PACKED.as_slice();
-    for (key, _) in ENGLISH {
+    for (key, _) in english_rows() {
         let mut word = String::new();
         while let [b, rest @ ..] = packed {
             packed = rest;
@@ -323,7 +359,7 @@ impl Labels {
         if let Some(word) = self.overrides.get(key) {
             return word;
         }
-        ENGLISH.iter().find(|(k, _)| *k == key).map_or(key, |(_, en)| *en)
+        english_rows().find(|(k, _)| *k == key).map_or(key, |(_, en)| en)
     }
 
     /// The word for `key` with its `{name}` placeholders filled from `values`.
@@ -336,7 +372,7 @@ impl Labels {
     /// ([`Labels::resolve`] with this table as the only layer gives these same words).
     pub fn table(&self) -> Value {
         let mut words = crate::json::Map::new();
-        for (key, _) in ENGLISH {
+        for (key, _) in english_rows() {
             words.insert(key.to_owned(), Value::String(self.get(key).to_owned()));
         }
         Value::Object(words)
@@ -412,11 +448,14 @@ mod tests {
     }
 
     #[test]
-    fn the_packed_thai_column_unpacks_to_every_thai_word_as_written() {
+    fn the_packed_columns_unpack_to_every_word_as_written() {
         let th = Labels::resolve("th", &[]);
         for (key, _, word) in LABELS {
             assert_eq!(th.get(key), *word, "{key}");
         }
+        let en = Labels::resolve("en", &[]);
+        assert!(LABELS.iter().all(|(key, word, _)| en.get(key) == *word));
+        assert_eq!(english_rows().count(), LABELS.len());
         assert!(THAI_PACKED.len() < LABELS.iter().map(|(.., th)| th.len()).sum::<usize>() / 2);
     }
 
