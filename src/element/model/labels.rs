@@ -144,11 +144,173 @@ pub const LABELS: &[(&str, &str, &str)] = &[
 /// The languages that ship, in the column order of [`LABELS`].
 pub const SHIPPED: [&str; 2] = ["en", "th"];
 
+/// Keys and English words of [`LABELS`] as one text, `key\0word\0` for each row in order: what the
+/// module keeps of the table at run time besides [`THAI_PACKED`] (one text, not a table of string
+/// pointers, which compress poorly).
+const ENGLISH: &str = match std::str::from_utf8(&ENGLISH_BYTES) {
+    Ok(text) => text,
+    Err(_) => panic!("the English words are UTF-8"),
+};
+
+const ENGLISH_BYTES: [u8; english_len()] = {
+    let mut out = [0u8; english_len()];
+    let mut at = 0;
+    let mut row = 0;
+    while row < LABELS.len() {
+        let mut column = 0;
+        while column < 2 {
+            let b = if column == 0 { LABELS[row].0.as_bytes() } else { LABELS[row].1.as_bytes() };
+            let mut i = 0;
+            while i < b.len() {
+                out[at] = b[i];
+                at += 1;
+                i += 1;
+            }
+            out[at] = END;
+            at += 1;
+            column += 1;
+        }
+        row += 1;
+    }
+    out
+};
+
+/// The length of [`ENGLISH`].
+const fn english_len() -> usize {
+    let mut len = 0;
+    let mut row = 0;
+    while row < LABELS.len() {
+        len += LABELS[row].0.len() + LABELS[row].1.len() + 2;
+        row += 1;
+    }
+    len
+}
+
+/// `(key, English word)` for every row of [`LABELS`], in order, read from [`ENGLISH`].
+fn english_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let mut parts = ENGLISH.split('\0');
+    std::iter::from_fn(move || Some((parts.next()?, parts.next()?)))
+}
+
+/// A packed byte that stands for the Thai letter `U+0E00 + (byte - THAI_BASE)`.
+const THAI_BASE: u8 = 0x80;
+/// A packed byte followed by one non-ASCII, non-Thai character as UTF-8 (`—`, `…`, quotes).
+const ESCAPE: u8 = 0x01;
+/// Ends each word in [`THAI_PACKED`].
+const END: u8 = 0x00;
+
+/// The Thai column of [`LABELS`] in key order, packed at compile time: one byte per Thai letter
+/// instead of three in UTF-8, which makes the card host's module smaller (see [`thai_words`]).
+const THAI_PACKED: [u8; packed_len()] = pack();
+
+/// The UTF-8 length of a character whose first byte is `lead`.
+const fn utf8_len(lead: u8) -> usize {
+    if lead < 0x80 {
+        1
+    } else if lead >= 0xF0 {
+        4
+    } else if lead >= 0xE0 {
+        3
+    } else {
+        2
+    }
+}
+
+/// `Some(offset)` when the UTF-8 character at `i` of `b` is a Thai letter `U+0E00 + offset`.
+const fn thai_offset(b: &[u8], i: usize) -> Option<u8> {
+    if b[i] == 0xE0 && (b[i + 1] == 0xB8 || b[i + 1] == 0xB9) {
+        Some((b[i + 1] - 0xB8) * 64 + (b[i + 2] - 0x80))
+    } else {
+        None
+    }
+}
+
+/// The length of [`THAI_PACKED`].
+const fn packed_len() -> usize {
+    let mut len = 0;
+    let mut row = 0;
+    while row < LABELS.len() {
+        let b = LABELS[row].2.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let n = utf8_len(b[i]);
+            len += match (n, thai_offset(b, i)) {
+                (1, _) | (_, Some(_)) => 1,
+                _ => 1 + n,
+            };
+            i += n;
+        }
+        len += 1;
+        row += 1;
+    }
+    len
+}
+
+/// Packs the Thai column: a Thai letter as `THAI_BASE + offset`, ASCII as itself, anything else as
+/// [`ESCAPE`] and its UTF-8 bytes; each word ends with [`END`].
+const fn pack() -> [u8; packed_len()] {
+    let mut out = [0u8; packed_len()];
+    let mut at = 0;
+    let mut row = 0;
+    while row < LABELS.len() {
+        let b = LABELS[row].2.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let n = utf8_len(b[i]);
+            if let Some(offset) = thai_offset(b, i) {
+                out[at] = THAI_BASE + offset;
+                at += 1;
+            } else if n == 1 {
+                out[at] = b[i];
+                at += 1;
+            } else {
+                out[at] = ESCAPE;
+                at += 1;
+                let mut k = 0;
+                while k < n {
+                    out[at] = b[i + k];
+                    at += 1;
+                    k += 1;
+                }
+            }
+            i += n;
+        }
+        out[at] = END;
+        at += 1;
+        row += 1;
+    }
+    out
+}
+
+/// The Thai words of [`LABELS`] by key, unpacked from [`THAI_PACKED`].
+fn thai_words() -> SortedMap<String, String> {
+    let mut words = SortedMap::new();
+    let mut packed = THAI_PACKED.as_slice();
+    for (key, _) in english_rows() {
+        let mut word = String::new();
+        while let [b, rest @ ..] = packed {
+            packed = rest;
+            match *b {
+                END => break,
+                ESCAPE => {
+                    let n = rest.first().map_or(1, |lead| utf8_len(*lead));
+                    word.push_str(std::str::from_utf8(rest.get(..n).unwrap_or_default()).unwrap_or_default());
+                    packed = rest.get(n..).unwrap_or_default();
+                }
+                b if b >= THAI_BASE => word.extend(char::from_u32(0xE00 + u32::from(b - THAI_BASE))),
+                b => word.push(char::from(b)),
+            }
+        }
+        words.insert(key.to_owned(), word);
+    }
+    words
+}
+
 /// The words for one element: a shipped language plus host overrides, looked up by key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Labels {
     lang: String,
-    column: usize,
+    /// The shipped words of a language other than English, then the host's overrides on top.
     overrides: SortedMap<String, String>,
 }
 
@@ -174,8 +336,7 @@ impl Labels {
     /// each may instead be a `{ lang: { key: word } }` map from which the matching language is taken.
     pub fn resolve(lang: &str, overrides: &[&Value]) -> Labels {
         let lang = primary_subtag(lang);
-        let column = SHIPPED.iter().position(|l| *l == lang).unwrap_or(0);
-        let mut words = SortedMap::new();
+        let mut words = if lang == SHIPPED[1] { thai_words() } else { SortedMap::new() };
         for layer in overrides {
             let Some(obj) = layer.as_object() else { continue };
             let by_lang = obj.get(&lang).and_then(Value::as_object);
@@ -185,7 +346,7 @@ impl Labels {
                 }
             }
         }
-        Labels { lang, column, overrides: words }
+        Labels { lang, overrides: words }
     }
 
     /// The primary language subtag these labels were resolved for (`"th"`).
@@ -198,11 +359,7 @@ impl Labels {
         if let Some(word) = self.overrides.get(key) {
             return word;
         }
-        LABELS
-            .iter()
-            .find(|(k, ..)| *k == key)
-            .map(|(_, en, th)| if self.column == 1 { *th } else { *en })
-            .unwrap_or(key)
+        english_rows().find(|(k, _)| *k == key).map_or(key, |(_, en)| en)
     }
 
     /// The word for `key` with its `{name}` placeholders filled from `values`.
@@ -215,8 +372,8 @@ impl Labels {
     /// ([`Labels::resolve`] with this table as the only layer gives these same words).
     pub fn table(&self) -> Value {
         let mut words = crate::json::Map::new();
-        for (key, ..) in LABELS {
-            words.insert((*key).to_owned(), Value::String(self.get(key).to_owned()));
+        for (key, _) in english_rows() {
+            words.insert(key.to_owned(), Value::String(self.get(key).to_owned()));
         }
         Value::Object(words)
     }
@@ -288,6 +445,18 @@ mod tests {
             let holes = |s: &str| s.matches('{').count();
             assert_eq!(holes(en), holes(th), "{key}: placeholders differ");
         }
+    }
+
+    #[test]
+    fn the_packed_columns_unpack_to_every_word_as_written() {
+        let th = Labels::resolve("th", &[]);
+        for (key, _, word) in LABELS {
+            assert_eq!(th.get(key), *word, "{key}");
+        }
+        let en = Labels::resolve("en", &[]);
+        assert!(LABELS.iter().all(|(key, word, _)| en.get(key) == *word));
+        assert_eq!(english_rows().count(), LABELS.len());
+        assert!(THAI_PACKED.len() < LABELS.iter().map(|(.., th)| th.len()).sum::<usize>() / 2);
     }
 
     #[test]
