@@ -132,13 +132,16 @@ async fn mcp_tokens_come_from_a_file_or_the_environment() {
     assert!(outcome.as_ref().is_err_and(|e| e.contains("no token")), "{outcome:?}");
 }
 
+/// One way to give the admin token: the server's arguments, its environment, and the token it must take.
+type AdminTokenCase<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+
 #[tokio::test]
 async fn the_admin_token_comes_from_a_file_or_the_environment() {
     let dir = TempDir::new("admin-token-file");
     let file = dir.0.join("admin");
     std::fs::write(&file, "file-admin\n").expect("written");
     let http = reqwest::Client::new();
-    let cases: [(&[&str], &[(&str, &str)], &str); 2] = [
+    let cases: [AdminTokenCase; 2] = [
         (&["--faults", "--admin-token-file", file.to_str().expect("utf-8")], &[], "file-admin"),
         (&["--faults"], &[("MCP_TASKS_SERVER_ADMIN_TOKEN", "env-admin")], "env-admin"),
     ];
