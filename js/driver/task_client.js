@@ -45,8 +45,13 @@ export { elementAnswer, elementElapsed, elementWords, initSync, protocolVersion,
 // argument, `init()` loads the client's. element.js calls `setDoor` when it is evaluated; in a page whose data layer
 // imports this entry and whose UI imports element.js, the module graph evaluates element.js before
 // `init()` decides (one turn later), so the page loads one driver and one module.
-/** The module `init()` loads when given none (in pkg/, beside client.js). */
-let firstDoor = new URL("./client_bg.wasm", import.meta.url);
+/**
+ * The module `init()` loads when given none, once element.js named the card host's (`setDoor`);
+ * else the client's, beside this file, whose URL is made only then: where `import.meta.url` is no URL
+ * (workerd), evaluating this module must not throw.
+ * @type {URL | undefined}
+ */
+let firstDoor;
 
 /**
  * Loads the door's module: `input` if given, else the client's beside this file, or the card host's
@@ -55,7 +60,7 @@ let firstDoor = new URL("./client_bg.wasm", import.meta.url);
  */
 export default async function start(input) {
   await null;
-  return init(input ?? { module_or_path: firstDoor });
+  return init(input ?? { module_or_path: firstDoor ?? new URL("./client_bg.wasm", import.meta.url) });
 }
 
 /**
