@@ -421,11 +421,20 @@ export class TaskClient {
     if (headers !== undefined && headers !== null && typeof headers !== "function" && typeof headers !== "object") {
       throw usage("options.headers must be a function returning headers, or an object");
     }
-    const mismatch = versionError(ClientDoor);
+    // Step mode is in the full door only (browsers never step): a stepping client opens on it.
+    let Door = ClientDoor;
+    if (options.autoPoll === false) {
+      try {
+        Door = await fullDoor();
+      } catch (thrown) {
+        throw clientError(`step mode's door could not be loaded (${textOf(thrown)})`, "NetworkError", null, true);
+      }
+    }
+    const mismatch = versionError(Door);
     if (mismatch) throw mismatch;
     let door, answer;
     try {
-      door = new ClientDoor(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
+      door = new Door(JSON.stringify(doorOptions(options)), Math.floor(Math.random() * 2 ** 52));
       answer = door.handle(Date.now(), 0, '{"e":"keys"}', NO_BODY);
     } catch (thrown) {
       // The door refuses bad options with its error as JSON text; anything else is a trap.

@@ -669,7 +669,7 @@ impl Door {
                         }
                     }
                     TaskStatus::InputRequired
-                        if !self.state.config().auto_poll && self.pending_input(&id).is_empty() =>
+                        if self.stepping() && self.pending_input(&id).is_empty() =>
                     {
                         Stage::Questions(task)
                     }
@@ -730,7 +730,7 @@ impl Door {
     /// still sees `input_required`. Step mode keeps none open.
     fn open_result_stream(&mut self, id: &str) {
         let open = self.era.streams.get(id).is_some_and(|s| s.open.is_some());
-        if !self.state.config().auto_poll || open {
+        if self.stepping() || open {
             return;
         }
         let request = LegacyRequest::TaskResult { task_id: id.to_owned() };

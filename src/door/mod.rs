@@ -252,7 +252,7 @@ impl Door {
         }
         self.steps_advance(now);
         // A step-mode client has no timer: the platform calls `step()`.
-        if self.perform() | std::mem::take(&mut self.rearm) && self.state.config().auto_poll {
+        if self.perform() | std::mem::take(&mut self.rearm) && !self.stepping() {
             let forward = self.forwarded.iter().map(|(_, _, until)| *until).min();
             let at = match (self.state.next_wakeup(now), forward) {
                 (Some(a), Some(b)) => Some(a.min(b)),

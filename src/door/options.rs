@@ -36,6 +36,16 @@ pub struct DoorOptions {
     pub tabs: bool,
 }
 
+/// `autoPoll`. Step mode (`false`) is in the full door only: the driver opens a stepping client on it
+/// (browsers never step), so the first door, what a page downloads, leaves the mode's code out.
+fn auto_poll(options: &Value) -> Result<bool, String> {
+    let stepping = options.get("autoPoll").and_then(Value::as_bool) == Some(false);
+    if stepping && !cfg!(feature = "legacy") {
+        return Err("autoPoll: false (step mode) runs on the full door, which TaskClient.open loads for it".into());
+    }
+    Ok(!stepping)
+}
+
 /// The longest a JavaScript timer waits (2^31 - 1 ms, some 24.8 days): a longer one fires at once.
 const MAX_TIMER_MS: u64 = 2_147_483_647;
 /// One hour: the longest poll spacing, backoff and backstop, as for what a server asks.
@@ -100,7 +110,7 @@ impl DoorOptions {
             hidden: flag(options, "hidden"),
             notify: flag(options, "notify"),
             tabs: flag(options, "tabs"),
-            auto_poll: options.get("autoPoll").and_then(Value::as_bool) != Some(false),
+            auto_poll: auto_poll(options)?,
             request_timeout_ms: number(options, "requestTimeoutMs", 30_000, 1, MAX_TIMER_MS)?,
         })
     }

@@ -83,10 +83,16 @@ pub(super) struct StepRun {
 }
 
 impl Door {
+    /// Whether this client is in step mode (`autoPoll: false`). Never in the first door
+    /// (`DoorOptions` refuses it there), which leaves the mode's code out of that build.
+    pub(super) fn stepping(&self) -> bool {
+        cfg!(feature = "legacy") && !self.state.config().auto_poll
+    }
+
     /// `step()`: `sizes` and `body` are what the driver listed from the store (`pairs`; `sizes` null:
     /// the store failed, and the records held stand).
     pub(super) fn step(&mut self, now: u64, sizes: Option<super::List<'_>>, body: &[u8], x: u64) {
-        if self.state.config().auto_poll {
+        if !self.stepping() {
             let message = "step() drives a client opened with autoPoll: false; this client polls by itself";
             return self.done(x, Err(ClientError::usage(message)));
         }
@@ -121,6 +127,9 @@ impl Door {
     /// Moves the steps on whose phase is done (after every event): leases stored, then each batch
     /// answered and written, then the report.
     pub(super) fn steps_advance(&mut self, now: u64) {
+        if !self.stepping() {
+            return;
+        }
         let idle: Vec<u64> = self.steps.0.iter().filter(|(_, step)| step.outstanding == 0).map(|(x, _)| *x).collect();
         for x in idle {
             self.step_advance(now, x);

@@ -67,7 +67,7 @@ impl Door {
     /// step mode, a write compared against the version last seen (a host call waiting for it settles
     /// from it).
     pub(super) fn write(&mut self, id: &str) {
-        if !self.state.config().auto_poll {
+        if self.stepping() {
             let then = match self.after_write.iter().position(|w| w.id == id) {
                 Some(at) => {
                     let AfterWrite { asker, tool, .. } = self.after_write.remove(at);

@@ -34,7 +34,7 @@ impl Door {
     /// An answer (`answers`) or a cancel (`None`) of task `id` in the polling tab, from this tab's host
     /// or forwarded by another: stored, then sent by the poll loop; `asker` hears once it is stored.
     pub(super) fn change_here(&mut self, now: u64, asker: Asker, id: &str, answers: Option<Value>) {
-        if !self.state.config().auto_poll {
+        if self.stepping() {
             return self.refresh_then_change(asker, id, answers);
         }
         let outcome = match answers {

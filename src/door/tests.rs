@@ -729,17 +729,28 @@ fn a_hint_polls_its_tasks_before_the_store_is_read_and_the_answer_waits_for_the_
     assert_eq!(tab.state.record("t1").map(|r| r.is_settled()), Some(true));
 }
 
+#[cfg(feature = "legacy")] // step mode is in the full door only
 fn open_stepping() -> Door {
     let options = json!({ "url": "https://h/mcp", "namespace": "ns", "autoPoll": false, "requestTimeoutMs": 1000 });
     Door::open(&options, 13).unwrap()
 }
 
 /// The `put_if` effect, answered `ok`; the effects.
+#[cfg(feature = "legacy")] // step mode is in the full door only
 fn put_if(door: &mut Door, now: u64, effects: &[Value], ok: bool) -> Vec<Value> {
     let w = the(effects, "put_if").get("w").and_then(Value::as_u64).unwrap();
     door.handle(now, &json!({ "e": "put_if", "w": w, "ok": ok }), &[])
 }
 
+#[cfg(not(feature = "legacy"))]
+#[test]
+fn the_first_door_refuses_step_mode_which_the_full_door_drives() {
+    let options = json!({ "url": "https://h/mcp", "namespace": "ns", "autoPoll": false });
+    let refused = Door::open(&options, 13).err().expect("the first door has no step mode");
+    assert!(refused.message.contains("full door"), "{}", refused.message);
+}
+
+#[cfg(feature = "legacy")] // step mode is in the full door only
 #[test]
 fn a_step_polls_what_is_due_writes_it_compared_and_reports() {
     let (_, entry) = leading_tab();
@@ -769,6 +780,7 @@ fn a_step_polls_what_is_due_writes_it_compared_and_reports() {
     );
 }
 
+#[cfg(feature = "legacy")] // step mode is in the full door only
 #[test]
 fn a_queued_cancel_is_sent_by_the_one_step_whose_lease_is_stored_first() {
     let (_, entry) = leading_tab();
@@ -881,6 +893,7 @@ fn a_card_leaves_out_the_snapshot_the_element_drew_last_and_sends_it_again_once_
     assert!(changed.get("snapshot").and_then(Value::as_str).is_some_and(|s| s.contains("\"two\"")));
 }
 
+#[cfg(feature = "legacy")] // step mode is in the full door only
 #[test]
 fn two_steps_of_one_client_at_once_send_a_queued_cancel_once() {
     let (_, entry) = leading_tab();

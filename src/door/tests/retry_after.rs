@@ -1,6 +1,7 @@
 //! `Retry-After` holds for every request to the server: whatever body the refusal has, in every tab,
 //! after a reload, and across the fresh clients of step mode (the failure travels with the record).
 use super::*;
+#[cfg(feature = "legacy")]
 use crate::client_state::STEP_PARALLELISM;
 
 /// A gateway's refusal of exchange `send` at `now`: 503, `Retry-After: seconds`, `body` (plain text or
@@ -62,6 +63,7 @@ fn a_503_with_a_json_rpc_error_body_pauses_every_request_of_every_tab() {
 }
 
 /// `entry` (a stored record's `[key, text]`) as task `id`'s.
+#[cfg(feature = "legacy")] // step mode is in the full door only
 fn as_task(entry: &Value, id: &str) -> Value {
     let pair = entry.as_array().unwrap();
     let key = pair[0].as_str().unwrap().replace("/task/t1", &format!("/task/{id}"));
@@ -70,6 +72,7 @@ fn as_task(entry: &Value, id: &str) -> Value {
 }
 
 /// Runs a step on: answers each poll `working` and each compared write `ok`; the tasks it polled.
+#[cfg(feature = "legacy")] // step mode is in the full door only
 fn run_step(door: &mut Door, now: u64, out: Vec<Value>) -> Vec<String> {
     let (mut polled, mut pending) = (Vec::new(), out);
     while let Some(effect) = (!pending.is_empty()).then(|| pending.remove(0)) {
@@ -90,6 +93,7 @@ fn run_step(door: &mut Door, now: u64, out: Vec<Value>) -> Vec<String> {
     polled
 }
 
+#[cfg(feature = "legacy")] // step mode is in the full door only
 #[test]
 fn a_step_keeps_to_the_pause_an_earlier_step_stored_and_holds_its_own_later_batches_back() {
     let (_, entry) = leading_tab();
@@ -181,11 +185,14 @@ fn a_pause_met_by_a_call_holds_in_every_tab_in_the_next_page_and_in_the_next_ste
     assert!(kinds(&later.handle(at + 3_000, &early, &[])).contains(&"send"), "the hint's pause has ended");
 
     // An edge worker's next step is a fresh client: the stored pause holds there too.
-    let mut step = open_stepping();
-    let out = listed(&mut step, at + 1_000, json!({ "e": "step", "x": 1, "entries": [entry, stored] }));
-    no_send(&out, "no poll during the stored pause");
-    assert_eq!(
-        the(&out, "done").get("value").and_then(|v| v.get("nextWakeAt")).and_then(Value::as_u64),
-        Some(at + 3_000)
-    );
+    #[cfg(feature = "legacy")]
+    {
+        let mut step = open_stepping();
+        let out = listed(&mut step, at + 1_000, json!({ "e": "step", "x": 1, "entries": [entry, stored] }));
+        no_send(&out, "no poll during the stored pause");
+        assert_eq!(
+            the(&out, "done").get("value").and_then(|v| v.get("nextWakeAt")).and_then(Value::as_u64),
+            Some(at + 3_000)
+        );
+    }
 }
