@@ -183,7 +183,8 @@ export type TaskClientErrorName =
 | "TaskForgottenError"  // the task was forgotten (here, in another tab, by clear or retention)
 | "ClientClosedError"   // the client was closed first
 | "RedirectError"       // the server redirected to another origin (or a browser hid where); not followed
-| "ClientFailedError";  // the client stopped (its WebAssembly module trapped, or the door it needed did not load); stored tasks stay
+| "ClientFailedError"   // the client stopped (its WebAssembly module trapped, or the door it needed did not load); stored tasks stay
+| "AuthError";          // HTTP 401 or 403: the server refused the credentials (see the `auth` event)
 
 /** Errors thrown by the client are `Error`s with these extra fields. */
 export interface TaskClientError extends Error {
@@ -209,6 +210,33 @@ export interface TaskClientEventMap {
     notificationclick: CustomEvent<{ taskId: string }>;
     /** The client stopped by itself (`error.name` is `ClientFailedError`, or `NetworkError` when the 2025-11-25 door could not load): every pending call rejected with `error`, later calls do too, and the stored tasks stay for the next `open()`. */
     error: CustomEvent<{ error: TaskClientError }>;
+    /** The server asks for sign-in (a 401 or 403 with `WWW-Authenticate`), or no longer does (`resolved`). */
+    auth: CustomEvent<AuthEventDetail>;
+}
+
+/**
+ * The `auth` event's detail. While the server asks for sign-in, no request the client starts by itself
+ * goes to it before `retryAt`; then a round of requests asks `headers` again (each refused round fires
+ * `auth` again, with the next `retryAt`). The first request that succeeds (such a probe, or any call of
+ * the host's) ends the pause in every tab: `{ resolved: true }`.
+ */
+export type AuthEventDetail = { resolved: true } | AuthRequired;
+
+/** The server asks for sign-in: its refusal and the `Bearer` challenge's parameters (`null` when absent). */
+export interface AuthRequired {
+    resolved: false;
+    /** 401 (no or expired credentials) or 403 (e.g. `insufficient_scope`). */
+    status: 401 | 403;
+    /** The `Bearer` challenge's `error` (`invalid_token`, `insufficient_scope`, …). */
+    error: string | null;
+    /** Its `error_description`. */
+    description: string | null;
+    /** Its `scope`: the scopes to ask for, space-separated. */
+    scope: string | null;
+    /** Its `resource_metadata`: the URL of the server's OAuth protected resource metadata (RFC 9728). */
+    resourceMetadata: string | null;
+    /** When requests go to the server again (Unix ms). */
+    retryAt: number;
 }
 
 
@@ -224,8 +252,8 @@ export class TaskClient {
     [Symbol.dispose](): void;
     /**
      * Listens for `task` (a snapshot after every change), `call` (a call of unknown outcome found at
-     * open), `storage` (the store fell back to memory, or a record could not be read) and `forget` (a task
-     * or call was forgotten here or in another tab).
+     * open), `storage` (the store fell back to memory, or a record could not be read), `forget` (a task
+     * or call was forgotten here or in another tab) and `auth` (the server asks for sign-in, or no longer does).
      */
     addEventListener(type: keyof TaskClientEventMap, listener: (event: CustomEvent) => void, options?: boolean | AddEventListenerOptions): void;
     /**

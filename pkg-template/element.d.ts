@@ -9,7 +9,7 @@ export { default } from "./mcp_tasks_web.js";
 export type LabelKey =
   | "status.working" | "status.input_required" | "status.completed" | "status.failed" | "status.cancelled"
   | "status.expired" | "status.outcome_unknown" | "status.unknown"
-  | "conn.offline" | "conn.backoff" | "conn.listening" | "conn.restored"
+  | "conn.offline" | "conn.backoff" | "conn.signin" | "conn.listening" | "conn.restored"
   | "elapsed.running" | "elapsed.took" | "progress.label"
   | "action.accept" | "action.decline" | "action.cancel" | "action.cancelTask" | "action.open" | "action.forget"
   | "cancel.hint" | "cancel.requested"

@@ -37,11 +37,13 @@ pub enum ErrorKind {
     /// The client stopped: its WebAssembly module trapped (or the door it needed could not load). The
     /// driver makes this one; stored tasks are kept for the next `open()`.
     Failed,
+    /// The server refused the credentials (HTTP 401 or 403): the host's sign-in is needed.
+    Auth,
 }
 
 impl ErrorKind {
     /// Every kind, for the bindings' name table and its tests.
-    pub(crate) const ALL: [ErrorKind; 15] = [
+    pub(crate) const ALL: [ErrorKind; 16] = [
         Self::Usage,
         Self::Rpc,
         Self::Http,
@@ -57,6 +59,7 @@ impl ErrorKind {
         Self::Closed,
         Self::Redirect,
         Self::Failed,
+        Self::Auth,
     ];
 
     /// `Error.name` for each kind (the TypeScript union `TaskClientError["name"]` lists the same).
@@ -77,6 +80,7 @@ impl ErrorKind {
             Self::Closed => "ClientClosedError",
             Self::Redirect => "RedirectError",
             Self::Failed => "ClientFailedError",
+            Self::Auth => "AuthError",
         }
     }
 
@@ -98,6 +102,7 @@ impl ErrorKind {
             Self::Closed => "closed",
             Self::Redirect => "redirect",
             Self::Failed => "failed",
+            Self::Auth => "auth",
         }
     }
 

@@ -234,7 +234,7 @@ impl Recorder {
     /// Exchange `send`'s answer: HTTP `status` with the JSON `body`, as `#exchange` feeds it.
     fn answer(&mut self, send: &Value, status: u16, body: &Value) -> Vec<Value> {
         let event = json!({ "e": "answer", "n": send["n"], "status": status, "retryAfter": null,
-                            "session": null, "sse": false });
+                            "session": null, "wwwAuthenticate": null, "sse": false });
         self.feed(0, event, &body.to_string())
     }
 
@@ -544,7 +544,8 @@ fn call_on_a_stream() -> Recorder {
         .call(json!({ "e": "call", "name": "echo", "arguments": { "text": "hi" }, "ask": false, "inputSchema": null }));
     let send = sent(&out, "tools/call");
     let n = send["n"].clone();
-    let head = json!({ "e": "answer", "n": n, "status": 200, "retryAfter": null, "session": null, "sse": true });
+    let head = json!({ "e": "answer", "n": n, "status": 200, "retryAfter": null, "session": null,
+                       "wwwAuthenticate": null, "sse": true });
     r.feed(0, head, "");
     let progress = json!({ "jsonrpc": "2.0", "method": "notifications/progress",
                            "params": { "progressToken": 1, "progress": 1, "total": 2 } });

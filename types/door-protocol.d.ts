@@ -9,6 +9,7 @@
 // src/door/protocol/tests.rs checks that the tags here are the door's.
 import type {
   CallProgress,
+  AuthEventDetail,
   CallToolOutcome,
   InputRequests,
   InputResponses,
@@ -202,7 +203,7 @@ export type PlainEvent =
  * driver's `REPLIES` is typed to have exactly these tags, and docs/door.md (calling rule 9) names them.
  */
 export type ReplyEvent =
-  | { e: "answer"; n: number; status: number; retryAfter: string | null; session: string | null; sse: boolean }
+  | { e: "answer"; n: number; status: number; retryAfter: string | null; session: string | null; wwwAuthenticate: string | null; sse: boolean }
   | { e: "chunk"; n: number; end: boolean }
   | { e: "failed"; n: number; kind: string; message: string; status: number; to: string | null }
   | { e: "written"; refused: string[]; broken: boolean; message: string }
@@ -263,6 +264,7 @@ export type DoorEffect =
   | { do: "emit"; type: "task"; detail: TaskSnapshot | null }
   | { do: "emit"; type: "forget"; detail: { id: string } }
   | { do: "emit"; type: "call"; detail: UnknownCallSnapshot }
+  | { do: "emit"; type: "auth"; detail: AuthEventDetail }
   | { do: "storage"; reason: string }
   | { do: "notify"; id: string }
   | { do: "post"; text: string }

@@ -1068,8 +1068,9 @@ export class TaskClient {
       reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, quiet);
       const sse = reply.bytes === undefined;
       if (!open()) return;
+      const { status, retryAfter, session, wwwAuthenticate } = reply;
       /** @type {DoorEvent} */
-      const head = { e: "answer", n, status: reply.status, retryAfter: reply.retryAfter, session: reply.session, sse };
+      const head = { e: "answer", n, status, retryAfter, session, wwwAuthenticate, sse };
       this.#feed(head, reply.bytes ?? NO_BODY);
       while (sse && open()) {
         const chunk = await /** @type {Required<typeof reply>} */ (reply).next();

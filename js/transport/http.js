@@ -18,7 +18,8 @@ const MAX_HOPS = 5;
 /** @typedef {(() => unknown) | object | null | undefined} HostHeaders */
 /**
  * What `send` resolves with: `bytes` for a whole body, `next` for an event stream.
- * @typedef {{ status: number, retryAfter: string | null, session: string | null, close: () => void,
+ * @typedef {{ status: number, retryAfter: string | null, session: string | null,
+ *   wwwAuthenticate: string | null, close: () => void,
  *   bytes?: Uint8Array, next?: () => Promise<Uint8Array | undefined> }} Reply
  */
 
@@ -119,7 +120,7 @@ function nextHop(response, from) {
 
 /**
  * Sends `body` (a POST; empty: a GET) to `url` and resolves with the answer: `status`, `retryAfter`,
- * `session` (`Mcp-Session-Id`), and either `bytes` (the whole body, at most `limit` bytes) or, for
+ * `session` (`Mcp-Session-Id`), `wwwAuthenticate`, and either `bytes` (the whole body, at most `limit` bytes) or, for
  * `text/event-stream`, `next()` giving each chunk (`undefined` at the end). `close()` ends it: the
  * timeout and the abort listener go, an unread stream is cancelled. Rejects with a failure (see
  * `failure`). With `quiet`, `timeoutMs` limits silence: the answer's head and every chunk of its body
@@ -201,6 +202,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, qui
       status: response.status,
       retryAfter: header("retry-after"),
       session: header("mcp-session-id"),
+      wwwAuthenticate: header("www-authenticate"),
       close,
     };
     reader = response.body?.getReader();

@@ -41,6 +41,8 @@ pub enum Effect {
     EmitCall(PendingCall),
     /// Emit the `storage` event with this reason.
     EmitStorage(String),
+    /// Emit the `auth` event with this detail: the server asks for sign-in, or no longer does.
+    EmitAuth(crate::json::Value),
     /// Post a message to the other tabs of the namespace.
     Post(TabMessage),
     /// Settle the `wait` registered as `waiter`: with the snapshot of task `Ok(id)`, or rejected.

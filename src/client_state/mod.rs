@@ -40,7 +40,7 @@ pub use early::EARLY_POLLS;
 pub use effect::Effect;
 pub use keys::{Keys, StoredKey};
 pub use listen::{ListenEnd, IDLE_LIMIT_MS, REFUSED_RETRY_MS, RELISTEN_MAX_MS, RELISTEN_MIN_MS};
-pub use pause::MAX_SERVER_PAUSE_MS;
+pub use pause::{AuthPause, AUTH_RETRY_BASE_MS, AUTH_RETRY_MAX_MS, MAX_SERVER_PAUSE_MS};
 pub use polling::{apply_outcome, ExchangeOutcome, StepReport};
 pub use records::WakeStats;
 pub use removal::Removal;

@@ -49,6 +49,12 @@ pub enum TabMessage {
         /// When the pause ends (Unix ms).
         until: u64,
     },
+    /// A tab's request was refused for sign-in (the `auth` event's detail), or one succeeded again
+    /// (`resolved`): every tab pauses or resumes.
+    Auth {
+        /// The `auth` event's detail.
+        detail: Value,
+    },
     /// The polling tab's reply to a forwarded request: `None` when it was applied.
     Reply {
         /// The request answered.
@@ -73,6 +79,7 @@ impl TabMessage {
             Self::Respond { req, id, answers } => json!({ "t": "respond", "req": req, "id": id, "answers": answers }),
             Self::Cancel { req, id } => json!({ "t": "cancel", "req": req, "id": id }),
             Self::Pause { until } => json!({ "t": "pause", "until": until }),
+            Self::Auth { detail } => json!({ "t": "auth", "detail": detail }),
             Self::Reply { req, error } => {
                 let error = error.as_ref().map(|e| {
                     json!({ "kind": e.kind.code(), "message": e.message, "code": e.code, "retryable": e.retryable })
@@ -111,6 +118,7 @@ impl TabMessage {
             },
             "cancel" => Self::Cancel { req: text(message, "req")?, id: text(message, "id")? },
             "pause" => Self::Pause { until: message.get("until")?.as_u64()? },
+            "auth" => Self::Auth { detail: message.get("detail")?.clone() },
             "reply" => Self::Reply { req: text(message, "req")?, error: read_error(message.get("error")) },
             _ => return None,
         })

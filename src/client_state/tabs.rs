@@ -23,6 +23,7 @@ impl ClientState {
             TabMessage::Clear => self.cleared_elsewhere(),
             // Another tab's clock is this one's; a pause is never longer than the longest asked for.
             TabMessage::Pause { until } => self.heed_shared_pause(until.min(now.saturating_add(MAX_SERVER_PAUSE_MS))),
+            TabMessage::Auth { detail } => self.heed_shared_auth(now, detail),
             TabMessage::Respond { .. } | TabMessage::Cancel { .. } if self.leader => return Some(message),
             TabMessage::Respond { .. } | TabMessage::Cancel { .. } => {}
             TabMessage::Reply { .. } => return Some(message),

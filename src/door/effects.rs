@@ -50,6 +50,7 @@ impl Door {
                 let detail = UnknownCallSnapshot::of_call(&call).to_json();
                 self.out.push(Effect::Emit(Emitted::Call(detail)));
             }
+            StateEffect::EmitAuth(detail) => self.out.push(Effect::Emit(Emitted::Auth(detail))),
             StateEffect::EmitStorage(reason) => self.out.push(Effect::Storage { reason }),
             StateEffect::Post(message) => {
                 self.out.push(Effect::Post { text: crate::json::to_string(&message.to_json()) })

@@ -110,6 +110,15 @@ impl Door {
             questions: self.max_input_requests,
         };
         let limit = self.max_response_bytes;
+        // Sign-in, for every request of either generation: a refusal with a challenge pauses the
+        // server, any success ends that pause.
+        match (status, answer.www_authenticate) {
+            (401 | 403, Some(header)) => {
+                self.state.on_auth_refused(now, status, crate::transport::parse_challenge(header))
+            }
+            (200..=299, _) => self.state.on_auth_accepted(),
+            _ => {}
+        }
         if self.is_legacy(n) {
             return self.legacy_answered(now, n, head, answer.session, sse, body);
         }

@@ -952,6 +952,8 @@ mod upgrade;
 
 mod retry_after;
 
+mod auth;
+
 #[test]
 fn an_event_missing_a_field_settles_its_host_call_with_a_type_error_naming_it() {
     let mut door = open();

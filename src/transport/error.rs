@@ -44,6 +44,7 @@ impl TransportError {
             Self::Network(_) => ErrorKind::Network,
             Self::Timeout => ErrorKind::Timeout,
             Self::Aborted => ErrorKind::Aborted,
+            Self::Http { status: 401 | 403, .. } => ErrorKind::Auth,
             Self::Http { .. } => ErrorKind::Http,
             Self::BadResponse(_) => ErrorKind::Protocol,
             Self::Rpc(_) => ErrorKind::Rpc,

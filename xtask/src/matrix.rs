@@ -20,10 +20,11 @@ use crate::cmd;
 use crate::error::{Context, Error, Result};
 
 const TABLE: &str = "tests/interop/matrix/servers.mjs";
-const TEST_FILES: [&str; 3] = [
+const TEST_FILES: [&str; 4] = [
     "tests/interop/matrix/node.test.mjs",
     "tests/interop/matrix/chromium.test.mjs",
     "tests/interop/matrix/retry_after.test.mjs",
+    "tests/interop/matrix/auth.test.mjs",
 ];
 /// Written by the harness in the venv once `pip install` finished (its mtime is compared with the lock).
 const VENV_MARKER: &str = ".installed-from-lock";

@@ -57,6 +57,8 @@ pub enum Emitted {
     Forget(String),
     /// `call`: a call of unknown outcome's snapshot.
     Call(Value),
+    /// `auth`: the server asks for sign-in, or no longer does.
+    Auth(Value),
 }
 
 /// The JSON form of a host-facing error: what the driver turns into a JS `Error`.
@@ -143,6 +145,7 @@ impl Effect {
                     Emitted::Task(snapshot) => ("task", snapshot),
                     Emitted::Forget(id) => ("forget", json!({ "id": id })),
                     Emitted::Call(snapshot) => ("call", snapshot),
+                    Emitted::Auth(detail) => ("auth", detail),
                 };
                 out.put("type", Value::from(kind));
                 out.put("detail", detail);

@@ -117,6 +117,8 @@ pub struct Answer<'a> {
     pub retry_after: Option<&'a str>,
     /// The `Mcp-Session-Id` header (read only by the 2025-11-25 flow).
     pub session: Option<&'a str>,
+    /// The `WWW-Authenticate` header (read on a 401 or 403).
+    pub www_authenticate: Option<&'a str>,
     /// The body is an event stream: its bytes follow as `chunk` events.
     pub sse: bool,
 }
@@ -294,6 +296,7 @@ impl<'a> Event<'a> {
                 status: f.status("status"),
                 retry_after: f.opt_text("retryAfter"),
                 session: f.opt_text("session"),
+                www_authenticate: f.opt_text("wwwAuthenticate"),
                 sse: f.flag("sse"),
             }),
             "chunk" => Event::Chunk { n: f.number("n"), end: f.flag("end") },

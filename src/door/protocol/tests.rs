@@ -54,7 +54,8 @@ fn every_event_the_driver_sends_decodes_with_its_fields() {
         assert!(decode(text).is_ok(), "{text}: {:?}", decode(text));
     }
     let value = json!({ "e": "answer", "n": 7, "status": 429, "retryAfter": "3", "session": "s", "sse": true });
-    let answer = Answer { n: 7, status: 429, retry_after: Some("3"), session: Some("s"), sse: true };
+    let answer =
+        Answer { n: 7, status: 429, retry_after: Some("3"), session: Some("s"), www_authenticate: None, sse: true };
     assert_eq!(Event::decode(&value), Ok((0, Event::Answered(answer))));
     let value = json!({ "e": "failed", "n": 2, "kind": "redirect", "status": 302, "to": "https://x" });
     let failure = Failure::Redirect { status: 302, to: Some("https://x") };

@@ -208,7 +208,7 @@ fn a_stored_link_skips_the_detection_and_a_2026_server_never_starts_it() {
     let out = feed(&mut modern, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = status(&mut modern, NOW, the(&out, "send"), 401, "");
     assert!(sends(&out).is_empty(), "an authorization failure says nothing of the era: {out:?}");
-    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("HttpError"));
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("AuthError"));
 }
 
 #[test]
@@ -420,4 +420,26 @@ fn an_inline_call_sends_a_progress_token_and_its_reports_reach_the_host() {
     let chunk = format!("event: message\ndata: {response}\n\n");
     let out = door.handle(NOW, &json!({ "e": "chunk", "n": n, "end": false }), chunk.as_bytes());
     assert_eq!(the(&out, "done").pointer("/value/kind").and_then(Value::as_str), Some("result"), "{out:?}");
+}
+
+#[test]
+fn a_2025_session_refused_for_sign_in_tells_the_host_and_its_next_success_ends_it() {
+    let mut door = open();
+    let key = door.state.keys().server();
+    let link = json!({ "protocol": "2025-11-25", "session": "s-9", "tasks": { "list": true, "cancel": true, "toolsCall": true } });
+    listed(&mut door, NOW, json!({ "e": "restore", "x": 1, "entries": [[key, link.to_string()]] }));
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
+    let list = the(&out, "send");
+    let n = list.get("n").and_then(Value::as_u64).unwrap();
+    let challenge = r#"Bearer error="invalid_token", scope="mcp tools""#;
+    let event = json!({ "e": "answer", "n": n, "status": 401, "wwwAuthenticate": challenge });
+    let out = door.handle(NOW, &event, br#"{"error":"invalid_token"}"#);
+    let auth = out.iter().find(|e| e.get("type").and_then(Value::as_str) == Some("auth")).expect("auth emitted");
+    assert_eq!(auth.pointer("/detail/scope").and_then(Value::as_str), Some("mcp tools"), "{out:?}");
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("AuthError"));
+    // The host signed in: its next call goes out at once and its success ends the pause.
+    let out = feed(&mut door, NOW + 10, r#"{"e":"call","x":3,"name":"build"}"#);
+    let out = status(&mut door, NOW + 10, the(&out, "send"), 200, r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#);
+    let auth = out.iter().find(|e| e.get("type").and_then(Value::as_str) == Some("auth")).expect("resolved emitted");
+    assert_eq!(auth.get("detail"), Some(&json!({ "resolved": true })));
 }

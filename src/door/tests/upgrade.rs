@@ -52,7 +52,7 @@ fn authorization_failures_and_a_known_2026_server_do_not_hand_over() {
     let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"build"}"#);
     let out = refuse(&mut door, the(&out, "send"), 401, "");
     assert!(!kinds(&out).contains(&"upgrade"), "{out:?}");
-    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("HttpError"));
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("AuthError"));
 
     let mut door = open();
     let key = door.state.keys().server();
@@ -108,5 +108,5 @@ fn a_tool_listing_an_older_server_refuses_hands_over_unsettled() {
     feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
     let out = feed(&mut door, NOW, r#"{"e":"list_tools","x":2}"#);
     let out = refuse(&mut door, the(&out, "send"), 401, "");
-    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("HttpError"), "{out:?}");
+    assert_eq!(the(&out, "done").pointer("/error/name").and_then(Value::as_str), Some("AuthError"), "{out:?}");
 }

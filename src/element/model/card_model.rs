@@ -3,6 +3,7 @@
 //! only draws this, as [`super::view`] writes it, so the decisions are tested natively.
 use crate::json::{Number, Value};
 
+use crate::machine::backoff::Failure;
 use crate::machine::record::{LocalEnd, LocalStatus};
 use crate::protocol::form::{FormModel, SchemaError};
 use crate::protocol::input::{ElicitRequest, InputRequest};
@@ -157,6 +158,14 @@ impl CardModel {
         let connectivity = match s.connectivity {
             _ if !live => None,
             Connectivity::Offline => Some("conn.offline"),
+            // The server refused the credentials: the host's sign-in is what it waits for.
+            Connectivity::Backoff
+                if s.last_error
+                    .as_ref()
+                    .is_some_and(|n| matches!(n.failure, Failure::Http { status: 401 | 403, .. })) =>
+            {
+                Some("conn.signin")
+            }
             Connectivity::Backoff => Some("conn.backoff"),
             _ if s.restored => Some("conn.restored"),
             Connectivity::Listening => Some("conn.listening"),
@@ -371,6 +380,11 @@ mod tests {
         s["connectivity"] = json!("offline");
         s["restored"] = json!(true);
         assert_eq!(CardModel::from_json(&s).connectivity, Some("conn.offline"));
+        s["connectivity"] = json!("backoff");
+        s["lastError"] = json!({ "at": 1, "failure": { "kind": "http", "status": 401 } });
+        assert_eq!(CardModel::from_json(&s).connectivity, Some("conn.signin"), "a refused token asks for sign-in");
+        s["lastError"] = json!({ "at": 1, "failure": { "kind": "http", "status": 503 } });
+        assert_eq!(CardModel::from_json(&s).connectivity, Some("conn.backoff"));
         s["connectivity"] = json!("online");
         assert_eq!(CardModel::from_json(&s).connectivity, Some("conn.restored"));
         s["status"] = json!("completed");

@@ -22,6 +22,7 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("status.unknown", "Unknown state", "ไม่ทราบสถานะ"),
     ("conn.offline", "Offline — resumes when you are back online", "ออฟไลน์ — จะทำต่อเมื่อกลับมาออนไลน์"),
     ("conn.backoff", "Connection trouble — retrying", "การเชื่อมต่อมีปัญหา — กำลังลองใหม่"),
+    ("conn.signin", "Sign-in needed — resumes once you sign in", "ต้องลงชื่อเข้าใช้ — จะทำต่อเมื่อลงชื่อเข้าใช้"),
     ("conn.listening", "Live updates", "อัปเดตสด"),
     ("conn.restored", "Resumed after reload", "ทำต่อหลังโหลดหน้าใหม่"),
     ("elapsed.running", "Running for {time}", "ทำงานมาแล้ว {time}"),

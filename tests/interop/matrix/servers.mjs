@@ -76,6 +76,7 @@ export const CELLS = [
   ["retry-after call steps", "node", ["ts-sdk-v2"]],
   ["retry-after call tabs", "chromium", ["ts-sdk-v2"]],
   ["long inline call", "node", ["ts-sdk-v2", "ts-sdk-v1"]],
+  ["token expires mid-task", "node", ["ts-sdk-v2"]],
 ];
 
 /** Whether `cell` runs against the server named `name`: CELLS' third field (the servers a cell needs) and the server's `only` (the cells a peer can run). */
@@ -175,8 +176,9 @@ async function freePort() {
   return port;
 }
 
-/** Starts `node server.mjs --port 0` in a TS SDK peer's directory. */
-const startNodePeer = (label, dir) => () => startProcess(label, [process.execPath, "server.mjs", "--port", "0"], { cwd: dir });
+/** Starts `node server.mjs --port 0` in a TS SDK peer's directory, with the cell's `args` if any. */
+const startNodePeer = (label, dir) => (args = []) =>
+  startProcess(label, [process.execPath, "server.mjs", "--port", "0", ...args], { cwd: dir });
 
 export const SERVERS = [
   {

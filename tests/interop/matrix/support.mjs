@@ -18,10 +18,11 @@ const record = (entry) => {
 /**
  * Registers the test `<server> · <cell>` for every selected server the cell runs on (CELLS' third
  * field, and the server's `only`): `body(server, peer)` gets the servers.mjs entry and the started
- * peer `{ url, stop, lines? }` (started before, stopped after, even on failure). A cell listed in
- * KNOWN_FAILURES still runs; its failure is reported, not hidden.
+ * peer `{ url, stop, lines? }` (started before, stopped after, even on failure), with `args` on its
+ * command line when the cell gives some. A cell listed in KNOWN_FAILURES still runs; its failure is
+ * reported, not hidden.
  */
-export function cells(cell, body, { timeout = 45_000 } = {}) {
+export function cells(cell, body, { timeout = 45_000, args } = {}) {
   if (!cellSelected(cell)) return;
   for (const server of selectedServers().filter((s) => runsOn(cell, s.name))) {
     const key = `${server.name}/${cell}`;
@@ -31,7 +32,7 @@ export function cells(cell, body, { timeout = 45_000 } = {}) {
       const started = Date.now();
       let peer = null;
       try {
-        peer = await server.start();
+        peer = await server.start(args);
         let timer;
         await Promise.race([
           body(server, peer),

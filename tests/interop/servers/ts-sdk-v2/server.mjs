@@ -18,7 +18,12 @@
 // left exactly as shipped: it honours no `taskIds` (ack `{"notifications":{}}`) and ends the
 // stream at once with the listen result. See README.md.
 //
-//   node server.mjs [--port N]      (0 or absent: a free port)
+//   node server.mjs [--port N] [--auth-token-ms N]      (port 0 or absent: a free port)
+//
+// `--auth-token-ms N` puts /mcp behind the SDK's own bearer-auth gate (`requireBearerAuth`, with a
+// verifier of ours): `POST /token` mints a token the verifier accepts for N ms, after which the gate
+// answers 401 `Bearer error="invalid_token", error_description="Token has expired",
+// resource_metadata=…`. `GET /auth-stats` tells how many requests the gate refused (`{ refused }`).
 //
 // Binds 127.0.0.1 only and prints exactly one line, `listening on http://127.0.0.1:PORT/mcp`,
 // once ready. Exits on SIGTERM / SIGINT.
@@ -30,7 +35,10 @@ import {
     McpServer,
     createMcpHandler,
     ProtocolError,
-    MissingRequiredClientCapabilityError
+    MissingRequiredClientCapabilityError,
+    OAuthError,
+    OAuthErrorCode,
+    requireBearerAuth
 } from '@modelcontextprotocol/server';
 
 const SERVER_INFO = { name: 'mcp-tasks-interop-ts-sdk-v2', version: '0.1.0' };
@@ -44,24 +52,21 @@ const INTERNAL_ERROR = -32603;
 // ---------------------------------------------------------------------------------------------
 // command line
 
-function parsePort(argv) {
+function parseArgs(argv) {
+    const out = { port: 0, authTokenMs: undefined };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
-        let v;
-        if (a === '--port') v = argv[++i];
-        else if (a.startsWith('--port=')) v = a.slice('--port='.length);
-        else {
-            console.error(`unknown argument: ${a}`);
-            process.exit(2);
-        }
+        const [flag, inline] = a.split('=', 2);
+        const v = inline ?? argv[++i];
         const n = Number(v);
-        if (!Number.isInteger(n) || n < 0 || n > 65535) {
-            console.error(`bad --port value: ${v}`);
+        if (flag === '--port' && Number.isInteger(n) && n >= 0 && n <= 65535) out.port = n;
+        else if (flag === '--auth-token-ms' && Number.isInteger(n) && n > 0) out.authTokenMs = n;
+        else {
+            console.error(`unknown argument or bad value: ${a} ${inline === undefined ? (v ?? '') : ''}`);
             process.exit(2);
         }
-        return n;
     }
-    return 0;
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -486,6 +491,36 @@ function newServer() {
 // ---------------------------------------------------------------------------------------------
 // HTTP: node:http in front of the SDK's web-standard handler
 
+// ---------------------------------------------------------------------------------------------
+// --auth-token-ms: the SDK's bearer-auth gate, with tokens that expire
+
+const { port, authTokenMs } = parseArgs(process.argv.slice(2));
+/** token -> when it expires (Unix ms). */
+const tokens = new Map();
+const authStats = { refused: 0, minted: 0 };
+const gate =
+    authTokenMs === undefined
+        ? undefined
+        : requireBearerAuth({
+              verifier: {
+                  async verifyAccessToken(token) {
+                      const expires = tokens.get(token);
+                      if (expires === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
+                      return { token, clientId: 'interop', scopes: ['mcp'], expiresAt: expires / 1000 };
+                  }
+              },
+              requiredScopes: ['mcp'],
+              resourceMetadataUrl: 'http://127.0.0.1/.well-known/oauth-protected-resource/mcp'
+          });
+
+function mintToken(req, res) {
+    const token = `tok-${randomUUID()}`;
+    tokens.set(token, Date.now() + authTokenMs);
+    authStats.minted += 1;
+    res.writeHead(200, { ...corsHeaders(req), 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: authTokenMs / 1000 }));
+}
+
 const mcp = createMcpHandler(() => newServer(), {
     onerror: error => {
         if (process.env.INTEROP_SERVER_DEBUG) console.error(`mcp: ${error?.message ?? error}`);
@@ -495,6 +530,12 @@ const mcp = createMcpHandler(() => newServer(), {
 async function handle(req, res) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
+    if (gate && url.pathname === '/token' && req.method === 'POST') return mintToken(req, res);
+    if (gate && url.pathname === '/auth-stats') {
+        res.writeHead(200, { ...corsHeaders(req), 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(authStats));
+        return;
+    }
     if (url.pathname !== '/mcp') {
         res.writeHead(404, { ...corsHeaders(req), 'Content-Type': 'text/plain' });
         res.end('not found\n');
@@ -515,7 +556,9 @@ async function handle(req, res) {
         body: chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined,
         signal: aborted.signal
     });
-    const response = await mcp.fetch(request);
+    const auth = gate ? await gate(request) : undefined;
+    if (auth instanceof Response) authStats.refused += 1;
+    const response = auth instanceof Response ? auth : await mcp.fetch(request, auth ? { authInfo: auth } : undefined);
     const out = { ...corsHeaders(req) };
     response.headers.forEach((value, name) => {
         out[name] = value;
@@ -531,7 +574,6 @@ async function handle(req, res) {
     }
 }
 
-const port = parsePort(process.argv.slice(2));
 const httpServer = http.createServer((req, res) => {
     handle(req, res).catch(error => {
         console.error(`request failed: ${error?.stack ?? error}`);
