@@ -15,7 +15,7 @@ export type LabelKey =
   | "cancel.hint" | "cancel.requested"
   | "form.askedBy" | "form.required" | "form.choose" | "form.sending" | "form.handled" | "form.sendFailed"
   | "form.invalidSchema" | "form.fixErrors"
-  | "url.intro" | "url.site" | "url.mixedScripts" | "url.punycode" | "url.userinfo" | "url.refused"
+  | "url.intro" | "url.site" | "url.mixedScripts" | "url.punycode" | "url.userinfo" | "url.local" | "url.refused"
   | "url.blocked" | "url.opened"
   | "note.sampling" | "note.roots" | "note.other"
   | "result.json" | "result.isError" | "result.image" | "result.audio" | "result.resource"

@@ -65,7 +65,7 @@ fn no_url(_: &str) -> Option<mcp_tasks_web::element::model::url_check::UrlParts>
 #[test]
 fn a_form_of_20000_required_fields_is_built_drawn_and_answered_in_bounded_time() {
     let labels = Labels::resolve("en", &[]);
-    let server = Server { name: "tasks.example", loopback: false };
+    let server = Server { name: "tasks.example", loopback: false, local: false };
     for how in [Order::Reversed, Order::Scattered] {
         let schema = wide_schema(20_000, how);
         let tree = json::from_str(&schema).expect("JSON");
@@ -210,7 +210,8 @@ fn a_too_large_form_says_so_and_offers_only_decline_and_cancel() {
     ));
     for language in SHIPPED {
         let labels = Labels::resolve(language, &[]);
-        let card = view::card(&model, &labels, &Server { name: "tasks.example", loopback: false }, &no_url);
+        let card =
+            view::card(&model, &labels, &Server { name: "tasks.example", loopback: false, local: false }, &no_url);
         let q = &card["questions"][0];
         let said = labels.fill("form.invalidSchema", &[("error", "requestedSchema is too large for this client")]);
         assert_eq!(q["invalid"].as_str(), Some(said.as_str()), "{language}: the form cannot be shown, and why");

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use crate::element::model::card_model::CardModel;
 use crate::element::model::labels::Labels;
-use crate::element::model::url_check::{is_loopback, UrlParts};
+use crate::element::model::url_check::{is_local, is_loopback, UrlParts};
 use crate::element::model::view;
 use crate::json::{json, Value};
 
@@ -52,8 +52,8 @@ impl Door {
         }
         let endpoint = server.and_then(parts).filter(|p| !p.host.is_empty());
         let server = match &endpoint {
-            Some(p) => view::Server { name: &p.host, loopback: is_loopback(&p.hostname) },
-            None => view::Server { name: &self.url, loopback: false },
+            Some(p) => view::Server { name: &p.host, loopback: is_loopback(&p.hostname), local: is_local(&p.hostname) },
+            None => view::Server { name: &self.url, loopback: false, local: false },
         };
         let need = RefCell::new(Vec::new());
         let parse = |raw: &str| match urls.and_then(|u| u.get(raw)) {

@@ -1035,3 +1035,31 @@ fn a_record_as_deep_as_the_poller_took_reaches_the_other_tabs_and_the_store() {
     assert!(reason.contains("t9"), "{reason}");
     assert!(follower.state.record("t9").is_none());
 }
+
+#[test]
+fn a_remote_servers_link_to_a_device_on_the_users_network_is_flagged_and_a_local_servers_is_not() {
+    let mut door = open();
+    let poll = with_task(&mut door);
+    let asked = json!({
+        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
+        "ttlMs": 900000, "status": "input_required", "resultType": "complete",
+        "inputRequests": { "u": { "method": "elicitation/create",
+            "params": { "mode": "url", "message": "Set up", "url": "https://192.168.1.1/admin", "elicitationId": "e1" } } }
+    });
+    answer(&mut door, NOW + 1_000, &poll, asked);
+    feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    let read = json!({ "href": "https://192.168.1.1/admin", "protocol": "https:", "username": "", "password": "",
+        "hostname": "192.168.1.1", "host": "192.168.1.1" });
+    let warnings = |door: &mut Door, hostname: &str| {
+        let server = json!({ "href": "https://h/mcp", "protocol": "https:", "username": "", "password": "",
+            "hostname": hostname, "host": hostname });
+        let ask = json!({ "e": "card", "x": 7, "id": "t1", "words": {}, "server": server,
+            "urls": { "https://192.168.1.1/admin": read.clone() } });
+        let out = door.handle(NOW + 1_000, &ask, &[]);
+        let card = the(&out, "done").get("value").unwrap().clone();
+        card.get("questions").and_then(Value::as_array).unwrap()[0].get("warnings").unwrap().to_string()
+    };
+    let remote = warnings(&mut door, "tasks.example");
+    assert!(remote.contains("a device on your network"), "{remote}");
+    assert_eq!(warnings(&mut door, "10.0.0.5"), "[]", "a server on the network itself");
+}

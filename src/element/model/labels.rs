@@ -66,6 +66,11 @@ pub const LABELS: &[(&str, &str, &str)] = &[
         "ที่อยู่นี้ซ่อนชื่อผู้ใช้ไว้หน้าชื่อเว็บไซต์ ซึ่งเป็นกลลวงที่พบบ่อย จึงเปิดจากที่นี่ไม่ได้",
     ),
     (
+        "url.local",
+        "This link leads to a device on your network.",
+        "ลิงก์นี้นำไปยังอุปกรณ์ในเครือข่ายของคุณ",
+    ),
+    (
         "url.refused",
         "This address cannot be opened from here: only https, or http when both it and the server are on this computer.",
         "ไม่สามารถเปิดที่อยู่นี้จากที่นี่ได้ อนุญาตเฉพาะ https หรือ http เมื่อทั้งที่อยู่นี้และเซิร์ฟเวอร์อยู่ในเครื่องนี้",

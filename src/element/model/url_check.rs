@@ -58,6 +58,8 @@ pub struct UrlCheck {
     pub mixed_scripts: bool,
     /// User info before the host (`https://bank.example@evil.example/`), a classic disguise; refused.
     pub userinfo: bool,
+    /// A remote server's address leads to this machine or a device on its network ([`is_local`]).
+    pub local: bool,
 }
 
 impl UrlCheck {
@@ -68,6 +70,7 @@ impl UrlCheck {
             (self.mixed_scripts, "url.mixedScripts"),
             (self.punycode, "url.punycode"),
             (self.userinfo, "url.userinfo"),
+            (self.local, "url.local"),
             (refused, "url.refused"),
         ]
         .into_iter()
@@ -79,8 +82,9 @@ impl UrlCheck {
 /// parse). `server_loopback`: the MCP server itself is on this machine ([`is_loopback`] of its host),
 /// the one case where a plain `http:` page may be offered, and then only a loopback one: a remote
 /// server has no business sending the user to a page on the user's own machine, and a local one must
-/// not send them to an unencrypted remote page.
-pub fn check(raw: &str, parsed: Option<&UrlParts>, server_loopback: bool) -> UrlCheck {
+/// not send them to an unencrypted remote page. `server_local`: the server is on this machine or its
+/// network ([`is_local`]); otherwise an address that is gets a warning.
+pub fn check(raw: &str, parsed: Option<&UrlParts>, server_loopback: bool, server_local: bool) -> UrlCheck {
     let Some(url) = parsed else {
         return UrlCheck {
             full: raw.to_owned(),
@@ -90,6 +94,7 @@ pub fn check(raw: &str, parsed: Option<&UrlParts>, server_loopback: bool) -> Url
             punycode: false,
             mixed_scripts: false,
             userinfo: false,
+            local: false,
         };
     };
     let userinfo = !url.username.is_empty() || !url.password.is_empty();
@@ -132,6 +137,7 @@ pub fn check(raw: &str, parsed: Option<&UrlParts>, server_loopback: bool) -> Url
         punycode,
         mixed_scripts,
         userinfo,
+        local: !server_local && is_local(&url.hostname),
     }
 }
 
@@ -145,6 +151,35 @@ pub fn is_loopback(hostname: &str) -> bool {
         || hostname.ends_with(".localhost")
         || hostname == "[::1]"
         || (hostname.starts_with("127.") && hostname.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
+
+/// Whether `hostname`, as the parser writes it, names this machine or a device on its network:
+/// [`is_loopback`], `*.local`, the IPv4 blocks 0/8, 10/8, 172.16/12, 192.168/16 and 169.254/16, and
+/// IPv6 fc00::/7, fe80::/10 and every address written from `::` (loopback, unspecified, IPv4-mapped).
+/// The parser writes IPv4 in dotted decimal and IPv6 in lower case, compressed, in brackets.
+pub fn is_local(hostname: &str) -> bool {
+    if is_loopback(hostname) || hostname.ends_with(".local") {
+        return true;
+    }
+    if let Some(v6) = hostname.strip_prefix('[') {
+        return v6.starts_with("::")
+            || matches!(v6.get(..2), Some("fc" | "fd"))
+            || matches!(v6.get(..3), Some("fe8" | "fe9" | "fea" | "feb"));
+    }
+    if !hostname.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return false;
+    }
+    // Octets of at most three digits each: the parser has checked them.
+    let octet = |s: &str| s.bytes().fold(0u32, |n, b| n * 10 + u32::from(b - b'0'));
+    let Some((a, rest)) = crate::text::split_once(hostname, b'.') else { return false };
+    let b = octet(crate::text::split_once(rest, b'.').map_or(rest, |(b, _)| b));
+    match octet(a) {
+        0 | 10 => true,
+        172 => (16..32).contains(&b),
+        192 => b == 168,
+        169 => b == 254,
+        _ => false,
+    }
 }
 
 /// A coarse script of one character: enough to see a label mixing alphabets. 0 is "no script"
@@ -271,7 +306,7 @@ fn decode_punycode(input: &str) -> Option<String> {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) mod tests {
-    use super::{check, decode_punycode, is_loopback, UrlCheck, UrlParts};
+    use super::{check, decode_punycode, is_local, is_loopback, UrlCheck, UrlParts};
     use url::quirks;
 
     /// What the platform's parser reads of `raw`, through the `url` crate (WHATWG URL, as `new URL()`);
@@ -290,12 +325,12 @@ pub(crate) mod tests {
 
     /// `raw` checked as sent by a remote MCP server.
     fn remote(raw: &str) -> UrlCheck {
-        check(raw, parse(raw).as_ref(), false)
+        check(raw, parse(raw).as_ref(), false, false)
     }
 
     /// `raw` checked as sent by an MCP server on this machine.
     fn local(raw: &str) -> UrlCheck {
-        check(raw, parse(raw).as_ref(), true)
+        check(raw, parse(raw).as_ref(), true, true)
     }
 
     #[test]
@@ -438,6 +473,60 @@ pub(crate) mod tests {
         ] {
             assert!(!is_loopback(&hostname(host)), "{host}");
         }
+    }
+
+    #[test]
+    fn a_remote_servers_address_on_this_machine_or_its_network_is_flagged() {
+        let hostname = |host: &str| parse(&format!("https://{host}/")).map(|p| p.hostname).unwrap_or_default();
+        for host in [
+            "localhost",
+            "app.localhost",
+            "127.0.0.1",
+            "0x7f.1",
+            "[::1]",
+            "printer.local",
+            "0.0.0.0",
+            "10.1.2.3",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.168.1.1",
+            "169.254.169.254",
+            "2852039166",
+            "[fc00::1]",
+            "[fdab::1]",
+            "[fe80::1]",
+            "[febf::1]",
+            "[::ffff:7f00:1]",
+            "[::ffff:10.0.0.1]",
+            "[::]",
+        ] {
+            assert!(is_local(&hostname(host)), "{host}");
+        }
+        for host in [
+            "example.com",
+            "local",
+            "localhost.example",
+            "9.255.255.255",
+            "11.0.0.1",
+            "172.15.0.1",
+            "172.32.0.1",
+            "192.167.1.1",
+            "169.253.0.1",
+            "100.64.0.1",
+            "[2001:db8::1]",
+            "[fec0::1]",
+            "[fe7f::1]",
+            "1.2.3.4",
+        ] {
+            assert!(!is_local(&hostname(host)), "{host}");
+        }
+        let c = remote("https://192.168.1.10/admin");
+        assert!(c.openable, "https is opened, with its warning");
+        assert_eq!(c.warnings().collect::<Vec<_>>(), ["url.local"]);
+        assert!(!remote("https://bank.example/").local);
+        assert!(!local("http://192.168.1.10/").local, "a server on this machine may send the user there");
+        let lan = check("https://10.0.0.2/", parse("https://10.0.0.2/").as_ref(), false, true);
+        assert!(!lan.local, "nor may a server on the same network");
     }
 
     #[test]

@@ -43,6 +43,8 @@ pub struct Server<'a> {
     pub name: &'a str,
     /// It is loopback: the one case where a URL-mode question may offer a loopback `http:` page.
     pub loopback: bool,
+    /// It is on this machine or its network (`url_check::is_local`): its addresses there are no news.
+    pub local: bool,
 }
 
 /// What a card shows of `model`, in `labels`' words; `server` asks, `parse` reads URL-mode addresses.
@@ -149,7 +151,7 @@ fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse
             put_str(&mut v, "mode", "url");
             put_str(&mut v, "message", message);
             put(&mut v, "asked", asked);
-            url_question(&mut v, url, labels, server.loopback, parse);
+            url_question(&mut v, url, labels, server, parse);
         }
     }
     Value::Object(v)
@@ -161,8 +163,8 @@ fn question(key: &str, q: &Question, labels: &Labels, server: &Server<'_>, parse
 /// first), `open` (the Open button's words) and `href` (what it opens), both `null` when it may not be
 /// opened. Parsed without a base: a relative address names no site, and resolving it against the page
 /// would make the server's text point into the host app.
-fn url_question(v: &mut Map, raw: &str, labels: &Labels, server_loopback: bool, parse: ParseUrl<'_>) {
-    let url = url_check::check(raw, parse(raw).as_ref(), server_loopback);
+fn url_question(v: &mut Map, raw: &str, labels: &Labels, server: &Server<'_>, parse: ParseUrl<'_>) {
+    let url = url_check::check(raw, parse(raw).as_ref(), server.loopback, server.local);
     put_str(v, "url", &url.full);
     put_str(v, "host", &url.host);
     put(v, "unicode", url.unicode_host.as_deref().map_or(Value::Null, text));
@@ -372,7 +374,7 @@ mod tests {
     use crate::element::model::url_check::tests::parse;
 
     fn view(s: &Value) -> Value {
-        card(&CardModel::from_json(s), &en(), &Server { name: "tasks.example", loopback: false }, &parse)
+        card(&CardModel::from_json(s), &en(), &Server { name: "tasks.example", loopback: false, local: false }, &parse)
     }
 
     #[test]
@@ -524,7 +526,9 @@ mod tests {
             "b": { "method": "elicitation/create", "params": { "mode": "url", "message": "Sign in", "url": "http://127.0.0.1:8787/login" } }
         });
         let model = CardModel::from_json(&s);
-        let local = card(&model, &en(), &Server { name: "127.0.0.1:9", loopback: true }, &parse)["questions"].clone();
+        let local = card(&model, &en(), &Server { name: "127.0.0.1:9", loopback: true, local: true }, &parse)
+            ["questions"]
+            .clone();
         assert_eq!(local[0]["host"], "evil.example", "the backslash ends the authority");
         assert_eq!(local[0]["href"], "https://evil.example/@bank.example/login");
         assert_eq!(local[0]["asked"], "Asked by 127.0.0.1:9");
