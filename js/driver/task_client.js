@@ -6,7 +6,7 @@
 // events, the listen stream, one poller across tabs, notifications, step mode, the element's queries),
 // and 2025-11-25 servers through a second door loaded only when a server or the store needs it
 // (`#handOver`). Every answer goes to the door as bytes.
-import init, { ClientDoor } from "#door";
+import * as firstGlue from "#door";
 import { send } from "../transport/http.js";
 import { Records } from "../store/idb.js";
 import {
@@ -27,6 +27,7 @@ import {
  * @import { ClientError } from "../page/browser.js"
  * @import { Failure, HostHeaders } from "../transport/http.js"
  */
+/** @typedef {import("#door").ClientDoor} ClientDoor */
 /**
  * A host call waiting for its `done`: the promise's settlers (the door's value is `DoneValues` of its
  * event), and for `#ask` the event and body, which a hand-over feeds to the full door.
@@ -35,10 +36,32 @@ import {
 /** The host's `onInputRequired`. */
 /** @typedef {NonNullable<CallToolOptions["onInputRequired"]>} Asker */
 
-// For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`), and
-// the protocol's names as the shipped entry exports them; the element's model functions for
+// For hosts that compile the .wasm themselves (workerd imports it as a module: `workerd.mjs`).
+export { initSync } from "#door";
+
+/**
+ * The glue of the module `init()` loaded: the first door's, or the full door's on a page that has met
+ * a 2025-11-25 server (`FULL_DOOR_FIRST`). Clients open on its door, and the names below call into it.
+ * @type {typeof import("#door") | typeof import("#door-full")}
+ */
+let glue = firstGlue;
+// The protocol's names as the shipped entry exports them, and the element's model functions for
 // `element.js` (not host API: over the client's module, which has no card model, they throw).
-export { elementAnswer, elementElapsed, elementWords, initSync, protocolVersion, tasksExtensionId } from "#door";
+export const protocolVersion = () => glue.protocolVersion();
+export const tasksExtensionId = () => glue.tasksExtensionId();
+/** @type {typeof firstGlue.elementAnswer} */
+export const elementAnswer = (schema, entered, words) => glue.elementAnswer(schema, entered, words);
+/** @type {typeof firstGlue.elementElapsed} */
+export const elementElapsed = (ms) => glue.elementElapsed(ms);
+/** @type {typeof firstGlue.elementWords} */
+export const elementWords = (lang, layers) => glue.elementWords(lang, layers);
+
+/**
+ * The `localStorage` key set once this page's client has loaded the full door for a 2025-11-25
+ * server: from then on, `init()` without a module loads the full door in place of the first (it
+ * drives both generations), so each later load fetches one door, not two.
+ */
+const FULL_DOOR_FIRST = "mcp-tasks-web:full-door-first";
 
 // ---- Which module `init()` loads: the client's, or the card host's when element.js chose it ----
 // Both modules have the same export names, so this glue (the card host's) drives either; without an
@@ -55,12 +78,23 @@ let firstDoor;
 
 /**
  * Loads the door's module: `input` if given, else the client's beside this file, or the card host's
- * once element.js named it (`setDoor`).
- * @param {Parameters<typeof init>[0]} [input]
+ * once element.js named it (`setDoor`); on a page that has met a 2025-11-25 server, that build's full
+ * door instead (`FULL_DOOR_FIRST`), or the first if it cannot be loaded.
+ * @param {Parameters<typeof firstGlue.default>[0]} [input]
  */
 export default async function start(input) {
   await null;
-  return init(input ?? { module_or_path: firstDoor ?? new URL("./client_bg.wasm", import.meta.url) });
+  if (input === undefined && Page.stored(FULL_DOOR_FIRST) !== undefined) {
+    try {
+      const full = await fullGlue();
+      const loaded = await full.default();
+      glue = full;
+      return loaded;
+    } catch {
+      // The first door then, as on a page that never met such a server.
+    }
+  }
+  return firstGlue.default(input ?? { module_or_path: firstDoor ?? new URL("./client_bg.wasm", import.meta.url) });
 }
 
 /**
@@ -79,19 +113,19 @@ export function setDoor(first, full) {
  * Loads the door with the 2025-11-25 flow, which the first one hands over to when it meets that
  * generation (the `upgrade` effect): the module beside this one, fetched then. The Node entry sets
  * how it reads the file instead (`setFullDoor`).
- * @type {() => Promise<typeof ClientDoor>}
+ * @type {() => Promise<typeof firstGlue.ClientDoor>}
  */
 let fullDoor = async () => {
-  const glue = await fullGlue();
-  await glue.default();
-  return glue.ClientDoor;
+  const full = await fullGlue();
+  await full.default();
+  return full.ClientDoor;
 };
 /** The glue of the full door `fullDoor` loads: the client's, or the card host's (`setDoor`). */
 let fullGlue = () => import("#door-full");
 
 /**
  * For the package's entries: how the full door's class is loaded where `import()` cannot fetch it.
- * @param {() => Promise<typeof ClientDoor>} load
+ * @param {() => Promise<typeof firstGlue.ClientDoor>} load
  */
 export function setFullDoor(load) {
   fullDoor = load;
@@ -133,7 +167,7 @@ const protocolError = (/** @type {string} */ message) => clientError(message, "P
 
 /**
  * Why a door class cannot be used: its protocol version is not this driver's (docs/door.md, "Versions").
- * @param {typeof ClientDoor} Door
+ * @param {typeof firstGlue.ClientDoor} Door
  */
 const versionError = (Door) =>
   Door.version() === DOOR_VERSION
@@ -422,7 +456,7 @@ export class TaskClient {
       throw usage("options.headers must be a function returning headers, or an object");
     }
     // Step mode is in the full door only (browsers never step): a stepping client opens on it.
-    let Door = ClientDoor;
+    let Door = glue.ClientDoor;
     if (options.autoPoll === false) {
       try {
         Door = await fullDoor();
@@ -924,8 +958,10 @@ export class TaskClient {
       return;
     }
     /** @type {ClientDoor} */ (old).free();
+    // This page's later loads fetch the full door alone (`start`).
+    Page.store(FULL_DOOR_FIRST, "1");
     await Promise.allSettled([...this.#storeOps]);
-    const door = new /** @type {typeof ClientDoor} */ (Door)(
+    const door = new /** @type {typeof firstGlue.ClientDoor} */ (Door)(
       JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })),
       Math.floor(Math.random() * 2 ** 52),
     );

@@ -5,6 +5,7 @@
 //
 //   node --test tests/interop/matrix/chromium.test.mjs      (MATRIX_SERVERS=fastmcp4 to pick peers)
 import assert from "node:assert/strict";
+import { gzipSync } from "node:zlib";
 import { CELLS, cellSelected, pkgDir, selectedServers } from "./servers.mjs";
 import { cells, sleep, startChromium } from "./support.mjs";
 
@@ -51,10 +52,10 @@ async function rig(server, peer) {
     context,
     requests,
     errors,
-    async open(tab, ns) {
+    async open(tab, ns, query = "") {
       const page = await context.newPage();
       watch(page, tab);
-      await page.goto(`${statics.origin}/index.html?mcp=${encodeURIComponent(peer.url)}&ns=${encodeURIComponent(ns)}&minPoll=${MIN_POLL}&pkg=${encodeURIComponent(pkgPath(server))}`);
+      await page.goto(`${statics.origin}/index.html?mcp=${encodeURIComponent(peer.url)}&ns=${encodeURIComponent(ns)}&minPoll=${MIN_POLL}&pkg=${encodeURIComponent(pkgPath(server))}${query}`);
       await hostReady(page);
       return page;
     },
@@ -243,3 +244,54 @@ cells("element progress", (server, peer) => inContext(server, peer, async (r) =>
   assert.equal(done.status, "completed");
   await page.locator(`#cards mcp-task[data-task="${id}"] [part~="progress"]`).waitFor({ state: "hidden", timeout: 5_000 });
 }), { timeout: 40_000 });
+
+/**
+ * The package files `page` fetches until `body()` resolves, as `{ file, gzip }` (gzip -9 of each body,
+ * as a server would send it).
+ */
+async function fetchedBy(context, body) {
+  const bodies = [];
+  const pkgFile = (url) => new URL(url).pathname.match(/^\/pkg-\d+\/(.+)$/)?.[1];
+  const onResponse = (response) => {
+    const file = pkgFile(response.url());
+    if (file) bodies.push(response.body().then((b) => ({ file, gzip: gzipSync(b, { level: 9 }).length })));
+  };
+  context.on("response", onResponse);
+  try {
+    await body();
+    return await Promise.all(bodies);
+  } finally {
+    context.off("response", onResponse);
+  }
+}
+
+/** The door files (`.wasm` and their glue) of `fetched`, sorted, and the gzip bytes of every file. */
+const doorsAndBytes = (fetched) => ({
+  doors: fetched.map((f) => f.file).filter((f) => f.endsWith(".wasm")).sort(),
+  gzip: fetched.reduce((n, f) => n + f.gzip, 0),
+});
+
+cells("one download per load", (server, peer) => inContext(server, peer, async (r) => {
+  // A page of the client alone: first contact, then two later loads in the same browser profile.
+  const older = server.protocol === "2025-11-25";
+  const load = async (ns) => {
+    let page;
+    const fetched = await fetchedBy(r.context, async () => {
+      page = await r.open("A", ns, "&entry=client");
+      const out = await page.evaluate(() => window.host.start("build", { seconds: 1, target: "bytes" }));
+      const id = out.kind === "task" ? out.task.taskId : null;
+      if (id) assert.equal((await waitDone(page, id, 20_000)).status, "completed");
+    });
+    await page.close();
+    return doorsAndBytes(fetched);
+  };
+  const first = await load("bytes-1");
+  const later = [await load("bytes-2"), await load("bytes-3")];
+  console.error(`  ${server.name}: first contact ${first.doors.join(" + ")} ${first.gzip} B gzip; later loads ${later.map((l) => `${l.doors.join(" + ")} ${l.gzip} B`).join(", ")}`);
+  const full = ["client_full_bg.wasm"];
+  assert.deepEqual(first.doors, older ? ["client_bg.wasm", ...full] : ["client_bg.wasm"], "first contact");
+  for (const l of later) {
+    assert.deepEqual(l.doors, older ? full : ["client_bg.wasm"], "a later load fetches one door");
+    assert.ok(l.gzip <= (older ? 125_000 : 96_000), `a later load fetches ${l.gzip} B gzip`);
+  }
+}), { timeout: 60_000 });

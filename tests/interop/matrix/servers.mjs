@@ -77,6 +77,7 @@ export const CELLS = [
   ["retry-after call tabs", "chromium", ["ts-sdk-v2"]],
   ["long inline call", "node", ["ts-sdk-v2", "ts-sdk-v1"]],
   ["token expires mid-task", "node", ["ts-sdk-v2"]],
+  ["one download per load", "chromium", ["ts-sdk-v2", "ts-sdk-v1"]],
 ];
 
 /** Whether `cell` runs against the server named `name`: CELLS' third field (the servers a cell needs) and the server's `only` (the cells a peer can run). */

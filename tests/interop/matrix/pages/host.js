@@ -7,7 +7,8 @@
 //
 // `mount(id)` shows the task as an `<mcp-task>` card (element.js from the same package).
 //
-// `?ns=NAME` picks the namespace, `?minPoll=MS` the client's minPollIntervalMs.
+// `?ns=NAME` picks the namespace, `?minPoll=MS` the client's minPollIntervalMs, `?entry=client` loads
+// the client alone (`client.js`, no element, no `mount`), as a host without cards does.
 const params = new URLSearchParams(location.search);
 const url = params.get("mcp");
 const namespace = params.get("ns") || "matrix";
@@ -28,7 +29,8 @@ const show = () => {
 try {
   if (!url) throw new TypeError("no ?mcp= URL");
   const base = new URLSearchParams(location.search).get("pkg") ?? "/pkg-0/";
-  const pkg = await import(`${base}mcp_tasks_web.js`);
+  const clientOnly = params.get("entry") === "client";
+  const pkg = await import(`${base}${clientOnly ? "client.js" : "mcp_tasks_web.js"}`);
   await pkg.default();
   const client = await pkg.TaskClient.open({ url, namespace, store: "indexeddb", minPollIntervalMs });
   host.client = client;
@@ -43,7 +45,7 @@ try {
   host.cancel = (id) => client.cancel(id);
   host.wait = (id) => client.wait(id);
   host.tasks = () => client.tasks();
-  const { defineMcpTask } = await import(`${base}element.js`);
+  const { defineMcpTask } = clientOnly ? { defineMcpTask: () => {} } : await import(`${base}element.js`);
   defineMcpTask();
   host.mount = (id) => {
     const card = document.createElement("mcp-task");
