@@ -6,7 +6,14 @@
 // events, the listen stream, one poller across tabs, notifications, step mode, the element's queries),
 // and 2025-11-25 servers through a second door loaded only when a server or the store needs it
 // (`#handOver`). Every answer goes to the door as bytes.
-import * as firstGlue from "#door";
+import init, {
+  ClientDoor,
+  elementAnswer as firstAnswer,
+  elementElapsed as firstElapsed,
+  elementWords as firstWords,
+  protocolVersion as firstProtocol,
+  tasksExtensionId as firstExtension,
+} from "#door";
 import { send } from "../transport/http.js";
 import { Records } from "../store/idb.js";
 import {
@@ -27,7 +34,6 @@ import {
  * @import { ClientError } from "../page/browser.js"
  * @import { Failure, HostHeaders } from "../transport/http.js"
  */
-/** @typedef {import("#door").ClientDoor} ClientDoor */
 /**
  * A host call waiting for its `done`: the promise's settlers (the door's value is `DoneValues` of its
  * event), and for `#ask` the event and body, which a hand-over feeds to the full door.
@@ -40,21 +46,18 @@ import {
 export { initSync } from "#door";
 
 /**
- * The glue of the module `init()` loaded: the first door's, or the full door's on a page that has met
- * a 2025-11-25 server (`FULL_DOOR_FIRST`). Clients open on its door, and the names below call into it.
- * @type {typeof import("#door") | typeof import("#door-full")}
+ * The door class clients open on: the first door's, or the full door's once `init()` loaded that one
+ * in its place, on a page that has met a 2025-11-25 server (`FULL_DOOR_FIRST`).
  */
-let glue = firstGlue;
+let OpenDoor = ClientDoor;
 // The protocol's names as the shipped entry exports them, and the element's model functions for
-// `element.js` (not host API: over the client's module, which has no card model, they throw).
-export const protocolVersion = () => glue.protocolVersion();
-export const tasksExtensionId = () => glue.tasksExtensionId();
-/** @type {typeof firstGlue.elementAnswer} */
-export const elementAnswer = (schema, entered, words) => glue.elementAnswer(schema, entered, words);
-/** @type {typeof firstGlue.elementElapsed} */
-export const elementElapsed = (ms) => glue.elementElapsed(ms);
-/** @type {typeof firstGlue.elementWords} */
-export const elementWords = (lang, layers) => glue.elementWords(lang, layers);
+// `element.js` (not host API: over the client's module, which has no card model, they throw), from
+// the module `init()` loaded (`start` rebinds them).
+export let elementAnswer = firstAnswer;
+export let elementElapsed = firstElapsed;
+export let elementWords = firstWords;
+export let protocolVersion = firstProtocol;
+export let tasksExtensionId = firstExtension;
 
 /**
  * The `localStorage` key set once this page's client has loaded the full door for a 2025-11-25
@@ -80,7 +83,7 @@ let firstDoor;
  * Loads the door's module: `input` if given, else the client's beside this file, or the card host's
  * once element.js named it (`setDoor`); on a page that has met a 2025-11-25 server, that build's full
  * door instead (`FULL_DOOR_FIRST`), or the first if it cannot be loaded.
- * @param {Parameters<typeof firstGlue.default>[0]} [input]
+ * @param {Parameters<typeof init>[0]} [input]
  */
 export default async function start(input) {
   await null;
@@ -88,13 +91,14 @@ export default async function start(input) {
     try {
       const full = await fullGlue();
       const loaded = await full.default();
-      glue = full;
+      OpenDoor = full.ClientDoor;
+      ({ elementAnswer, elementElapsed, elementWords, protocolVersion, tasksExtensionId } = full);
       return loaded;
     } catch {
       // The first door then, as on a page that never met such a server.
     }
   }
-  return firstGlue.default(input ?? { module_or_path: firstDoor ?? new URL("./client_bg.wasm", import.meta.url) });
+  return init(input ?? { module_or_path: firstDoor ?? new URL("./client_bg.wasm", import.meta.url) });
 }
 
 /**
@@ -113,7 +117,7 @@ export function setDoor(first, full) {
  * Loads the door with the 2025-11-25 flow, which the first one hands over to when it meets that
  * generation (the `upgrade` effect): the module beside this one, fetched then. The Node entry sets
  * how it reads the file instead (`setFullDoor`).
- * @type {() => Promise<typeof firstGlue.ClientDoor>}
+ * @type {() => Promise<typeof ClientDoor>}
  */
 let fullDoor = async () => {
   const full = await fullGlue();
@@ -125,7 +129,7 @@ let fullGlue = () => import("#door-full");
 
 /**
  * For the package's entries: how the full door's class is loaded where `import()` cannot fetch it.
- * @param {() => Promise<typeof firstGlue.ClientDoor>} load
+ * @param {() => Promise<typeof ClientDoor>} load
  */
 export function setFullDoor(load) {
   fullDoor = load;
@@ -167,7 +171,7 @@ const protocolError = (/** @type {string} */ message) => clientError(message, "P
 
 /**
  * Why a door class cannot be used: its protocol version is not this driver's (docs/door.md, "Versions").
- * @param {typeof firstGlue.ClientDoor} Door
+ * @param {typeof ClientDoor} Door
  */
 const versionError = (Door) =>
   Door.version() === DOOR_VERSION
@@ -456,7 +460,7 @@ export class TaskClient {
       throw usage("options.headers must be a function returning headers, or an object");
     }
     // Step mode is in the full door only (browsers never step): a stepping client opens on it.
-    let Door = glue.ClientDoor;
+    let Door = OpenDoor;
     if (options.autoPoll === false) {
       try {
         Door = await fullDoor();
@@ -961,7 +965,7 @@ export class TaskClient {
     // This page's later loads fetch the full door alone (`start`).
     Page.store(FULL_DOOR_FIRST, "1");
     await Promise.allSettled([...this.#storeOps]);
-    const door = new /** @type {typeof firstGlue.ClientDoor} */ (Door)(
+    const door = new /** @type {typeof ClientDoor} */ (Door)(
       JSON.stringify(doorOptions({ ...this.#options, notify: this.#notify })),
       Math.floor(Math.random() * 2 ** 52),
     );

@@ -294,4 +294,17 @@ cells("one download per load", (server, peer) => inContext(server, peer, async (
     assert.deepEqual(l.doors, older ? full : ["client_bg.wasm"], "a later load fetches one door");
     assert.ok(l.gzip <= (older ? 125_000 : 96_000), `a later load fetches ${l.gzip} B gzip`);
   }
+  // The card host's page in the same profile: its own full door alone, and the card draws from it.
+  let drawn;
+  const cards = doorsAndBytes(await fetchedBy(r.context, async () => {
+    const page = await r.open("A", "bytes-3");
+    const [task] = await page.evaluate(() => window.host.tasks());
+    await page.evaluate((taskId) => window.host.mount(taskId), task.taskId);
+    const card = page.locator(`#cards mcp-task[data-task="${task.taskId}"] [part~="card"][data-status="completed"]`);
+    await card.waitFor({ state: "attached", timeout: 10_000 });
+    drawn = await card.isVisible();
+    await page.close();
+  }));
+  assert.ok(drawn, "the card of the stored task is drawn");
+  assert.deepEqual(cards.doors, [older ? "mcp_tasks_web_full_bg.wasm" : "mcp_tasks_web_bg.wasm"], "the card host fetches one door");
 }), { timeout: 60_000 });
