@@ -17,7 +17,7 @@
 //                                    tasks/get of a stored handle (and for every handle's first poll).
 //
 // The result goes to `window.bench` (`{ done, error?, ... }`), which the runner reads.
-import { probe, report, until } from "./probe.js";
+import { probe, report, steadyWindow, until } from "./probe.js";
 import { connect } from "../official-requester.mjs";
 
 const STORE_KEY = "mcp-tasks"; // official-requester.mjs's localStorage key
@@ -83,6 +83,7 @@ async function measure() {
   const resumed = host.resumeAll();
   for (const follow of resumed) follow.catch(() => {});
   await until(() => probe.firstGetMs !== null && ids.every((id) => probe.polled.has(id)), waitMs);
+  await steadyWindow();
   // Not closed (that would drop the stored references): the runner closes the page, as a reload would.
   return report(ids, { openMs: connectMs });
 }

@@ -11,7 +11,7 @@
 //                                     tasks/get of a restored handle (and for every handle's first poll).
 //
 // The result goes to `window.bench` (`{ done, error?, ... }`), which the runner reads.
-import { probe, report, until } from "./probe.js";
+import { probe, report, steadyWindow, until } from "./probe.js";
 
 const params = new URLSearchParams(location.search);
 const mode = params.get("mode");
@@ -88,6 +88,7 @@ async function measure(TaskClient) {
   const openMs = performance.now() - probe.t0;
   const ids = client.tasks().filter((t) => t.taskId !== null && t.restored).map((t) => t.taskId);
   await until(() => probe.firstGetMs !== null && ids.every((id) => probe.polled.has(id)), waitMs);
+  await steadyWindow();
   client.close();
   return report(ids, { openMs, durable: client.durable });
 }

@@ -10,6 +10,9 @@
 // With `noListen`, `server/discover` and `subscriptions/listen` are answered in the page with JSON-RPC
 // -32601, as a server without them would (the e2e rig's `forcePolling`, without Playwright routing on
 // the path of the other requests): a client then resumes by polling, which is what this figure times.
+//
+// `answered` counts the `tasks/get` answers the page has had; with `?steady=MS` a measure page then
+// stays open for the runner's steady window (`steadyWindow`), which times the main thread per answer.
 
 import { UNSUPPORTED, mcpRequest, methodNotFound, rpcOfText } from "../page-wire.js";
 
@@ -30,6 +33,8 @@ export const probe = {
   counts: {},
   /** requests answered in the page with -32601. */
   faked: 0,
+  /** tasks/get requests whose answer's head arrived. */
+  answered: 0,
   mark() {
     this.t0 = performance.now();
     this.firstGetMs = null;
@@ -77,8 +82,25 @@ globalThis.fetch = function probedFetch(input, init) {
       if (rpc.method) seen(rpc.method, rpc.params?.taskId ?? null, at);
     }, () => {});
   }
-  return realFetch(input, init);
+  const sent = realFetch(input, init);
+  if (method === "tasks/get") sent.then(() => (probe.answered += 1), () => {});
+  return sent;
 };
+
+// The runner reads `answered` through this during a steady window (`steady`).
+globalThis.benchProbe = probe;
+
+/**
+ * With `?steady=MS` on a measure page: once every handle was polled, tells the runner it may start its
+ * steady window (`window.steadyReady`) and waits until the runner ends it (`window.steadyStop`, or MS
+ * plus a minute).
+ */
+export async function steadyWindow() {
+  const ms = Number(new URLSearchParams(location.search).get("steady") || 0);
+  if (ms <= 0) return;
+  globalThis.steadyReady = true;
+  await until(() => globalThis.steadyStop === true, ms + 60_000, 20);
+}
 
 /** Resolves once `test()` is true (checked every `every` ms), or after `ms`. */
 export function until(test, ms, every = 5) {

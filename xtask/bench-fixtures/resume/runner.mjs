@@ -3,7 +3,7 @@
 // copies the pages into WWW first):
 //
 //   node xtask/bench-fixtures/resume/runner.mjs --www WWW --pkg PKG [--counts 1,100,1000] [--runs 5]
-//        [--poll-ms 2000] [--subjects ours,official] [--listen]
+//        [--poll-ms 2000] [--subjects ours,official] [--listen] [--steady-ms 10000 --steady-n 100]
 //
 // One reference server (memory store, --quiet, --light for the scale tools) serves WWW at / and PKG at
 // /pkg/. For each subject and each count N: a fresh persistent Chromium profile (playwright-core,
@@ -32,6 +32,11 @@ const { values } = parseArgs({
     subjects: { type: "string", default: "ours,official" },
     // Ours only: let server/discover and subscriptions/listen reach the server (not the figure's setting).
     listen: { type: "boolean", default: false },
+    // At --steady-n handles, each measure page then stays for a window of --steady-ms in which the
+    // runner reads the renderer's main-thread time (CDP Performance.getMetrics, TaskDuration) and the
+    // tasks/get answers the page had: main thread per answered idle poll. 0: no window.
+    "steady-ms": { type: "string", default: "0" },
+    "steady-n": { type: "string", default: "100" },
   },
 });
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -40,6 +45,8 @@ const counts = values.counts.split(",").map(Number);
 const runs = Number(values.runs);
 const pollMs = Number(values["poll-ms"]);
 const subjects = values.subjects.split(",");
+const steadyMs = Number(values["steady-ms"]);
+const steadyN = Number(values["steady-n"]);
 const PAGE = { ours: "ours.html", official: "official.html" };
 
 requireFiles([SERVER_BUILT, ["package (cargo xtask build)", join(values.pkg, "mcp_tasks_web.js")], ["chromium", CHROMIUM], ["bundled official.js", join(values.www, "official.js")]]);
@@ -60,21 +67,48 @@ const runsFor = (subject, n) => (subject === "official" && n > SEED_ABOVE ? 1 : 
 /** One JSON-RPC request to the reference server, as a 2026-07-28 client sends it (Node fetch, loopback). */
 const rpc = (url, method, params, name) => serverRpc(url, method, params, name, "resume-bench-runner");
 
+/** The renderer main thread's busy time so far, in ms (CDP `Performance.getMetrics`' TaskDuration). */
+async function mainThreadMs(cdp) {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const task = metrics.find((m) => m.name === "TaskDuration");
+  if (!task) throw new Error("Chromium reports no TaskDuration metric");
+  return task.value * 1000;
+}
+
 /**
- * Opens `url` in a new page of `context`, waits for `window.bench.done`, then (if given) `then(page,
- * bench)`, and closes the page.
+ * The steady window of a measure page opened with `?steady=`: once the page is ready (every handle
+ * polled), the main-thread time and the tasks/get answers over `steadyMs`, then the page is let go.
  */
-async function visit(context, url, timeout, then = null) {
+async function steadyWindow(page, timeout) {
+  await page.waitForFunction(() => window.steadyReady === true || window.bench?.done, null, { timeout, polling: 20 });
+  if (!(await page.evaluate(() => window.steadyReady === true))) return {};
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
+  const [ms0, answered0] = [await mainThreadMs(cdp), await page.evaluate(() => window.benchProbe.answered)];
+  await sleep(steadyMs);
+  const [ms1, answered1] = [await mainThreadMs(cdp), await page.evaluate(() => window.benchProbe.answered)];
+  await page.evaluate(() => (window.steadyStop = true));
+  await cdp.detach().catch(() => {});
+  const answered = answered1 - answered0;
+  return { steadyAnswered: answered, steadyMainMs: ms1 - ms0, steadyPerAnswerMs: answered > 0 ? (ms1 - ms0) / answered : null };
+}
+
+/**
+ * Opens `url` in a new page of `context`, (with `during`) runs `during(page)` while the page works,
+ * waits for `window.bench.done`, then (if given) `then(page, bench)`, and closes the page.
+ */
+async function visit(context, url, timeout, then = null, during = null) {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e?.stack ?? e)));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   try {
     await page.goto(url);
+    const meanwhile = during ? await during(page) : {};
     await page.waitForFunction(() => window.bench?.done, null, { timeout, polling: 50 });
     const bench = await page.evaluate(() => window.bench);
     if (bench.error) throw new Error(`${url}: ${bench.error}${errors.length ? `\n${errors.join("\n")}` : ""}`);
-    return { ...bench, ...(then ? await then(page, bench) : {}), errors };
+    return { ...bench, ...meanwhile, ...(then ? await then(page, bench) : {}), errors };
   } finally {
     await page.close();
   }
@@ -97,12 +131,19 @@ let version = null;
 
 /** One measured page of `subject` (its profile `p`) at N handles: checks it and logs it. */
 async function measureOnce(subject, p, n, run) {
-  const r = await visit(p.context, `${p.base}&mode=measure&wait=${waitMsFor(n)}${values.listen ? "&listen=1" : ""}`, waitMsFor(n) + 60_000);
+  const steady = steadyMs > 0 && n === steadyN;
+  const query = `&mode=measure&wait=${waitMsFor(n)}${values.listen ? "&listen=1" : ""}${steady ? `&steady=${steadyMs}` : ""}`;
+  const timeout = waitMsFor(n) + 60_000 + (steady ? steadyMs : 0);
+  const r = await visit(p.context, `${p.base}${query}`, timeout, null, steady ? (page) => steadyWindow(page, waitMsFor(n) + 30_000) : null);
   if (r.restored !== n) throw new Error(`${subject} n=${n}: the page restored ${r.restored} handles, not ${n}`);
   if (r.firstGetMs === null) throw new Error(`${subject} n=${n}: no tasks/get within the page's wait`);
   if (!r.firstGetRestored) throw new Error(`${subject} n=${n}: the first tasks/get (${r.firstGetTaskId}) is not of a stored handle`);
   log(`${subject} n=${n} run ${run + 1}: open → first tasks/get ${r.firstGetMs.toFixed(1)} ms, all ${n} polled ${r.allGetMs === null ? "—" : `${r.allGetMs.toFixed(1)} ms`}, open/connect resolved ${r.openMs.toFixed(1)} ms`);
-  return { firstGetMs: r.firstGetMs, allGetMs: r.allGetMs, openMs: r.openMs, polled: r.polled, counts: r.counts, faked: r.faked, errors: r.errors.length };
+  if (steady) {
+    if (!r.steadyAnswered) throw new Error(`${subject} n=${n}: no tasks/get answered in the ${steadyMs} ms steady window`);
+    log(`${subject} n=${n} run ${run + 1}: steady ${steadyMs} ms, ${r.steadyAnswered} polls answered, main thread ${r.steadyMainMs.toFixed(1)} ms, ${r.steadyPerAnswerMs.toFixed(3)} ms per answer`);
+  }
+  return { firstGetMs: r.firstGetMs, allGetMs: r.allGetMs, openMs: r.openMs, polled: r.polled, counts: r.counts, faked: r.faked, errors: r.errors.length, steadyAnswered: r.steadyAnswered, steadyMainMs: r.steadyMainMs, steadyPerAnswerMs: r.steadyPerAnswerMs };
 }
 
 /**

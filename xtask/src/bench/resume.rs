@@ -27,6 +27,13 @@
 //! stores them in step mode, which does not poll). 10,000 handles are seeded instead (one call, its
 //! stored handle copied for tasks the server's light-mode `idle_seed` creates like it), and a run
 //! waits up to 60 s for every handle's first poll; the official requester runs once at 10,000 (see runner.mjs).
+//!
+//! Then what a host pays per answer: at 100 handles (`STEADY_COUNT`), once every handle was polled,
+//! each measure page stays for a steady window of 10 s (`BENCH_STEADY_MS`) in which the runner reads
+//! the renderer's main-thread time (CDP `Performance.getMetrics`, TaskDuration in thread ticks, so
+//! time the thread was descheduled on a busy machine does not count) and the `tasks/get` answers the
+//! page had. The second hard check: main thread per answered idle poll, ours ÷ official (medians of
+//! the same interleaved runs), at most 1.0.
 
 use super::{group_thousands, runner, Ctx, Row, Subject};
 use crate::error::{Error, Result};
@@ -41,12 +48,16 @@ const CHECKED_COUNT: u64 = 1000;
 const DEFAULT_RUNS: u64 = 5;
 /// The server's `pollIntervalMs`; the runner waits this long (plus 200 ms) before each run.
 const POLL_MS: u64 = 2000;
+/// The count whose measure pages also have the steady window (main thread per answered poll).
+const STEADY_COUNT: u64 = 100;
+const DEFAULT_STEADY_MS: u64 = 10_000;
 
 /// Builds the server, bundles the official page, runs the driver, and turns its JSON into rows.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     runner::require_pkg(ctx.root, &["mcp_tasks_web.js", "mcp_tasks_web_bg.wasm"])?;
     let runs = runner::env_number("BENCH_RESUME_RUNS")?.unwrap_or(DEFAULT_RUNS).max(1);
     let counts = runner::env_counts("BENCH_RESUME_COUNTS", DEFAULT_COUNTS)?;
+    let steady_ms = runner::env_number("BENCH_STEADY_MS")?.unwrap_or(DEFAULT_STEADY_MS);
 
     let server = runner::reference_server(ctx.root)?;
 
@@ -58,8 +69,23 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     let www_arg = www.display().to_string();
     let pkg_arg = ctx.root.join("pkg").display().to_string();
     let (runs_arg, poll_arg) = (runs.to_string(), POLL_MS.to_string());
-    let args =
-        ["--www", &www_arg, "--pkg", &pkg_arg, "--counts", &counts_arg, "--runs", &runs_arg, "--poll-ms", &poll_arg];
+    let (steady_arg, steady_n_arg) = (steady_ms.to_string(), STEADY_COUNT.to_string());
+    let args = [
+        "--www",
+        &www_arg,
+        "--pkg",
+        &pkg_arg,
+        "--counts",
+        &counts_arg,
+        "--runs",
+        &runs_arg,
+        "--poll-ms",
+        &poll_arg,
+        "--steady-ms",
+        &steady_arg,
+        "--steady-n",
+        &steady_n_arg,
+    ];
     let json = runner::node_json(ctx.root, Some(&server), &script, &args)?;
 
     let (results, crashed) = summarise(&json)?;
@@ -89,6 +115,19 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         }
     }
     rows.extend(checked_ratio(&results));
+    for subject in [Subject::Ours, Subject::Official] {
+        if let Some(steady) =
+            results.iter().find(|r| r.n == STEADY_COUNT && r.subject == subject).and_then(|r| r.steady)
+        {
+            let note = format!(
+                "renderer main thread (CDP TaskDuration, thread ticks) ÷ tasks/get answers over {steady_ms} ms once every \
+                 handle was polled; median ({:.3}–{:.3}) of {runs} interleaved runs",
+                steady.min, steady.max
+            );
+            rows.push(Row::new(FIGURE, subject, steady_metric(), steady.median, "ms").note(note));
+        }
+    }
+    rows.extend(steady_ratio(&results));
     let mut text = details_text(&results, runs);
     text.extend(crashed);
     ctx.detail(FIGURE, format!("open → tasks/get in ms, median (min–max) of {runs} runs"), text, json);
@@ -104,6 +143,24 @@ fn metric(n: u64) -> String {
 /// `1,000 handles: open → every handle polled`.
 fn every_metric(n: u64) -> String {
     format!("{} handles: open → every handle polled", group_thousands(n as i64))
+}
+
+/// `100 handles: main thread per answered idle poll`.
+fn steady_metric() -> String {
+    format!("{} handles: main thread per answered idle poll", group_thousands(STEADY_COUNT as i64))
+}
+
+/// The second hard check: at [`STEADY_COUNT`] handles, ours ÷ official main thread per answered poll
+/// (medians of the same runs), at most 1.0. None when either subject has no steady window.
+fn steady_ratio(results: &[Measured]) -> Option<Row> {
+    let steady = |subject| results.iter().find(|r| r.n == STEADY_COUNT && r.subject == subject)?.steady;
+    let (ours, official) = (steady(Subject::Ours)?, steady(Subject::Official)?);
+    if official.median <= 0.0 {
+        return None;
+    }
+    let metric = format!("{} ours ÷ official", steady_metric());
+    let note = "medians of the same interleaved runs; the bench fails above 1.0 (ours costs a host more per answer)";
+    Some(Row::new(FIGURE, Subject::Ours, metric, round3(ours.median / official.median), "×").note(note).budget(1.0))
 }
 
 /// The hard check: at [`CHECKED_COUNT`] handles, ours ÷ official to the first `tasks/get` (medians of
@@ -138,6 +195,15 @@ impl Spread {
         Some(Spread { median: round2(median), min: round2(v[0]), max: round2(v[v.len() - 1]) })
     }
 
+    /// As [`Spread::of`], not rounded (per-answer figures are fractions of a millisecond).
+    fn of_exact(values: &[f64]) -> Option<Spread> {
+        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+        v.sort_by(f64::total_cmp);
+        let (mid, last) = (v.len() / 2, v.len().checked_sub(1)?);
+        let median = if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 };
+        Some(Spread { median: round3(median), min: round3(v[0]), max: round3(v[last]) })
+    }
+
     fn text(self) -> String {
         format!("{:.1} ({:.1}–{:.1})", self.median, self.min, self.max)
     }
@@ -145,6 +211,10 @@ impl Spread {
 
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }
 
 /// One subject at one count.
@@ -157,6 +227,8 @@ struct Measured {
     all_polled: Option<Spread>,
     /// Until open() / connect() resolved.
     open: Option<Spread>,
+    /// Main-thread ms per answered `tasks/get` in the steady window (unrounded spread), if it had one.
+    steady: Option<Spread>,
 }
 
 /// The runner's `results` as spreads over the runs that did not crash, and a line for each subject and
@@ -189,6 +261,7 @@ fn summarise(json: &serde_json::Value) -> Result<(Vec<Measured>, Vec<String>)> {
             first_get,
             all_polled: if all.len() == runs.len() { Spread::of(&all) } else { None },
             open: Spread::of(&values("openMs")),
+            steady: Spread::of_exact(&values("steadyPerAnswerMs")),
         });
     }
     Ok((measured, crashed))
@@ -233,7 +306,7 @@ mod tests {
 
     fn measured(subject: Subject, n: u64, first_get: f64) -> Measured {
         let spread = Spread { median: first_get, min: first_get, max: first_get };
-        Measured { subject, n, setup_ms: 0.0, first_get: spread, all_polled: None, open: None }
+        Measured { subject, n, setup_ms: 0.0, first_get: spread, all_polled: None, open: None, steady: None }
     }
 
     #[test]
@@ -260,6 +333,26 @@ mod tests {
         assert_eq!(crashed, ["  official at 10,000 handles: the page crashed in each of its 1 run(s); not measured\n"]);
         let none = serde_json::json!({ "results": [{ "subject": "ours", "n": 1, "runs": [] }] });
         assert!(summarise(&none).is_err(), "no runs at all is still an error");
+    }
+
+    #[test]
+    fn the_per_answer_check_is_ours_over_theirs_at_100_within_1() {
+        let with = |subject, per_answer: f64| {
+            let mut m = measured(subject, STEADY_COUNT, 1.0);
+            m.steady = Some(Spread { median: per_answer, min: per_answer, max: per_answer });
+            m
+        };
+        let cheaper = [with(Subject::Ours, 0.3), with(Subject::Official, 0.4)];
+        let row = steady_ratio(&cheaper).expect("both measured");
+        assert_eq!((row.value, row.budget), (0.75, Some(1.0)));
+        assert!(
+            steady_ratio(&[with(Subject::Ours, 0.5), with(Subject::Official, 0.4)]).is_some_and(|r| !r.within_budget())
+        );
+        assert!(steady_ratio(&[with(Subject::Ours, 0.5), measured(Subject::Official, STEADY_COUNT, 1.0)]).is_none());
+        let json = serde_json::json!({ "results": [{ "subject": "ours", "n": 100, "setupMs": 1.0,
+            "runs": [{ "firstGetMs": 1.0, "steadyPerAnswerMs": 0.25 }, { "firstGetMs": 1.0, "steadyPerAnswerMs": 0.3125 }] }] });
+        let (measured, _) = summarise(&json).expect("runs");
+        assert_eq!(measured[0].steady.map(|s| s.median), Some(0.281));
     }
 
     #[test]
