@@ -19,8 +19,9 @@
 //! routes into wasm measured in the same page (the body as a JS string, `benchDecodeTasksGet`;
 //! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, or handed them by JS in
 //! one call, two prototypes that must refuse the same broken bodies as ours), our decode
-//! with only the status string handed back, and `JSON.parse` alone. The hard check: ours ÷
-//! official ≤ 1 on each body, one budget row per body. The bodies come from
+//! with only the status string handed back, and `JSON.parse` alone. Ours ÷ official is printed
+//! per body, without a budget: micro-seconds a host never feels beside the rest of an answer, whose
+//! whole cost is the resume figure's hard check (main thread per answered poll). The bodies come from
 //! `benches/core.rs` itself (`CORE_BENCH_WRITE_DECODE_INPUTS`), so both halves decode the same bytes.
 //! About a minute after the builds; no server: the runner serves the files on 127.0.0.1.
 
@@ -48,8 +49,6 @@ const SUBJECTS: [(&str, &str); 8] = [
     ("oursDecodeOnly", "ours (the package's path), status string out"),
     ("jsonParse", "JSON.parse alone"),
 ];
-/// The most ours ÷ official may be on any body.
-const RATIO_BUDGET: f64 = 1.0;
 
 /// Writes the inputs, builds our bench variant, bundles the official side, runs the page.
 pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
@@ -117,7 +116,7 @@ fn metric(case: &Case) -> String {
     format!("{} ({} B): response body → task in JS", case.name, super::group_thousands(case.bytes as i64))
 }
 
-/// The hard check: ours ÷ official on one body, at most [`RATIO_BUDGET`].
+/// Ours ÷ official on one body (printed, not a budget).
 fn ratio_row(case: &Case) -> Result<Row> {
     let (ours, official) = (case.median("ours")?, case.median("official")?);
     if official <= 0.0 {
@@ -125,8 +124,7 @@ fn ratio_row(case: &Case) -> Result<Row> {
     }
     let metric = format!("{}: ours ÷ official", case.name);
     Ok(Row::new(FIGURE, Subject::Ours, metric, round3(ours / official), "×")
-        .note("median ÷ median of the same page run")
-        .budget(RATIO_BUDGET))
+        .note("median ÷ median of the same page run"))
 }
 
 /// One body: its name in benches/core.rs, its size, and each subject's (median, min, max) µs.
@@ -197,7 +195,7 @@ fn details_text(cases: &[Case], batches: u64) -> String {
     let mut out = super::aligned(&header, &rows, 1);
     out.push_str(&format!(
         "  µs per decode, median (min–max) of {batches} batches. \"official, bytes in\": the official decode from the body's \
-         bytes through TextDecoder, the step its transport's response.json() takes and \"official\" (the hard check's \
+         bytes through TextDecoder, the step its transport's response.json() takes and \"official\" (the ratio's \
          reference, from a JS string) is not charged; ours always starts from the bytes. \"ours (bytes in)\": the body's bytes into wasm, as the transport \
          reads them. \"JS string in\": the same decode from a JS string (UTF-16 → UTF-8 on the way in). \"JSON.parse + Rust reads \
          fields\": a prototype of the third route, the result parsed in JS and the fields the client acts on read through \
@@ -243,11 +241,9 @@ mod tests {
         let mut cases = summarise(&runner_json()).expect("valid runner JSON");
         let row = ratio_row(&cases[0]).expect("both subjects");
         assert_eq!((row.metric.as_str(), row.value, row.unit), ("working: ours ÷ official", 0.5, "×"));
-        assert!(row.within_budget());
+        assert_eq!(row.budget, None, "printed, not checked");
         let slow = Case { subjects: vec![("ours".into(), [4.4; 3]), ("official".into(), [4.0; 3])], ..cases.remove(0) };
-        let over = ratio_row(&slow).expect("both subjects");
-        assert_eq!(over.value, 1.1);
-        assert!(!over.within_budget());
+        assert_eq!(ratio_row(&slow).expect("both subjects").value, 1.1);
         let missing = Case { name: "x".into(), bytes: 1, subjects: vec![("ours".into(), [1.0; 3])] };
         assert!(ratio_row(&missing).is_err());
     }
