@@ -32,7 +32,7 @@ const { values } = parseArgs({
     subjects: { type: "string", default: "ours,official" },
     // Ours only: let server/discover and subscriptions/listen reach the server (not the figure's setting).
     listen: { type: "boolean", default: false },
-    // At --steady-n handles, each measure page then stays for a window of --steady-ms in which the
+    // At --steady-n handles (seeded idle tasks), each measure page then stays for a window of --steady-ms in which the
     // runner reads the renderer's main-thread time (CDP Performance.getMetrics, TaskDuration) and the
     // tasks/get answers the page had: main thread per answered idle poll. 0: no window.
     "steady-ms": { type: "string", default: "0" },
@@ -114,9 +114,16 @@ async function visit(context, url, timeout, then = null, during = null) {
   }
 }
 
-/** Stores N live handles in the profile: N calls, or above SEED_ABOVE one call copied for idle_seed's tasks. */
+/**
+ * Whether N handles are seeded (one idle_job call copied for idle_seed's tasks) rather than made by N
+ * long_job calls: above SEED_ABOVE, and at the steady window's count, whose polls must be idle (a
+ * long_job's status message changes every second, so each of its polls would be a change to store).
+ */
+const seedsHandles = (n) => n > SEED_ABOVE || (steadyMs > 0 && n === steadyN);
+
+/** Stores N live handles in the profile: N calls, or one call copied for idle_seed's tasks (`seedsHandles`). */
 function setup(context, base, n) {
-  if (n <= SEED_ABOVE) return visit(context, `${base}&mode=setup&n=${n}`, 180_000);
+  if (!seedsHandles(n)) return visit(context, `${base}&mode=setup&n=${n}`, 180_000);
   return visit(context, `${base}&mode=template`, 60_000, async (page, { templateId }) => {
     const seeded = await rpc(server.url, "tools/call", { name: "idle_seed", arguments: { count: n - 1, like: templateId } }, "idle_seed");
     const ids = seeded.structuredContent?.taskIds;

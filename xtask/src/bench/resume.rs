@@ -28,7 +28,8 @@
 //! stored handle copied for tasks the server's light-mode `idle_seed` creates like it), and a run
 //! waits up to 60 s for every handle's first poll; the official requester runs once at 10,000 (see runner.mjs).
 //!
-//! Then what a host pays per answer: at 100 handles (`STEADY_COUNT`), once every handle was polled,
+//! Then what a host pays per answer: at 100 handles (`STEADY_COUNT`, seeded as idle tasks like the
+//! 10,000, so that no poll is a change to store or announce), once every handle was polled,
 //! each measure page stays for a steady window of 10 s (`BENCH_STEADY_MS`) in which the runner reads
 //! the renderer's main-thread time (CDP `Performance.getMetrics`, TaskDuration in thread ticks, so
 //! time the thread was descheduled on a busy machine does not count) and the `tasks/get` answers the
