@@ -3,7 +3,7 @@
 
 use mcp_tasks_web::json::{json, Map, Number, Value};
 use mcp_tasks_web::protocol::form::{
-    Choice, FieldError, FieldKind, FormField, FormModel, Problem, SchemaError, TextFormat, WidgetHint,
+    Choice, FieldError, FieldKind, FormField, FormModel, Problem, PropertyError, SchemaError, TextFormat, WidgetHint,
     RADIO_MAX_OPTIONS,
 };
 use proptest::prelude::*;
@@ -44,8 +44,12 @@ fn schema_err(schema: Value) -> SchemaError {
     }
 }
 
-fn prop_err(def: Value) -> SchemaError {
-    schema_err(single(def, false))
+/// The problem of property `f` (the one `single` defines).
+fn prop_err(def: Value) -> PropertyError {
+    match schema_err(single(def, false)) {
+        SchemaError::Property { property, problem } if property == "f" => problem,
+        other => panic!("not a problem of property `f`: {other:?}"),
+    }
 }
 
 fn obj(v: Value) -> Map {
@@ -313,7 +317,7 @@ fn lenient_aliases_and_untitled_consts() {
     );
     assert_eq!(
         prop_err(json!({"type":"string","oneOf":[{"const":"a"}],"anyOf":[{"const":"a"}]})),
-        SchemaError::ConflictingKeywords { property: "f".into(), first: "oneOf", second: "anyOf" }
+        PropertyError::ConflictingKeywords { first: "oneOf", second: "anyOf" }
     );
 }
 
@@ -792,146 +796,112 @@ fn problems_carry_a_stable_code_and_their_values_not_words() {
 
 #[test]
 fn every_schema_error_variant() {
-    use SchemaError::*;
-    let p = || "f".to_string();
-    assert_eq!(schema_err(json!([1])), NotAnObject);
-    assert_eq!(schema_err(json!({"properties": {}})), RootTypeNotObject);
-    assert_eq!(schema_err(json!({"type": "array", "properties": {}})), RootTypeNotObject);
-    assert_eq!(schema_err(json!({"type": "object"})), MissingProperties);
-    assert_eq!(schema_err(json!({"type": "object", "properties": []})), PropertiesNotAnObject);
-    assert_eq!(schema_err(json!({"type": "object", "properties": {}, "required": "f"})), RequiredNotAList);
-    assert_eq!(schema_err(json!({"type": "object", "properties": {}, "required": [1]})), RequiredNotAList);
+    use PropertyError::*;
+    assert_eq!(schema_err(json!([1])), SchemaError::NotAnObject);
+    assert_eq!(schema_err(json!({"properties": {}})), SchemaError::RootTypeNotObject);
+    assert_eq!(schema_err(json!({"type": "array", "properties": {}})), SchemaError::RootTypeNotObject);
+    assert_eq!(schema_err(json!({"type": "object"})), SchemaError::MissingProperties);
+    assert_eq!(schema_err(json!({"type": "object", "properties": []})), SchemaError::PropertiesNotAnObject);
+    assert_eq!(schema_err(json!({"type": "object", "properties": {}, "required": "f"})), SchemaError::RequiredNotAList);
+    assert_eq!(schema_err(json!({"type": "object", "properties": {}, "required": [1]})), SchemaError::RequiredNotAList);
     assert_eq!(
         schema_err(json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]})),
-        UnknownRequired { property: "b".into() }
+        SchemaError::UnknownRequired { property: "b".into() }
     );
-    assert_eq!(prop_err(json!("string")), PropertyNotAnObject { property: p() });
-    assert_eq!(prop_err(json!({"title": "x"})), MissingType { property: p() });
-    assert_eq!(prop_err(json!({"type": "date"})), UnknownType { property: p(), found: "date".into() });
-    assert_eq!(prop_err(json!({"type": ["string", "null"]})), UnknownType { property: p(), found: "an array".into() });
-    assert_eq!(prop_err(json!({"type": "object", "properties": {}})), NestedObject { property: p() });
-    assert_eq!(prop_err(json!({"type": "array"})), ArrayWithoutEnumItems { property: p() });
-    assert_eq!(
-        prop_err(json!({"type": "array", "items": {"type": "string"}})),
-        ArrayWithoutEnumItems { property: p() }
-    );
+    assert_eq!(prop_err(json!("string")), NotAnObject);
+    assert_eq!(prop_err(json!({"title": "x"})), MissingType);
+    assert_eq!(prop_err(json!({"type": "date"})), UnknownType { found: "date".into() });
+    assert_eq!(prop_err(json!({"type": ["string", "null"]})), UnknownType { found: "an array".into() });
+    assert_eq!(prop_err(json!({"type": "object", "properties": {}})), NestedObject);
+    assert_eq!(prop_err(json!({"type": "array"})), ArrayWithoutEnumItems);
+    assert_eq!(prop_err(json!({"type": "array", "items": {"type": "string"}})), ArrayWithoutEnumItems);
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"type": "object", "properties": {}}})),
-        ArrayWithoutEnumItems { property: p() }
+        ArrayWithoutEnumItems
     );
-    assert_eq!(
-        prop_err(json!({"type": "number", "enum": [1, 2]})),
-        UnsupportedKeyword { property: p(), keyword: "enum" }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "boolean", "oneOf": []})),
-        UnsupportedKeyword { property: p(), keyword: "oneOf" }
-    );
+    assert_eq!(prop_err(json!({"type": "number", "enum": [1, 2]})), UnsupportedKeyword { keyword: "enum" });
+    assert_eq!(prop_err(json!({"type": "boolean", "oneOf": []})), UnsupportedKeyword { keyword: "oneOf" });
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a"], "oneOf": [{"const": "a", "title": "A"}]})),
-        ConflictingKeywords { property: p(), first: "enum", second: "oneOf" }
+        ConflictingKeywords { first: "enum", second: "oneOf" }
     );
-    assert_eq!(
-        prop_err(json!({"type": "string", "enum": ["a", 1]})),
-        InvalidOptions { property: p(), keyword: "enum" }
-    );
+    assert_eq!(prop_err(json!({"type": "string", "enum": ["a", 1]})), InvalidOptions { keyword: "enum" });
     assert_eq!(
         prop_err(json!({"type": "string", "oneOf": [{"title": "no const"}]})),
-        InvalidOptions { property: p(), keyword: "oneOf" }
+        InvalidOptions { keyword: "oneOf" }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": 5}]}})),
-        InvalidOptions { property: p(), keyword: "anyOf" }
+        InvalidOptions { keyword: "anyOf" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a"], "enumNames": "A"})),
-        InvalidOptions { property: p(), keyword: "enumNames" }
+        InvalidOptions { keyword: "enumNames" }
     );
-    assert_eq!(prop_err(json!({"type": "string", "enum": []})), EmptyOptions { property: p() });
-    assert_eq!(
-        prop_err(json!({"type": "array", "items": {"type": "string", "enum": []}})),
-        EmptyOptions { property: p() }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "string", "enum": ["a", "b", "a"]})),
-        DuplicateOption { property: p(), value: "a".into() }
-    );
+    assert_eq!(prop_err(json!({"type": "string", "enum": []})), EmptyOptions);
+    assert_eq!(prop_err(json!({"type": "array", "items": {"type": "string", "enum": []}})), EmptyOptions);
+    assert_eq!(prop_err(json!({"type": "string", "enum": ["a", "b", "a"]})), DuplicateOption { value: "a".into() });
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A"]})),
-        EnumNamesMismatch { property: p(), options: 2, names: 1 }
+        EnumNamesMismatch { options: 2, names: 1 }
     );
-    assert_eq!(
-        prop_err(json!({"type": "string", "format": "hostname"})),
-        UnknownFormat { property: p(), found: "hostname".into() }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "number", "minimum": "0"})),
-        BoundNotANumber { property: p(), keyword: "minimum" }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "string", "minLength": -1})),
-        BoundNotACount { property: p(), keyword: "minLength" }
-    );
-    assert_eq!(
-        prop_err(json!({"type": "string", "maxLength": 2.5})),
-        BoundNotACount { property: p(), keyword: "maxLength" }
-    );
+    assert_eq!(prop_err(json!({"type": "string", "format": "hostname"})), UnknownFormat { found: "hostname".into() });
+    assert_eq!(prop_err(json!({"type": "number", "minimum": "0"})), BoundNotANumber { keyword: "minimum" });
+    assert_eq!(prop_err(json!({"type": "string", "minLength": -1})), BoundNotACount { keyword: "minLength" });
+    assert_eq!(prop_err(json!({"type": "string", "maxLength": 2.5})), BoundNotACount { keyword: "maxLength" });
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"enum": ["a"]}, "maxItems": "2"})),
-        BoundNotACount { property: p(), keyword: "maxItems" }
+        BoundNotACount { keyword: "maxItems" }
     );
     assert_eq!(
         prop_err(json!({"type": "integer", "minimum": 5, "maximum": 1})),
-        MinAboveMax { property: p(), min_keyword: "minimum", max_keyword: "maximum" }
+        MinAboveMax { min_keyword: "minimum", max_keyword: "maximum" }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "minLength": 5, "maxLength": 1})),
-        MinAboveMax { property: p(), min_keyword: "minLength", max_keyword: "maxLength" }
+        MinAboveMax { min_keyword: "minLength", max_keyword: "maxLength" }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"enum": ["a"]}, "minItems": 2, "maxItems": 1})),
-        MinAboveMax { property: p(), min_keyword: "minItems", max_keyword: "maxItems" }
+        MinAboveMax { min_keyword: "minItems", max_keyword: "maxItems" }
     );
     // Defaults: wrong type, not an option, out of bounds, bad format.
     assert_eq!(
         prop_err(json!({"type": "string", "default": 5})),
-        InvalidDefault { property: p(), problem: Problem::WrongType { expected: "string" } }
+        InvalidDefault { problem: Problem::WrongType { expected: "string" } }
     );
     assert_eq!(
         prop_err(json!({"type": "boolean", "default": "yes"})),
-        InvalidDefault { property: p(), problem: Problem::NotABoolean }
+        InvalidDefault { problem: Problem::NotABoolean }
     );
-    assert_eq!(
-        prop_err(json!({"type": "integer", "default": 2.5})),
-        InvalidDefault { property: p(), problem: Problem::NotAnInteger }
-    );
+    assert_eq!(prop_err(json!({"type": "integer", "default": 2.5})), InvalidDefault { problem: Problem::NotAnInteger });
     assert_eq!(
         prop_err(json!({"type": "number", "maximum": 10, "default": 11})),
-        InvalidDefault { property: p(), problem: Problem::AboveMaximum { max: num("10") } }
+        InvalidDefault { problem: Problem::AboveMaximum { max: num("10") } }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "enum": ["a"], "default": "b"})),
-        InvalidDefault { property: p(), problem: Problem::NotAnOption { value: "b".into() } }
+        InvalidDefault { problem: Problem::NotAnOption { value: "b".into() } }
     );
     assert_eq!(
         prop_err(json!({"type": "string", "format": "date", "default": "2023-02-29"})),
-        InvalidDefault { property: p(), problem: Problem::InvalidDate }
+        InvalidDefault { problem: Problem::InvalidDate }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 2, "default": ["a"]})),
-        InvalidDefault { property: p(), problem: Problem::TooFewItems { min: 2 } }
+        InvalidDefault { problem: Problem::TooFewItems { min: 2 } }
     );
     assert_eq!(
         prop_err(json!({"type": "array", "items": {"enum": ["a", "b"]}, "default": ["a", "a"]})),
-        InvalidDefault { property: p(), problem: Problem::DuplicateItem { value: "a".into() } }
+        InvalidDefault { problem: Problem::DuplicateItem { value: "a".into() } }
     );
 }
 
 #[test]
 fn schema_error_messages_name_the_property() {
-    let e = prop_err(json!({"type": "string", "format": "hostname"}));
+    let e = schema_err(single(json!({"type": "string", "format": "hostname"}), false));
     assert_eq!(e.to_string(), "property `f`: unsupported format \"hostname\" (expected email, uri, date or date-time)");
-    let e = prop_err(json!({"type": "integer", "default": 2.5}));
+    let e = schema_err(single(json!({"type": "integer", "default": 2.5}), false));
     assert_eq!(e.to_string(), "property `f`: the default is invalid (problem: integer)");
     let e: Box<dyn std::error::Error> = Box::new(SchemaError::NotAnObject);
     assert_eq!(e.to_string(), "requestedSchema is not a JSON object");

@@ -668,9 +668,7 @@ impl Door {
                             None => Stage::Payload(task),
                         }
                     }
-                    TaskStatus::InputRequired
-                        if self.stepping() && self.pending_input(&id).is_empty() =>
-                    {
+                    TaskStatus::InputRequired if self.stepping() && self.pending_input(&id).is_empty() => {
                         Stage::Questions(task)
                     }
                     _ => return Some(answered(self.live_state(task))),

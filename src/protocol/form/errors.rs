@@ -28,44 +28,42 @@ pub enum SchemaError {
         /// The unknown name.
         property: String,
     },
-    /// A property's definition is not an object.
-    PropertyNotAnObject {
+    /// A property's definition can't be shown as a field.
+    Property {
         /// The property.
         property: String,
+        /// What is wrong with its definition.
+        problem: PropertyError,
     },
-    /// A property has no `type`.
-    MissingType {
-        /// The property.
-        property: String,
-    },
-    /// A property's `type` is not one of string, number, integer, boolean, array.
+    /// The form holds more than this client shows (the first [`FormLimit`] found over): it is not
+    /// drawn, and can only be declined or cancelled.
+    TooLarge(FormLimit),
+}
+
+/// What is wrong with one property's definition ([`SchemaError::Property`] names the property: the
+/// name is attached once, where the property is read, not at every check).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PropertyError {
+    /// The definition is not an object.
+    NotAnObject,
+    /// No `type`.
+    MissingType,
+    /// A `type` that is not one of string, number, integer, boolean, array.
     UnknownType {
-        /// The property.
-        property: String,
         /// What `type` held (a string, or a description of a non-string value).
         found: String,
     },
-    /// A property is itself an object; forms are flat.
-    NestedObject {
-        /// The property.
-        property: String,
-    },
-    /// An array property whose `items` isn't a string enum (`enum` or `anyOf` of consts).
-    ArrayWithoutEnumItems {
-        /// The property.
-        property: String,
-    },
+    /// The property is itself an object; forms are flat.
+    NestedObject,
+    /// An array whose `items` isn't a string enum (`enum` or `anyOf` of consts).
+    ArrayWithoutEnumItems,
     /// An enum keyword on a kind that can't have one (e.g. `enum` on a number).
     UnsupportedKeyword {
-        /// The property.
-        property: String,
         /// The keyword, e.g. `"enum"`.
         keyword: &'static str,
     },
     /// Two keywords that each define the options, e.g. both `enum` and `oneOf`.
     ConflictingKeywords {
-        /// The property.
-        property: String,
         /// The first keyword.
         first: &'static str,
         /// The second keyword.
@@ -74,27 +72,18 @@ pub enum SchemaError {
     /// An options keyword that isn't an array of strings (`enum`, `enumNames`) or of
     /// `{const: string, title?: string}` objects (`oneOf`, `anyOf`).
     InvalidOptions {
-        /// The property.
-        property: String,
         /// The malformed keyword.
         keyword: &'static str,
     },
     /// An enum with no options at all.
-    EmptyOptions {
-        /// The property.
-        property: String,
-    },
+    EmptyOptions,
     /// The same option value listed twice.
     DuplicateOption {
-        /// The property.
-        property: String,
         /// The repeated value.
         value: String,
     },
     /// Legacy `enumNames` doesn't have one title per `enum` value.
     EnumNamesMismatch {
-        /// The property.
-        property: String,
         /// How many `enum` values there are.
         options: usize,
         /// How many `enumNames` there are.
@@ -102,29 +91,21 @@ pub enum SchemaError {
     },
     /// A string `format` other than email, uri, date, date-time.
     UnknownFormat {
-        /// The property.
-        property: String,
         /// What `format` held.
         found: String,
     },
     /// `minimum`/`maximum` is not a number.
     BoundNotANumber {
-        /// The property.
-        property: String,
         /// The keyword.
         keyword: &'static str,
     },
     /// `minLength`/`maxLength`/`minItems`/`maxItems` is not a non-negative whole number.
     BoundNotACount {
-        /// The property.
-        property: String,
         /// The keyword.
         keyword: &'static str,
     },
     /// A lower bound above its upper bound, so no answer could pass.
     MinAboveMax {
-        /// The property.
-        property: String,
         /// The lower-bound keyword.
         min_keyword: &'static str,
         /// The upper-bound keyword.
@@ -132,46 +113,26 @@ pub enum SchemaError {
     },
     /// The declared `default` fails the property's own type, options, bounds or format.
     InvalidDefault {
-        /// The property.
-        property: String,
         /// The first problem the default has.
         problem: Problem,
     },
-    /// The form holds more than this client shows (the first [`FormLimit`] found over): it is not
-    /// drawn, and can only be declined or cancelled.
+    /// More options than the form may hold: the whole form is [`SchemaError::TooLarge`].
     TooLarge(FormLimit),
 }
 
-/// A property's problem is said after `property `name`: ` (written once, not in every arm: a `write!`
-/// per arm cost the card host's module 30 B gzip); arms without values write plain text.
+impl PropertyError {
+    /// The schema's error for this problem of property `name`.
+    pub(super) fn of(self, name: &str) -> SchemaError {
+        match self {
+            PropertyError::TooLarge(limit) => SchemaError::TooLarge(limit),
+            problem => SchemaError::Property { property: name.to_owned(), problem },
+        }
+    }
+}
+
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use SchemaError::*;
-        match self {
-            PropertyNotAnObject { property }
-            | MissingType { property }
-            | UnknownType { property, .. }
-            | NestedObject { property }
-            | ArrayWithoutEnumItems { property }
-            | UnsupportedKeyword { property, .. }
-            | ConflictingKeywords { property, .. }
-            | InvalidOptions { property, .. }
-            | EmptyOptions { property }
-            | DuplicateOption { property, .. }
-            | EnumNamesMismatch { property, .. }
-            | UnknownFormat { property, .. }
-            | BoundNotANumber { property, .. }
-            | BoundNotACount { property, .. }
-            | MinAboveMax { property, .. }
-            | InvalidDefault { property, .. } => write!(f, "property `{property}`: ")?,
-            NotAnObject
-            | RootTypeNotObject
-            | MissingProperties
-            | PropertiesNotAnObject
-            | RequiredNotAList
-            | UnknownRequired { .. }
-            | TooLarge(_) => {}
-        }
         match self {
             NotAnObject => f.write_str("requestedSchema is not a JSON object"),
             RootTypeNotObject => f.write_str("requestedSchema must have \"type\": \"object\""),
@@ -181,43 +142,55 @@ impl fmt::Display for SchemaError {
             UnknownRequired { property } => {
                 write!(f, "\"required\" names `{property}`, which is not in \"properties\"")
             }
-            PropertyNotAnObject { .. } => f.write_str("definition is not an object"),
-            MissingType { .. } => f.write_str("no \"type\""),
-            UnknownType { found, .. } => {
-                write!(f, "unsupported type \"{found}\" (expected string, number, integer, boolean or array)")
-            }
-            NestedObject { .. } => f.write_str("nested objects are not allowed; forms are flat"),
-            ArrayWithoutEnumItems { .. } => {
-                f.write_str("arrays are only allowed as multi-selects (items with a string \"enum\" or \"anyOf\")")
-            }
-            UnsupportedKeyword { keyword, .. } => write!(f, "\"{keyword}\" is not supported on this type"),
-            ConflictingKeywords { first, second, .. } => {
-                write!(f, "\"{first}\" and \"{second}\" both define the options; use one")
-            }
-            InvalidOptions { keyword, .. } => write!(
-                f,
-                "\"{keyword}\" is malformed (expected strings, or {{\"const\": string, \"title\": string}} objects)"
-            ),
-            EmptyOptions { .. } => f.write_str("the enum has no options"),
-            DuplicateOption { value, .. } => write!(f, "option \"{value}\" is listed twice"),
-            EnumNamesMismatch { options, names, .. } => {
-                write!(f, "\"enumNames\" has {names} titles for {options} enum values")
-            }
-            UnknownFormat { found, .. } => {
-                write!(f, "unsupported format \"{found}\" (expected email, uri, date or date-time)")
-            }
-            BoundNotANumber { keyword, .. } => write!(f, "\"{keyword}\" is not a number"),
-            BoundNotACount { keyword, .. } => write!(f, "\"{keyword}\" is not a non-negative whole number"),
-            MinAboveMax { min_keyword, max_keyword, .. } => {
-                write!(f, "\"{min_keyword}\" is greater than \"{max_keyword}\"")
-            }
-            InvalidDefault { problem, .. } => write!(f, "the default is invalid (problem: {problem})"),
+            Property { property, problem } => write!(f, "property `{property}`: {problem}"),
             TooLarge(_) => f.write_str("requestedSchema is too large for this client"),
         }
     }
 }
 
+impl fmt::Display for PropertyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PropertyError::*;
+        match self {
+            NotAnObject => f.write_str("definition is not an object"),
+            MissingType => f.write_str("no \"type\""),
+            UnknownType { found } => {
+                write!(f, "unsupported type \"{found}\" (expected string, number, integer, boolean or array)")
+            }
+            NestedObject => f.write_str("nested objects are not allowed; forms are flat"),
+            ArrayWithoutEnumItems => {
+                f.write_str("arrays are only allowed as multi-selects (items with a string \"enum\" or \"anyOf\")")
+            }
+            UnsupportedKeyword { keyword } => write!(f, "\"{keyword}\" is not supported on this type"),
+            ConflictingKeywords { first, second } => {
+                write!(f, "\"{first}\" and \"{second}\" both define the options; use one")
+            }
+            InvalidOptions { keyword } => write!(
+                f,
+                "\"{keyword}\" is malformed (expected strings, or {{\"const\": string, \"title\": string}} objects)"
+            ),
+            EmptyOptions => f.write_str("the enum has no options"),
+            DuplicateOption { value } => write!(f, "option \"{value}\" is listed twice"),
+            EnumNamesMismatch { options, names } => {
+                write!(f, "\"enumNames\" has {names} titles for {options} enum values")
+            }
+            UnknownFormat { found } => {
+                write!(f, "unsupported format \"{found}\" (expected email, uri, date or date-time)")
+            }
+            BoundNotANumber { keyword } => write!(f, "\"{keyword}\" is not a number"),
+            BoundNotACount { keyword } => write!(f, "\"{keyword}\" is not a non-negative whole number"),
+            MinAboveMax { min_keyword, max_keyword } => {
+                write!(f, "\"{min_keyword}\" is greater than \"{max_keyword}\"")
+            }
+            InvalidDefault { problem } => write!(f, "the default is invalid (problem: {problem})"),
+            TooLarge(_) => f.write_str("more options than this client shows"),
+        }
+    }
+}
+
 impl std::error::Error for SchemaError {}
+
+impl std::error::Error for PropertyError {}
 
 /// What is wrong with one answer; typed so a UI can say it in the user's language ([`Problem::code`]).
 #[derive(Debug, Clone, PartialEq)]

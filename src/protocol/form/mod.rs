@@ -27,7 +27,7 @@ mod errors;
 mod formats;
 mod schema;
 
-pub use errors::{FieldError, Problem, SchemaError};
+pub use errors::{FieldError, Problem, PropertyError, SchemaError};
 
 use crate::json::{Map, Number, Value};
 use answers::{check_value, Checked};
