@@ -39,7 +39,10 @@ fn as_count(v: &Value) -> Option<u64> {
 fn count_bound(def: &Map, keyword: &'static str) -> Result<Option<u64>, PropertyError> {
     match get_opt(def, keyword) {
         None => Ok(None),
-        Some(v) => as_count(v).map(Some).ok_or(PropertyError::BoundNotACount { keyword }),
+        Some(v) => match as_count(v) {
+            Some(count) => Ok(Some(count)),
+            None => Err(PropertyError::BoundNotACount { keyword }),
+        },
     }
 }
 
