@@ -408,10 +408,17 @@ fn bytes(item: &Value, member: &str, kind: Option<&str>, name: Option<String>) -
         // Decoded, 4 base64 characters are 3 bytes: the cap is checked before anything is decoded.
         _ if data.len() / 4 * 3 > MEDIA_CAP => "result.tooBig",
         _ => {
-            let b = data.as_bytes();
-            let pad = b.iter().rev().take_while(|&&c| c == b'=').count();
-            let alphabet = b.iter().take(b.len() - pad).all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/');
-            if b.len() % 4 == 0 && pad <= 2 && alphabet {
+            // Standard alphabet, padded, `=` only at the end (at most two).
+            let mut pad = 0;
+            let mut alphabet = true;
+            for c in data.bytes() {
+                if c == b'=' {
+                    pad += 1;
+                } else if pad > 0 || !(c.is_ascii_alphanumeric() || c == b'+' || c == b'/') {
+                    alphabet = false;
+                }
+            }
+            if data.len() % 4 == 0 && pad <= 2 && alphabet {
                 return Piece::Bytes { tag, mime, data, name: name.filter(|n| !n.is_empty()) };
             }
             "result.badData"
