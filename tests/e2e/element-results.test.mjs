@@ -10,7 +10,7 @@
 // no media, and this is the path a snapshot takes from the client to the card.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { elementSuite, withSession, until } from "./element-rig.mjs";
+import { elementSuite, withSession, until, assertAxeClean } from "./element-rig.mjs";
 import { STRICT_CSP } from "./rig.mjs";
 
 /** @type {Awaited<ReturnType<typeof elementSuite>>} */
@@ -128,6 +128,8 @@ test("images, audio, downloads and embedded text are drawn; blob: URLs are revok
     assert.equal(await audio.evaluate((a) => a.controls), true, "the platform's controls");
     await until(async () => (await audio.evaluate((a) => a.readyState >= 1 && a.duration > 0.09)), "the audio's metadata to load");
 
+    await assertAxeClean(s.page, "#tasks", "a card with text, images, audio and a download");
+
     const link = result.locator('a[part~="download"]');
     assert.equal(await link.textContent(), "Download report.pdf (application/pdf)");
     const [download] = await Promise.all([s.page.waitForEvent("download"), link.click()]);
@@ -182,6 +184,7 @@ test("hostile media is refused with words and nothing of it is drawn", { timeout
       "Not shown: the type “text/html” is not allowed",
     ]);
     assert.equal(await result.locator("img, audio, a, svg, iframe, object").count(), 0, "nothing drawn");
+    await assertAxeClean(s.page, "#tasks", "a card refusing hostile media");
     assert.equal(await s.page.evaluate(() => typeof window.__pwned), "undefined", "nothing ran");
   });
 });
@@ -198,6 +201,8 @@ test("resource links: the address and its host are shown, nothing opens before O
     const links = card.locator('[part~="link"]');
     assert.equal(await links.count(), 4);
     assert.equal(await card.locator('a[href^="javascript:"], a[href*="secret"]').count(), 0, "no link to follow without the check");
+
+    await assertAxeClean(s.page, "#tasks", "a card with resource links");
 
     const guide = links.nth(0);
     assert.ok((await guide.textContent()).includes("Resource: Guide"));
