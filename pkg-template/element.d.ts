@@ -18,8 +18,8 @@ export type LabelKey =
   | "url.intro" | "url.site" | "url.mixedScripts" | "url.punycode" | "url.userinfo" | "url.local" | "url.refused"
   | "url.blocked" | "url.opened"
   | "note.sampling" | "note.roots" | "note.other"
-  | "result.json" | "result.isError" | "result.image" | "result.audio" | "result.resource"
-  | "result.other" | "result.empty"
+  | "result.json" | "result.isError" | "result.image" | "result.audio" | "result.download" | "result.badType"
+  | "result.tooBig" | "result.badData" | "result.resource" | "result.other" | "result.empty"
   | "error.failed" | "error.code" | "error.expiredTtl" | "error.expiredUnknown" | "error.cancelled"
   | "error.unknownTask" | "error.action" | "task.noClient" | "list.label" | "list.empty"
   | "problem.required" | "problem.tooShort" | "problem.tooLong" | "problem.email" | "problem.uri" | "problem.date"
@@ -62,6 +62,12 @@ export interface McpTaskElement extends HTMLElement {
   readonly snapshot: TaskSnapshot | null;
   /** Words for this element: `{ key: word }` or `{ [lang]: { key: word } }`. */
   labels: Labels | Record<string, Labels> | null;
+  /**
+   * The host's own drawing of a result's content blocks (Markdown, say): called with each block as the
+   * server sent it and its index; a Node it returns is shown in place of the card's drawing of that
+   * block (what it shows is the host's responsibility), anything else leaves the card's.
+   */
+  renderContent: ((content: unknown, index: number) => Node | null | undefined) | null;
   addEventListener<K extends keyof McpTaskElementEventMap>(type: K, listener: (this: McpTaskElement, ev: McpTaskElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof McpTaskElementEventMap>(type: K, listener: (this: McpTaskElement, ev: McpTaskElementEventMap[K]) => any, options?: boolean | EventListenerOptions): void;

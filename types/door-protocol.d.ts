@@ -127,11 +127,32 @@ export interface Card {
 /** A result as a card shows it. */
 export interface CardResult {
   error: boolean;
-  texts: string[];
+  /** One per content block (or the "No content" words). */
+  parts: ResultPart[];
   /** `structuredContent` as `[key, value]` rows. */
   fields: Array<[string, string]>;
   /** The whole result, indented. */
   json: string;
+}
+
+/**
+ * One part of a result: a paragraph's text; bytes (base64) to draw as an image or audio, or to offer as
+ * a download (`name`), `label` being the alt text, the audio's name or the link's words; a resource
+ * link, checked as a URL-mode address is.
+ */
+export type ResultPart =
+  | string
+  | { tag: "img" | "audio" | "file"; mime: string; data: string; label: string; name?: string }
+  | ({ tag: "a"; label: string } & UrlView);
+
+/** A URL-mode address as checked: what `href` opens (null: it may not be opened) and why to take care. */
+export interface UrlView {
+  url: string;
+  host: string;
+  unicode: string | null;
+  warnings: string[];
+  open: string | null;
+  href: string | null;
 }
 
 /** One question of a card: a note, a form or a URL to open. */
@@ -150,20 +171,14 @@ export type QuestionView =
       fields: FieldView[];
       accept: boolean;
     }
-  | {
+  | ({
       key: string;
       note?: undefined;
       mode: "url";
       schema?: undefined;
       message: string;
       asked: string;
-      url: string;
-      host: string;
-      unicode: string | null;
-      warnings: string[];
-      open: string | null;
-      href: string | null;
-    };
+    } & UrlView);
 
 /** One form field (`view::field`): per widget, `attrs` and `value`, `checked`, or `options`. */
 export interface FieldView {

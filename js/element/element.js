@@ -89,9 +89,11 @@ const elementRespond = (client, id, responses) =>
 /**
  * @import { TaskSnapshot } from "#pkg/mcp_tasks_web.js"
  * @import { DefineMcpTaskOptions, McpTaskElement } from "#pkg/element.js"
- * @import { Card, CardResult, DoneValues, FieldView, ListRow, QuestionView } from "../../types/door-protocol.js"
+ * @import { Card, CardResult, DoneValues, FieldView, ListRow, QuestionView, UrlView } from "../../types/door-protocol.js"
  */
 // (`#pkg/element.js` in a type import is the published declaration, element.d.ts.)
+/** A host's drawing of a result's content block (`renderContent`). */
+/** @typedef {((content: unknown, index: number) => Node | null | undefined) | null} RenderContent */
 /** The words of an element, by key (`elementWords`). */
 /** @typedef {Record<string, string>} Words */
 /** `wordsFor`'s memo: the last table's key, its JSON text and the words. */
@@ -197,6 +199,7 @@ button:disabled { opacity: .6; cursor: default; }
 .domain { font-weight: 700; }
 .result { display: grid; gap: .5rem; }
 .result p { margin: 0; white-space: pre-wrap; }
+.result img, audio { max-width: 100%; }
 .result[data-error] { border-inline-start: 4px solid var(--_danger); padding-inline-start: .75rem; }
 dl { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: .25rem .75rem; margin: 0; }
 dt { font-weight: 600; color: var(--_muted); }
@@ -409,6 +412,33 @@ function checkClient(client) {
 }
 
 /**
+ * Appends to `box` an address as the model checked it (a URL-mode question's, a resource link's):
+ * `intro`, the address, its site (and the site's international form), the warnings; returns the Open
+ * button (`data-action` `action`), or null when it may not be opened.
+ * @param {HTMLElement} box
+ * @param {UrlView} v
+ * @param {Words} w
+ * @param {string} intro
+ * @param {string} action
+ */
+function address(box, v, w, intro, action) {
+  const site = el("p", {}, `${w["url.site"]}: `);
+  site.append(el("strong", { part: "domain", class: "domain" }, v.host));
+  // <bdi>: a right-to-left name must not reorder the text around it.
+  if (v.unicode != null) site.append(" (", el("bdi", { part: "domain-unicode" }, v.unicode), ")");
+  box.append(el("p", { class: "hint" }, intro), el("code", { part: "url", class: "url" }, v.url), site);
+  for (const warning of v.warnings) box.append(el("p", { class: "warn", role: "note" }, warning));
+  // `href` is set when `open` is.
+  return v.open == null
+    ? null
+    : el(
+        "button",
+        { type: "button", class: "primary", "data-action": action, "data-href": /** @type {string} */ (v.href) },
+        v.open,
+      );
+}
+
+/**
  * Opens `href` in a new tab that has no way back to this page; whether a tab opened. Accept is sent only
  * after it did, so this cannot be `window.open(href, "_blank", "noopener,noreferrer")`: with those
  * features the browser returns null whether or not it opened anything. Instead a blank tab is opened
@@ -536,6 +566,13 @@ function makeTaskElement() {
      * @type {string | null | undefined}
      */
     #resultJson;
+    /**
+     * The `blob:` URLs of the result drawn, revoked when it is drawn again and when the card goes.
+     * @type {string[]}
+     */
+    #urls = [];
+    /** @type {RenderContent} */
+    #renderContent = null;
     #settledTold = false;
     #connected = false;
     /** @type {(() => void) | null} */
@@ -562,7 +599,7 @@ function makeTaskElement() {
       this.addEventListener("mcp-task-change", (event) => this.#setState(event.detail?.status));
       root.addEventListener("click", (event) => this.#onEvent(event));
       root.addEventListener("submit", (event) => this.#onEvent(event));
-      upgradeProperties(this, ["client", "taskId", "labels"]);
+      upgradeProperties(this, ["client", "taskId", "labels", "renderContent"]);
     }
 
     /**
@@ -642,6 +679,23 @@ function makeTaskElement() {
       live.delete(this.#refresh);
       this.#connected = false;
       this.#stop();
+      // The result's media go with the card (drawn again if it comes back).
+      this.#drawResult(null);
+      this.#resultJson = undefined;
+    }
+
+    /**
+     * The host's drawing of a result's content block: called with each block (as the server sent it)
+     * and its index; a Node it returns is shown instead of the card's own drawing of that block.
+     */
+    get renderContent() {
+      return this.#renderContent;
+    }
+    /** @param {RenderContent} render */
+    set renderContent(render) {
+      this.#renderContent = render ?? null;
+      this.#resultJson = undefined;
+      this.#refresh();
     }
 
     /**
@@ -791,8 +845,8 @@ function makeTaskElement() {
         setText(p.title, id ?? "");
         setText(p.status, w["status.unknown"]);
         setText(p.message, client && id ? fill(w["error.unknownTask"], { id }) : w["task.noClient"]);
-        for (const part of [p.server, p.progress, p.result, p.actions]) show(part, false);
-        this.#resultJson = undefined;
+        for (const part of [p.server, p.progress, p.actions]) show(part, false);
+        this.#drawResult(null);
         setText(p.error, "");
         return out;
       }
@@ -924,15 +978,8 @@ function makeTaskElement() {
       const q = { key, el: form, fields: [], schema: v.schema, href: v.href };
       /** @type {HTMLButtonElement | null} */
       let primary = null;
-      if (v.mode === "url") {
-        const site = el("p", {}, `${w["url.site"]}: `);
-        site.append(el("strong", { part: "domain", class: "domain" }, v.host));
-        // <bdi>: a right-to-left name must not reorder the text around it.
-        if (v.unicode != null) site.append(" (", el("bdi", { part: "domain-unicode" }, v.unicode), ")");
-        form.append(el("p", { class: "hint" }, w["url.intro"]), el("code", { part: "url", class: "url" }, v.url), site);
-        for (const warning of v.warnings) form.append(el("p", { class: "warn", role: "note" }, warning));
-        if (v.open != null) primary = el("button", { type: "button", class: "primary", "data-action": "open" }, v.open);
-      } else {
+      if (v.mode === "url") primary = address(form, v, w, w["url.intro"], "open");
+      else {
         if (v.invalid != null) form.append(el("p", { part: "error", class: "error" }, v.invalid));
         for (const f of v.fields) form.append(this.#field(f, w, q));
         if (v.accept)
@@ -1050,20 +1097,58 @@ function makeTaskElement() {
     }
 
     /**
-     * Draws the result when it changed: paragraphs, structured rows, the whole JSON collapsed.
+     * Draws the result when it changed: its parts (paragraphs, images and audio from `blob:` URLs made
+     * here, downloads, resource links; a host's `renderContent` first), structured rows, the whole
+     * JSON collapsed.
      * @param {CardResult | null} result
-     * @param {Words} w
+     * @param {Words} [w]
      */
     #drawResult(result, w) {
       const json = result ? result.json : null;
       if (json === this.#resultJson) return;
       this.#resultJson = json;
+      for (const url of this.#urls.splice(0)) URL.revokeObjectURL(url);
       const section = this.#p.result;
       section.textContent = "";
       show(section, !!result);
-      if (!result) return;
+      if (!result || !w) return;
       setAttr(section, "data-error", result.error ? "" : null);
-      for (const text of result.texts) section.append(el("p", {}, text));
+      const render = this.#renderContent;
+      const content = render && JSON.parse(this.#snapshotJson)?.result?.content;
+      for (const [i, part] of result.parts.entries()) {
+        const own = content?.[i] && render?.(content[i], i);
+        if (own) {
+          section.append(own);
+          continue;
+        }
+        if (typeof part === "string") {
+          section.append(el("p", {}, part));
+          continue;
+        }
+        if (part.tag === "a") {
+          const box = el("div", { part: "link", class: "result" });
+          const open = address(box, part, w, part.label, "link");
+          if (open) box.append(open);
+          section.append(box);
+          continue;
+        }
+        // The model checked the type, the size (from the base64 length) and the alphabet.
+        const url = URL.createObjectURL(
+          new Blob([Uint8Array.from(atob(part.data), (c) => c.charCodeAt(0))], { type: part.mime }),
+        );
+        this.#urls.push(url);
+        const { tag, label } = part;
+        section.append(
+          tag === "file"
+            ? el("a", { part: "download", href: url, download: /** @type {string} */ (part.name) }, label)
+            : el(
+                tag,
+                tag === "img"
+                  ? { part: "image", src: url, alt: label }
+                  : { part: tag, src: url, controls: "", "aria-label": label },
+              ),
+        );
+      }
       if (result.fields.length) {
         const list = el("dl");
         for (const [key, value] of result.fields) list.append(el("dt", {}, key), el("dd", {}, value));
@@ -1114,6 +1199,8 @@ function makeTaskElement() {
         if (!action || action === "accept") return;
       }
       if (action === "cancel-task") return this.#cancelTask();
+      // The user saw the address, its site and the warnings, and chose to leave for it.
+      if (action === "link") return void openTab(/** @type {string} */ (target.getAttribute("data-href")));
       const key = target.closest?.("form[data-key]")?.getAttribute("data-key");
       // Only a form has `form[data-key]`.
       const q = key == null ? null : /** @type {FormQuestion | undefined} */ (this.#questions.get(key));

@@ -246,7 +246,7 @@ fn peer_checks(
 /// The name of the end-to-end check in `engine` (tests/engines).
 fn engine_e2e_check(engine: Engine) -> String {
     format!(
-        "end to end in {}: reload resume, two tabs, a form answered, offline, fallbacks (tests/engines)",
+        "end to end in {}: reload resume, two tabs, a form answered, results drawn, offline, fallbacks (tests/engines)",
         engine.name()
     )
 }

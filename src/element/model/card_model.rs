@@ -44,18 +44,48 @@ pub enum Question {
 /// One piece of a result's `content`, as the card can show it (never as HTML).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Piece {
-    /// `text` content.
+    /// `text` content, and the text of an embedded resource.
     Text(String),
-    /// A content type that is named, not rendered: label key and its `{placeholder}` value.
+    /// A content type that is named, not rendered, or media refused: label key and its `{placeholder}` value.
     Named {
-        /// The label key (`result.image`, `result.resource`…).
+        /// The label key (`result.other`, `result.badType`…).
         key: &'static str,
         /// The placeholder name in that label.
         slot: &'static str,
-        /// Its value (a MIME type, a URI, a type name).
+        /// Its value (a MIME type, a type name).
         value: String,
     },
+    /// Bytes to draw or offer: an image or audio (`image` and `audio` content, an embedded resource of
+    /// such a type) of an allowed type ([`IMAGE_TYPES`], [`AUDIO_TYPES`]) within [`MEDIA_CAP`], or an
+    /// embedded binary resource of any other type, offered as a download.
+    Bytes {
+        /// `img`, `audio` or `file` (a download).
+        tag: &'static str,
+        /// The MIME type (for a download as sent, else one of the allowed ones).
+        mime: String,
+        /// The bytes, base64 as sent (checked: standard alphabet, padded).
+        data: String,
+        /// The alt text of an image or the name of a download, when the server gave one.
+        name: Option<String>,
+    },
+    /// A `resource_link`: its name (else its URI) and its URI, checked when drawn like a URL-mode
+    /// address ([`super::view`] with [`super::url_check`]).
+    Link {
+        /// The name shown.
+        name: String,
+        /// The address as sent.
+        uri: String,
+    },
 }
+
+/// The image types a card draws (as written, without parameters). Not SVG: an SVG image is a document that can carry script and
+/// reference other resources.
+pub const IMAGE_TYPES: [&str; 5] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"];
+/// The audio types a card plays.
+pub const AUDIO_TYPES: [&str; 5] = ["audio/mpeg", "audio/ogg", "audio/wav", "audio/webm", "audio/mp4"];
+/// The most bytes (decoded) of one image, audio or download a card makes a `blob:` URL of: counted
+/// from the base64 length, before anything is decoded.
+pub const MEDIA_CAP: usize = 4 << 20;
 
 /// A result to show.
 #[derive(Debug, Clone, PartialEq)]
@@ -328,15 +358,73 @@ fn text(v: &Value, key: &str) -> Option<String> {
 /// A content block, read leniently: content blocks pass through the protocol as the server sent them.
 fn piece(item: &Value) -> Piece {
     let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
-    let named = |key, slot, value: Option<String>| Piece::Named { key, slot, value: value.unwrap_or_default() };
+    let resource = item.get("resource").unwrap_or(&Value::Null);
     match kind {
         "text" => Piece::Text(text(item, "text").unwrap_or_default()),
-        "image" => named("result.image", "mime", text(item, "mimeType")),
-        "audio" => named("result.audio", "mime", text(item, "mimeType")),
-        "resource_link" => named("result.resource", "uri", text(item, "uri")),
-        "resource" => named("result.resource", "uri", item.get("resource").and_then(|r| text(r, "uri"))),
-        other => named("result.other", "type", Some(other.to_owned())),
+        "image" | "audio" => bytes(item, "data", Some(kind), text(item, "alt")),
+        "resource_link" => {
+            let uri = text(item, "uri").unwrap_or_default();
+            Piece::Link { name: text(item, "name").unwrap_or_else(|| uri.clone()), uri }
+        }
+        "resource" => match text(resource, "text") {
+            Some(t) => Piece::Text(t),
+            None => bytes(resource, "blob", None, text(resource, "uri").map(|u| file_name(&u).to_owned())),
+        },
+        other => Piece::Named { key: "result.other", slot: "type", value: other.to_owned() },
     }
+}
+
+/// The last segment of a URI's path, without its query or fragment: a download's name.
+fn file_name(uri: &str) -> &str {
+    let mut start = 0;
+    for (i, c) in uri.bytes().enumerate() {
+        match c {
+            b'/' => start = i + 1,
+            b'?' | b'#' => return uri.get(start..i).unwrap_or_default(),
+            _ => {}
+        }
+    }
+    uri.get(start..).unwrap_or_default()
+}
+
+/// The base64 bytes of `item[member]`, with its `mimeType`: `image` or `audio` content (`kind`) of an
+/// allowed type of its kind, drawn; an embedded resource (`kind` `None`) drawn when of an allowed type,
+/// else offered as a download. Refused with words when its type is not allowed, it is over
+/// [`MEDIA_CAP`] or it is not base64.
+fn bytes(item: &Value, member: &str, kind: Option<&str>, name: Option<String>) -> Piece {
+    let mime = text(item, "mimeType").unwrap_or_default();
+    let data = text(item, member).unwrap_or_default();
+    let tag = if IMAGE_TYPES.contains(&mime.as_str()) {
+        "img"
+    } else if AUDIO_TYPES.contains(&mime.as_str()) {
+        "audio"
+    } else {
+        "file"
+    };
+    let key = match kind {
+        // `image` content must be of an image type, `audio` of an audio type.
+        Some("image") if tag != "img" => "result.badType",
+        Some("audio") if tag != "audio" => "result.badType",
+        // Decoded, 4 base64 characters are 3 bytes: the cap is checked before anything is decoded.
+        _ if data.len() / 4 * 3 > MEDIA_CAP => "result.tooBig",
+        _ => {
+            // Standard alphabet, padded, `=` only at the end (at most two).
+            let mut pad = 0;
+            let mut alphabet = true;
+            for c in data.bytes() {
+                if c == b'=' {
+                    pad += 1;
+                } else if pad > 0 || !(c.is_ascii_alphanumeric() || c == b'+' || c == b'/') {
+                    alphabet = false;
+                }
+            }
+            if data.len() % 4 == 0 && pad <= 2 && alphabet {
+                return Piece::Bytes { tag, mime, data, name: name.filter(|n| !n.is_empty()) };
+            }
+            "result.badData"
+        }
+    };
+    Piece::Named { key, slot: "mime", value: mime }
 }
 
 /// A structured value as one line of text: strings as written, everything else as compact JSON.
@@ -427,14 +515,86 @@ mod tests {
         let r = CardModel::from_json(&s).result.unwrap();
         assert!(r.is_error);
         assert_eq!(r.pieces[0], Piece::Text("<img src=x>".into()));
-        assert_eq!(r.pieces[1], Piece::Named { key: "result.image", slot: "mime", value: "image/png".into() });
-        assert_eq!(r.pieces[2], Piece::Named { key: "result.resource", slot: "uri", value: "file:///a".into() });
+        assert!(matches!(&r.pieces[1], Piece::Bytes { tag: "img", mime, .. } if mime == "image/png"));
+        assert_eq!(r.pieces[2], Piece::Link { name: "a".into(), uri: "file:///a".into() });
         assert_eq!(r.pieces[3], Piece::Named { key: "result.other", slot: "type", value: "mystery".into() });
         assert_eq!(
             r.fields,
             vec![("replicas".into(), "3".into()), ("service".into(), "api".into()), ("tags".into(), "[\"a\"]".into())]
         );
         assert!(r.json.contains("\"structuredContent\""));
+    }
+
+    fn pieces(content: Value) -> Vec<Piece> {
+        let mut s = snapshot("completed");
+        s["result"] = json!({ "content": content });
+        CardModel::from_json(&s).result.unwrap().pieces
+    }
+
+    #[test]
+    fn media_of_allowed_types_within_the_cap_is_drawn_from_its_bytes() {
+        let p = pieces(json!([
+            { "type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png", "alt": "A chart" },
+            { "type": "audio", "data": "SUQz", "mimeType": "audio/mpeg" },
+            { "type": "resource", "resource": { "uri": "file:///r/photo.webp", "mimeType": "image/webp", "blob": "UklG" } },
+            { "type": "resource", "resource": { "uri": "file:///r/report.pdf?v=2", "mimeType": "application/pdf", "blob": "JVBERi0=" } },
+            { "type": "resource", "resource": { "uri": "file:///r/notes.txt", "mimeType": "text/plain", "text": "<b>notes</b>" } },
+            { "type": "resource_link", "uri": "https://example.com/a" },
+        ]));
+        assert_eq!(
+            p[0],
+            Piece::Bytes {
+                tag: "img",
+                mime: "image/png".into(),
+                data: "iVBORw0KGgo=".into(),
+                name: Some("A chart".into())
+            }
+        );
+        assert_eq!(p[1], Piece::Bytes { tag: "audio", mime: "audio/mpeg".into(), data: "SUQz".into(), name: None });
+        assert!(matches!(&p[2], Piece::Bytes { tag: "img", name: Some(n), .. } if n == "photo.webp"));
+        assert_eq!(
+            p[3],
+            Piece::Bytes {
+                tag: "file",
+                mime: "application/pdf".into(),
+                data: "JVBERi0=".into(),
+                name: Some("report.pdf".into())
+            }
+        );
+        assert_eq!(p[4], Piece::Text("<b>notes</b>".into()), "embedded text stays text");
+        assert_eq!(p[5], Piece::Link { name: "https://example.com/a".into(), uri: "https://example.com/a".into() });
+    }
+
+    #[test]
+    fn hostile_media_is_refused_with_words() {
+        let refused = |key: &'static str, mime: &str| Piece::Named { key, slot: "mime", value: mime.into() };
+        // Over the cap by its base64 length alone: nothing of it is decoded.
+        let big = "A".repeat(MEDIA_CAP / 3 * 4 + 8);
+        let p = pieces(json!([
+            { "type": "image", "data": "PHN2Zz4=", "mimeType": "image/svg+xml" },
+            { "type": "image", "data": "SUQz", "mimeType": "audio/mpeg" },
+            { "type": "audio", "data": "iVBO", "mimeType": "image/png" },
+            { "type": "image", "data": big, "mimeType": "image/png" },
+            { "type": "image", "data": "iVB*Rw==", "mimeType": "image/png" },
+            { "type": "image", "data": "iVBORw=", "mimeType": "image/png" },
+            { "type": "image", "data": "iV=BORw=", "mimeType": "image/png" },
+            { "type": "resource", "resource": { "uri": "file:///x.svg", "mimeType": "image/svg+xml", "blob": "PHN2Zz4=" } },
+            { "type": "image", "mimeType": "image/png" },
+        ]));
+        assert_eq!(p[0], refused("result.badType", "image/svg+xml"), "SVG is never drawn");
+        assert_eq!(p[1], refused("result.badType", "audio/mpeg"), "image content must be an image");
+        assert_eq!(p[2], refused("result.badType", "image/png"), "audio content must be audio");
+        assert_eq!(p[3], refused("result.tooBig", "image/png"));
+        assert_eq!(p[4], refused("result.badData", "image/png"));
+        assert_eq!(p[5], refused("result.badData", "image/png"), "unpadded");
+        assert_eq!(p[6], refused("result.badData", "image/png"), "padding inside");
+        assert!(matches!(&p[7], Piece::Bytes { tag: "file", .. }), "an embedded SVG is only offered as a file");
+        assert!(matches!(&p[8], Piece::Bytes { tag: "img", data, .. } if data.is_empty()), "no data: an empty image");
+        let at_cap = "A".repeat(MEDIA_CAP / 3 * 4);
+        assert!(matches!(
+            &pieces(json!([{ "type": "image", "data": at_cap, "mimeType": "image/gif" }]))[0],
+            Piece::Bytes { .. }
+        ));
     }
 
     #[test]

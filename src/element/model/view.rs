@@ -83,7 +83,7 @@ pub fn card(model: &CardModel, labels: &Labels, server: &Server<'_>, parse: Pars
         None => Value::Null,
     };
     put(&mut v, "error", error);
-    put(&mut v, "result", model.result.as_ref().map_or(Value::Null, |r| result(r, labels)));
+    put(&mut v, "result", model.result.as_ref().map_or(Value::Null, |r| result(r, labels, server, parse)));
     let mut questions = Vec::with_capacity(model.questions.len());
     for (key, q) in &model.questions {
         questions.push(question(key, q, labels, server, parse));
@@ -92,18 +92,48 @@ pub fn card(model: &CardModel, labels: &Labels, server: &Server<'_>, parse: Pars
     Value::Object(v)
 }
 
-/// A result: `error` (`isError`), `texts` (one paragraph per content piece, or "No content"),
-/// `fields` (`structuredContent` as `[key, value]` rows) and `json` (the whole result, indented).
-fn result(r: &ResultView, labels: &Labels) -> Value {
-    let mut texts = Vec::with_capacity(r.pieces.len().max(1));
+/// A result: `error` (`isError`), `parts` (one per content piece, or "No content"), `fields`
+/// (`structuredContent` as `[key, value]` rows) and `json` (the whole result, indented).
+///
+/// A part is a paragraph's text, or an object: bytes to draw (`tag` `img` or `audio`, with `mime`,
+/// `data` in base64 and `label`, the alt text or the audio's name) or to offer as a download (`tag`
+/// `file`, `label` the link's words, `name` the file's), or a resource link (`tag` `a`, `label` its
+/// name, and the members of a URL-mode address, [`url_question`]).
+fn result(r: &ResultView, labels: &Labels, server: &Server<'_>, parse: ParseUrl<'_>) -> Value {
+    let mut parts = Vec::with_capacity(r.pieces.len().max(1));
     for piece in &r.pieces {
-        texts.push(Value::String(match piece {
-            Piece::Text(t) => t.clone(),
-            Piece::Named { key, slot, value } => labels.fill(key, &[(slot, value)]),
-        }));
+        parts.push(match piece {
+            Piece::Text(t) => text(t),
+            Piece::Named { key, slot, value } => Value::String(labels.fill(key, &[(slot, value)])),
+            Piece::Bytes { tag, mime, data, name } => {
+                let mut v = Map::new();
+                put_str(&mut v, "tag", tag);
+                put_str(&mut v, "mime", mime);
+                put_str(&mut v, "data", data);
+                let label = match (*tag, name) {
+                    ("file", _) => {
+                        let file = name.as_deref().unwrap_or("download");
+                        put_str(&mut v, "name", file);
+                        labels.fill("result.download", &[("name", file), ("mime", mime)])
+                    }
+                    (_, Some(name)) => name.clone(),
+                    ("img", None) => labels.fill("result.image", &[("mime", mime)]),
+                    _ => labels.fill("result.audio", &[("mime", mime)]),
+                };
+                put(&mut v, "label", Value::String(label));
+                Value::Object(v)
+            }
+            Piece::Link { name, uri } => {
+                let mut v = Map::new();
+                put_str(&mut v, "tag", "a");
+                put(&mut v, "label", Value::String(labels.fill("result.resource", &[("uri", name)])));
+                url_question(&mut v, uri, labels, server, parse);
+                Value::Object(v)
+            }
+        });
     }
-    if texts.is_empty() && r.fields.is_empty() {
-        texts.push(text(labels.get("result.empty")));
+    if parts.is_empty() && r.fields.is_empty() {
+        parts.push(text(labels.get("result.empty")));
     }
     let mut fields = Vec::with_capacity(r.fields.len());
     for (key, value) in &r.fields {
@@ -111,7 +141,7 @@ fn result(r: &ResultView, labels: &Labels) -> Value {
     }
     let mut v = Map::new();
     put_bool(&mut v, "error", r.is_error);
-    put(&mut v, "texts", Value::Array(texts));
+    put(&mut v, "parts", Value::Array(parts));
     put(&mut v, "fields", Value::Array(fields));
     put_str(&mut v, "json", &r.json);
     Value::Object(v)
@@ -448,7 +478,7 @@ mod tests {
         let v = view(&s);
         assert_eq!(v["error"], "The tool reported an error");
         assert_eq!(v["result"]["error"], true);
-        assert_eq!(v["result"]["texts"], json!(["No content"]));
+        assert_eq!(v["result"]["parts"], json!(["No content"]));
         assert_eq!(v["cancel"], "Cancel task", "a settled task has no cancel pending");
         // A task a 2025-11-25 server failed with the tool's error result: failed, and that result shown.
         let mut s = snapshot("failed");
@@ -456,7 +486,7 @@ mod tests {
         let v = view(&s);
         assert_eq!(v["status"], "failed");
         assert_eq!(v["error"], "The tool reported an error");
-        assert_eq!(v["result"]["texts"], json!(["build cache unavailable"]));
+        assert_eq!(v["result"]["parts"], json!(["build cache unavailable"]));
     }
 
     #[test]
@@ -468,9 +498,49 @@ mod tests {
         });
         let r = view(&s)["result"].clone();
         assert_eq!(r["error"], false);
-        assert_eq!(r["texts"], json!(["<img src=x>", "Image (image/png) — not shown"]));
+        assert_eq!(r["parts"][0], json!("<img src=x>"));
+        assert_eq!(
+            (r["parts"][1]["tag"].clone(), r["parts"][1]["label"].clone()),
+            (json!("img"), json!("Image (image/png)"))
+        );
         assert_eq!(r["fields"], json!([["replicas", "3"], ["service", "api"]]));
         assert!(r["json"].as_str().unwrap().contains("\"structuredContent\""));
+    }
+
+    #[test]
+    fn result_parts_draw_bytes_offer_files_and_check_links_as_url_mode_addresses() {
+        let mut s = snapshot("completed");
+        s["result"] = json!({ "content": [
+            { "type": "audio", "data": "SUQz", "mimeType": "audio/ogg" },
+            { "type": "resource", "resource": { "uri": "file:///r/report.pdf", "mimeType": "application/pdf", "blob": "JVBERi0=" } },
+            { "type": "resource_link", "uri": "https://xn--e1afmkfd.example/doc", "name": "Spec" },
+            { "type": "resource_link", "uri": "javascript:alert(1)", "name": "Click" },
+            { "type": "resource_link", "uri": "https://user:pw@example.com/", "name": "Creds" },
+            { "type": "image", "data": "PHN2Zz4=", "mimeType": "image/svg+xml" },
+        ] });
+        let parts = view(&s)["result"]["parts"].clone();
+        assert_eq!(
+            parts[0],
+            json!({ "tag": "audio", "mime": "audio/ogg", "data": "SUQz", "label": "Audio (audio/ogg)" })
+        );
+        assert_eq!(parts[1]["tag"], "file");
+        assert_eq!(
+            (parts[1]["name"].clone(), parts[1]["label"].clone()),
+            (json!("report.pdf"), json!("Download report.pdf (application/pdf)"))
+        );
+        let link = &parts[2];
+        assert_eq!((link["tag"].clone(), link["label"].clone()), (json!("a"), json!("Resource: Spec")));
+        assert_eq!(
+            (link["host"].clone(), link["unicode"].clone()),
+            (json!("xn--e1afmkfd.example"), json!("пример.example"))
+        );
+        assert_eq!(link["href"], "https://xn--e1afmkfd.example/doc");
+        assert!(link["warnings"].as_array().is_some_and(|w| !w.is_empty()), "punycode is warned of");
+        for refused in [&parts[3], &parts[4]] {
+            assert_eq!((refused["href"].clone(), refused["open"].clone()), (Value::Null, Value::Null), "{refused}");
+            assert!(refused["warnings"].as_array().is_some_and(|w| !w.is_empty()));
+        }
+        assert_eq!(parts[5], json!("Not shown: the type “image/svg+xml” is not allowed"));
     }
 
     #[test]
