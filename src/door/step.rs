@@ -234,6 +234,10 @@ impl Door {
     /// The store's answer to a compared write: `ok`, or `failed` (it threw; the driver has switched to
     /// memory and said why).
     pub(super) fn put_if_done(&mut self, w: u64, ok: bool, failed: bool) {
+        // Only a stepping client makes compared writes (the first door never does).
+        if !self.stepping() {
+            return;
+        }
         let Some(write) = self.versioned.remove(w) else { return };
         if failed {
             return self.written_versioned(write, Written::Failed);
@@ -250,6 +254,10 @@ impl Door {
     /// The store's copy of a record (`text`, `null` when there is none) for a write that lost the race
     /// or a host's change that reads first.
     pub(super) fn got(&mut self, w: u64, stored: Option<&str>) {
+        // Only a stepping client reads before a change (the first door never does).
+        if !self.stepping() {
+            return;
+        }
         let Some(mut write) = self.versioned.remove(w) else { return };
         if write.refresh {
             if stored.is_some_and(|t| Some(t) != self.state.version(&write.id)) {
