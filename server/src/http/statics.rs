@@ -8,7 +8,7 @@ use axum::http::{Response, StatusCode};
 /// The policy pages are served with: no inline script, wasm allowed, connections to this origin and to
 /// loopback servers on any port (the demo can be pointed at another MCP server on this machine with
 /// `?server=`, such as the interop peers).
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
 
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
