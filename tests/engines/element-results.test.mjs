@@ -1,12 +1,10 @@
 // Results drawn in <mcp-task> in the engine of this run (ENGINE=firefox|webkit, see rig.mjs): an image
 // and audio from `blob:` URLs, an embedded binary as a download link, a resource link behind its checked
-// Open button, and hostile content refused with words. The Chromium version, which also loads the media
-// under a CSP that allows `blob:`, clicks the download and opens the link: tests/e2e/element-results.test.mjs.
+// Open button, and hostile content refused with words. The Chromium version, which also waits for the
+// media to load, clicks the download and opens the link: tests/e2e/element-results.test.mjs.
 //
-// The reference server serves element.html with its own strict CSP, which has no `img-src blob:`, so
-// the images are not loaded here: what this checks is what the card draws and that every `blob:` URL
-// it made is revoked when the card leaves the page (URL.createObjectURL and revokeObjectURL are
-// watched). The results are handed to the card as a `task` event of its client, as in the Chromium test.
+// What this checks is what the card draws and that every `blob:` URL it made is revoked when the card
+// leaves the page (URL.createObjectURL and revokeObjectURL are watched). The results are handed to the card as a `task` event of its client, as in the Chromium test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ENGINE, withBrowser, waitFor, assertNoPageErrors } from "./rig.mjs";
