@@ -146,6 +146,25 @@ export interface ListToolsResult {
     rejectedTools?: Array<{ name: string; reason: string }>;
 }
 
+/** One content of a resource, as the server sent it: `text` or base64 `blob`. */
+export interface ResourceContents {
+    uri: string;
+    mimeType?: string;
+    text?: string;
+    blob?: string;
+    _meta?: Record<string, unknown>;
+    [key: string]: unknown;
+}
+
+export interface ReadResourceResult {
+    contents: ResourceContents[];
+    _meta?: Record<string, unknown>;
+}
+
+export interface ReadResourceOptions {
+    signal?: AbortSignal;
+}
+
 export interface CallToolOptions {
     /** Aborts the call (and, before a handle arrives, the HTTP request). */
     signal?: AbortSignal;
@@ -283,6 +302,8 @@ export class TaskClient {
      * `rejectedTools`; the others' annotated arguments are sent as `Mcp-Param-*` headers by `callTool`.
      */
     listTools(options?: ListToolsOptions): Promise<ListToolsResult>;
+    /** `resources/read` of `uri` (an MCP App's `ui://` document, say): its contents as sent. */
+    readResource(uri: string, options?: ReadResourceOptions): Promise<ReadResourceResult>;
     /**
      * Opens a client: restores this namespace's tasks from the store and resumes polling those due.
      */

@@ -14,6 +14,7 @@ import type {
   InputRequests,
   InputResponses,
   ListToolsResult,
+  ReadResourceResult,
   StepResult,
   TaskClientErrorName,
   TaskSnapshot,
@@ -51,6 +52,7 @@ export type AskEvent =
   | { e: "step"; sizes?: Sizes | null }
   | { e: "call"; name: string; arguments: unknown; ask: boolean; inputSchema: unknown }
   | { e: "list_tools"; cursor: string | null }
+  | { e: "read_resource"; uri: string }
   | { e: "respond"; id: string; answers: InputResponses }
   | { e: "respond"; id: string; answersText: string }
   | { e: "cancel" | "wait" | "forget"; id: string }
@@ -84,6 +86,7 @@ export interface DoneValues {
   step: StepResult;
   call: CallToolOutcome;
   list_tools: ListToolsResult;
+  read_resource: ReadResourceResult;
   respond: unknown;
   cancel: unknown;
   wait: TaskSnapshot;

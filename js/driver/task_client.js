@@ -2,7 +2,7 @@
 // TaskClient as a JS driver over the door (src/door/, exported as `ClientDoor`): every decision is the
 // door's; this file only carries out what it returns (requests through http.js, records through
 // idb.js's Records, events, timers, the host's promises) and feeds back what happened. It drives
-// 2026-07-28 servers (callTool with MRTR, listTools, respond, cancel, wait, tasks, forget, close,
+// 2026-07-28 servers (callTool with MRTR, listTools, readResource, respond, cancel, wait, tasks, forget, close,
 // events, the listen stream, one poller across tabs, notifications, step mode, the element's queries),
 // and 2025-11-25 servers through a second door loaded only when a server or the store needs it
 // (`#handOver`). Every answer goes to the door as bytes.
@@ -30,7 +30,7 @@ import {
 } from "../page/browser.js";
 /**
  * @import { AskEvent, Card, DoneValues, DoorEffect, DoorError, DoorEvent, GetEffect, PutIfEffect, QueryEvent, ReplyEvent, SendEffect, Sizes } from "../../types/door-protocol.js"
- * @import { CallToolOptions, CallToolOutcome, InputRequests, InputResponses, ListToolsOptions, ListToolsResult, StepResult, TaskClientEventMap, TaskClientOptions, TaskSnapshot, UnknownCallSnapshot } from "#pkg/client.js"
+ * @import { CallToolOptions, CallToolOutcome, InputRequests, InputResponses, ListToolsOptions, ListToolsResult, ReadResourceResult, StepResult, TaskClientEventMap, TaskClientOptions, TaskSnapshot, UnknownCallSnapshot } from "#pkg/client.js"
  * @import { ClientError } from "../page/browser.js"
  * @import { Failure, HostHeaders } from "../transport/http.js"
  */
@@ -637,6 +637,18 @@ export class TaskClient {
     const x = this.#next;
     if (options?.signal) this.#signals.set(x, options.signal);
     return this.#ask({ e: "list_tools", cursor: options?.cursor ?? null }).finally(() => this.#signals.delete(x));
+  }
+
+  /**
+   * One resource, `resources/read` (an MCP App's `ui://` document, say): its contents as sent.
+   * @param {string} uri
+   * @param {{ signal?: AbortSignal }} [options]
+   * @returns {Promise<ReadResourceResult>}
+   */
+  readResource(uri, options = {}) {
+    const x = this.#next;
+    if (options?.signal) this.#signals.set(x, options.signal);
+    return this.#ask({ e: "read_resource", uri }).finally(() => this.#signals.delete(x));
   }
 
   /**

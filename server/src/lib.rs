@@ -3,6 +3,7 @@
 //! the `mcp-tasks-web` client crate, so there is one definition of the protocol.
 #![deny(missing_docs)]
 
+pub mod apps;
 pub mod config;
 pub mod engine;
 pub mod faults;

@@ -60,6 +60,7 @@ pub async fn dispatch(
     match request {
         ClientRequest::Discover => Ok(Reply::Result(discover().to_json())),
         ClientRequest::ListTools { .. } => Ok(Reply::Result(list_tools(engine.light()))),
+        ClientRequest::ReadResource { uri } => crate::apps::read(&uri).map(Reply::Result),
         ClientRequest::CallTool(params) => {
             call_tool(engine, owner, declared, params).await.map(|o| Reply::Result(o.to_json()))
         }
@@ -85,12 +86,12 @@ pub async fn dispatch(
 
 /// `server/discover`: versions, capabilities (with the Tasks extension), instructions.
 pub fn discover() -> DiscoverResult {
-    let capabilities = json!({ "tools": {}, "extensions": { TASKS_EXTENSION: {} } });
+    let capabilities = json!({ "tools": {}, "resources": {}, "extensions": { TASKS_EXTENSION: {} } });
     DiscoverResult {
         supported_versions: vec![PROTOCOL_VERSION.to_owned()],
         capabilities: capabilities.as_object().cloned().unwrap_or_default(),
         instructions: Some(
-            "Reference MCP Tasks server. Task tools: build, deploy, flaky, tool_error, long_job, stubborn_job, login, ask_first, survey, ask_model; \
+            "Reference MCP Tasks server. Task tools: build, deploy, flaky, tool_error, long_job, stubborn_job, login, ask_first, survey, ask_model, report (with an MCP App); \
              echo is synchronous. Declare io.modelcontextprotocol/tasks in each request's client capabilities to receive tasks."
                 .into(),
         ),

@@ -1,4 +1,4 @@
-//! A host's `callTool` and `listTools`: the pending call saved before it goes, its MRTR rounds (the
+//! A host's `callTool`, `listTools` and `readResource`: the pending call saved before it goes, its MRTR rounds (the
 //! host's `onInputRequired` answers a round's questions), and its end: a task, a result, or an error.
 use crate::error::{ClientError, ErrorKind};
 use crate::json::{json, Value};
@@ -20,8 +20,8 @@ use super::{AfterWrite, Asker, Door, Effect, Purpose};
 pub(super) enum HostRequest {
     /// `callTool`.
     Call(CallInFlight),
-    /// `listTools`: host call `x`, the page `cursor` names.
-    ListTools { x: u64, cursor: Option<String> },
+    /// `listTools` or `readResource`: host call `x` settles with the request's result.
+    Read { x: u64, request: ClientRequest },
 }
 
 /// A host's `callTool` across its MRTR rounds.
@@ -91,9 +91,8 @@ impl Door {
                 let (_, request) = call.call.first(&mut RequestIds::starting_at(0));
                 self.send(request, Purpose::Call(call));
             }
-            Some(HostRequest::ListTools { x, cursor }) => {
-                let request = ClientRequest::ListTools { cursor: cursor.clone() };
-                self.send(request, Purpose::ListTools { x, cursor });
+            Some(HostRequest::Read { x, request }) => {
+                self.send(request, Purpose::Read { x });
             }
             None => {}
         }
@@ -112,17 +111,19 @@ impl Door {
     pub(super) fn end_request(&mut self, request: &HostRequest, outcome: Result<Value, ClientError>) {
         match request {
             HostRequest::Call(call) => self.end_call(call, outcome),
-            HostRequest::ListTools { x, .. } => self.done(*x, outcome),
+            HostRequest::Read { x, .. } => self.done(*x, outcome),
         }
     }
 
-    /// A `tools/list` page as the host gets it, from its decoded result.
-    pub(super) fn tool_page(&mut self, result: RequestResult) -> Result<Value, ClientError> {
+    /// A `tools/list` page or a `resources/read` result as the host gets it, from its decoded result.
+    pub(super) fn read_result(&mut self, result: RequestResult) -> Result<Value, ClientError> {
         match result {
             RequestResult::ToolList(page) => Ok(self.state.take_tool_page(page)),
-            _ => {
-                Err(ClientError::new(ErrorKind::Protocol, "the server answered tools/list with another kind of result"))
+            RequestResult::Resource(mut read) => {
+                read.remove("resultType");
+                Ok(Value::Object(read))
             }
+            _ => Err(ClientError::new(ErrorKind::Protocol, "the server answered with another kind of result")),
         }
     }
 

@@ -17,8 +17,8 @@ pub(super) enum Purpose {
     Task { id: String, action: Action, slot: bool, in_step: Option<u64> },
     /// A host's `callTool`.
     Call(CallInFlight),
-    /// A host's `listTools`: `x` settles it; `cursor`: the page it asked for.
-    ListTools { x: u64, cursor: Option<String> },
+    /// A host's `listTools` or `readResource`: `x` settles it (the exchange's request is what it asked).
+    Read { x: u64 },
     /// `server/discover`: whether the server offers the listen stream.
     Discover,
     /// The state's listen stream `generation`.
@@ -73,7 +73,7 @@ impl Door {
         // A host call's requests name it, so the driver can end them with the host's `signal`.
         let x = match &exchange.purpose {
             Purpose::Call(call) => Some(call.x),
-            Purpose::ListTools { x, .. } => Some(*x),
+            Purpose::Read { x } => Some(*x),
             _ => None,
         };
         // A listen stream stays open as long as the server keeps it: no timeout.
@@ -249,13 +249,13 @@ impl Door {
                 }
                 self.state.on_listen_end(now, generation, listen_end(error.as_ref()));
             }
-            Purpose::ListTools { x, cursor } => match result {
-                // A tool list proves no generation: a stateless older server may answer it too.
+            Purpose::Read { x } => match result {
+                // A tool list or a resource proves no generation: a stateless older server may answer it too.
                 Ok(page) => {
-                    let outcome = self.tool_page(page);
+                    let outcome = self.read_result(page);
                     self.done(x, outcome);
                 }
-                Err(e) => self.host_request_failed(now, HostRequest::ListTools { x, cursor }, e),
+                Err(e) => self.host_request_failed(now, HostRequest::Read { x, request: exchange.request }, e),
             },
         }
     }

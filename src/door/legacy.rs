@@ -34,7 +34,7 @@ use crate::protocol::legacy::task::{
 };
 use crate::protocol::legacy::tools::{attach_task, decode_tool_page, TaskSupport};
 use crate::protocol::meta::Implementation;
-use crate::protocol::request::RequestResult;
+use crate::protocol::request::{ClientRequest, RequestResult};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use crate::protocol::task_protocol::TaskProtocol;
 use crate::protocol::DecodeError;
@@ -130,8 +130,8 @@ enum Job {
     /// `tools/list` pages read so far for a call.
     ToolsPage(CallInFlight, SortedMap<String, TaskSupport>),
     Call(CallInFlight),
-    /// A host's `listTools`: host call `x` settles with the page.
-    ListTools(u64),
+    /// A host's `listTools` or `readResource`: host call `x` settles with the result of `request`.
+    Read(u64, ClientRequest),
     Task {
         id: String,
         action: Action,
@@ -297,8 +297,13 @@ impl Door {
         }
         match request {
             HostRequest::Call(call) => self.legacy_call(call, session),
-            HostRequest::ListTools { x, cursor } => {
-                self.legacy_send(Outgoing::Request(LegacyRequest::ListTools { cursor }), Job::ListTools(x));
+            HostRequest::Read { x, request } => {
+                let legacy = match &request {
+                    ClientRequest::ReadResource { uri } => LegacyRequest::ReadResource { uri: uri.clone() },
+                    ClientRequest::ListTools { cursor } => LegacyRequest::ListTools { cursor: cursor.clone() },
+                    _ => return,
+                };
+                self.legacy_send(Outgoing::Request(legacy), Job::Read(x, request));
             }
         }
     }
@@ -403,7 +408,7 @@ impl Door {
         };
         let x = match &send.job {
             Job::Call(call) | Job::ToolsPage(call, _) => Some(call.x),
-            Job::ListTools(x) => Some(*x),
+            Job::Read(x, _) => Some(*x),
             _ => None,
         };
         // Streams stay open as long as the server keeps them; step mode reads one for a while.
@@ -480,7 +485,7 @@ impl Door {
             Job::ResultStream(id) | Job::Task { id, .. } => Some(Some(id.clone())),
             Job::Observe(task) => Some(Some(task.task_id.clone())),
             Job::SessionStream => Some(None),
-            Job::Call(_) | Job::ToolsPage(..) | Job::ListTools(_) => None,
+            Job::Call(_) | Job::ToolsPage(..) | Job::Read(..) => None,
             Job::Session | Job::Respond => return self.legacy_end(now, n, result),
         };
         let call = match &send.job {
@@ -555,14 +560,13 @@ impl Door {
         match send.job {
             Job::Session => self.session_answer(now, send.message, send.session, result),
             Job::ToolsPage(call, tools) => self.tools_page(call, tools, result),
-            Job::ListTools(x) => {
-                // Read as a 2026-07-28 page is: the same checks, the same page for the host.
+            Job::Read(x, request) => {
+                // Read as a 2026-07-28 answer is: the same checks, the same result for the host.
                 let outcome = result.map_err(|e| ClientError::from(&e)).and_then(|value| {
-                    let request = crate::protocol::request::ClientRequest::ListTools { cursor: None };
                     let page = request
                         .decode_result(&value)
                         .map_err(|e| ClientError::new(ErrorKind::Protocol, crate::text::display(&e)))?;
-                    self.tool_page(page)
+                    self.read_result(page)
                 });
                 self.done(x, outcome);
             }

@@ -305,7 +305,12 @@ impl Door {
                 self.call(now, x, name, arguments, can_ask, input_schema)
             }
             Event::ListTools { cursor } => {
-                self.host_request(HostRequest::ListTools { x, cursor: cursor.map(str::to_owned) });
+                let request = crate::protocol::request::ClientRequest::ListTools { cursor: cursor.map(str::to_owned) };
+                self.host_request(HostRequest::Read { x, request });
+            }
+            Event::ReadResource { uri } => {
+                let request = crate::protocol::request::ClientRequest::ReadResource { uri: uri.to_owned() };
+                self.host_request(HostRequest::Read { x, request });
             }
             Event::Asked { answers, error } => self.asked(x, answers, error),
             Event::Answered(answer) => self.answered(now, answer, body),

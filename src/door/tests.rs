@@ -455,6 +455,45 @@ fn a_tools_page_keeps_each_tools_bindings_for_its_calls_and_names_the_invalid_on
 }
 
 #[test]
+fn a_resource_read_sends_resources_read_with_its_uri_and_gives_the_contents_as_sent() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"read_resource","x":2,"uri":"ui://app/é.html"}"#);
+    let send = the(&out, "send");
+    assert_eq!(send.get("x").and_then(Value::as_u64), Some(2), "a host call's request names it (for its signal)");
+    assert_eq!(request(send).get("method").and_then(Value::as_str), Some("resources/read"));
+    assert_eq!(request(send).pointer("/params/uri").and_then(Value::as_str), Some("ui://app/é.html"));
+    let headers = send.get("headers").and_then(Value::as_array).unwrap();
+    let at = headers.iter().position(|h| h.as_str() == Some("Mcp-Name")).expect("the URI routes the request");
+    assert_eq!(headers[at + 1].as_str(), Some("=?base64?dWk6Ly9hcHAvw6kuaHRtbA==?="));
+    let content = json!({ "uri": "ui://app/é.html", "mimeType": "text/html;profile=mcp-app", "text": "<p>hi</p>", "_meta": { "ui": { "prefersBorder": true } } });
+    let out = answer(&mut door, NOW, send, json!({ "resultType": "complete", "contents": [content.clone()] }));
+    assert_eq!(the(&out, "done").get("value"), Some(&json!({ "contents": [content] })));
+
+    // A result without `contents` is the server's error, typed.
+    let out = feed(&mut door, NOW, r#"{"e":"read_resource","x":3,"uri":"ui://app/x"}"#);
+    let out = answer(&mut door, NOW, the(&out, "send"), json!({ "resultType": "complete" }));
+    let error = the(&out, "done").get("error").unwrap();
+    assert_eq!(error.get("name").and_then(Value::as_str), Some("ProtocolError"), "{error:?}");
+    // So is the server's refusal of the URI, with its message, once the server is known to speak
+    // 2026-07-28 (before that, a refusal may mean an older server, as for a tool listing).
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":4,"name":"echo"}"#);
+    answer(&mut door, NOW, the(&out, "send"), json!({ "resultType": "complete", "content": [] }));
+    let out = feed(&mut door, NOW, r#"{"e":"read_resource","x":5,"uri":"ui://nowhere"}"#);
+    let send = the(&out, "send").clone();
+    let refusal = json!({ "jsonrpc": "2.0", "id": request(&send).get("id").unwrap().clone(),
+                           "error": { "code": -32002, "message": "Resource not found: ui://nowhere" } });
+    let n = send.get("n").and_then(Value::as_u64).unwrap();
+    let out =
+        door.handle(NOW, &json!({ "e": "answer", "n": n, "status": 200 }), crate::json::to_string(&refusal).as_bytes());
+    let error = the(&out, "done").get("error").unwrap();
+    assert!(
+        error.get("message").and_then(Value::as_str).is_some_and(|m| m.contains("Resource not found")),
+        "{error:?}"
+    );
+}
+
+#[test]
 fn an_event_the_door_cannot_read_settles_its_host_call_with_a_type_error() {
     let mut door = open();
     let deep =

@@ -4,7 +4,7 @@
 //!
 //! - a stored link or record of that generation (read at restore, in a step, when this tab takes the
 //!   lead, or from another tab);
-//! - a call or a tool listing whose 2026-07-28 failure may mean an older server, while the server's
+//! - a call, a tool listing or a resource read whose 2026-07-28 failure may mean an older server, while the server's
 //!   generation is not known.
 //!
 //! The driver then makes the full door, restores it from the store and feeds it again every host call
@@ -104,7 +104,7 @@ impl Door {
         let mut out = super::Out::default();
         let refused = self.era.refused.iter().filter_map(|(request, _)| match request {
             HostRequest::Call(call) => Some(call),
-            HostRequest::ListTools { .. } => None,
+            HostRequest::Read { .. } => None,
         });
         for call in calls.chain(refused) {
             out.push(Effect::Delete { key: self.state.keys().call(&call.call_id) });
@@ -116,7 +116,7 @@ impl Door {
     /// A call, an answer, a cancel, a tools page or a write on its way.
     fn sends_under_way(&self) -> bool {
         let sends = self.exchanges.0.iter().any(|(_, exchange)| match &exchange.purpose {
-            Purpose::Call(_) | Purpose::ListTools { .. } => true,
+            Purpose::Call(_) | Purpose::Read { .. } => true,
             Purpose::Task { action, .. } => !matches!(action, Action::Poll),
             _ => false,
         });

@@ -62,6 +62,11 @@ pub enum ClientRequest {
         /// The page to read (`nextCursor` of the previous page).
         cursor: Option<String>,
     },
+    /// `resources/read`: one resource (an MCP App's `ui://` document, say).
+    ReadResource {
+        /// The resource's URI; also the `Mcp-Name` header.
+        uri: String,
+    },
 }
 
 impl ClientRequest {
@@ -75,13 +80,16 @@ impl ClientRequest {
             Self::CancelTask { .. } => "tasks/cancel",
             Self::Listen(_) => "subscriptions/listen",
             Self::ListTools { .. } => "tools/list",
+            Self::ReadResource { .. } => "resources/read",
         }
     }
 
-    /// The `Mcp-Name` value: the tool name for `tools/call`, the taskId for `tasks/*`.
+    /// The `Mcp-Name` value: the tool name for `tools/call`, the taskId for `tasks/*`, the URI for
+    /// `resources/read`.
     pub fn routing_name(&self) -> Option<&str> {
         match self {
             Self::CallTool(p) => Some(&p.name),
+            Self::ReadResource { uri } => Some(uri),
             Self::GetTask { task_id } | Self::UpdateTask { task_id, .. } | Self::CancelTask { task_id } => {
                 Some(task_id)
             }
@@ -126,6 +134,7 @@ impl ClientRequest {
                     obj.put("cursor", Value::from(c.as_str()));
                 }
             }
+            Self::ReadResource { uri } => obj.put("uri", Value::from(uri.as_str())),
         }
         obj.put("_meta", meta.to_json());
         Value::Object(obj)
@@ -168,6 +177,7 @@ impl ClientRequest {
                 Self::UpdateTask { task_id: task_id()?, input_responses: decode_input_responses(responses)? }
             }
             "tools/list" => Self::ListTools { cursor: fields::optional_str(obj, what, "cursor")?.map(str::to_owned) },
+            "resources/read" => Self::ReadResource { uri: fields::required_str(obj, what, "uri")?.to_owned() },
             "subscriptions/listen" => {
                 let filter =
                     obj.get("notifications").ok_or(DecodeError::MissingField { what, field: "notifications" })?;
@@ -201,6 +211,8 @@ pub enum RequestResult {
     ListenClosed(Option<RequestId>),
     /// A `tools/list` page, kept as sent (tools pass through untouched: schemas are never rewritten).
     ToolList(Object),
+    /// A `resources/read` result (`contents`, each as sent).
+    Resource(Object),
 }
 
 impl RequestResult {
@@ -247,6 +259,16 @@ impl ClientRequest {
                     Some(Value::Array(_)) => Ok(RequestResult::ToolList(obj.clone())),
                     Some(_) => Err(fields::wrong_type("tools/list result", "tools", "an array")),
                     None => Err(DecodeError::MissingField { what: "tools/list result", field: "tools" }),
+                }
+            }
+            Self::ReadResource { .. } => {
+                let what = "resources/read result";
+                let obj = fields::object(result, what)?;
+                super::result_type::expect_complete(obj, "resources/read")?;
+                match obj.get("contents") {
+                    Some(Value::Array(_)) => Ok(RequestResult::Resource(obj.clone())),
+                    Some(_) => Err(fields::wrong_type(what, "contents", "an array")),
+                    None => Err(DecodeError::MissingField { what, field: "contents" }),
                 }
             }
         }

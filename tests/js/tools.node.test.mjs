@@ -1,4 +1,4 @@
-// listTools, callTool's x-mcp-header bindings (Mcp-Param-* headers) and its abort signal, in Node
+// listTools, readResource, callTool's x-mcp-header bindings (Mcp-Param-* headers) and its abort signal, in Node
 // against the reference server.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -68,6 +68,33 @@ test("a call's signal aborts it with AbortError, and the client goes on", async 
     assert.equal(out.result.content[0].text, "after");
   } finally {
     await admin(server, "/admin/faults", {});
+    client.close();
+  }
+});
+
+test("readResource reads a tool's app document with Mcp-Name set to its URI, and an unknown URI is a typed error", async () => {
+  const client = await open();
+  try {
+    const page = await client.listTools();
+    const report = page.tools.find((tool) => tool.name === "report");
+    const uri = /** @type {any} */ (report)?._meta?.ui?.resourceUri;
+    assert.equal(uri, "ui://mcp-tasks-server/report.html", JSON.stringify(report));
+    /** @type {any} */
+    let read;
+    const seen = await recording(async () => {
+      read = await client.readResource(uri);
+    });
+    const sent = seen.find((request) => request.method === "resources/read");
+    assert.equal(sent.headers["mcp-name"], uri, JSON.stringify(sent.headers));
+    assert.equal(read.contents.length, 1);
+    assert.equal(read.contents[0].mimeType, "text/html;profile=mcp-app");
+    assert.match(read.contents[0].text, /ui\/notifications\/tool-result/);
+    assert.equal(read.resultType, undefined, "the result as the host gets it has no resultType");
+    await assert.rejects(client.readResource("ui://nowhere/x.html"), (e) => {
+      assert.match(e.message, /Resource not found: ui:\/\/nowhere\/x\.html/);
+      return typeof e.name === "string" && e.name.endsWith("Error");
+    });
+  } finally {
     client.close();
   }
 });

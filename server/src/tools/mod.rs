@@ -18,6 +18,7 @@ mod build;
 mod conformance;
 mod deploy;
 pub mod login;
+mod report;
 pub mod scale;
 mod simple;
 mod survey;
@@ -123,6 +124,10 @@ pub trait Tool: Send + Sync {
     /// Moves a task on; called often, must be cheap and idempotent for the same inputs. Not called
     /// once a cancel arrived for a tool that honours cancel: the engine cancels the task itself.
     fn advance(&self, row: &mut TaskRow, now: i64, env: &ToolEnv);
+    /// The `ui://` resource of its MCP App, if it has one (`_meta.ui.resourceUri` in `tools/list`).
+    fn ui(&self) -> Option<&'static str> {
+        None
+    }
     /// Whether `tasks/cancel` stops the task (cancel is cooperative: a tool may finish anyway).
     fn honours_cancel(&self) -> bool {
         true
@@ -159,6 +164,7 @@ pub fn all() -> &'static [&'static dyn Tool] {
         &ask_first::AskFirst { name: "ask_first", key: "name-1", support: TaskSupport::Optional },
         &survey::Survey,
         &ask_model::AskModel,
+        &report::Report,
         &conformance::SlowCompute,
         &conformance::FailingJob,
         &conformance::ProtocolErrorJob,
@@ -189,13 +195,20 @@ pub fn ticks(tool: &str) -> bool {
     find(tool).is_none_or(|t| t.ticks())
 }
 
-/// The `tools/list` entry of a tool.
+/// The `tools/list` entry of a tool; one with an MCP App names its resource in `_meta.ui` (and
+/// under the Apps spec's older flat key, which hosts still read).
 pub fn describe(tool: &dyn Tool) -> Value {
+    let mut meta = Object::new();
+    meta.put("io.github.mcp-tasks-web/taskSupport", Value::from(tool.task_support().as_str()));
+    if let Some(uri) = tool.ui() {
+        meta.put("ui", json!({ "resourceUri": uri }));
+        meta.put("ui/resourceUri", Value::from(uri));
+    }
     json!({
         "name": tool.name(),
         "description": tool.description(),
         "inputSchema": tool.input_schema(),
-        "_meta": { "io.github.mcp-tasks-web/taskSupport": tool.task_support().as_str() }
+        "_meta": Value::Object(meta)
     })
 }
 

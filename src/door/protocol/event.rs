@@ -34,6 +34,8 @@ pub enum Event<'a> {
     CallTool { name: &'a str, arguments: Option<&'a Value>, can_ask: bool, input_schema: Option<&'a Value> },
     /// `list_tools`: a host's `listTools` of page `cursor`.
     ListTools { cursor: Option<&'a str> },
+    /// `read_resource`: a host's `readResource` of `uri`.
+    ReadResource { uri: &'a str },
     /// `asked`: the host's `answers` to a call's questions, or why it gave none (`error`).
     Asked { answers: Option<&'a Value>, error: Option<&'a str> },
     /// `answer`: an exchange's answer came (its body beside it, or its chunks after it with `sse`).
@@ -290,6 +292,7 @@ impl<'a> Event<'a> {
                 input_schema: f.any("inputSchema"),
             },
             "list_tools" => Event::ListTools { cursor: f.opt_text("cursor") },
+            "read_resource" => Event::ReadResource { uri: f.text("uri") },
             "asked" => Event::Asked { answers: f.any("answers"), error: f.opt_text("error") },
             "answer" => Event::Answered(Answer {
                 n: f.number("n"),

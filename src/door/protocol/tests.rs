@@ -29,6 +29,7 @@ fn every_event_the_driver_sends_decodes_with_its_fields() {
         r#"{"e":"tick"}"#,
         r#"{"e":"call","x":5,"name":"t","arguments":{},"ask":false,"inputSchema":null}"#,
         r#"{"e":"list_tools","x":6,"cursor":null}"#,
+        r#"{"e":"read_resource","x":6,"uri":"ui://a"}"#,
         r#"{"e":"asked","x":5,"answers":{}}"#,
         r#"{"e":"asked","x":5,"error":"no"}"#,
         r#"{"e":"answer","n":7,"status":200,"retryAfter":null,"session":null,"sse":false}"#,
@@ -197,7 +198,18 @@ fn the_driver_types_and_docs_door_md_name_the_tags_the_door_reads_and_writes() {
     }
     let decoded = ["keys", "migrate", "restore", "early", "lead", "message", "step", "put_if", "got", "tick"]
         .into_iter()
-        .chain(["call", "list_tools", "asked", "answer", "chunk", "failed", "written", "respond", "cancel"])
+        .chain([
+            "call",
+            "list_tools",
+            "read_resource",
+            "asked",
+            "answer",
+            "chunk",
+            "failed",
+            "written",
+            "respond",
+            "cancel",
+        ])
         .chain(["wait", "forget", "clear", "tasks", "online", "hidden", "notify", "notice", "card", "list", "close"]);
     let decoded: std::collections::BTreeSet<String> = decoded.map(str::to_owned).collect();
     assert_eq!(events, decoded, "the events of types/door-protocol.d.ts and of Event::decode");

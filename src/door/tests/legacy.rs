@@ -398,6 +398,20 @@ fn a_tool_listing_after_a_call_goes_in_the_calls_session() {
 }
 
 #[test]
+fn a_resource_read_goes_in_the_session_of_a_2025_server() {
+    let mut door = open();
+    legacy_call(&mut door);
+    let out = feed(&mut door, NOW, r#"{"e":"read_resource","x":5,"uri":"ui://basic/app.html"}"#);
+    let read = the(&out, "send").clone();
+    assert_eq!(method(&read), "resources/read");
+    assert_eq!(header(&read, "Mcp-Session-Id"), Some(SESSION), "no second detection, no new session");
+    assert_eq!(request(&read).pointer("/params/uri").and_then(Value::as_str), Some("ui://basic/app.html"));
+    let contents = json!({ "contents": [{ "uri": "ui://basic/app.html", "mimeType": "text/html;profile=mcp-app", "text": "<p/>" }] });
+    let out = stream_answer(&mut door, NOW, &read, &result_of(&read, contents.clone()));
+    assert_eq!(the(&out, "done").get("value"), Some(&contents), "{out:?}");
+}
+
+#[test]
 fn an_inline_call_sends_a_progress_token_and_its_reports_reach_the_host() {
     let mut door = open();
     legacy_call(&mut door);

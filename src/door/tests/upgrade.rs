@@ -103,6 +103,15 @@ fn a_tool_listing_an_older_server_refuses_hands_over_unsettled() {
     let out = refuse(&mut door, &list, 400, NO_SESSION);
     assert_eq!(kinds(&out), ["upgrade"], "the listing is not settled here (the full door gets it): {out:?}");
 
+    // So does a resource read.
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"read_resource","x":2,"uri":"ui://basic/app.html"}"#);
+    let read = the(&out, "send").clone();
+    assert_eq!(request(&read).get("method").and_then(Value::as_str), Some("resources/read"));
+    let out = refuse(&mut door, &read, 400, NO_SESSION);
+    assert_eq!(kinds(&out), ["upgrade"], "the read is not settled here (the full door gets it): {out:?}");
+
     // An authorization failure says nothing of the era: the listing fails with it.
     let mut door = open();
     feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);

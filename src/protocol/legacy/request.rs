@@ -66,6 +66,11 @@ pub enum LegacyRequest {
         /// The page to read.
         cursor: Option<String>,
     },
+    /// `resources/read`.
+    ReadResource {
+        /// The resource's URI.
+        uri: String,
+    },
 }
 
 impl LegacyRequest {
@@ -78,6 +83,7 @@ impl LegacyRequest {
             Self::TaskResult { .. } => "tasks/result",
             Self::CancelTask { .. } => "tasks/cancel",
             Self::ListTasks { .. } => "tasks/list",
+            Self::ReadResource { .. } => "resources/read",
         }
     }
 
@@ -105,6 +111,7 @@ impl LegacyRequest {
             Self::GetTask { task_id } | Self::TaskResult { task_id } | Self::CancelTask { task_id } => {
                 obj.put("taskId", Value::from(task_id.as_str()));
             }
+            Self::ReadResource { uri } => obj.put("uri", Value::from(uri.as_str())),
         }
         Value::Object(obj)
     }

@@ -163,6 +163,28 @@ cells("tools listed first", (server, peer) => traced(peer, async () => {
   }
 }));
 
+// A tool that declares an MCP App (`_meta.ui.resourceUri`): the host reads its `ui://` document
+// with readResource, on a 2025-11-25 server in the session the listing opened.
+cells("app resource read", (server, peer) => traced(peer, async () => {
+  const client = await open(server, peer);
+  try {
+    const page = await within(client.listTools(), 20_000, "listTools()");
+    const withApp = page.tools.find((tool) => typeof tool._meta?.ui?.resourceUri === "string");
+    assert.ok(withApp, `a tool declares an app: ${JSON.stringify(page.tools.map((t) => [t.name, t._meta]))}`);
+    const uri = /** @type {string} */ (withApp._meta.ui.resourceUri);
+    const read = await within(client.readResource(uri), 20_000, `readResource(${uri})`);
+    assert.equal(read.contents.length, 1, JSON.stringify(read).slice(0, 300));
+    assert.equal(read.contents[0].uri, uri);
+    assert.equal(read.contents[0].mimeType, "text/html;profile=mcp-app");
+    assert.match(read.contents[0].text ?? "", /<html/i, "the app's document is HTML text");
+    const reads = sent(peer, "resources/read").filter((r) => r.status === 200);
+    assert.equal(reads.length, 1, `one resources/read answered: ${reads.length}`);
+    if (legacy(server)) assert.equal(sent(peer, "initialize").length, 1, "the read goes in the listing's session");
+  } finally {
+    client.close();
+  }
+}));
+
 cells("result", (server, peer) => traced(peer, async () => {
   const client = await open(server, peer);
   try {

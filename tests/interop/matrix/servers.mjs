@@ -55,6 +55,7 @@ export const pkgDir = (server) =>
  */
 export const CELLS = [
   ["tools listed first", "node"],
+  ["app resource read", "node", ["reference", "apps-basic"]],
   ["result", "node"],
   ["approval answered once", "node"],
   ["failure", "node"],
@@ -249,7 +250,7 @@ export const SERVERS = [
     version: "2.0.3",
     protocol: "2025-11-25",
     enabled: true,
-    only: ["tools listed first"],
+    only: ["tools listed first", "app resource read"],
     tools: ["get-time"],
     prepare: { kind: "npm", dir: APPS_DIR, lock: join(APPS_DIR, "package-lock.json") },
     installed: () => npmVersion(APPS_DIR, APPS_PACKAGE),
