@@ -109,6 +109,11 @@ export interface TaskSnapshot {
     protocol: "2026-07-28" | "2025-11-25";
     /** The latest `notifications/progress` of a live 2025-11-25 task (the numbers as the server sent them); null when none came, or the task ended. Held by the polling tab only, not stored. */
     progress: { progress: number; total: number | null } | null;
+    /**
+     * The `_meta.ui` of the tool whose call created the task (its MCP App: `resourceUri`, …), as
+     * `callTool`'s `ui` option gave it; stored with the task, so it is back after a reload. Null when the call gave none.
+     */
+    ui: ToolUi | null;
 }
 
 /** A call the page closed on before its answer arrived: it may or may not have started a task. */
@@ -127,6 +132,12 @@ export type CallToolOutcome = { kind: "result"; result: CallToolResult } | { kin
 export interface ListToolsOptions {
     cursor?: string;
     signal?: AbortSignal;
+}
+
+/** A tool's `_meta.ui` (MCP Apps): the `ui://` resource of its app, and what else the tool says of it. */
+export interface ToolUi {
+    resourceUri?: string;
+    [key: string]: unknown;
 }
 
 /** A tool exactly as the server sent it. */
@@ -170,6 +181,8 @@ export interface CallToolOptions {
     signal?: AbortSignal;
     /** The tool's input schema, for `x-mcp-header` bindings when `listTools` was not called. */
     inputSchema?: Record<string, unknown>;
+    /** The tool's `_meta.ui` (an MCP App, from `listTools()`): kept with the task, in its snapshots and the store. */
+    ui?: ToolUi;
     /** Answers MRTR `input_required` rounds that come before a task exists. */
     onInputRequired?: (inputRequests: InputRequests) => InputResponses | Promise<InputResponses>;
     /**

@@ -147,6 +147,8 @@ pub struct TaskSnapshot {
     pub protocol: TaskProtocol,
     /// `progress`: the latest progress and total of a live 2025-11-25 task, as the server wrote them.
     pub progress: Option<(Number, Option<Number>)>,
+    /// `ui`: the tool's `_meta.ui` (its MCP App's `resourceUri`, …), as its listing or call gave it.
+    pub ui: Option<Value>,
 }
 
 impl TaskSnapshot {
@@ -191,6 +193,7 @@ impl TaskSnapshot {
             restored,
             protocol: record.protocol(),
             progress: record.progress().map(|(p, t)| (p.clone(), t.cloned())),
+            ui: record.ui().cloned(),
         }
     }
 
@@ -229,6 +232,7 @@ impl TaskSnapshot {
             "restored": self.restored,
             "protocol": self.protocol.version(),
             "progress": progress,
+            "ui": self.ui,
         })
     }
 
@@ -276,6 +280,7 @@ impl TaskSnapshot {
                 };
                 Some((number("progress")?, number("total")))
             }),
+            ui: part("ui").cloned(),
         })
     }
 }
@@ -510,6 +515,7 @@ mod tests {
             meta: Some(json!({ "trace": "x" })),
         };
         observe(&mut completed, TaskStatus::Completed, None, StatusDetail::Result(result));
+        completed.ui = Some(json!({ "resourceUri": "ui://deploy/app.html", "visibility": ["model", "app"] }));
 
         let mut unknown = record();
         let _ = unknown.on_poll_failure(T0 + 500, Failure::Timeout, &policy());
@@ -551,14 +557,14 @@ mod tests {
     /// The JSON the client wrote for the samples before the snapshot had a type, byte for byte: hosts and
     /// the browser tests read these keys, in this order.
     const PINNED: [&str; 10] = [
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"input_required","statusMessage":"Waiting","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"url","message":"Pay","url":"https://pay.example/x"}},"c":{"method":"future/thing"}},"result":null,"error":null,"nextPollAt":1785574801000,"connectivity":"listening","cancelRequested":false,"expired":null,"lastError":null,"restored":true,"protocol":"2026-07-28","progress":null}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574802500,"connectivity":"backoff","cancelRequested":false,"expired":null,"lastError":{"at":1785574800500,"failure":{"kind":"http","status":503,"retryAfterMs":2000}},"restored":false,"protocol":"2026-07-28","progress":null}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"failed","statusMessage":"Stopped","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":{"code":-32000,"message":"Deployment rejected","data":{"why":"quota"}},"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"completed","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":{"resultType":"complete","content":[{"type":"text","text":"done <b>ok</b>"}],"structuredContent":{"replicas":3},"isError":false,"_meta":{"trace":"x"}},"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"unknown_to_server","message":"Task not found"},"lastError":{"at":1785574800500,"failure":{"kind":"timeout"}},"restored":false,"protocol":"2026-07-28","progress":null}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"ttl"},"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"offline","cancelRequested":true,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null}"#,
-        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2025-11-25","progress":{"progress":2.50,"total":3}}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"input_required","statusMessage":"Waiting","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"url","message":"Pay","url":"https://pay.example/x"}},"c":{"method":"future/thing"}},"result":null,"error":null,"nextPollAt":1785574801000,"connectivity":"listening","cancelRequested":false,"expired":null,"lastError":null,"restored":true,"protocol":"2026-07-28","progress":null,"ui":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574802500,"connectivity":"backoff","cancelRequested":false,"expired":null,"lastError":{"at":1785574800500,"failure":{"kind":"http","status":503,"retryAfterMs":2000}},"restored":false,"protocol":"2026-07-28","progress":null,"ui":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"failed","statusMessage":"Stopped","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":{"code":-32000,"message":"Deployment rejected","data":{"why":"quota"}},"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null,"ui":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"completed","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:05Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":{"resultType":"complete","content":[{"type":"text","text":"done <b>ok</b>"}],"structuredContent":{"replicas":3},"isError":false,"_meta":{"trace":"x"}},"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null,"ui":{"resourceUri":"ui://deploy/app.html","visibility":["model","app"]}}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"unknown_to_server","message":"Task not found"},"lastError":{"at":1785574800500,"failure":{"kind":"timeout"}},"restored":false,"protocol":"2026-07-28","progress":null,"ui":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"expired","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":null,"connectivity":"online","cancelRequested":false,"expired":{"reason":"ttl"},"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null,"ui":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"offline","cancelRequested":true,"expired":null,"lastError":null,"restored":false,"protocol":"2026-07-28","progress":null,"ui":null}"#,
+        r#"{"taskId":"tsk-1","toolName":"deploy","status":"working","statusMessage":null,"createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":600000,"pollIntervalMs":500,"inputRequests":{},"result":null,"error":null,"nextPollAt":1785574800500,"connectivity":"online","cancelRequested":false,"expired":null,"lastError":null,"restored":false,"protocol":"2025-11-25","progress":{"progress":2.50,"total":3},"ui":null}"#,
         r#"{"taskId":null,"callId":"c1","toolName":"build","status":"outcome_unknown","arguments":{"seconds":1},"startedAt":1785574800000,"statusMessage":"The page closed before the server answered this call; it may or may not have started."}"#,
         r#"{"taskId":null,"callId":"c2","toolName":"lint","status":"outcome_unknown","arguments":null,"startedAt":1785574800001,"statusMessage":"The page closed before the server answered this call; it may or may not have started."}"#,
     ];

@@ -355,7 +355,7 @@ fn no_listen(r: &mut Recorder, effects: &[Value]) -> Vec<Value> {
 /// `callTool("build", { seconds: 1 })` made task `t1`, stored: the effects of its `written`.
 fn called_task(r: &mut Recorder) -> Vec<Value> {
     let (_, out) = r.call(
-        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null }),
+        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null, "ui": null }),
     );
     assert!(has(&out, "save"), "the pending call is saved first: {out:?}");
     let out = r.result(&sent(&out, "tools/call"), task("working", json!({})));
@@ -427,8 +427,9 @@ fn ask_before_task() -> Recorder {
         "callTool with onInputRequired: the server asks before it makes a task; the host's answers are sent back and the tool completes",
     );
     r.open();
-    let (x, out) =
-        r.call(json!({ "e": "call", "name": "deploy", "arguments": null, "ask": true, "inputSchema": null }));
+    let (x, out) = r.call(
+        json!({ "e": "call", "name": "deploy", "arguments": null, "ask": true, "inputSchema": null, "ui": null }),
+    );
     let asked = json!({ "resultType": "input_required", "inputRequests": { "ok": {
         "method": "elicitation/create", "params": { "message": "Go?", "requestedSchema": { "type": "object", "properties": {} } } } },
         "requestState": "round-1" });
@@ -476,7 +477,7 @@ fn list_tools() -> Recorder {
         "properties": { "n": { "type": "array", "x-mcp-header": "N" } } } });
     r.result(&sent(&out, "tools/list"), json!({ "tools": [greet, bad], "nextCursor": "c2" }));
     let (_, out) = r.call(
-        json!({ "e": "call", "name": "greet", "arguments": { "who": "Ann" }, "ask": false, "inputSchema": null }),
+        json!({ "e": "call", "name": "greet", "arguments": { "who": "Ann" }, "ask": false, "inputSchema": null, "ui": null }),
     );
     let out = r.network_failure(&sent(&out, "tools/call"), "connection reset");
     assert!(has(&out, "done"), "{out:?}");
@@ -489,7 +490,7 @@ fn store_refused() -> Recorder {
     );
     r.open();
     let (_, out) = r.call(
-        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null }),
+        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null, "ui": null }),
     );
     let mut out = r.result(&sent(&out, "tools/call"), task("working", json!({})));
     let put = out.iter().find(|e| e["do"] == "put").expect("a put");
@@ -507,12 +508,13 @@ fn restore_stored() -> Recorder {
     let mut before = Recorder::new("");
     before.open();
     let (_, out) = before.call(json!({ "e": "call", "name": "résumé", "arguments": { "title": "café ☕" },
-                                       "ask": false, "inputSchema": null }));
+                                       "ask": false, "inputSchema": null, "ui": null }));
     let out = before.result(&sent(&out, "tools/call"), task("working", json!({})));
     let put = &out.iter().find(|e| e["do"] == "put").expect("a put")["entries"][0];
     let stored = (put[0].as_str().unwrap().to_owned(), put[1].as_str().unwrap().to_owned());
-    let (_, out) =
-        before.call(json!({ "e": "call", "name": "deploy", "arguments": null, "ask": false, "inputSchema": null }));
+    let (_, out) = before.call(
+        json!({ "e": "call", "name": "deploy", "arguments": null, "ask": false, "inputSchema": null, "ui": null }),
+    );
     let save = out.iter().find(|e| e["do"] == "save").expect("a save");
     let pending = (save["key"].as_str().unwrap().to_owned(), save["text"].as_str().unwrap().to_owned());
 
@@ -541,7 +543,7 @@ fn call_on_a_stream() -> Recorder {
     );
     r.open();
     let (_, out) = r
-        .call(json!({ "e": "call", "name": "echo", "arguments": { "text": "hi" }, "ask": false, "inputSchema": null }));
+        .call(json!({ "e": "call", "name": "echo", "arguments": { "text": "hi" }, "ask": false, "inputSchema": null, "ui": null }));
     let send = sent(&out, "tools/call");
     let n = send["n"].clone();
     let head = json!({ "e": "answer", "n": n, "status": 200, "retryAfter": null, "session": null,
@@ -565,7 +567,8 @@ fn version_retry() -> Recorder {
         "A call refused with -32022 naming our protocol version in an HTTP 400 is sent once more, as the same exchange under a new id, and settles with the second answer",
     );
     r.open();
-    let (_, out) = r.call(json!({ "e": "call", "name": "echo", "arguments": null, "ask": false, "inputSchema": null }));
+    let (_, out) = r
+        .call(json!({ "e": "call", "name": "echo", "arguments": null, "ask": false, "inputSchema": null, "ui": null }));
     let send = sent(&out, "tools/call");
     let refusal = json!({ "jsonrpc": "2.0", "id": request(&send)["id"], "error": { "code": -32022,
         "message": "unsupported protocol version", "data": { "supported": [mcp_tasks_web::protocol::PROTOCOL_VERSION] } } });
@@ -586,7 +589,7 @@ fn step_mode() -> Recorder {
     );
     r.open();
     let (_, out) = r.call(
-        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null }),
+        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null, "ui": null }),
     );
     let out = r.result(&sent(&out, "tools/call"), task("working", json!({})));
     let out = r.store_replies(out);
@@ -606,7 +609,7 @@ fn long_poll_interval() -> Recorder {
     );
     r.open();
     let (_, out) = r.call(
-        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null }),
+        json!({ "e": "call", "name": "build", "arguments": { "seconds": 1 }, "ask": false, "inputSchema": null, "ui": null }),
     );
     let out = r.result(&sent(&out, "tools/call"), task("working", json!({ "pollIntervalMs": 150_000 })));
     assert!(has(&out, "put"), "{out:?}");

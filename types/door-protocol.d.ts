@@ -50,7 +50,7 @@ export type QueryEvent =
 export type AskEvent =
   | { e: "restore"; leader: boolean; more?: true; sizes?: Sizes }
   | { e: "step"; sizes?: Sizes | null }
-  | { e: "call"; name: string; arguments: unknown; ask: boolean; inputSchema: unknown }
+  | { e: "call"; name: string; arguments: unknown; ask: boolean; inputSchema: unknown; ui: unknown }
   | { e: "list_tools"; cursor: string | null }
   | { e: "read_resource"; uri: string }
   | { e: "respond"; id: string; answers: InputResponses }

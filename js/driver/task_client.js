@@ -618,6 +618,7 @@ export class TaskClient {
       arguments: args ?? null,
       ask: typeof onInput === "function",
       inputSchema: options?.inputSchema ?? null,
+      ui: options?.ui ?? null,
     };
     return this.#ask(event).finally(() => {
       this.#askers.delete(x);
@@ -634,9 +635,7 @@ export class TaskClient {
    * @returns {Promise<ListToolsResult>}
    */
   listTools(options = {}) {
-    const x = this.#next;
-    if (options?.signal) this.#signals.set(x, options.signal);
-    return this.#ask({ e: "list_tools", cursor: options?.cursor ?? null }).finally(() => this.#signals.delete(x));
+    return this.#read({ e: "list_tools", cursor: options?.cursor ?? null }, options?.signal);
   }
 
   /**
@@ -646,9 +645,20 @@ export class TaskClient {
    * @returns {Promise<ReadResourceResult>}
    */
   readResource(uri, options = {}) {
+    return this.#read({ e: "read_resource", uri }, options?.signal);
+  }
+
+  /**
+   * A host call that only reads (`listTools`, `readResource`), ended by `signal`'s abort.
+   * @template {AskEvent} E
+   * @param {E} event
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<DoneValues[E["e"]]>}
+   */
+  #read(event, signal) {
     const x = this.#next;
-    if (options?.signal) this.#signals.set(x, options.signal);
-    return this.#ask({ e: "read_resource", uri }).finally(() => this.#signals.delete(x));
+    if (signal) this.#signals.set(x, signal);
+    return this.#ask(event).finally(() => this.#signals.delete(x));
   }
 
   /**

@@ -265,10 +265,23 @@ impl ClientState {
 
     /// [`Self::add_task`] for a task created under `protocol`.
     pub fn add_task_of(&mut self, now: u64, tool_name: String, handle: Task, protocol: TaskProtocol) -> String {
+        self.add_called_task(now, tool_name, handle, protocol, None)
+    }
+
+    /// [`Self::add_task_of`], with the `_meta.ui` (`ui`) the call gave for its tool, if any.
+    pub fn add_called_task(
+        &mut self,
+        now: u64,
+        tool_name: String,
+        handle: Task,
+        protocol: TaskProtocol,
+        ui: Option<Value>,
+    ) -> String {
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let id = handle.task_id.clone();
-        let record =
+        let mut record =
             TaskRecord::from_handle(now, tool_name, handle, self.seed, &self.config.policy).with_protocol(protocol);
+        record.ui = ui;
         self.records.insert(id.as_str(), record);
         id
     }

@@ -24,6 +24,13 @@ pub(super) enum HostRequest {
     Read { x: u64, request: ClientRequest },
 }
 
+/// What `callTool`'s options say of the tool: its input schema (for `x-mcp-header` bindings when
+/// `listTools` was not called) and its `_meta.ui` (an MCP App, kept with the task).
+pub(super) struct ToolOptions<'a> {
+    pub(super) input_schema: Option<&'a Value>,
+    pub(super) ui: Option<&'a Value>,
+}
+
 /// A host's `callTool` across its MRTR rounds.
 pub(super) struct CallInFlight {
     /// The host call it settles.
@@ -37,6 +44,8 @@ pub(super) struct CallInFlight {
     pub(super) can_ask: bool,
     /// Its `Mcp-Param-*` headers, sent with every round.
     pub(super) extra: Vec<(String, String)>,
+    /// The tool's `_meta.ui` (an MCP App), kept with the task the call makes.
+    pub(super) ui: Option<Value>,
 }
 
 impl Door {
@@ -49,8 +58,9 @@ impl Door {
         name: &str,
         arguments: Option<&Value>,
         can_ask: bool,
-        input_schema: Option<&Value>,
+        tool: ToolOptions<'_>,
     ) {
+        let ToolOptions { input_schema, ui } = tool;
         if let Err(e) = self.state.refuse_while_paused(now) {
             return self.done(x, Err(e));
         }
@@ -68,6 +78,8 @@ impl Door {
                 Err(e) => return self.done(x, Err(ClientError::usage(crate::text::display(&e)))),
             },
         };
+        // The tool's `_meta.ui`, kept with the task as the host gave it.
+        let ui = ui.cloned();
         let extra = param_headers::headers(&bindings, arguments.as_ref());
         let pending = PendingCall {
             call_id: call_id.clone(),
@@ -79,7 +91,7 @@ impl Door {
         let key = self.state.keys().call(&call_id);
         self.out.push(Effect::Save { key, text: crate::json::to_string(&to_stored(&pending)) });
         let call =
-            CallInFlight { x, name: name.clone(), call: MrtrCall::new(name, arguments), call_id, can_ask, extra };
+            CallInFlight { x, name: name.clone(), call: MrtrCall::new(name, arguments), call_id, can_ask, extra, ui };
         self.host_request(HostRequest::Call(call));
     }
 
@@ -166,7 +178,7 @@ impl Door {
         handle: crate::protocol::task::Task,
         protocol: TaskProtocol,
     ) -> String {
-        let id = self.state.add_task_of(now, call.name.clone(), handle, protocol);
+        let id = self.state.add_called_task(now, call.name.clone(), handle, protocol, call.ui.clone());
         let asker = Asker::Host(call.x);
         self.after_write.push(AfterWrite { id: id.clone(), asker, tool: Some(call.name.clone()) });
         self.write(&id);

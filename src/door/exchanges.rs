@@ -255,7 +255,10 @@ impl Door {
                     let outcome = self.read_result(page);
                     self.done(x, outcome);
                 }
-                Err(e) => self.host_request_failed(now, HostRequest::Read { x, request: exchange.request }, e),
+                Err(e) => {
+                    let request = std::mem::replace(&mut exchange.request, ClientRequest::Discover);
+                    self.host_request_failed(now, HostRequest::Read { x, request }, e)
+                }
             },
         }
     }

@@ -301,8 +301,8 @@ impl Door {
                 self.give_up_forwards(now);
                 self.state.poll_due(now);
             }
-            Event::CallTool { name, arguments, can_ask, input_schema } => {
-                self.call(now, x, name, arguments, can_ask, input_schema)
+            Event::CallTool { name, arguments, can_ask, input_schema, ui } => {
+                self.call(now, x, name, arguments, can_ask, calls::ToolOptions { input_schema, ui })
             }
             Event::ListTools { cursor } => {
                 let request = crate::protocol::request::ClientRequest::ListTools { cursor: cursor.map(str::to_owned) };

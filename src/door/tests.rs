@@ -494,6 +494,36 @@ fn a_resource_read_sends_resources_read_with_its_uri_and_gives_the_contents_as_s
 }
 
 #[test]
+fn a_calls_ui_goes_with_the_task_it_makes_into_snapshots_and_the_store() {
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let ui = json!({ "resourceUri": "ui://build/app.html", "visibility": ["model", "app"] });
+    let out = door.handle(NOW, &json!({ "e": "call", "x": 2, "name": "build", "ui": ui.clone() }), &[]);
+    answer(&mut door, NOW, the(&out, "send"), task("working"));
+    let out = feed(&mut door, NOW, r#"{"e":"written","ok":true}"#);
+    let snapshot = the(&out, "done").pointer("/value/task").unwrap().clone();
+    assert_eq!(snapshot.get("ui"), Some(&ui), "{snapshot:?}");
+    let tasks = listed_tasks(&feed(&mut door, NOW, r#"{"e":"tasks","x":3}"#));
+    assert_eq!(tasks[0].get("ui"), Some(&ui), "tasks() carries it too");
+
+    // After a reload the stored record still has it.
+    let entry = door.state.stored_text("t1").unwrap();
+    let key = door.state.keys().task("t1");
+    let mut reloaded = open();
+    listed(&mut reloaded, NOW + 5_000, json!({ "e": "restore", "x": 1, "entries": [[key, entry]] }));
+    let tasks = listed_tasks(&feed(&mut reloaded, NOW + 5_000, r#"{"e":"tasks","x":2}"#));
+    assert_eq!(tasks[0].get("ui"), Some(&ui), "the record keeps the tool's app: {:?}", tasks[0]);
+
+    // A call without it: null.
+    let mut door = open();
+    feed(&mut door, NOW, r#"{"e":"restore","x":1}"#);
+    let out = feed(&mut door, NOW, r#"{"e":"call","x":2,"name":"lint"}"#);
+    answer(&mut door, NOW, the(&out, "send"), task("working"));
+    let out = feed(&mut door, NOW, r#"{"e":"written","ok":true}"#);
+    assert_eq!(the(&out, "done").pointer("/value/task/ui"), Some(&Value::Null));
+}
+
+#[test]
 fn an_event_the_door_cannot_read_settles_its_host_call_with_a_type_error() {
     let mut door = open();
     let deep =

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::backoff::{Failure, Jitter, PollPolicy, Retry};
 use super::ledger::{InputLedger, LedgerError};
-use crate::json::Number;
+use crate::json::{Number, Value};
 use crate::protocol::input::{InputRequests, InputResponses};
 use crate::protocol::task::{DetailedTask, StatusDetail, Task, TaskStatus};
 use crate::protocol::task_protocol::TaskProtocol;
@@ -220,6 +220,9 @@ pub struct TaskRecord {
     /// them. Not stored (a write per notification would be too many): a reload shows none until the
     /// next one.
     progress: Option<(Number, Option<Number>)>,
+    /// The `_meta.ui` of the tool whose call created the task (an MCP App: `resourceUri`, …), as the
+    /// tool's listing or the call's `ui` option gave it.
+    pub(crate) ui: Option<Value>,
 }
 
 impl TaskRecord {
@@ -251,6 +254,7 @@ impl TaskRecord {
             in_flight: InFlight::default(),
             progress_token: None,
             progress: None,
+            ui: None,
         }
     }
 
@@ -263,6 +267,11 @@ impl TaskRecord {
     /// The task design the task was created under.
     pub fn protocol(&self) -> TaskProtocol {
         self.protocol
+    }
+
+    /// The tool's `_meta.ui`, if its listing or call named one.
+    pub fn ui(&self) -> Option<&Value> {
+        self.ui.as_ref()
     }
 
     /// The task's `tools/call` carried `token` as its `_meta.progressToken`.

@@ -252,23 +252,18 @@ impl ClientRequest {
                 decode_ack(result, self.method()).map(|()| RequestResult::Ack)
             }
             Self::Listen(_) => super::subscriptions::decode_listen_closed(result).map(RequestResult::ListenClosed),
-            Self::ListTools { .. } => {
-                let obj = fields::object(result, "tools/list result")?;
-                super::result_type::expect_complete(obj, "tools/list")?;
-                match obj.get("tools") {
-                    Some(Value::Array(_)) => Ok(RequestResult::ToolList(obj.clone())),
-                    Some(_) => Err(fields::wrong_type("tools/list result", "tools", "an array")),
-                    None => Err(DecodeError::MissingField { what: "tools/list result", field: "tools" }),
-                }
-            }
-            Self::ReadResource { .. } => {
-                let what = "resources/read result";
+            // A page of tools or a resource: an object whose `tools` or `contents` is an array.
+            Self::ListTools { .. } | Self::ReadResource { .. } => {
+                let listing = matches!(self, Self::ListTools { .. });
+                let (what, field) =
+                    if listing { ("tools/list result", "tools") } else { ("resources/read result", "contents") };
                 let obj = fields::object(result, what)?;
-                super::result_type::expect_complete(obj, "resources/read")?;
-                match obj.get("contents") {
+                super::result_type::expect_complete(obj, self.method())?;
+                match obj.get(field) {
+                    Some(Value::Array(_)) if listing => Ok(RequestResult::ToolList(obj.clone())),
                     Some(Value::Array(_)) => Ok(RequestResult::Resource(obj.clone())),
-                    Some(_) => Err(fields::wrong_type(what, "contents", "an array")),
-                    None => Err(DecodeError::MissingField { what, field: "contents" }),
+                    Some(_) => Err(fields::wrong_type(what, field, "an array")),
+                    None => Err(DecodeError::MissingField { what, field }),
                 }
             }
         }

@@ -98,3 +98,39 @@ test("readResource reads a tool's app document with Mcp-Name set to its URI, and
     client.close();
   }
 });
+
+test("callTool's ui option goes with the task: in its snapshots, its settled wait and, after a reopen, tasks() without a new tools/call", async () => {
+  const store = mapStore();
+  const namespace = "tools-ui-tests";
+  const client = await TaskClient.open({ url: server.url, store, namespace });
+  const page = await client.listTools();
+  const ui = /** @type {any} */ (page.tools.find((tool) => tool.name === "report"))?._meta?.ui;
+  assert.deepEqual(ui, { resourceUri: "ui://mcp-tasks-server/report.html" });
+  /** @type {string} */
+  let id = "";
+  try {
+    const out = await client.callTool("report", { seconds: 0, title: "Q3" }, { ui });
+    assert.equal(out.kind, "task");
+    if (out.kind !== "task") return;
+    id = out.task.taskId;
+    assert.deepEqual(out.task.ui, ui);
+    const done = await client.wait(id);
+    assert.equal(done.status, "completed");
+    assert.deepEqual(done.ui, ui);
+    assert.deepEqual(done.result?.structuredContent, { title: "Q3", done: 3, open: 1 });
+  } finally {
+    client.close();
+  }
+  const seen = await recording(async () => {
+    const again = await TaskClient.open({ url: server.url, store, namespace });
+    try {
+      const task = again.tasks().find((t) => t.taskId === id);
+      assert.ok(task && task.status === "completed", JSON.stringify(task));
+      assert.deepEqual(task.ui, ui, "the stored record kept the tool's app");
+      assert.deepEqual(task.result?.structuredContent, { title: "Q3", done: 3, open: 1 });
+    } finally {
+      again.close();
+    }
+  });
+  assert.equal(seen.filter((request) => request.method === "tools/call").length, 0, "no new tools/call");
+});

@@ -31,7 +31,13 @@ pub enum Event<'a> {
     /// `tick`: the timer the door set fired.
     Tick,
     /// `call`: a host's `callTool`.
-    CallTool { name: &'a str, arguments: Option<&'a Value>, can_ask: bool, input_schema: Option<&'a Value> },
+    CallTool {
+        name: &'a str,
+        arguments: Option<&'a Value>,
+        can_ask: bool,
+        input_schema: Option<&'a Value>,
+        ui: Option<&'a Value>,
+    },
     /// `list_tools`: a host's `listTools` of page `cursor`.
     ListTools { cursor: Option<&'a str> },
     /// `read_resource`: a host's `readResource` of `uri`.
@@ -290,6 +296,7 @@ impl<'a> Event<'a> {
                 arguments: f.any("arguments"),
                 can_ask: f.flag("ask"),
                 input_schema: f.any("inputSchema"),
+                ui: f.any("ui"),
             },
             "list_tools" => Event::ListTools { cursor: f.opt_text("cursor") },
             "read_resource" => Event::ReadResource { uri: f.text("uri") },

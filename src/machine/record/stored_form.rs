@@ -72,7 +72,7 @@ impl StoredForm for FailureNote {
 
 /// camelCase fields; `last` in its wire form; `sendLeaseUntil` only while a lease is held; `protocol`
 /// only for a 2025-11-25 task (a record without it, as every record before it, is a 2026-07-28 one);
-/// `progressToken` only when the call sent one; what is in flight, the outbox recheck and the latest
+/// `progressToken` only when the call sent one; `ui` only when the tool named an MCP App; what is in flight, the outbox recheck and the latest
 /// progress are not stored.
 impl StoredForm for TaskRecord {
     fn to_json(&self) -> Value {
@@ -100,6 +100,9 @@ impl StoredForm for TaskRecord {
         }
         if let Some(token) = &self.progress_token {
             value["progressToken"] = Value::from(token.as_str());
+        }
+        if let Some(ui) = &self.ui {
+            value["ui"] = ui.clone();
         }
         value
     }
@@ -129,6 +132,7 @@ impl StoredForm for TaskRecord {
             in_flight: InFlight::default(),
             progress_token: f.opt("progressToken").map(|_| f.str("progressToken").map(str::to_owned)).transpose()?,
             progress: None,
+            ui: f.opt("ui").cloned(),
         })
     }
 }
