@@ -168,6 +168,8 @@ export interface ResourceContents {
 }
 
 export interface ReadResourceResult {
+    /** As the server sent it (a 2026-07-28 server's `"complete"`). */
+    resultType?: string;
     contents: ResourceContents[];
     _meta?: Record<string, unknown>;
 }

@@ -280,7 +280,8 @@ impl TaskSnapshot {
                 };
                 Some((number("progress")?, number("total")))
             }),
-            ui: part("ui").cloned(),
+            // Not read back: the card, which reads snapshots, draws no app.
+            ui: None,
         })
     }
 }
@@ -589,7 +590,11 @@ mod tests {
 
     #[test]
     fn every_snapshot_reads_back_as_itself() {
-        for (name, snapshot) in all_snapshots() {
+        for (name, mut snapshot) in all_snapshots() {
+            // `ui` is written for hosts and not read back: the card, which reads snapshots, draws no app.
+            if let Snapshot::Task(task) = &mut snapshot {
+                task.ui = None;
+            }
             let json = snapshot.to_json();
             let read = Snapshot::from_json(&json);
             assert_eq!(read.as_ref(), Some(&snapshot), "{name}");

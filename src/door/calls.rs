@@ -131,10 +131,7 @@ impl Door {
     pub(super) fn read_result(&mut self, result: RequestResult) -> Result<Value, ClientError> {
         match result {
             RequestResult::ToolList(page) => Ok(self.state.take_tool_page(page)),
-            RequestResult::Resource(mut read) => {
-                read.remove("resultType");
-                Ok(Value::Object(read))
-            }
+            RequestResult::Resource(read) => Ok(Value::Object(read)),
             _ => Err(ClientError::new(ErrorKind::Protocol, "the server answered with another kind of result")),
         }
     }

@@ -468,7 +468,7 @@ fn a_resource_read_sends_resources_read_with_its_uri_and_gives_the_contents_as_s
     assert_eq!(headers[at + 1].as_str(), Some("=?base64?dWk6Ly9hcHAvw6kuaHRtbA==?="));
     let content = json!({ "uri": "ui://app/é.html", "mimeType": "text/html;profile=mcp-app", "text": "<p>hi</p>", "_meta": { "ui": { "prefersBorder": true } } });
     let out = answer(&mut door, NOW, send, json!({ "resultType": "complete", "contents": [content.clone()] }));
-    assert_eq!(the(&out, "done").get("value"), Some(&json!({ "contents": [content] })));
+    assert_eq!(the(&out, "done").get("value"), Some(&json!({ "resultType": "complete", "contents": [content] })));
 
     // A result without `contents` is the server's error, typed.
     let out = feed(&mut door, NOW, r#"{"e":"read_resource","x":3,"uri":"ui://app/x"}"#);

@@ -89,7 +89,7 @@ test("readResource reads a tool's app document with Mcp-Name set to its URI, and
     assert.equal(read.contents.length, 1);
     assert.equal(read.contents[0].mimeType, "text/html;profile=mcp-app");
     assert.match(read.contents[0].text, /ui\/notifications\/tool-result/);
-    assert.equal(read.resultType, undefined, "the result as the host gets it has no resultType");
+    assert.equal(read.resultType, "complete", "the result as the server sent it");
     await assert.rejects(client.readResource("ui://nowhere/x.html"), (e) => {
       assert.match(e.message, /Resource not found: ui:\/\/nowhere\/x\.html/);
       return typeof e.name === "string" && e.name.endsWith("Error");
