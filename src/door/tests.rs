@@ -885,18 +885,24 @@ fn a_queued_cancel_is_sent_by_the_one_step_whose_lease_is_stored_first() {
     assert_eq!(report.get("sent").and_then(Value::as_u64), Some(0), "the other step's lease stood: {report}");
 }
 
-#[test]
-fn a_card_names_the_urls_it_needs_read_and_then_shows_what_the_parser_read() {
+/// A door whose task `t1` asks a URL-mode question with `message` and `url`, answered and stored.
+fn with_url_question(message: &str, url: &str) -> Door {
     let mut door = open();
     let poll = with_task(&mut door);
     let asked = json!({
         "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
         "ttlMs": 900000, "status": "input_required", "resultType": "complete",
         "inputRequests": { "u": { "method": "elicitation/create",
-            "params": { "mode": "url", "message": "Pay", "url": "https://pay.example/x", "elicitationId": "e1" } } }
+            "params": { "mode": "url", "message": message, "url": url, "elicitationId": "e1" } } }
     });
     answer(&mut door, NOW + 1_000, &poll, asked);
     feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    door
+}
+
+#[test]
+fn a_card_names_the_urls_it_needs_read_and_then_shows_what_the_parser_read() {
+    let mut door = with_url_question("Pay", "https://pay.example/x");
     let server = json!({ "href": "https://h/mcp", "protocol": "https:", "username": "", "password": "", "hostname": "h", "host": "h" });
     let ask = json!({ "e": "card", "x": 7, "id": "t1", "words": {}, "server": server.clone(), "urls": {} });
     let out = door.handle(NOW + 1_000, &ask, &[]);
@@ -1107,16 +1113,7 @@ fn a_record_as_deep_as_the_poller_took_reaches_the_other_tabs_and_the_store() {
 
 #[test]
 fn a_remote_servers_link_to_a_device_on_the_users_network_is_flagged_and_a_local_servers_is_not() {
-    let mut door = open();
-    let poll = with_task(&mut door);
-    let asked = json!({
-        "taskId": "t1", "createdAt": "2026-08-01T09:00:00Z", "lastUpdatedAt": "2026-08-01T09:00:06Z",
-        "ttlMs": 900000, "status": "input_required", "resultType": "complete",
-        "inputRequests": { "u": { "method": "elicitation/create",
-            "params": { "mode": "url", "message": "Set up", "url": "https://192.168.1.1/admin", "elicitationId": "e1" } } }
-    });
-    answer(&mut door, NOW + 1_000, &poll, asked);
-    feed(&mut door, NOW + 1_000, r#"{"e":"written","ok":true}"#);
+    let mut door = with_url_question("Set up", "https://192.168.1.1/admin");
     let read = json!({ "href": "https://192.168.1.1/admin", "protocol": "https:", "username": "", "password": "",
         "hostname": "192.168.1.1", "host": "192.168.1.1" });
     let warnings = |door: &mut Door, hostname: &str| {
