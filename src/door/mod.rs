@@ -294,8 +294,11 @@ impl Door {
             Event::EarlyHint { hint } => self.state.poll_early(now, &early_hint(hint)),
             Event::Lead { sizes } => self.lead(now, sizes, body),
             Event::TabMessage => self.tab_message(now, body),
+            #[cfg(feature = "legacy")]
             Event::Step { sizes } => self.step(now, sizes, body, x),
+            #[cfg(feature = "legacy")]
             Event::PutIfDone { w, ok, failed } => self.put_if_done(w, ok, failed),
+            #[cfg(feature = "legacy")]
             Event::Got { w, text } => self.got(w, text),
             Event::Tick => {
                 self.give_up_forwards(now);

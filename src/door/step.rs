@@ -3,6 +3,10 @@
 //! what is due in batches, and writes every change compared against the version this client last
 //! saw, re-applying it to another writer's newer copy. The same order of work as the retired Rust
 //! driver's, as events and effects.
+//!
+//! Its events (`step`, `put_if`, `got`) and effects (`get`, `put_if`) exist only in the full door:
+//! the first door refuses `autoPoll: false`, so there `stepping()` is false and the rest is unreachable.
+#![cfg_attr(not(feature = "legacy"), allow(dead_code, unused_imports))]
 use crate::client_state::{apply_outcome, plan_step, ExchangeOutcome, Written, STEP_PARALLELISM};
 use crate::error::ClientError;
 use crate::json::{json, Value};
@@ -89,6 +93,7 @@ impl Door {
         cfg!(feature = "legacy") && !self.state.config().auto_poll
     }
 
+    #[cfg(feature = "legacy")]
     /// `step()`: `sizes` and `body` are what the driver listed from the store (`pairs`; `sizes` null:
     /// the store failed, and the records held stand).
     pub(super) fn step(&mut self, now: u64, sizes: Option<super::List<'_>>, body: &[u8], x: u64) {
@@ -201,6 +206,7 @@ impl Door {
             None => Replay::Cancel,
         };
         let w = self.next_write();
+        #[cfg(feature = "legacy")]
         self.out.push(Effect::Get { w, key: self.state.keys().task(id) });
         let then = Then::Settle { asker, tool: None };
         let write = Versioned {
@@ -224,13 +230,17 @@ impl Door {
 
     fn put_if(&mut self, w: u64, mut write: Versioned) {
         let Some(text) = self.state.stored_text(&write.id) else { return self.written_versioned(write, Written::Gone) };
-        let expected = self.state.version(&write.id).map(str::to_owned);
-        let key = self.state.keys().task(&write.id);
-        self.out.push(Effect::PutIf { w, key, expected, text: text.clone() });
+        #[cfg(feature = "legacy")]
+        {
+            let expected = self.state.version(&write.id).map(str::to_owned);
+            let key = self.state.keys().task(&write.id);
+            self.out.push(Effect::PutIf { w, key, expected, text: text.clone() });
+        }
         write.text = text;
         self.versioned.insert(w, write);
     }
 
+    #[cfg(feature = "legacy")]
     /// The store's answer to a compared write: `ok`, or `failed` (it threw; the driver has switched to
     /// memory and said why).
     pub(super) fn put_if_done(&mut self, w: u64, ok: bool, failed: bool) {
@@ -251,6 +261,7 @@ impl Door {
         self.versioned.insert(w, write);
     }
 
+    #[cfg(feature = "legacy")]
     /// The store's copy of a record (`text`, `null` when there is none) for a write that lost the race
     /// or a host's change that reads first.
     pub(super) fn got(&mut self, w: u64, stored: Option<&str>) {

@@ -21,8 +21,10 @@ pub enum Effect {
     Delete { key: String },
     /// `deletes`: delete these records, then settle host call `x` (with the first failure, if any).
     Deletes { x: u64, keys: Vec<Value> },
+    #[cfg(feature = "legacy")]
     /// `get`: read one record for compared write `w`; `got` answers.
     Get { w: u64, key: String },
+    #[cfg(feature = "legacy")]
     /// `put_if`: write one record only if the stored one is still `expected`; `put_if` answers.
     PutIf { w: u64, key: String, expected: Option<String>, text: String },
     /// `done`: settle host call `x` with a value or an error.
@@ -110,11 +112,13 @@ impl Effect {
                 out.put("keys", Value::Array(keys));
                 "deletes"
             }
+            #[cfg(feature = "legacy")]
             Effect::Get { w, key } => {
                 out.put("w", Value::from(w));
                 out.put("key", Value::from(key));
                 "get"
             }
+            #[cfg(feature = "legacy")]
             Effect::PutIf { w, key, expected, text } => {
                 out.put("w", Value::from(w));
                 out.put("key", Value::from(key));

@@ -21,11 +21,14 @@ pub enum Event<'a> {
     Lead { sizes: List<'a> },
     /// `message`: another tab's message (its JSON text in the body).
     TabMessage,
+    #[cfg(feature = "legacy")]
     /// `step`: a host's `step()`; `sizes`: the store's records in the body (`None`: the store failed).
     Step { sizes: Option<List<'a>> },
+    #[cfg(feature = "legacy")]
     /// `put_if`: compared write `w` is done: `ok` (written), `failed` (the store failed), or neither
     /// (another writer was first).
     PutIfDone { w: u64, ok: bool, failed: bool },
+    #[cfg(feature = "legacy")]
     /// `got`: read `w` is done: the record's `text` (`None`: no record).
     Got { w: u64, text: Option<&'a str> },
     /// `tick`: the timer the door set fired.
@@ -287,8 +290,11 @@ impl<'a> Event<'a> {
             "early" => Event::EarlyHint { hint: f.text("hint") },
             "lead" => Event::Lead { sizes: f.sizes() },
             "message" => Event::TabMessage,
+            #[cfg(feature = "legacy")]
             "step" => Event::Step { sizes: f.opt_sizes() },
+            #[cfg(feature = "legacy")]
             "put_if" => Event::PutIfDone { w: f.number("w"), ok: f.flag("ok"), failed: f.flag("failed") },
+            #[cfg(feature = "legacy")]
             "got" => Event::Got { w: f.number("w"), text: f.opt_text("text") },
             "tick" => Event::Tick,
             "call" => Event::CallTool {
