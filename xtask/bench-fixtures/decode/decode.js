@@ -3,20 +3,14 @@
 // response body, from a JS string to a decoded task in JS, for the three bodies of benches/core.rs
 // (inputs.json, written by that bench):
 //
-//   ours            the package's path, route 2: benchDecodeTasksGetBytes(taskId, bytes, true): the
-//                   body's bytes (as fetch's arrayBuffer gives them, as the JS driver hands them to the
-//                   door) into wasm, decoded as the door does, the task back out as JSON text that JS
-//                   parses (the door's effects cross the same way);
+//   ours            the package's path: benchDecodeTasksGetBytes(taskId, bytes, true): the body's bytes
+//                   (as fetch's arrayBuffer gives them, as the JS driver hands them to the door) into
+//                   wasm, decoded as the door does, the task back out as JSON text that JS parses (the
+//                   door's effects cross the same way);
 //   official        officialDecode(taskId, text): JSON.parse + ext-tasks' GetTaskResultV2Schema parse
 //                   and taskId check (official-entry.mjs);
 //   officialBytes   the same from the body's bytes through TextDecoder, as its transport's
-//                   response.json() reads them (printed beside; the hard check's reference is official);
-//   oursText        route 1: the same from the body as a JS string (UTF-16 → UTF-8 on the way in);
-//   oursJsParse     route 3, a prototype: JSON.parse(text) in JS, Rust reads the fields it acts on
-//                   through Reflect and hands back the parsed result;
-//   oursJsFields    route 3 batched, a prototype: JSON.parse(text) in JS, which hands the same fields
-//                   to Rust in one call (each typed, or absent with a bit saying it had another type);
-//                   Rust checks them as oursJsParse does;
+//                   response.json() reads them (printed beside; the rows' reference is official);
 //   oursDecodeOnly  the package's path, only the status string back (what the JS object costs);
 //   jsonParse       JSON.parse(text) alone (the floor for anything that hands JS an object).
 //
@@ -25,13 +19,7 @@
 // batches interleave, in a rotating order, so a slow moment hits all of them. Before that, ours and
 // official are checked to decode each body alike. The result goes to `window.bench`
 // (`{ done, error?, ... }`), which the runner reads.
-import init, {
-  benchDecodeTasksGet,
-  benchDecodeTasksGetBytes,
-  benchDecodeTasksGetFields,
-  benchDecodeTasksGetParsed,
-  benchTaskFields,
-} from "/ours/mcp_tasks_web.js";
+import init, { benchDecodeTasksGetBytes } from "/ours/mcp_tasks_web.js";
 import { officialDecode } from "./official.js";
 
 const params = new URLSearchParams(location.search);
@@ -40,52 +28,11 @@ const BATCH_MS = Number(params.get("batchMs") || 20);
 const WARMUP_MS = Number(params.get("warmupMs") || 300);
 const status = (text) => (document.getElementById("status").textContent = text);
 
-// The fields benchDecodeTasksGetFields reads, in Rust's order (src/bindings/bench.rs's `FIELDS`): a
-// field's bit in `wrong` is 1 << its index. Read after init().
-let FIELDS = [];
-const bit = (name) => 1 << FIELDS.indexOf(name);
-
-/** Route 3 batched: parses the body and hands Rust the fields it acts on in one call. */
-function decodeFields(taskId, text) {
-  const message = JSON.parse(text);
-  let wrong = 0;
-  // A value of the type `typeName`, or undefined (null counts as absent); any other type sets the
-  // field's bit.
-  const typed = (object, name, typeName) => {
-    const value = object[name];
-    if (typeof value === typeName) return value;
-    if (value !== undefined && value !== null) wrong |= bit(name);
-    return undefined;
-  };
-  const { id, result } = message;
-  if (typeof id !== "number" && typeof id !== "string") wrong |= bit("id");
-  if (typeof result !== "object" || result === null || message.error !== undefined) {
-    return benchDecodeTasksGetFields(taskId, result, wrong | bit("result"));
-  }
-  return benchDecodeTasksGetFields(
-    taskId,
-    result,
-    wrong,
-    typed(message, "jsonrpc", "string"),
-    typed(result, "taskId", "string"),
-    typed(result, "status", "string"),
-    typed(result, "resultType", "string"),
-    typed(result, "createdAt", "string"),
-    typed(result, "lastUpdatedAt", "string"),
-    typed(result, "statusMessage", "string"),
-    typed(result, "ttlMs", "number"),
-    typed(result, "pollIntervalMs", "number"),
-  );
-}
-
 // Each takes (taskId, text, bytes): the body as a JS string and as the bytes fetch would give.
 const SUBJECTS = {
   ours: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, true),
   official: (taskId, text) => officialDecode(taskId, text),
   officialBytes: (taskId, _text, bytes) => officialDecode(taskId, utf8.decode(bytes)),
-  oursText: (taskId, text) => benchDecodeTasksGet(taskId, text, true),
-  oursJsParse: (taskId, text) => benchDecodeTasksGetParsed(taskId, JSON.parse(text)),
-  oursJsFields: (taskId, text) => decodeFields(taskId, text),
   oursDecodeOnly: (taskId, _text, bytes) => benchDecodeTasksGetBytes(taskId, bytes, false),
   jsonParse: (_taskId, text) => JSON.parse(text),
 };
@@ -133,7 +80,6 @@ function gist(task) {
 
 async function main() {
   await init();
-  FIELDS = benchTaskFields();
   const inputs = await (await fetch("./inputs.json")).json();
   const { taskId } = inputs;
   const names = Object.keys(SUBJECTS);
@@ -142,12 +88,12 @@ async function main() {
     status(`${name}…`);
     const bytes = new TextEncoder().encode(body);
     const official = SUBJECTS.official(taskId, body, bytes);
-    for (const subject of ["ours", "officialBytes", "oursText", "oursJsParse", "oursJsFields"]) {
+    for (const subject of ["ours", "officialBytes"]) {
       const ours = SUBJECTS[subject](taskId, body, bytes);
       if (gist(ours) !== gist(official)) throw new Error(`${name}: ${subject} and official decode differently: ${gist(ours)} vs ${gist(official)}`);
     }
     if (SUBJECTS.oursDecodeOnly(taskId, body, bytes) !== official.status) throw new Error(`${name}: decode-only status differs`);
-    // The route 3 prototypes refuse what the client refuses (each mutation breaks one check).
+    // Ours refuses what the client refuses (each mutation breaks one check).
     const mutations = {
       "another task": (m) => (m.result.taskId = "tsk_other"),
       "status a number": (m) => (m.result.status = 3),
@@ -160,15 +106,13 @@ async function main() {
       const message = JSON.parse(body);
       mutate(message);
       const text = JSON.stringify(message);
-      for (const subject of ["ours", "oursJsParse", "oursJsFields"]) {
-        let refused = false;
-        try {
-          SUBJECTS[subject](taskId, text, new TextEncoder().encode(text));
-        } catch {
-          refused = true;
-        }
-        if (!refused) throw new Error(`${name}: ${subject} accepted a body with ${what}`);
+      let refused = false;
+      try {
+        SUBJECTS.ours(taskId, text, new TextEncoder().encode(text));
+      } catch {
+        refused = true;
       }
+      if (!refused) throw new Error(`${name}: ours accepted a body with ${what}`);
     }
     const counts = {};
     for (const subject of names) {

@@ -15,11 +15,9 @@
 //!
 //! The page (`xtask/bench-fixtures/decode/`) warms each subject up, then times batches of 20–40 ms
 //! (a count fixed by doubling) and reports µs per decode, median of 21 batches (`BENCH_DECODE_BATCHES`, `BENCH_DECODE_BATCH_MS`), the subjects' batches
-//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show the other
-//! routes into wasm measured in the same page (the body as a JS string, `benchDecodeTasksGet`;
-//! `JSON.parse` in JS with Rust reading the fields it needs through `Reflect`, or handed them by JS in
-//! one call, two prototypes that must refuse the same broken bodies as ours), our decode
-//! with only the status string handed back, and `JSON.parse` alone. Ours ÷ official is printed
+//! interleaved in one page, so the ratio is of one run. Beside the rows, the details show, measured in
+//! the same page, the official side from the body's bytes, our decode with only the status string handed
+//! back, and `JSON.parse` alone. Ours ÷ official is printed
 //! per body, without a budget: micro-seconds a host never feels beside the rest of an answer, whose
 //! whole cost is the resume figure's hard check (main thread per answered poll). The bodies come from
 //! `benches/core.rs` itself (`CORE_BENCH_WRITE_DECODE_INPUTS`), so both halves decode the same bytes.
@@ -39,13 +37,10 @@ const PAGES: &[&str] = &["decode.html", "decode.js"];
 const DEFAULT_BATCHES: u64 = 21;
 const DEFAULT_BATCH_MS: u64 = 20;
 /// The page's subjects: the two the rows compare, then the ones the details add.
-const SUBJECTS: [(&str, &str); 8] = [
+const SUBJECTS: [(&str, &str); 5] = [
     ("ours", "ours (the package's path: bytes into the door)"),
     ("official", "official"),
     ("officialBytes", "official, bytes in"),
-    ("oursText", "ours, JS string in"),
-    ("oursJsParse", "JSON.parse + Rust reads fields"),
-    ("oursJsFields", "JSON.parse + fields in one call"),
     ("oursDecodeOnly", "ours (the package's path), status string out"),
     ("jsonParse", "JSON.parse alone"),
 ];
@@ -196,11 +191,8 @@ fn details_text(cases: &[Case], batches: u64) -> String {
     out.push_str(&format!(
         "  µs per decode, median (min–max) of {batches} batches. \"official, bytes in\": the official decode from the body's \
          bytes through TextDecoder, the step its transport's response.json() takes and \"official\" (the ratio's \
-         reference, from a JS string) is not charged; ours always starts from the bytes. \"ours (bytes in)\": the body's bytes into wasm, as the transport \
-         reads them. \"JS string in\": the same decode from a JS string (UTF-16 → UTF-8 on the way in). \"JSON.parse + Rust reads \
-         fields\": a prototype of the third route, the result parsed in JS and the fields the client acts on read through \
-         Reflect (a form's schema and a result's blocks unread). \"JSON.parse + fields in one call\": the same \
-         prototype with JS handing Rust those fields in one call, each typed or absent with a bit for a wrong type. \"status string out\": our wasm decode handing back only the \
+         reference, from a JS string) is not charged; ours always starts from the bytes, as the transport \
+         reads them. \"status string out\": our wasm decode handing back only the \
          status (the rest of \"ours\" is the task's way out to a JS object). \"JSON.parse alone\": the floor for handing JS an \
          object, nothing checked.\n"
     ));
