@@ -77,11 +77,13 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     );
     let mut rows = Vec::new();
     for case in &cases {
-        rows.push(Row::new(FIGURE, Subject::Ours, metric(case), case.median("ours")?, "µs").note(ours_note.clone()));
-        rows.push(
-            Row::new(FIGURE, Subject::Official, metric(case), case.median("official")?, "µs")
-                .note(official_note.clone()),
-        );
+        for (subject, key, note) in
+            [(Subject::Ours, "ours", &ours_note), (Subject::Official, "official", &official_note)]
+        {
+            let [_, min, max] = case.spread(key).unwrap_or_default();
+            let row = Row::new(FIGURE, subject, metric(case), case.median(key)?, "µs");
+            rows.push(row.spread(round3(min), round3(max)).note(note.clone()));
+        }
     }
     for case in &cases {
         rows.push(ratio_row(case)?);

@@ -4,7 +4,7 @@
 //! Each figure is a module with one function `fn(&Ctx) -> Result<Vec<Row>>`, listed in [`FIGURES`].
 //! A figure measures both subjects in the same run, so the figures that matter are ratios, which
 //! hold on a noisy machine. The framework runs the figures asked for (all by default), prints one
-//! table, and writes `bench.json` (every row plus each figure's details), `bench.md` (the table as
+//! table (a median with its runs' range beside it), and writes `bench.json` (every row plus each figure's details), `bench.md` (the table as
 //! Markdown, with the command and date: where the README's figures are copied from) and `bench.svg`
 //! (ours beside the official requester for each metric both have) to `<target>/bench/`.
 //!
@@ -108,6 +108,8 @@ pub struct Row {
     pub note: String,
     /// The most `value` may be; the bench fails when it is over.
     pub budget: Option<f64>,
+    /// The lowest and highest of the runs `value` is the median of, when it is one.
+    pub spread: Option<[f64; 2]>,
 }
 
 impl Row {
@@ -119,7 +121,7 @@ impl Row {
         value: f64,
         unit: &'static str,
     ) -> Row {
-        Row { figure, subject, metric: metric.into(), value, unit, note: String::new(), budget: None }
+        Row { figure, subject, metric: metric.into(), value, unit, note: String::new(), budget: None, spread: None }
     }
 
     /// Adds the note.
@@ -131,6 +133,12 @@ impl Row {
     /// Adds a budget: the value must be at most `max`.
     pub fn budget(mut self, max: f64) -> Row {
         self.budget = Some(max);
+        self
+    }
+
+    /// Adds the spread: `value` is the median of runs from `min` to `max`.
+    pub fn spread(mut self, min: f64, max: f64) -> Row {
+        self.spread = Some([min, max]);
         self
     }
 
@@ -389,7 +397,7 @@ fn compared(rows: &[Row]) -> Vec<[String; 6]> {
     for (figure, metric) in metrics(rows) {
         let find = |subject| rows.iter().find(|r| r.figure == figure && r.metric == metric && r.subject == subject);
         let (ours, official) = (find(Subject::Ours), find(Subject::Official));
-        let cell = |row: Option<&Row>| row.map(|r| format_value(r.value, r.unit)).unwrap_or_else(|| "—".into());
+        let cell = |row: Option<&Row>| row.map(with_spread).unwrap_or_else(|| "—".into());
         let ratio = match (ours, official) {
             (Some(o), Some(t)) if t.value != 0.0 => format!("{:.2}×", o.value / t.value),
             _ => "—".into(),
@@ -399,6 +407,15 @@ fn compared(rows: &[Row]) -> Vec<[String; 6]> {
         out.push([figure.to_owned(), metric.to_owned(), cell(ours), cell(official), ratio, budget]);
     }
     out
+}
+
+/// A row's value, and its runs' range when it is a median: `1.35 ms (1.27–1.60)`.
+fn with_spread(row: &Row) -> String {
+    let value = format_value(row.value, row.unit);
+    match row.spread {
+        Some([min, max]) => format!("{value} ({}–{})", format_value(min, ""), format_value(max, "")),
+        None => value,
+    }
 }
 
 /// The distinct (figure, metric) pairs in first-seen order.
@@ -455,6 +472,7 @@ fn to_json(figures: &[&Figure], rows: &[Row], details: &[Detail]) -> serde_json:
                 "unit": r.unit,
                 "note": r.note,
                 "budget": r.budget,
+                "spread": r.spread,
                 "within_budget": r.within_budget(),
             })
         })
@@ -490,6 +508,22 @@ mod tests {
         assert_eq!(format_value(999.0, "B"), "999 B");
         assert_eq!(format_value(1.5, "ms"), "1.50 ms");
         assert_eq!(group_thousands(-1000), "-1,000");
+    }
+
+    #[test]
+    fn a_median_prints_with_its_runs_range_in_the_table_and_the_json() {
+        let rows = [
+            Row::new("resume", Subject::Ours, "steady", 1.35, "ms").spread(1.27, 1.6),
+            Row::new("resume", Subject::Official, "steady", 1.24, "ms"),
+        ];
+        let text = table(&rows);
+        assert!(
+            text.lines().nth(1).is_some_and(|l| l.contains("1.35 ms (1.27–1.60)") && l.contains("1.24 ms  ")),
+            "{text}"
+        );
+        let json = to_json(&[], &rows, &[]);
+        assert_eq!(json["rows"][0]["spread"], serde_json::json!([1.27, 1.6]), "{json}");
+        assert_eq!(json["rows"][1]["spread"], serde_json::Value::Null, "{json}");
     }
 
     #[test]

@@ -105,13 +105,14 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     for &n in &counts {
         for (subject, note) in [(Subject::Ours, &ours_note), (Subject::Official, &official_note)] {
             if let Some(r) = results.iter().find(|r| r.n == n && r.subject == subject) {
-                rows.push(Row::new(FIGURE, subject, metric(n), r.first_get.median, "ms").note(note.clone()));
+                let (median, min, max) = (r.first_get.median, r.first_get.min, r.first_get.max);
+                rows.push(Row::new(FIGURE, subject, metric(n), median, "ms").spread(min, max).note(note.clone()));
             }
         }
         for subject in [Subject::Ours, Subject::Official] {
             let all = results.iter().find(|r| r.n == n && r.subject == subject).and_then(|r| r.all_polled);
             if let (Some(all), true) = (all, n > 1) {
-                rows.push(Row::new(FIGURE, subject, every_metric(n), all.median, "ms"));
+                rows.push(Row::new(FIGURE, subject, every_metric(n), all.median, "ms").spread(all.min, all.max));
             }
         }
     }
@@ -122,10 +123,10 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         {
             let note = format!(
                 "renderer main thread (CDP TaskDuration, thread ticks) ÷ tasks/get answers over {steady_ms} ms once every \
-                 handle was polled; median ({:.3}–{:.3}) of {runs} interleaved runs",
-                steady.min, steady.max
+                 handle was polled; median (min–max) of {runs} interleaved runs"
             );
-            rows.push(Row::new(FIGURE, subject, steady_metric(), steady.median, "ms").note(note));
+            let row = Row::new(FIGURE, subject, steady_metric(), steady.median, "ms");
+            rows.push(row.spread(steady.min, steady.max).note(note));
         }
     }
     rows.extend(steady_ratio(&results));
