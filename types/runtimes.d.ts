@@ -7,3 +7,7 @@ declare module "node:fs/promises" {
 declare namespace Deno {
   function readFile(path: URL): Promise<Uint8Array>;
 }
+
+// The official SDK's declarations (which mcp-tasks-web/app's bundled host bridge brings into the type
+// check) name Node's `Buffer` in one stdio parameter; only as a type, never as a value here.
+interface Buffer extends Uint8Array {}
