@@ -156,5 +156,6 @@ export async function showApp({ container, client, snapshot, sandbox, signal }) 
     frame.remove();
   };
   signal?.addEventListener("abort", close, { once: true });
+  if (signal?.aborted) close();
   return { frame, close };
 }

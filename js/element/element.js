@@ -573,6 +573,11 @@ function makeTaskElement() {
     #urls = [];
     /** @type {RenderContent} */
     #renderContent = null;
+    /**
+     * Ends the MCP App shown (`app-sandbox`), or its loading.
+     * @type {AbortController | null}
+     */
+    #app = null;
     #settledTold = false;
     #connected = false;
     /** @type {(() => void) | null} */
@@ -1108,11 +1113,33 @@ function makeTaskElement() {
       if (json === this.#resultJson) return;
       this.#resultJson = json;
       for (const url of this.#urls.splice(0)) URL.revokeObjectURL(url);
+      this.#app?.abort();
       const section = this.#p.result;
       section.textContent = "";
       show(section, !!result);
       if (!result || !w) return;
       setAttr(section, "data-error", result.error ? "" : null);
+      // `app-sandbox`: the tool's MCP App over the plain result, its module loaded only now.
+      const sandbox = this.getAttribute("app-sandbox");
+      const snapshot = sandbox && JSON.parse(this.#snapshotJson);
+      if (sandbox && snapshot?.ui?.resourceUri) {
+        const box = el("div", { part: "app" });
+        const app = new AbortController();
+        const signal = app.signal;
+        this.#app = app;
+        section.append(box);
+        import("./app.js")
+          .then((module) =>
+            module.showApp({
+              container: box,
+              client: /** @type {TaskClient} */ (this.#client),
+              snapshot,
+              sandbox,
+              signal,
+            }),
+          )
+          .catch((e) => signal.aborted || box.append(el("p", { role: "alert" }, e.message)));
+      }
       const render = this.#renderContent;
       const content = render && JSON.parse(this.#snapshotJson)?.result?.content;
       for (const [i, part] of result.parts.entries()) {

@@ -158,7 +158,7 @@ export const events = (page) => page.evaluate(() => window.host.events);
 // context (own IndexedDB) per test, and the host page tests/e2e/pages/element.html (see element.js).
 
 /** The policy the reference server serves pages under (server/src/http/statics.rs). */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-src http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
 
 /** Launches headless Chromium (no profile on disk); contexts come from `browser.newContext()`. */
 export function launchBrowser() {

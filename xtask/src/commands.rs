@@ -336,6 +336,8 @@ fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Packag
     // each file its modules import, once, and the module init() loads there (the card host's).
     let split = measure(&sizes::page_files(&package.dir, &["client.js", "element.js"], &package.element.wasm)?)?;
     let full = measure(&package.full_door_files())?;
+    let app = measure(&package.app_files())?;
+    let sandbox = measure(&package.sandbox_files())?;
     println!(
         "\nA host that imports only TaskClient (mcp-tasks-web, mcp-tasks-web/extension):\n{}",
         sizes::table(&client)
@@ -349,6 +351,11 @@ fn build_and_report(root: &Path, tools: &toolchain::BuildTools) -> Result<Packag
         "What either loads beside those when a 2025-11-25 server or record is met (the door with that flow):\n{}",
         sizes::table(&full)
     );
+    println!(
+        "What a page loads when it shows a task's MCP App (mcp-tasks-web/app, the official host bridge bundled; no budget):\n{}",
+        sizes::table(&app)
+    );
+    println!("What the host serves from the app sandbox's own origin (sandbox.html):\n{}", sizes::table(&sandbox));
     sizes::check_budget("the client (.wasm + its JS)", &client, sizes::CLIENT_GZIP_TARGET)?;
     sizes::check_budget(
         "the client with the element (.wasm + its JS + element.js)",

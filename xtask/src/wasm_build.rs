@@ -50,16 +50,21 @@ const CLIENT_ENTRY: &str = "js/driver/task_client.js";
 const CARD_HOST_ENTRY: &str = "js/driver/element_entry.js";
 /// The elements' module, shipped as `element.js` over `client.js` (stylesheet and code minified).
 const ELEMENT_SOURCE: &str = "js/element/element.js";
+/// `mcp-tasks-web/app`, shipped as `app.js`: a task's MCP App, bundled with the official host bridge
+/// (`@modelcontextprotocol/ext-apps`'s `app-bridge` and what it imports), loaded only when an app is met.
+const APP_SOURCE: &str = "js/element/app.js";
 /// The shipped JS that stays a file of its own in pkg/, as written (bar its `#pkg/` imports): the
 /// entries over the client build (the Node, Deno and workerd ones, which load its full door too, and
-/// `mcp-tasks-web/extension`), the edge runtimes' stores and the React types' runtime module.
-pub(crate) const OWN_FILES: [&str; 6] = [
+/// `mcp-tasks-web/extension`), the edge runtimes' stores, the React types' runtime module and the MCP
+/// App sandbox proxy's script (beside `sandbox.html`, from pkg-template/).
+pub(crate) const OWN_FILES: [&str; 7] = [
     "js/entries/node.mjs",
     "js/entries/deno.mjs",
     "js/entries/workerd.mjs",
     "js/entries/extension.js",
     "js/store/stores.js",
     "js/element/react.js",
+    "js/element/sandbox.js",
 ];
 /// The folder of every JS source the package ships, bundled or not.
 pub(crate) const JS_DIR: &str = "js";
@@ -120,6 +125,16 @@ impl Package {
         ]
     }
 
+    /// What a page loads when it shows a task's MCP App (`mcp-tasks-web/app`, on demand): app.js.
+    pub fn app_files(&self) -> [PathBuf; 1] {
+        [self.dir.join(file_name(APP_SOURCE))]
+    }
+
+    /// What the host serves from the sandbox's own origin for an MCP App: sandbox.html and sandbox.js.
+    pub fn sandbox_files(&self) -> [PathBuf; 2] {
+        [self.dir.join("sandbox.html"), self.dir.join("sandbox.js")]
+    }
+
     /// Every build's files, for the checks that read each module (its `env` imports).
     pub fn builds(&self) -> [&Pkg; 4] {
         [&self.client, &self.client_full, &self.element, &self.element_full]
@@ -162,6 +177,10 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
     copy_own(root, ELEMENT_SOURCE, &staged)?;
     minify_stylesheet(tools, &staged)?;
     minify_into(tools, &staged, &element_js, &Minify { source_map: true, ..Minify::default() })?;
+    // app.js: the official host bridge and what it imports, bundled (no map: its sources are the SDK's).
+    let app_js = dir.join(file_name(APP_SOURCE));
+    minify_into(tools, &root.join(APP_SOURCE), &app_js, &Minify { bundle: true, ..Minify::default() })
+        .context(format!("bundling {APP_SOURCE} with @modelcontextprotocol/ext-apps"))?;
     Ok(Package { dir, client, client_full, element, element_full })
 }
 
@@ -599,8 +618,8 @@ fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::{
-        as_in_package, file_name, keep_class_names, split_stylesheet, CARD_HOST_ENTRY, CLIENT_ENTRY, ELEMENT_SOURCE,
-        JS_DIR, OWN_FILES,
+        as_in_package, file_name, keep_class_names, split_stylesheet, APP_SOURCE, CARD_HOST_ENTRY, CLIENT_ENTRY,
+        ELEMENT_SOURCE, JS_DIR, OWN_FILES,
     };
 
     #[test]
@@ -646,7 +665,7 @@ mod tests {
                 modules += 1;
                 let relative = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
                 let in_js = relative.strip_prefix("js/").unwrap_or(&relative);
-                let shipped = [CLIENT_ENTRY, CARD_HOST_ENTRY, ELEMENT_SOURCE].contains(&relative.as_str())
+                let shipped = [CLIENT_ENTRY, CARD_HOST_ENTRY, ELEMENT_SOURCE, APP_SOURCE].contains(&relative.as_str())
                     || OWN_FILES.contains(&relative.as_str())
                     || driver.contains(&format!("\"../{in_js}\""))
                     || driver.contains(&format!("\"./{}\"", file_name(&relative)));

@@ -7,8 +7,9 @@ use axum::http::{Response, StatusCode};
 
 /// The policy pages are served with: no inline script, wasm allowed, connections to this origin and to
 /// loopback servers on any port (the demo can be pointed at another MCP server on this machine with
-/// `?server=`, such as the interop peers).
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
+/// `?server=`, such as the interop peers), and frames from loopback origins only: an MCP App's sandbox
+/// (`mcp-tasks-web/app`), which must be served from another origin than the page.
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-src http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
 
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {

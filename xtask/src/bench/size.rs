@@ -31,6 +31,10 @@ use crate::{sizes, wasm_build};
 const FIGURE: &str = "size";
 /// The door with the 2025-11-25 flow, loaded on demand.
 const FULL_DOOR: &str = "client's full door";
+/// `mcp-tasks-web/app`, loaded when a task's MCP App is shown.
+const APP: &str = "MCP App bridge";
+/// The sandbox proxy the host serves from another origin for an MCP App.
+const SANDBOX: &str = "MCP App sandbox";
 
 /// The host program bundled as the official requester.
 const OFFICIAL_ENTRY: &str = "xtask/bench-fixtures/official-requester.mjs";
@@ -62,6 +66,8 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     files.extend(package.client_files().into_iter().map(|f| ("client", f)));
     files.extend([&package.client_full.wasm, &package.client_full.js].map(|f| (FULL_DOOR, f.clone())));
     files.extend(package.element_files().into_iter().map(|f| ("client + element", f)));
+    files.extend(package.app_files().into_iter().map(|f| (APP, f)));
+    files.extend(package.sandbox_files().into_iter().map(|f| (SANDBOX, f)));
     files.push(("official", official.bundle.clone()));
     let measured = measure(&files)?;
 
@@ -74,6 +80,8 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         ("client", Subject::Ours, "client: what `import \"mcp-tasks-web\"` loads, pkg/client_bg.wasm + client.js (the door: cargo → wasm-bindgen → wasm-opt -Os, rerelooped and -Oz, no cargo features; the JS driver bundled with its glue); each file compressed on its own"),
         (FULL_DOOR, Subject::Ours, "the client's full door: what it loads when a 2025-11-25 server or record is met, pkg/client_full_bg.wasm + client_full.js (feature `legacy`); not a budget, a 2026-07-28 host never loads it"),
         ("client + element", Subject::Ours, "client + element: what `mcp-tasks-web/element` loads, pkg/mcp_tasks_web_bg.wasm + client.js + element.js (feature `element`)"),
+        (APP, Subject::Ours, "the MCP App bridge: what `mcp-tasks-web/app` loads when a task's app is shown, pkg/app.js (@modelcontextprotocol/ext-apps AppBridge with its imports, bundled); no budget, never part of the base download"),
+        (SANDBOX, Subject::Ours, "the MCP App sandbox: pkg/sandbox.html + sandbox.js, served by the host from the sandbox's own origin; no budget"),
     ];
     let official_note = format!(
         "{versions} + the host code in {OFFICIAL_ENTRY}, one esbuild {} bundle (minified, browser, ESM, tree-shaken)",
