@@ -68,6 +68,11 @@ export interface McpTaskElement extends HTMLElement {
    * block (what it shows is the host's responsibility), anything else leaves the card's.
    */
   renderContent: ((content: unknown, index: number) => Node | null | undefined) | null;
+  /*
+   * Attribute `app-sandbox="<URL of sandbox.html>"` (no property): a settled task whose tool declares an
+   * MCP App (`snapshot.ui.resourceUri`) shows the app with its result above the plain result, through
+   * `mcp-tasks-web/app` (imported then, never before); docs/element.md, "MCP Apps".
+   */
   addEventListener<K extends keyof McpTaskElementEventMap>(type: K, listener: (this: McpTaskElement, ev: McpTaskElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof McpTaskElementEventMap>(type: K, listener: (this: McpTaskElement, ev: McpTaskElementEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
