@@ -575,9 +575,9 @@ function makeTaskElement() {
     #renderContent = null;
     /**
      * Ends the MCP App shown (`app-sandbox`), or its loading.
-     * @type {AbortController | null}
+     * @type {AbortController | undefined}
      */
-    #app = null;
+    #app;
     #settledTold = false;
     #connected = false;
     /** @type {(() => void) | null} */
@@ -1121,13 +1121,13 @@ function makeTaskElement() {
       setAttr(section, "data-error", result.error ? "" : null);
       // `app-sandbox`: the tool's MCP App over the plain result, its module loaded only now.
       const sandbox = this.getAttribute("app-sandbox");
-      const snapshot = sandbox && JSON.parse(this.#snapshotJson);
-      if (sandbox && snapshot?.ui?.resourceUri) {
+      const snapshot = JSON.parse(this.#snapshotJson);
+      if (sandbox && snapshot.ui?.resourceUri) {
         const box = el("div", { part: "app" });
         const app = new AbortController();
-        const signal = app.signal;
         this.#app = app;
         section.append(box);
+        // Why an app is not shown, in words (`AppError`); an abort leaves the box, already gone.
         import("./app.js")
           .then((module) =>
             module.showApp({
@@ -1135,13 +1135,15 @@ function makeTaskElement() {
               client: /** @type {TaskClient} */ (this.#client),
               snapshot,
               sandbox,
-              signal,
+              signal: app.signal,
             }),
           )
-          .catch((e) => signal.aborted || box.append(el("p", { role: "alert" }, e.message)));
+          .catch((e) => {
+            box.textContent = e.message;
+          });
       }
       const render = this.#renderContent;
-      const content = render && JSON.parse(this.#snapshotJson)?.result?.content;
+      const content = render && snapshot.result?.content;
       for (const [i, part] of result.parts.entries()) {
         const own = content?.[i] && render?.(content[i], i);
         if (own) {
