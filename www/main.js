@@ -10,6 +10,10 @@
 // `cargo xtask demo` opens, with a second reference server) the page opens a second client, a switch
 // picks which server the buttons call, and the side list shows both servers' tasks as one list.
 //
+// A tool with an MCP App (`report`) is called with its `_meta.ui` from `listTools()`, and its card has
+// `app-sandbox`: the package's sandbox.html from the other loopback name (localhost beside 127.0.0.1),
+// so the app runs on another origin than this page, as the Apps spec asks.
+//
 // Loaded from a file, never inline, and it sets no inline styles: the server's CSP forbids both.
 // `window.demo` (`{ ready, error, client, clients }`) lets the end-to-end test wait for the page.
 
@@ -28,6 +32,8 @@ const demo = { ready: false, error: null, client: null, clients: [] };
 window.demo = demo;
 /** The client each task or call id belongs to (the first client for anything not recorded). */
 const owners = new Map();
+/** Each client's tools' `_meta.ui` by tool name (their MCP Apps), from `listTools()`. */
+const toolApps = new WeakMap();
 const ownerOf = (id) => owners.get(id) ?? demo.client;
 /** The client the tool buttons call: the picked server's. */
 let picked = 0;
@@ -198,6 +204,11 @@ const PRESETS = [
     id: "tool_error", tool: "tool_error", args: {},
     en: { name: "Tool error", desc: "Ends with an error result", prompt: "Push the image" },
     th: { name: "เครื่องมือผิดพลาด", desc: "จบด้วยผลลัพธ์ที่ผิดพลาด", prompt: "พุชอิมเมจ" },
+  },
+  {
+    id: "report", tool: "report", args: { seconds: 3, title: "Weekly report" },
+    en: { name: "Report with an app", desc: "Its MCP App shows the result", prompt: "Write the weekly report" },
+    th: { name: "รายงานพร้อมแอป", desc: "แอป MCP แสดงผลลัพธ์", prompt: "เขียนรายงานประจำสัปดาห์" },
   },
   {
     id: "echo", tool: "echo", args: { text: "Hello, MCP!" },
@@ -482,6 +493,8 @@ function attachTask(turn, snapshot, leadKey, client = ownerOf(snapshot.taskId)) 
   const card = document.createElement("mcp-task");
   card.client = client;
   card.taskId = snapshot.taskId;
+  const sandbox = appSandboxUrl();
+  if (sandbox) card.setAttribute("app-sandbox", sandbox);
   turn.card = card;
   turn.taskId = snapshot.taskId;
   turn.li.dataset.taskId = snapshot.taskId;
@@ -494,6 +507,35 @@ function attachTask(turn, snapshot, leadKey, client = ownerOf(snapshot.taskId)) 
   bubbles.set(snapshot.taskId, turn);
   maybeAnswerHostRequests(snapshot);
   return card;
+}
+
+/**
+ * The package's sandbox.html on this page's other loopback name (an MCP App's document must not share
+ * the page's origin); null when the page is not on loopback.
+ */
+function appSandboxUrl() {
+  const other = { "127.0.0.1": "localhost", localhost: "127.0.0.1" }[location.hostname];
+  if (!other) return null;
+  const url = new URL("/pkg/sandbox.html", location.href);
+  url.hostname = other;
+  return url.href;
+}
+
+/** Reads `client`'s tools once, keeping each one's `_meta.ui`; a server without tools/list has none. */
+async function learnToolApps(client) {
+  const apps = new Map();
+  toolApps.set(client, apps);
+  try {
+    let cursor;
+    for (let page = 0; page < 10; page += 1) {
+      const listed = await client.listTools({ cursor });
+      for (const tool of listed.tools) if (tool?._meta?.ui) apps.set(tool.name, tool._meta.ui);
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+  } catch {
+    // No apps then: the tools are still called, and their results shown as the card draws them.
+  }
 }
 
 function showInlineResult(turn, toolName, result) {
@@ -559,7 +601,8 @@ async function startPreset(preset) {
   scrollIntoViewGently(turn.li);
   pendingCalls += 1;
   try {
-    const outcome = await client.callTool(preset.tool, preset.args);
+    const ui = toolApps.get(client)?.get(preset.tool);
+    const outcome = await client.callTool(preset.tool, preset.args, ui ? { ui } : {});
     turn.body.classList.remove("is-pending");
     if (outcome.kind === "task") {
       const id = outcome.task.taskId;
@@ -797,6 +840,7 @@ async function start() {
   demo.client = client;
   demo.clients = clients;
   for (const each of clients) watch(each);
+  await Promise.all(clients.map(learnToolApps));
 
   // Re-create the conversation from what the clients restored, oldest first.
   const restored = clients

@@ -7,6 +7,8 @@
 // The app's document runs in the sandbox proxy (sandbox.html, served by the host on an origin of its
 // own), in an inner frame without `allow-same-origin`; its calls back to the server go through the
 // same TaskClient, so they carry the host's headers.
+// First: zod set to jitless before the SDK's modules build their schemas.
+import "./app_jitless.js";
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 /**

@@ -1,7 +1,8 @@
 // The demo host page (www/) in headless Chromium, as a newcomer sees it: at 1280×800 and on a 375×740
 // phone it starts a build (working), a staging deploy (input: the approval form), approves it, lets the
-// build finish and the page answer `ask_model`'s sampling and roots requests itself (completed), then
-// reloads and checks every task still has its card. Full-page screenshots of the three states go to
+// build finish and the page answer `ask_model`'s sampling and roots requests itself (completed), runs the
+// report whose MCP App shows its result from another origin, then reloads and checks every task still
+// has its card (and the report its app). Full-page screenshots of the three states go to
 // target/screenshots/demo/ (the path is printed). Fails on any page error, console error or CSP
 // violation, and on horizontal overflow at phone width.
 //
@@ -78,6 +79,19 @@ function cardStatus(page, taskId, status, timeout = 20_000) {
   );
 }
 
+/** The report app's text once its document (in the card's sandbox frame) drew the task's result. */
+async function appShown(page) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const outer = page.frames().find((f) => f.url().endsWith("/pkg/sandbox.html"));
+    const inner = outer?.childFrames()[0];
+    const text = await inner?.evaluate(() => (document.body?.dataset.result === "shown" ? document.body.innerText : null)).catch(() => null);
+    if (outer && text) return { text, sandboxOrigin: new URL(outer.url()).origin };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("the report's MCP App did not show the task's result within 15 s");
+}
+
 async function noHorizontalOverflow(page, where) {
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
@@ -138,18 +152,25 @@ for (const { name, options } of VIEWPORTS) {
       assert.match(answer, /file:\/\/\/demo/, "the page answered the roots request");
       await page.locator(`button[data-preset="echo"]`).click();
       await page.locator(".inline-result").last().waitFor({ timeout: 10_000 });
+      // The report's MCP App shows its result, from the other loopback name's sandbox.
+      const report = await startTool(page, "report");
+      await cardStatus(page, report, "completed");
+      const app = await appShown(page);
+      assert.match(app.text, /Weekly report: 3 tasks done, 1 open/, "the report's app shows the task's result");
+      assert.notEqual(app.sandboxOrigin, new URL(server.base).origin, "the app's sandbox is on another origin");
       await shoot(page, `${name}-completed`);
       if (phone) await noHorizontalOverflow(page, "at 375 px with results");
 
       // Reload: every task has its card again, restored from IndexedDB.
       await page.reload();
       await ready(page);
-      for (const id of [build, deploy, ask]) {
+      for (const id of [build, deploy, ask, report]) {
         await page.locator(`li[data-task-id="${id}"] mcp-task`).waitFor({ timeout: 10_000 });
         await cardStatus(page, id, "completed", 10_000);
       }
       const order = await page.evaluate(() => [...document.querySelectorAll("li[data-task-id]")].map((li) => li.dataset.taskId));
-      assert.deepEqual(order, [build, deploy, ask], "restored bubbles are oldest first");
+      assert.deepEqual(order, [build, deploy, ask, report], "restored bubbles are oldest first");
+      assert.match((await appShown(page)).text, /Weekly report: 3 tasks done, 1 open/, "the app is back after the reload");
       if (phone) await noHorizontalOverflow(page, "at 375 px after the reload");
 
       // The language switch sets the document language, and the cards follow it with their own words.

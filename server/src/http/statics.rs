@@ -11,6 +11,19 @@ use axum::http::{Response, StatusCode};
 /// (`mcp-tasks-web/app`), which must be served from another origin than the page.
 pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob:; connect-src 'self' http://127.0.0.1:* http://localhost:*; frame-src http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'";
 
+/// The policy of the package's MCP App sandbox (`sandbox.html`, `sandbox.js`), as docs/element.md asks
+/// hosts to serve it: framed by loopback pages only (the demo frames it from the other loopback name),
+/// inline script and style for the app's document, no connections. An app inherits it.
+pub const SANDBOX_CSP: &str = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; font-src 'self'; frame-ancestors http://127.0.0.1:* http://localhost:*";
+
+/// The policy `path` is served with: the sandbox's for the package's sandbox files, else [`CSP`].
+fn policy(path: &Path) -> &'static str {
+    match path.file_name().and_then(|n| n.to_str()) {
+        Some("sandbox.html" | "sandbox.js") => SANDBOX_CSP,
+        _ => CSP,
+    }
+}
+
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "html" => "text/html; charset=utf-8",
@@ -51,7 +64,7 @@ pub async fn serve(root: &Path, url_path: &str) -> Response<Body> {
         Ok(bytes) => Response::builder()
             .status(StatusCode::OK)
             .header("content-type", content_type(&path))
-            .header("content-security-policy", CSP)
+            .header("content-security-policy", policy(&path))
             .header("x-content-type-options", "nosniff")
             .header("cache-control", "no-cache")
             .body(Body::from(bytes))
@@ -62,8 +75,17 @@ pub async fn serve(root: &Path, url_path: &str) -> Response<Body> {
 
 #[cfg(test)]
 mod tests {
-    use super::resolve;
+    use super::{policy, resolve, CSP, SANDBOX_CSP};
     use std::path::Path;
+
+    #[test]
+    fn the_app_sandbox_may_be_framed_by_loopback_pages_and_nothing_else_is() {
+        assert_eq!(policy(Path::new("/pkg/sandbox.html")), SANDBOX_CSP);
+        assert_eq!(policy(Path::new("/pkg/sandbox.js")), SANDBOX_CSP);
+        assert_eq!(policy(Path::new("/www/index.html")), CSP);
+        assert!(CSP.contains("frame-ancestors 'none'"));
+        assert!(SANDBOX_CSP.contains("frame-ancestors http://127.0.0.1:* http://localhost:*"));
+    }
 
     #[test]
     fn paths_stay_under_the_root() {
