@@ -3,7 +3,9 @@
 // server here, beside a reference server on another port: the page reaches /mcp cross-origin, through the
 // server's CORS for loopback origins. Chromium then uses each app like a person: start `deploy`, see the
 // <mcp-task> card ask for approval, reload with the form shown, answer, reload while it works, see it
-// complete. Each app's production bundle (the JS and .wasm the page loaded) is printed, raw and gzip -9.
+// complete. The apps host (tests/hosts/apps-host) instead runs `report` and draws its MCP App itself with
+// the official SDK, through the package's sandbox.html on a second loopback origin. Each app's production
+// bundle (the JS and .wasm the page loaded) is printed, raw and gzip -9.
 //
 // Needs the tarball, the server binary ($MCP_TASKS_SERVER or target/debug) and /usr/bin/chromium; the
 // installs reach the npm registry, everything else stays on 127.0.0.1.
@@ -42,8 +44,8 @@ const APPS = [
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 
-/** Serves `serve` (see APPS) from `dir` on a free loopback port; resolves with `{ origin, close }`. */
-async function serveApp(dir, serve) {
+/** Serves `serve` (see APPS) from `dir` on a free loopback port, with `headers` on every file; resolves with `{ origin, close }`. */
+async function serveApp(dir, serve, headers = {}) {
   const server = createServer(async (request, response) => {
     try {
       const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
@@ -54,7 +56,7 @@ async function serveApp(dir, serve) {
       const target = prefix.endsWith("/") ? join(base, wanted.slice(prefix.length)) : base;
       if (!target.startsWith(base)) throw new Error("outside what the app serves");
       const body = await readFile(target);
-      response.writeHead(200, { "content-type": TYPES[extname(target)] ?? "application/octet-stream", "cache-control": "no-store" });
+      response.writeHead(200, { "content-type": TYPES[extname(target)] ?? "application/octet-stream", "cache-control": "no-store", ...headers });
       response.end(body);
     } catch {
       response.writeHead(404, { "content-type": "text/plain" });
@@ -209,6 +211,83 @@ for (const app of APPS) {
     }
   });
 }
+
+/** The app frame (the inner frame of the sandbox at `sandbox`) once the report app drew a result. */
+async function appFrame(page, sandbox) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const outer = page.frames().find((f) => f.url() === sandbox);
+    const inner = outer?.childFrames()[0];
+    if (inner && (await inner.evaluate(() => document.body?.dataset.result === "shown").catch(() => false))) return { outer, inner };
+  }
+  throw new Error(`no MCP App from ${sandbox} showed a result within 15 s`);
+}
+
+// A host that draws the app itself (tests/hosts/apps-host): the report task's card has no app-sandbox;
+// the page feeds the app to the official AppBridge, through the package's sandbox.html served from a
+// second loopback origin with the headers docs/element.md asks for.
+test("apps-host: draws the report task's MCP App itself with the official SDK, again after a reload with no new tools/call", { timeout: 300_000 }, async () => {
+  const dir = join(ROOT, "tests/hosts/apps-host");
+  await installTarball(dir);
+  npm(dir, ["run", "build"]);
+  const site = await serveApp(dir, { "/": "dist/" });
+  const csp = `default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; font-src 'self'; frame-ancestors ${site.origin}`;
+  const sandboxSite = await serveApp(
+    dir,
+    { "/sandbox.html": "node_modules/mcp-tasks-web/sandbox.html", "/sandbox.js": "node_modules/mcp-tasks-web/sandbox.js" },
+    { "content-security-policy": csp, "x-content-type-options": "nosniff" },
+  );
+  const sandbox = `${sandboxSite.origin}/sandbox.html`;
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    const loaded = [];
+    page.on("console", (m) => {
+      const where = m.location()?.url ?? "";
+      if (m.type() === "error" && new URL(where || "about:blank").pathname !== "/favicon.ico") errors.push(`console.error: ${m.text()} (${where})`);
+    });
+    page.on("pageerror", (e) => errors.push(`pageerror: ${e?.stack ?? e}`));
+    page.on("response", async (r) => {
+      const url = new URL(r.url());
+      if (url.origin !== site.origin || !/\.(m?js|wasm)$/.test(url.pathname)) return;
+      loaded.push({ path: url.pathname, body: await r.body().catch(() => Buffer.alloc(0)) });
+    });
+    const calls = () => reference.lines("tools/call", "report").length;
+    const before = calls();
+    await page.goto(`${site.origin}/index.html?${new URLSearchParams({ mcp: reference.url, sandbox })}`);
+    await page.getByRole("button", { name: "Write the release report" }).click({ timeout: 20_000 });
+    await page.locator("mcp-task").first().waitFor({ timeout: 10_000 });
+    const taskId = await page.evaluate(() => document.querySelector("mcp-task").taskId);
+    await untilStatus(page, taskId, "completed");
+
+    // The app, drawn by the page in the sandbox's frames, shows the task's result.
+    const { outer, inner } = await appFrame(page, sandbox);
+    assert.equal(await inner.evaluate(() => document.getElementById("title").textContent), "Release report");
+    assert.equal(await inner.evaluate(() => document.getElementById("state").textContent), "Release report: 3 tasks done, 1 open");
+    assert.equal(await outer.evaluate(() => location.origin), sandboxSite.origin, "the sandbox runs on its own origin");
+    assert.notEqual(sandboxSite.origin, site.origin);
+    assert.equal(await inner.evaluate(() => origin), "null", "the app's document has an opaque origin");
+    assert.equal(await page.locator("mcp-task iframe").count(), 0, "the card drew no app: the page did");
+    assert.equal(calls(), before + 1, "one tools/call of report");
+    const js = loaded.filter((l) => !l.path.endsWith(".wasm"));
+    const wasm = loaded.filter((l) => l.path.endsWith(".wasm"));
+    const total = (list) => ({ raw: list.reduce((n, l) => n + l.body.length, 0), gzip: list.reduce((n, l) => n + gzipSync(l.body, { level: 9 }).length, 0) });
+    sizes.push({ name: "apps-host", js: total(js), wasm: total(wasm) });
+
+    // After a reload the task comes back from the store, and the app is drawn again from its snapshot.
+    await page.reload();
+    const again = await appFrame(page, sandbox);
+    assert.equal(await again.inner.evaluate(() => document.getElementById("state").textContent), "Release report: 3 tasks done, 1 open");
+    assert.equal(await page.evaluate(() => document.querySelector("mcp-task").snapshot.restored), true, "drawn from the restored task");
+    assert.equal(calls(), before + 1, "the reload sent no tools/call");
+    assert.equal(await page.locator("iframe").count(), 1, "one app: the restored task's, not a copy");
+    assert.deepEqual(errors, [], "no console or page errors in apps-host");
+  } finally {
+    await context.close();
+    await site.close();
+    await sandboxSite.close();
+  }
+});
 
 // The README's Quick start runs the Vite + React app with `npm run dev`: Vite's dev server pre-bundles
 // dependencies into node_modules/.vite/deps/, so the glue's relative .wasm URL must survive that too.

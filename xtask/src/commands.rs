@@ -19,7 +19,8 @@ use crate::{
 const PKG_REFS: &str = "pkg/package.json references only files in pkg/ and types every JS export";
 const PACK: &str = "npm pack of pkg/ (target/pack/mcp-tasks-web.tgz)";
 const PACKAGE_LINT: &str = "publint and attw report nothing on the tarball";
-const HOSTS: &str = "host apps built from the tarball in Chromium: Vite + React, webpack, import map (tests/hosts)";
+const HOSTS: &str =
+    "host apps built from the tarball in Chromium: Vite + React, webpack, import map, MCP App host (tests/hosts)";
 
 /// `cargo xtask build`: toolchain, pkg/, size table, and the `env`-import gate.
 pub fn build(root: &Path) -> Result<()> {

@@ -41,7 +41,7 @@ commands:
                     files git tracks; the wasm number tests in Node.js; build pkg/ and check
                     it; pack it, publint + attw on
                     the tarball, and the host apps (tests/hosts: Vite + React, webpack, import
-                    map) built from it; the end-to-end tests in each engine; the official
+                    map, an MCP App host) built from it; the end-to-end tests in each engine; the official
                     conformance suite and the ext-tasks interop check
                     against the reference server; the interop matrix (TaskClient against
                     servers on real SDKs, tests/interop/matrix); ends with a line per engine
