@@ -42,6 +42,27 @@ const APPS = [
   },
 ];
 
+/**
+ * Watches `page`: its console errors and uncaught errors (`errors`), and the JS and .wasm it loaded from
+ * `origin` (`loaded`, each `{ path, status, body }`).
+ */
+function watchPage(page, origin) {
+  const errors = [];
+  const loaded = [];
+  // The browser asks for /favicon.ico on its own; these apps have none, and that is not their error.
+  page.on("console", (m) => {
+    const where = m.location()?.url ?? "";
+    if (m.type() === "error" && new URL(where || "about:blank").pathname !== "/favicon.ico") errors.push(`console.error: ${m.text()} (${where})`);
+  });
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e?.stack ?? e}`));
+  page.on("response", async (r) => {
+    const url = new URL(r.url());
+    if (url.origin !== origin || !/\.(m?js|wasm)$/.test(url.pathname)) return;
+    loaded.push({ path: url.pathname, status: r.status(), body: await r.body().catch(() => Buffer.alloc(0)) });
+  });
+  return { errors, loaded };
+}
+
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 
 /** Serves `serve` (see APPS) from `dir` on a free loopback port, with `headers` on every file; resolves with `{ origin, close }`. */
@@ -138,19 +159,7 @@ async function drive(name, origin, { measure = false, react = false } = {}) {
     });
     const statuses = () => page.evaluate(() => window.__statuses);
     const page = await context.newPage();
-    const errors = [];
-    const loaded = [];
-    // The browser asks for /favicon.ico on its own; these apps have none, and that is not their error.
-    page.on("console", (m) => {
-      const where = m.location()?.url ?? "";
-      if (m.type() === "error" && new URL(where || "about:blank").pathname !== "/favicon.ico") errors.push(`console.error: ${m.text()} (${where})`);
-    });
-    page.on("pageerror", (e) => errors.push(`pageerror: ${e?.stack ?? e}`));
-    page.on("response", async (r) => {
-      const url = new URL(r.url());
-      if (url.origin !== origin || !/\.(m?js|wasm)$/.test(url.pathname)) return;
-      loaded.push({ path: url.pathname, status: r.status(), body: await r.body().catch(() => Buffer.alloc(0)) });
-    });
+    const { errors, loaded } = watchPage(page, origin);
     await page.goto(`${origin}/index.html?mcp=${encodeURIComponent(reference.url)}`);
     await page.getByRole("button", { name: DEPLOY }).click({ timeout: 20_000 }); // enabled once the client opened
     await page.locator("mcp-task").first().waitFor({ timeout: 10_000 });
@@ -240,18 +249,7 @@ test("apps-host: draws the report task's MCP App itself with the official SDK, a
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    const errors = [];
-    const loaded = [];
-    page.on("console", (m) => {
-      const where = m.location()?.url ?? "";
-      if (m.type() === "error" && new URL(where || "about:blank").pathname !== "/favicon.ico") errors.push(`console.error: ${m.text()} (${where})`);
-    });
-    page.on("pageerror", (e) => errors.push(`pageerror: ${e?.stack ?? e}`));
-    page.on("response", async (r) => {
-      const url = new URL(r.url());
-      if (url.origin !== site.origin || !/\.(m?js|wasm)$/.test(url.pathname)) return;
-      loaded.push({ path: url.pathname, body: await r.body().catch(() => Buffer.alloc(0)) });
-    });
+    const { errors, loaded } = watchPage(page, site.origin);
     const calls = () => reference.lines("tools/call", "report").length;
     const before = calls();
     await page.goto(`${site.origin}/index.html?${new URLSearchParams({ mcp: reference.url, sandbox })}`);
