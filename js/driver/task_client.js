@@ -667,6 +667,10 @@ export class TaskClient {
    * @returns {Promise<StepResult>}
    */
   async step() {
+    // The first door, which a client that polls by itself may run on, has no step mode to refuse it.
+    if (this.#options.autoPoll !== false) {
+      throw usage("step() drives a client opened with autoPoll: false; this client polls by itself");
+    }
     // `null` when the store failed: the door keeps the records it holds. A closed client reads
     // nothing (its store is closed): the door refuses the step.
     return this.#ask({ e: "step" }, this.#closed ? null : await this.#readAll());
