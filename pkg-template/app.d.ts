@@ -34,8 +34,11 @@ export interface ShowAppOptions {
   container: Element | ShadowRoot;
   /** The client the task lives in: it reads the app's resource and carries the app's calls to the server. */
   client: TaskClient;
-  /** The task, settled with a result, whose `ui.resourceUri` names the app. */
-  snapshot: TaskSnapshot;
+  /**
+   * The task, settled with a result, whose `ui.resourceUri` names the app; for a tool that answered at
+   * once, `{ toolName, ui, result }` (the tool's `_meta.ui` from `listTools()` and `callTool`'s result).
+   */
+  snapshot: Pick<TaskSnapshot, "toolName" | "ui" | "result">;
   /** The URL of the host's sandbox.html (shipped in this package), served from another origin than the page. */
   sandbox: string | URL;
   /** Aborts the resource read, and closes the app once shown. */

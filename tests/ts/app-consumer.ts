@@ -9,7 +9,10 @@ export async function show(container: HTMLElement, signal: AbortSignal): Promise
   const { tools } = await client.listTools();
   const ui = (tools.find((t) => t.name === "report")?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui;
   const out = await client.callTool("report", {}, { ui });
-  if (out.kind !== "task") return "no_app";
+  if (out.kind !== "task") {
+    // A tool that answered at once: its app is shown with that result.
+    return showApp({ container, client, snapshot: { toolName: "report", ui: ui ?? null, result: out.result }, sandbox: "https://sandbox.example/sandbox.html" });
+  }
   const done = await client.wait(out.task.taskId);
   const mime: "text/html;profile=mcp-app" = APP_MIME_TYPE;
   void mime;
