@@ -1,4 +1,4 @@
-// The door protocol as the driver (js/driver/task_client.js) speaks it, version 1 (`DOOR_VERSION`
+// The door protocol as the driver (js/driver/task_client.js) speaks it, version 3 (`DOOR_VERSION`
 // there, `door::VERSION` in Rust): the events it feeds `ClientDoor.handle` (`enum Event`, decoded in
 // src/door/protocol/event.rs) and the effects the door returns (`enum Effect`, encoded in
 // src/door/protocol/effect.rs), with what each host call's `done` carries. docs/door.md is the
@@ -48,6 +48,9 @@ export type QueryEvent =
 
 /** Host calls settled later, by a `done` effect (`#ask`): the event is kept for a hand-over. */
 export type AskEvent =
+  // Parts with `more` before open() resolves (the first page's) and after it (the rest), then one
+  // without: until then the door defers `wait`/`respond`/`cancel`/`forget` of an id it does not hold
+  // (docs/door.md, calling rule 8).
   | { e: "restore"; leader: boolean; more?: true; sizes?: Sizes }
   | { e: "step"; sizes?: Sizes | null }
   | { e: "call"; name: string; arguments: unknown; ask: boolean; inputSchema: unknown; ui: unknown }

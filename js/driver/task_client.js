@@ -164,7 +164,7 @@ const REPLIES = { answer: 1, chunk: 1, failed: 1, written: 1, put_if: 1, got: 1,
 const UTF8 = new TextEncoder();
 
 /** The door protocol's version this driver speaks (`VERSION` in src/door/protocol/mod.rs, docs/door.md). */
-const DOOR_VERSION = 2;
+const DOOR_VERSION = 3;
 
 /** The door and this driver do not speak the same door protocol (docs/door.md): a `ProtocolError`. */
 const protocolError = (/** @type {string} */ message) => clientError(message, "ProtocolError", null, false);
@@ -517,6 +517,22 @@ export class TaskClient {
     // The door's refusal of a part (a hand-over whose door could not load): open() fails with it.
     /** @type {unknown} */
     let refused;
+    // Each page goes in parts of at most RESTORE_PART records (a host store lists everything as its
+    // first page); a closed client reads no more.
+    const inParts = async (/** @type {string[]} */ listed) => {
+      for (let at = 0; at < listed.length && !client.#closed; at += RESTORE_PART * 2) {
+        const part = listed.slice(at, at + RESTORE_PART * 2);
+        await client.#ask({ e: "restore", leader: held, more: true }, part).catch((/** @type {unknown} */ e) => {
+          // biome-ignore lint/suspicious/noAssignInExpressions: the refusal is thrown and remembered as one.
+          throw (refused = e);
+        });
+      }
+    };
+    /**
+     * The key the first page ended at, when more may follow.
+     * @type {string | undefined}
+     */
+    let after;
     try {
       // Records the previous release stored under its bare keys move to this release's first.
       // The door answers within the call (a door handed over meanwhile answers nothing: then this
@@ -529,20 +545,11 @@ export class TaskClient {
         await records.delete(from);
       }
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
-      // Each page goes in parts of at most RESTORE_PART records (a host store lists everything as its
-      // first page). Should a page not be read, the door ends the restore with the parts it has.
-      const inParts = async (/** @type {string[]} */ listed) => {
-        for (let at = 0; at < listed.length; at += RESTORE_PART * 2) {
-          const part = listed.slice(at, at + RESTORE_PART * 2);
-          await client.#ask({ e: "restore", leader: held, more: true }, part).catch((/** @type {unknown} */ e) => {
-            // biome-ignore lint/suspicious/noAssignInExpressions: the refusal is thrown and remembered as one.
-            throw (refused = e);
-          });
-        }
-      };
       const page = await records.listPage(prefix, undefined, firstPage);
       await inParts(page);
-      if (page.length === firstPage * 2) await eachPage(records, prefix, page[page.length - 2], inParts);
+      if (page.length === firstPage * 2) after = page[page.length - 2];
+      // A stepping client reads every page before open() resolves.
+      if (stepping && after !== undefined) await eachPage(records, prefix, after, inParts);
     } catch (thrown) {
       if (thrown === refused) throw thrown;
       // A host store that cannot list or move breaks its contract: open() says so rather than
@@ -553,8 +560,20 @@ export class TaskClient {
       }
       client.#storageFailed(thrown);
     }
-    // The last part: none left, the restore ends.
-    await client.#ask({ e: "restore", leader: held }, []);
+    // The later pages are read once open() has resolved: the door tells the host of each record they
+    // hold, and answers a call about a task not read yet when the restore ends. Should a page not be
+    // read, the storage event says so and the door ends the restore with the parts it has.
+    const rest = async () => {
+      try {
+        if (after !== undefined && !stepping) await eachPage(records, prefix, after, inParts);
+      } catch (thrown) {
+        if (thrown !== refused && !client.#closed) client.#storageFailed(thrown);
+      }
+      // The last part: none left, the restore ends.
+      if (!client.#closed) await client.#ask({ e: "restore", leader: held }, []);
+    };
+    if (after === undefined || stepping) await rest();
+    else rest().catch(() => {});
     if (stepping) return client;
     client.#unwatch = Page.watch(
       () => client.#feed({ e: "online", online: Page.online() }),

@@ -212,6 +212,7 @@ pre { margin: 0; padding: .5rem; overflow: auto; max-height: 20rem; font-size: .
 :host([compact]) .card { padding: .75rem; gap: .5rem; }
 :host([compact]) .card-actions .hint, :host([compact]) .result dl, :host([compact]) .result details { display: none; }
 .list { list-style: none; margin: 0; padding: 0; display: grid; gap: .75rem; }
+.list li:empty { min-block-size: 6rem; }
 .list .unknown { display: grid; gap: .5rem; border: 1px dashed var(--_border); border-radius: var(--_radius); padding: .75rem; }
 .empty { color: var(--_muted); margin: 0; }`;
 
@@ -1326,6 +1327,19 @@ function makeListElement(taskTag) {
     #rendering = false;
     #again = false;
     #refresh = () => this.#render();
+    /**
+     * Items whose card is made once they come within a screen of the viewport, with their client's
+     * index: a card off screen costs an empty item (1,000 cards cost each one's shadow root, model and
+     * listeners at every redraw).
+     * @type {Map<Element, number>}
+     */
+    #later = new Map();
+    #near = new IntersectionObserver(
+      (entries) => {
+        for (const { target, isIntersecting } of entries) if (isIntersecting) this.#card(target);
+      },
+      { rootMargin: "100% 0px" },
+    );
 
     constructor() {
       super();
@@ -1385,6 +1399,8 @@ function makeListElement(taskTag) {
       );
       const gone = [...this.#items.values()];
       this.#items.clear();
+      this.#later.clear();
+      this.#near.disconnect();
       if (this.hasAttribute("notify")) this.attributeChangedCallback();
       // After the state: a removed `<mcp-task>` runs its callbacks, and a host listener may call back.
       for (const item of gone) item.remove();
@@ -1477,6 +1493,8 @@ function makeListElement(taskTag) {
       for (const [key, item] of items) {
         if (!wanted.has(key)) {
           items.delete(key);
+          this.#later.delete(item);
+          this.#near.unobserve(item);
           item.remove();
         }
       }
@@ -1525,11 +1543,27 @@ function makeListElement(taskTag) {
         );
         return item;
       }
-      const card = /** @type {McpTaskElement} */ (el(taskTag, { compact: "", "task-id": row.id }));
-      card.client = this.#clients[row.client];
-      if (this.#labels != null) card.labels = /** @type {McpTaskElement["labels"]} */ (this.#labels);
-      item.append(card);
+      this.#later.set(item, row.client);
+      this.#near.observe(item);
       return item;
+    }
+
+    /**
+     * Makes the card of `item`, which came near the viewport.
+     * @param {Element} item
+     */
+    #card(item) {
+      const client = this.#later.get(item);
+      if (client === undefined) return;
+      this.#later.delete(item);
+      this.#near.unobserve(item);
+      const card = /** @type {McpTaskElement} */ (
+        el(taskTag, { compact: "", "task-id": /** @type {string} */ (item.getAttribute("data-id")) })
+      );
+      card.client = this.#clients[client];
+      if (this.#labels != null) card.labels = /** @type {McpTaskElement["labels"]} */ (this.#labels);
+      setAttr(card, "show-server", this.#clients.length > 1 ? "" : null);
+      item.append(card);
     }
   };
 }

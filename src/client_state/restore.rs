@@ -63,7 +63,7 @@ impl ClientState {
             at_open,
             loaded: SortedMap::new(),
             read_anew: Vec::new(),
-            early_start: at_open && self.config.auto_poll && self.leader,
+            early_start: at_open && self.config.auto_poll,
         }
     }
 
@@ -71,6 +71,11 @@ impl ClientState {
     pub fn restore_entry(&mut self, restore: &mut Restore, key: &str, text: &str) {
         match self.keys.classify(key) {
             StoredKey::Task(id) => {
+                // At open, a record held already was made or adopted while the store was read: newer
+                // than the stored text, which it keeps.
+                if restore.at_open && self.records.contains_key(&id) {
+                    return;
+                }
                 // Re-reading: a record whose stored text this client already holds is kept where it is,
                 // not parsed again (1,000 handles: most of the time to the first poll), and stays in view
                 // while the next page is read; `finish_restore` keeps it.
@@ -112,18 +117,22 @@ impl ClientState {
         }
     }
 
-    /// A page has been read. A polling client opening takes the page's records
-    /// over and starts what is due at once, so those polls go out while the next page is read (1,000
-    /// handles: the first `tasks/get` no longer waits for the whole namespace to be read).
-    pub fn page_read(&mut self, restore: &mut Restore, now: u64) {
+    /// A page has been read. A client opening (not stepping) takes the page's records over and, when
+    /// it polls, starts what is due at once, so those polls go out while the next page is read (1,000
+    /// handles: the first `tasks/get` no longer waits for the whole namespace to be read). Returns the
+    /// ids taken over.
+    pub fn page_read(&mut self, restore: &mut Restore, now: u64) -> Vec<String> {
         if !restore.early_start || restore.loaded.is_empty() {
-            return;
+            return Vec::new();
         }
+        let mut taken = Vec::new();
         for (id, record) in std::mem::take(&mut restore.loaded) {
+            taken.push(String::from(&*id));
             self.records.insert(id, record);
         }
         self.take_early_answers();
         self.poll_due(now);
+        taken
     }
 
     /// Ends a restore: the records read replace the ones held (records added while the store was being

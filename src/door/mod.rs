@@ -123,6 +123,8 @@ pub struct Door {
     now: u64,
     /// The restore at open, between its first page and the rest (`restore` with `more`).
     restoring: Option<crate::client_state::Restore>,
+    /// Host calls about a task not read yet while `restoring`, as their events: answered when it ends.
+    deferred: Vec<Value>,
     /// With the 2025-11-25 flow, the server's generation and session; without it, when to hand over
     /// to the door that has it.
     era: era::Era,
@@ -213,6 +215,7 @@ impl Door {
             seed,
             now: 0,
             restoring: None,
+            deferred: Vec::new(),
             era: era::Era::default(),
             out: Out::default(),
         })
@@ -240,6 +243,12 @@ impl Door {
             return Vec::new();
         }
         match Event::decode(event) {
+            // A call about a task the store may still hold in a page not read yet waits for the rest.
+            Ok((_, Event::Wait { id } | Event::Respond { id, .. } | Event::Cancel { id } | Event::Forget { id }))
+                if self.restoring.is_some() && !self.state.knows(id) =>
+            {
+                self.deferred.push(event.clone())
+            }
             Ok((x, event)) => self.dispatch(now, x, event, body),
             Err(e) => {
                 // The host call the event carries, if its `x` can be read at all.
@@ -382,7 +391,12 @@ impl Door {
             }
             #[cfg(any(feature = "element", test))]
             Event::List { words } => self.list(x, words),
-            Event::Close => self.state.close(),
+            // A restore under way ends with what it read.
+            Event::Close => {
+                self.state.close();
+                self.restoring = None;
+                self.replay_deferred(now);
+            }
         }
     }
 

@@ -6,7 +6,7 @@ use crate::error::ClientError;
 use crate::json::{json, Value};
 use crate::machine::stored::to_stored;
 
-use super::{pairs, step, Asker, Door, Effect, List};
+use super::{pairs, step, Asker, Door, Effect, Event, List};
 
 /// A host call that settles once task `id`'s record is written.
 pub(super) struct AfterWrite {
@@ -21,19 +21,26 @@ pub(super) struct AfterWrite {
 impl Door {
     /// Restores the records the driver listed under [`Self::prefix`] (`pairs`: key and text pairs,
     /// in key order), then polls what is due. `leader`: this tab took the lock while the store opened.
-    /// A driver may hand them over in two parts, one restore: a first page with `more` (its due tasks
-    /// are polled at once, while the rest is read), then the rest.
+    /// A driver hands them over in parts, one restore: parts with `more` (each one's due tasks are
+    /// polled at once, while the rest is read), then the last. `open()` resolves after the first page,
+    /// so the host hears of each record of a later part as a `task` event, and its calls about a task
+    /// not read yet wait for the restore's end (`deferred`).
     pub(super) fn restore(&mut self, now: u64, leader: bool, more: bool, sizes: List<'_>, body: &[u8], x: u64) {
         if leader {
             self.state.set_leader(true);
         }
         let entries = pairs(sizes, body);
         self.read_link(now, &entries);
+        let later = self.restoring.is_some();
         let mut restore = self.restoring.take().unwrap_or_else(|| self.state.begin_restore(true));
         for &(key, text) in &entries {
             self.state.restore_entry(&mut restore, key, text);
         }
-        self.state.page_read(&mut restore, now);
+        for id in self.state.page_read(&mut restore, now) {
+            if later {
+                self.perform_one(StateEffect::EmitTask(id));
+            }
+        }
         if more {
             self.restoring = Some(restore);
             return self.done(x, Ok(Value::Null));
@@ -42,6 +49,18 @@ impl Door {
         self.state.finish_restore(restore, now);
         self.state.poll_due(now);
         self.done(x, Ok(Value::Null));
+        self.replay_deferred(now);
+    }
+
+    /// The host calls about a task not read yet when they came (`wait`, `respond`, `cancel`, `forget`),
+    /// answered now that the restore has ended (or the client closed), in the order they came: a task
+    /// the store held as it would have been at once, another with the usual error.
+    pub(super) fn replay_deferred(&mut self, now: u64) {
+        for event in std::mem::take(&mut self.deferred) {
+            if let Ok((x, event)) = Event::decode(&event) {
+                self.dispatch(now, x, event, &[]);
+            }
+        }
     }
 
     /// This tab now holds the lock and polls: it takes the records as the previous poller left them

@@ -326,6 +326,110 @@ fn a_restore_in_two_parts_polls_the_first_page_before_the_rest_is_read() {
     );
 }
 
+/// Forty stored records, `t0`…`t39`, each a working task like `t1` of [`with_task`].
+fn forty_records() -> Vec<Value> {
+    let mut first = open();
+    with_task(&mut first);
+    let text = first.state.stored_text("t1").unwrap();
+    (0..40)
+        .map(|i| {
+            let id = format!("t{i}");
+            json!([first.state.keys().task(&id), text.replace("\"t1\"", &format!("\"{id}\""))])
+        })
+        .collect()
+}
+
+/// The `done` of host call `x` in `effects`, if any.
+fn done_of(effects: &[Value], x: u64) -> Option<&Value> {
+    effects
+        .iter()
+        .find(|e| e.get("do").and_then(Value::as_str) == Some("done") && e.get("x").and_then(Value::as_u64) == Some(x))
+}
+
+#[test]
+fn calls_about_a_task_not_read_yet_wait_for_the_restores_end_and_later_parts_are_announced() {
+    let entries = forty_records();
+    let mut door = open();
+    let page = json!({ "e": "restore", "x": 1, "leader": true, "more": true, "entries": entries[..32].to_vec() });
+    listed(&mut door, NOW + 5_000, page);
+    // open() has resolved: the host asks about tasks of the page not read yet, and of none at all.
+    let asked = [
+        r#"{"e":"wait","x":10,"id":"t35"}"#,
+        r#"{"e":"cancel","x":11,"id":"t36"}"#,
+        r#"{"e":"forget","x":12,"id":"t37"}"#,
+        r#"{"e":"respond","x":13,"id":"t38","answers":{}}"#,
+        r#"{"e":"wait","x":14,"id":"nope"}"#,
+    ];
+    for event in asked {
+        let out = feed(&mut door, NOW + 5_001, event);
+        assert!(!kinds(&out).contains(&"done"), "{event} waits for the rest of the store: {out:?}");
+    }
+    let out = feed(&mut door, NOW + 5_001, r#"{"e":"wait","x":15,"id":"t3"}"#);
+    assert!(done_of(&out, 15).is_none() && door.state.waiting() == 1, "a task read already is waited for at once");
+    assert_eq!(listed_tasks(&feed(&mut door, NOW + 5_001, r#"{"e":"tasks","x":16}"#)).len(), 32, "what is in");
+
+    let part = json!({ "e": "restore", "x": 2, "leader": true, "more": true, "entries": entries[32..].to_vec() });
+    let out = listed(&mut door, NOW + 5_010, part);
+    let announced: Vec<&str> = out
+        .iter()
+        .filter(|e| e.get("do").and_then(Value::as_str) == Some("emit"))
+        .filter(|e| e.get("type").and_then(Value::as_str) == Some("task"))
+        .filter_map(|e| e.get("detail").and_then(|d| d.get("taskId")).and_then(Value::as_str))
+        .collect();
+    assert_eq!(announced, ["t32", "t33", "t34", "t35", "t36", "t37", "t38", "t39"], "each record of a later part");
+    assert!((10..=14).all(|x| done_of(&out, x).is_none()), "still waiting for the restore's end: {out:?}");
+    let out = feed(&mut door, NOW + 5_020, r#"{"e":"restore","x":3,"leader":true}"#);
+    let error =
+        |x: u64| done_of(&out, x).and_then(|d| d.get("error")).and_then(|e| e.get("name")).and_then(Value::as_str);
+    assert_eq!(error(14), Some("TypeError"), "a task the store does not hold: the usual error, once it is known");
+    assert!(done_of(&out, 10).is_none(), "t35 is working: its wait now waits for its end: {out:?}");
+    let deletes = the(&out, "deletes");
+    assert_eq!(deletes.get("x").and_then(Value::as_u64), Some(12));
+    assert!(deletes.get("keys").unwrap().to_string().contains("t37"), "t37's forget deletes its record: {deletes:?}");
+    assert_eq!(error(13), Some("TaskStateError"), "t38 is known now: empty answers get a known task's error");
+    let put = the(&out, "put").to_string();
+    assert!(put.contains("task/t36") && put.contains(r#"\"cancel\":\"requested\""#), "t36's cancel: {put}");
+    let ids: Vec<String> = listed_tasks(&feed(&mut door, NOW + 5_020, r#"{"e":"tasks","x":4}"#))
+        .iter()
+        .map(|t| t.get("taskId").and_then(Value::as_str).unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 39, "every record once, less the forgotten: {ids:?}");
+    assert!(!ids.contains(&"t37".to_owned()));
+    assert_eq!(door.state.waiting(), 2, "t35 is working: its wait waits for its end, as t3's does");
+}
+
+#[test]
+fn a_client_closed_during_the_restore_answers_the_calls_it_deferred() {
+    let entries = forty_records();
+    let mut door = open();
+    let page = json!({ "e": "restore", "x": 1, "leader": true, "more": true, "entries": entries[..32].to_vec() });
+    listed(&mut door, NOW + 5_000, page);
+    assert!(done_of(&feed(&mut door, NOW + 5_001, r#"{"e":"wait","x":10,"id":"t35"}"#), 10).is_none());
+    let out = feed(&mut door, NOW + 5_002, r#"{"e":"close"}"#);
+    let error = done_of(&out, 10).and_then(|d| d.get("error")).and_then(|e| e.get("name")).and_then(Value::as_str);
+    assert_eq!(error, Some("ClientClosedError"), "{out:?}");
+    let out = feed(&mut door, NOW + 5_003, r#"{"e":"wait","x":11,"id":"t36"}"#);
+    assert!(done_of(&out, 11).is_some(), "nothing waits on a closed client: {out:?}");
+}
+
+#[test]
+fn a_record_listed_again_while_the_store_is_read_is_held_and_announced_once() {
+    let entries = forty_records();
+    let mut door = open();
+    let page = json!({ "e": "restore", "x": 1, "leader": true, "more": true, "entries": entries[..32].to_vec() });
+    listed(&mut door, NOW + 5_000, page);
+    let ids_before = listed_tasks(&feed(&mut door, NOW + 5_001, r#"{"e":"tasks","x":4}"#)).len();
+    let part = json!({ "e": "restore", "x": 5, "leader": true, "more": true, "entries": entries[32..36].to_vec() });
+    listed(&mut door, NOW + 5_002, part);
+    // The same records listed again (a page read twice, or a record written since): held once.
+    let again = json!({ "e": "restore", "x": 6, "leader": true, "entries": entries[30..].to_vec() });
+    let out = listed(&mut door, NOW + 5_003, again);
+    let announced = out.iter().filter(|e| e.get("do").and_then(Value::as_str) == Some("emit")).count();
+    assert_eq!(announced, 4, "only the records not held yet are announced: {out:?}");
+    let all = listed_tasks(&feed(&mut door, NOW + 5_004, r#"{"e":"tasks","x":7}"#));
+    assert_eq!((ids_before, all.len()), (32, 40), "never doubled, never lost");
+}
+
 #[test]
 fn tasks_come_in_pages_every_task_then_every_call_of_unknown_outcome() {
     let mut first = open();
