@@ -86,8 +86,13 @@ async function measure(TaskClient) {
   probe.mark();
   const client = await TaskClient.open(options);
   const openMs = performance.now() - probe.t0;
-  const ids = client.tasks().filter((t) => t.taskId !== null && t.restored).map((t) => t.taskId);
-  await until(() => probe.firstGetMs !== null && ids.every((id) => probe.polled.has(id)), waitMs);
+  // open() resolves once the first page of the store is in; each later record comes as a task event.
+  const restored = new Set();
+  const take = (t) => t.taskId !== null && t.restored && restored.add(t.taskId);
+  client.addEventListener("task", (event) => take(event.detail));
+  for (const t of client.tasks()) take(t);
+  await until(() => probe.firstGetMs !== null && restored.size >= n && [...restored].every((id) => probe.polled.has(id)), waitMs);
+  const ids = [...restored];
   await steadyWindow();
   client.close();
   return report(ids, { openMs, durable: client.durable });

@@ -35,6 +35,8 @@ export const probe = {
   faked: 0,
   /** tasks/get requests whose answer's head arrived. */
   answered: 0,
+  /** task id → performance.now() when its first tasks/get answer's head arrived. */
+  answeredAt: new Map(),
   mark() {
     this.t0 = performance.now();
     this.firstGetMs = null;
@@ -83,7 +85,11 @@ globalThis.fetch = function probedFetch(input, init) {
     }, () => {});
   }
   const sent = realFetch(input, init);
-  if (method === "tasks/get") sent.then(() => (probe.answered += 1), () => {});
+  if (method === "tasks/get")
+    sent.then(() => {
+      probe.answered += 1;
+      if (name != null && !probe.answeredAt.has(name)) probe.answeredAt.set(name, performance.now());
+    }, () => {});
   return sent;
 };
 

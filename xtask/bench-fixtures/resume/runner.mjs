@@ -139,7 +139,7 @@ let version = null;
 /** One measured page of `subject` (its profile `p`) at N handles: checks it and logs it. */
 async function measureOnce(subject, p, n, run) {
   const steady = steadyMs > 0 && n === steadyN;
-  const query = `&mode=measure&wait=${waitMsFor(n)}${values.listen ? "&listen=1" : ""}${steady ? `&steady=${steadyMs}` : ""}`;
+  const query = `&mode=measure&n=${n}&wait=${waitMsFor(n)}${values.listen ? "&listen=1" : ""}${steady ? `&steady=${steadyMs}` : ""}`;
   const timeout = waitMsFor(n) + 60_000 + (steady ? steadyMs : 0);
   const r = await visit(p.context, `${p.base}${query}`, timeout, null, steady ? (page) => steadyWindow(page, waitMsFor(n) + 30_000) : null);
   if (r.restored !== n) throw new Error(`${subject} n=${n}: the page restored ${r.restored} handles, not ${n}`);

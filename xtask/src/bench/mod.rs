@@ -12,6 +12,7 @@
 //! must not exceed it), and the bench exits non-zero when one is over, after writing everything.
 
 mod breakdown;
+mod cards;
 mod decode;
 mod poll;
 mod resume;
@@ -54,6 +55,11 @@ pub const FIGURES: &[Figure] = &[
         name: "resume",
         about: "time from open() to the first tasks/get of a restored handle in Chromium, with 1, 100 and 1,000 stored handles",
         run: resume::run,
+    },
+    Figure {
+        name: "cards",
+        about: "a reload drawn: navigation → the visible cards of a <mcp-task-list> with 1, 100 and 1,000 stored tasks, and the list's own cost",
+        run: cards::run,
     },
     Figure {
         name: "scale",
