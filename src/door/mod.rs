@@ -242,19 +242,11 @@ impl Door {
         if self.handed_over() {
             return Vec::new();
         }
-        match Event::decode(event) {
-            // A call about a task the store may still hold in a page not read yet waits for the rest.
-            Ok((_, Event::Wait { id } | Event::Respond { id, .. } | Event::Cancel { id } | Event::Forget { id }))
-                if self.restoring.is_some() && !self.state.knows(id) =>
-            {
-                self.deferred.push(event.clone())
-            }
-            Ok((x, event)) => self.dispatch(now, x, event, body),
-            Err(e) => {
-                // The host call the event carries, if its `x` can be read at all.
-                let x = event.get("x").and_then(Value::as_u64).unwrap_or(0);
-                self.done(x, Err(ClientError::usage(e.message())));
-            }
+        self.feed(now, event, body);
+        // Calls deferred while the store was read, answered once the restore ended (or the client closed).
+        while self.restoring.is_none() && !self.deferred.is_empty() {
+            let event = self.deferred.remove(0);
+            self.feed(now, &event, &[]);
         }
         if let Some(out) = self.handing_over() {
             return out;
@@ -274,6 +266,26 @@ impl Door {
             self.out.push(Effect::Hint { key: self.state.keys().early_hint(), text });
         }
         self.out.take()
+    }
+
+    /// Decodes one event and does it, or defers it (`deferred`). Not inlined: the decoder is large and
+    /// `handle` calls this twice.
+    #[inline(never)]
+    fn feed(&mut self, now: u64, event: &Value, body: &[u8]) {
+        match Event::decode(event) {
+            // A call about a task the store may still hold in a page not read yet waits for the rest.
+            Ok((_, Event::Wait { id } | Event::Respond { id, .. } | Event::Cancel { id } | Event::Forget { id }))
+                if self.restoring.is_some() && !self.state.knows(id) =>
+            {
+                self.deferred.push(event.clone())
+            }
+            Ok((x, event)) => self.dispatch(now, x, event, body),
+            Err(e) => {
+                // The host call the event carries, if its `x` can be read at all.
+                let x = event.get("x").and_then(Value::as_u64).unwrap_or(0);
+                self.done(x, Err(ClientError::usage(e.message())));
+            }
+        }
     }
 
     /// What one event does; host call `x` (0: none) is the one it carries.
@@ -395,7 +407,6 @@ impl Door {
             Event::Close => {
                 self.state.close();
                 self.restoring = None;
-                self.replay_deferred(now);
             }
         }
     }

@@ -6,7 +6,7 @@ use crate::error::ClientError;
 use crate::json::{json, Value};
 use crate::machine::stored::to_stored;
 
-use super::{pairs, step, Asker, Door, Effect, Event, List};
+use super::{pairs, step, Asker, Door, Effect, List};
 
 /// A host call that settles once task `id`'s record is written.
 pub(super) struct AfterWrite {
@@ -49,18 +49,6 @@ impl Door {
         self.state.finish_restore(restore, now);
         self.state.poll_due(now);
         self.done(x, Ok(Value::Null));
-        self.replay_deferred(now);
-    }
-
-    /// The host calls about a task not read yet when they came (`wait`, `respond`, `cancel`, `forget`),
-    /// answered now that the restore has ended (or the client closed), in the order they came: a task
-    /// the store held as it would have been at once, another with the usual error.
-    pub(super) fn replay_deferred(&mut self, now: u64) {
-        for event in std::mem::take(&mut self.deferred) {
-            if let Ok((x, event)) = Event::decode(&event) {
-                self.dispatch(now, x, event, &[]);
-            }
-        }
     }
 
     /// This tab now holds the lock and polls: it takes the records as the previous poller left them
