@@ -87,7 +87,7 @@ fn read_page(s: &mut ClientState, entries: Vec<(String, String)>, now: u64) -> m
     for (key, text) in entries {
         s.restore_entry(&mut restore, &key, &text);
     }
-    s.page_read(&mut restore, now);
+    s.page_read(&mut restore, now, false);
     restore
 }
 

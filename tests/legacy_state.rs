@@ -215,7 +215,7 @@ fn a_build_without_the_2025_generation_leaves_those_records_in_the_store() {
     for (key, text) in &entries {
         reader.restore_entry(&mut restore, key, text);
     }
-    reader.page_read(&mut restore, T0);
+    reader.page_read(&mut restore, T0, false);
     reader.finish_restore(restore, T0);
     assert!(reader.record("new").is_some());
     assert!(reader.record("old").is_none(), "not held, so never polled, expired or written back");

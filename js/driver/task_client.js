@@ -547,9 +547,10 @@ export class TaskClient {
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
       const page = await records.listPage(prefix, undefined, firstPage);
       await inParts(page);
-      if (page.length === firstPage * 2) after = page[page.length - 2];
       // A stepping client reads every page before open() resolves.
-      if (stepping && after !== undefined) await eachPage(records, prefix, after, inParts);
+      if (page.length === firstPage * 2)
+        if (stepping) await eachPage(records, prefix, page[page.length - 2], inParts);
+        else after = page[page.length - 2];
     } catch (thrown) {
       if (thrown === refused) throw thrown;
       // A host store that cannot list or move breaks its contract: open() says so rather than
@@ -565,14 +566,14 @@ export class TaskClient {
     // read, the storage event says so and the door ends the restore with the parts it has.
     const rest = async () => {
       try {
-        if (after !== undefined && !stepping) await eachPage(records, prefix, after, inParts);
+        if (after !== undefined) await eachPage(records, prefix, after, inParts);
       } catch (thrown) {
         if (thrown !== refused && !client.#closed) client.#storageFailed(thrown);
       }
       // The last part: none left, the restore ends.
       if (!client.#closed) await client.#ask({ e: "restore", leader: held }, []);
     };
-    if (after === undefined || stepping) await rest();
+    if (after === undefined) await rest();
     else rest().catch(() => {});
     if (stepping) return client;
     client.#unwatch = Page.watch(

@@ -1328,12 +1328,9 @@ function makeListElement(taskTag) {
     #again = false;
     #refresh = () => this.#render();
     /**
-     * Items whose card is made once they come within a screen of the viewport, with their client's
-     * index: a card off screen costs an empty item (1,000 cards cost each one's shadow root, model and
-     * listeners at every redraw).
-     * @type {Map<Element, number>}
+     * Makes an item's card once the item comes within a screen of the viewport: a card off screen
+     * costs an empty item (1,000 cards cost each one's shadow root, model and listeners).
      */
-    #later = new Map();
     #near = new IntersectionObserver(
       (entries) => {
         for (const { target, isIntersecting } of entries) if (isIntersecting) this.#card(target);
@@ -1399,7 +1396,6 @@ function makeListElement(taskTag) {
       );
       const gone = [...this.#items.values()];
       this.#items.clear();
-      this.#later.clear();
       this.#near.disconnect();
       if (this.hasAttribute("notify")) this.attributeChangedCallback();
       // After the state: a removed `<mcp-task>` runs its callbacks, and a host listener may call back.
@@ -1493,7 +1489,6 @@ function makeListElement(taskTag) {
       for (const [key, item] of items) {
         if (!wanted.has(key)) {
           items.delete(key);
-          this.#later.delete(item);
           this.#near.unobserve(item);
           item.remove();
         }
@@ -1529,7 +1524,7 @@ function makeListElement(taskTag) {
      * @param {KeyedRow} row
      */
     #item(row) {
-      const item = el("li", { part: "item", "data-id": row.id });
+      const item = el("li", { part: "item", "data-id": row.id, "data-client": String(row.client) });
       if (row.title != null) {
         item.className = "unknown";
         for (const name of ["title", "status", "message"]) item.append(el("p", { class: name }));
@@ -1543,7 +1538,6 @@ function makeListElement(taskTag) {
         );
         return item;
       }
-      this.#later.set(item, row.client);
       this.#near.observe(item);
       return item;
     }
@@ -1553,14 +1547,12 @@ function makeListElement(taskTag) {
      * @param {Element} item
      */
     #card(item) {
-      const client = this.#later.get(item);
-      if (client === undefined) return;
-      this.#later.delete(item);
       this.#near.unobserve(item);
+      if (item.firstChild) return;
       const card = /** @type {McpTaskElement} */ (
         el(taskTag, { compact: "", "task-id": /** @type {string} */ (item.getAttribute("data-id")) })
       );
-      card.client = this.#clients[client];
+      card.client = this.#clients[Number(item.getAttribute("data-client"))];
       if (this.#labels != null) card.labels = /** @type {McpTaskElement["labels"]} */ (this.#labels);
       setAttr(card, "show-server", this.#clients.length > 1 ? "" : null);
       item.append(card);

@@ -194,11 +194,6 @@ impl ClientState {
         self.records.get(id).map(|r| &**r)
     }
 
-    /// Whether `id` names a task or a call of unknown outcome this client holds.
-    pub fn knows(&self, id: &str) -> bool {
-        self.records.contains_key(id) || self.unknown_calls.contains_key(id)
-    }
-
     /// Every record, by task id.
     pub fn records(&self) -> &SortedMap<std::rc::Rc<str>, Box<TaskRecord>> {
         &self.records

@@ -1,9 +1,10 @@
 //! Reading a namespace back from the store: at open, and when a tab becomes the poller or a step
 //! re-reads what other isolates wrote. The driver reads the store in pages, the first of [`FIRST_PAGE`]
 //! records (the `keys` answer hands it over), the later ones as large as it reads them (a choice of
-//! I/O chunking, its `PAGE`): a polling client opening takes each page over as soon as it is read, so its first polls go out
-//! before the rest are read; otherwise records swap in at once when the last page is read (a reader
-//! never sees an empty list in between). Records whose stored text this client already holds are kept
+//! I/O chunking, its `PAGE`): a client opening (not stepping) takes each page over as soon as it is read, so its
+//! first polls go out before the rest are read and its host sees what is in (`open()` resolves after
+//! the first page); a re-read swaps records in at once when the last page is read (a reader never sees
+//! an empty list in between). Records whose stored text this client already holds are kept
 //! as they are, not parsed.
 use std::rc::Rc;
 
@@ -18,9 +19,9 @@ use super::{ClientState, Effect, Removal, StoredKey};
 
 /// The first page a restore reads: small, so the first polls wait for little more than the store.
 /// Every later page is the driver's to size (`PAGE` in task_client.js, 2,048): large, because each
-/// page waits behind the answers that arrived meanwhile and `open()` resolves only after the last
-/// (1,000 handles in pages growing ×4 from 32: `open()` took 280–810 ms, against 140–200 ms in one
-/// read), yet small enough that parsing one does not hold the main thread for long.
+/// page waits behind the answers that arrived meanwhile (1,000 handles in pages growing ×4 from 32: the
+/// restore took 280–810 ms, against 140–200 ms in one read), yet small enough that parsing one does not
+/// hold the main thread for long. `open()` resolves after this first page.
 pub const FIRST_PAGE: usize = 32;
 
 /// A restore in progress: what has been read so far.
@@ -119,20 +120,20 @@ impl ClientState {
 
     /// A page has been read. A client opening (not stepping) takes the page's records over and, when
     /// it polls, starts what is due at once, so those polls go out while the next page is read (1,000
-    /// handles: the first `tasks/get` no longer waits for the whole namespace to be read). Returns the
-    /// ids taken over.
-    pub fn page_read(&mut self, restore: &mut Restore, now: u64) -> Vec<String> {
+    /// handles: the first `tasks/get` no longer waits for the whole namespace to be read). `announce`:
+    /// the host hears of each record taken (a page read after `open()` resolved).
+    pub fn page_read(&mut self, restore: &mut Restore, now: u64, announce: bool) {
         if !restore.early_start || restore.loaded.is_empty() {
-            return Vec::new();
+            return;
         }
-        let mut taken = Vec::new();
         for (id, record) in std::mem::take(&mut restore.loaded) {
-            taken.push(String::from(&*id));
+            if announce {
+                self.push(Effect::EmitTask(String::from(&*id)));
+            }
             self.records.insert(id, record);
         }
         self.take_early_answers();
         self.poll_due(now);
-        taken
     }
 
     /// Ends a restore: the records read replace the ones held (records added while the store was being

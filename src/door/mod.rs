@@ -123,8 +123,9 @@ pub struct Door {
     now: u64,
     /// The restore at open, between its first page and the rest (`restore` with `more`).
     restoring: Option<crate::client_state::Restore>,
-    /// Host calls about a task not read yet while `restoring`, as their events: answered when it ends.
-    deferred: Vec<Value>,
+    /// Host calls about a task not read yet while `restoring`, as their events' JSON text: answered,
+    /// in the order they came, once it ends.
+    deferred: Vec<String>,
     /// With the 2025-11-25 flow, the server's generation and session; without it, when to hand over
     /// to the door that has it.
     era: era::Era,
@@ -245,8 +246,10 @@ impl Door {
         self.feed(now, event, body);
         // Calls deferred while the store was read, answered once the restore ended (or the client closed).
         while self.restoring.is_none() && !self.deferred.is_empty() {
-            let event = self.deferred.remove(0);
-            self.feed(now, &event, &[]);
+            let text = self.deferred.remove(0);
+            if let Ok(event) = crate::json::from_str(&text) {
+                self.feed(now, &event, &[]);
+            }
         }
         if let Some(out) = self.handing_over() {
             return out;
@@ -268,16 +271,14 @@ impl Door {
         self.out.take()
     }
 
-    /// Decodes one event and does it, or defers it (`deferred`). Not inlined: the decoder is large and
-    /// `handle` calls this twice.
-    #[inline(never)]
+    /// Decodes one event and does it, or defers it (`deferred`, as its JSON text).
     fn feed(&mut self, now: u64, event: &Value, body: &[u8]) {
         match Event::decode(event) {
             // A call about a task the store may still hold in a page not read yet waits for the rest.
             Ok((_, Event::Wait { id } | Event::Respond { id, .. } | Event::Cancel { id } | Event::Forget { id }))
-                if self.restoring.is_some() && !self.state.knows(id) =>
+                if self.restoring.is_some() && self.state.record(id).is_none() =>
             {
-                self.deferred.push(event.clone())
+                self.deferred.push(crate::json::to_string(event))
             }
             Ok((x, event)) => self.dispatch(now, x, event, body),
             Err(e) => {

@@ -36,11 +36,7 @@ impl Door {
         for &(key, text) in &entries {
             self.state.restore_entry(&mut restore, key, text);
         }
-        for id in self.state.page_read(&mut restore, now) {
-            if later {
-                self.perform_one(StateEffect::EmitTask(id));
-            }
-        }
+        self.state.page_read(&mut restore, now, later);
         if more {
             self.restoring = Some(restore);
             return self.done(x, Ok(Value::Null));
@@ -61,7 +57,7 @@ impl Door {
         for (key, text) in pairs(sizes, body) {
             self.state.restore_entry(&mut restore, key, text);
         }
-        self.state.page_read(&mut restore, now);
+        self.state.page_read(&mut restore, now, false);
         let changed = self.state.finish_restore(restore, now);
         self.state.set_leader(true);
         for id in changed {
