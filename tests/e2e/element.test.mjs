@@ -610,6 +610,28 @@ test("<mcp-task-list>: the task needing input first, then the others newest firs
   });
 });
 
+test("<mcp-task-list> of many tasks makes the cards near the viewport only, and the others as they come near", { timeout: 60_000 }, async () => {
+  await withSession(suite, "list-many", {}, async (s) => {
+    await s.open();
+    const ids = [];
+    for (let i = 0; i < 40; i++) ids.push(await s.start("long_job", { seconds: 60 }));
+    await s.page.evaluate(() => window.__host.showList());
+    const items = s.page.locator("mcp-task-list [part~='item']");
+    const cards = s.page.locator("mcp-task-list [part~='item'] mcp-task");
+    await until(async () => (await items.count()) === 40 && (await cards.count()) > 0, "40 items, the first cards made", 10_000);
+    await sleep(300);
+    const made = await cards.count();
+    assert.ok(made < 40, `only the cards within a screen of the viewport are made: ${made} of 40`);
+    const last = items.nth(39);
+    assert.equal(await last.locator("mcp-task").count(), 0, "the last item has no card yet");
+    assert.ok((await last.boundingBox()).height >= 48, "an item without its card keeps a block size");
+    await last.scrollIntoViewIfNeeded();
+    await until(async () => (await last.locator("mcp-task").count()) === 1, "the last card made once near", 5000);
+    assert.match(await texts(last.locator("mcp-task").locator('[part~="status"]')), /Working|\S/);
+    assert.equal(await last.locator("mcp-task").evaluate((e) => e.taskId), await last.getAttribute("data-id"));
+  });
+});
+
 test("<mcp-task-list> with two servers' clients: one list in one order, each card naming its server", { timeout: 40_000 }, async () => {
   const other = await startServer();
   try {
