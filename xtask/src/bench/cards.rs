@@ -57,18 +57,12 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for m in &measured {
         let tasks = tasks(m.n);
-        rows.push(
-            Row::new(FIGURE, Subject::Ours, format!("{tasks}: → visible cards drawn"), m.drawn.median, "ms")
-                .note(&note),
-        );
-        rows.push(Row::new(FIGURE, Subject::Ours, format!("{tasks}: → fresh answers shown"), m.fresh.median, "ms"));
-        rows.push(Row::new(
-            FIGURE,
-            Subject::Ours,
-            format!("{tasks}: first paint without the list"),
-            m.paint.median,
-            "ms",
-        ));
+        let row = |metric: &str, s: Spread| {
+            Row::new(FIGURE, Subject::Ours, format!("{tasks}: {metric}"), s.median, "ms").spread(s.min, s.max)
+        };
+        rows.push(row("→ visible cards drawn", m.drawn).note(&note));
+        rows.push(row("→ fresh answers shown", m.fresh));
+        rows.push(row("first paint without the list", m.paint));
         rows.push(Row::new(FIGURE, Subject::Ours, format!("{tasks}: the list's own cost"), m.own(), "ms"));
     }
     rows.extend(checked(&measured));
