@@ -49,8 +49,8 @@ export type QueryEvent =
 /** Host calls settled later, by a `done` effect (`#ask`): the event is kept for a hand-over. */
 export type AskEvent =
   // Parts with `more` before open() resolves (the first page's) and after it (the rest), then one
-  // without: until then the door defers `wait`/`respond`/`cancel`/`forget` of an id it does not hold
-  // (docs/door.md, calling rule 8).
+  // without: until then the driver holds `wait`/`respond`/`cancel`/`forget` (docs/door.md, calling
+  // rule 8).
   | { e: "restore"; leader: boolean; more?: true; sizes?: Sizes }
   | { e: "step"; sizes?: Sizes | null }
   | { e: "call"; name: string; arguments: unknown; ask: boolean; inputSchema: unknown; ui: unknown }

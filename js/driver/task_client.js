@@ -161,6 +161,12 @@ const NO_BODY = new Uint8Array(0);
  * @type {{ [E in ReplyEvent["e"]]: 1 }}
  */
 const REPLIES = { answer: 1, chunk: 1, failed: 1, written: 1, put_if: 1, got: 1, asked: 1 };
+/**
+ * Host calls about one task: while the store's later pages are read they wait for the restore's end
+ * (docs/door.md, calling rule 8), so a task not read yet is found and a task the store does not hold
+ * gets the usual `TypeError`.
+ */
+const ABOUT_A_TASK = { wait: 1, respond: 1, cancel: 1, forget: 1 };
 const UTF8 = new TextEncoder();
 
 /** The door protocol's version this driver speaks (`VERSION` in src/door/protocol/mod.rs, docs/door.md). */
@@ -547,10 +553,12 @@ export class TaskClient {
       // The first page goes to the door at once, so its due tasks are polled while the rest is read.
       const page = await records.listPage(prefix, undefined, firstPage);
       await inParts(page);
-      // A stepping client reads every page before open() resolves.
-      if (page.length === firstPage * 2)
-        if (stepping) await eachPage(records, prefix, page[page.length - 2], inParts);
-        else after = page[page.length - 2];
+      if (page.length === firstPage * 2) after = page[page.length - 2];
+      // A stepping client reads every page before open() resolves (a host store's failure fails it).
+      if (stepping && after !== undefined) {
+        await eachPage(records, prefix, after, inParts);
+        after = undefined;
+      }
     } catch (thrown) {
       if (thrown === refused) throw thrown;
       // A host store that cannot list or move breaks its contract: open() says so rather than
@@ -562,7 +570,7 @@ export class TaskClient {
       client.#storageFailed(thrown);
     }
     // The later pages are read once open() has resolved: the door tells the host of each record they
-    // hold, and answers a call about a task not read yet when the restore ends. Should a page not be
+    // hold, and a call about a task waits for the restore's end (`#reading`). Should a page not be
     // read, the storage event says so and the door ends the restore with the parts it has.
     const rest = async () => {
       try {
@@ -574,7 +582,7 @@ export class TaskClient {
       if (!client.#closed) await client.#ask({ e: "restore", leader: held }, []);
     };
     if (after === undefined) await rest();
-    else rest().catch(() => {});
+    else client.#reading = rest().catch(() => {});
     if (stepping) return client;
     client.#unwatch = Page.watch(
       () => client.#feed({ e: "online", online: Page.online() }),
@@ -778,6 +786,12 @@ export class TaskClient {
   }
 
   #closed = false;
+  /**
+   * The store's later pages being read after `open()` resolved: until then `ABOUT_A_TASK` calls wait
+   * (the first to go on clears it).
+   * @type {Promise<unknown> | undefined}
+   */
+  #reading;
 
   /** The shipped client's `free()` (wasm-bindgen's): here the same as `close()`. */
   free() {
@@ -911,6 +925,11 @@ export class TaskClient {
    * @returns {Promise<DoneValues[E["e"]]>}
    */
   #ask(event, listed) {
+    if (this.#reading && event.e in ABOUT_A_TASK)
+      return this.#reading.then(() => {
+        this.#reading = undefined;
+        return this.#ask(event, listed);
+      });
     const x = this.#next++;
     const [sent, body] = withListed(event, listed);
     return new Promise((resolve, reject) => {

@@ -128,8 +128,8 @@ const elementRespond = (client, id, responses) =>
  * `--mcp-task-{working,input,success,danger,neutral}-{bg,fg}`.
  */
 const CSS = `:host { display: block; font: 1rem/1.5 var(--mcp-task-font, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans Thai", "Noto Sans", sans-serif);
-  color: var(--mcp-task-fg, #111827); --_bg: var(--mcp-task-bg, #ffffff); --_muted: var(--mcp-task-muted, #4b5563);
-  --_border: var(--mcp-task-border, #d1d5db); --_accent: var(--mcp-task-accent, #1d4ed8); --_accent-fg: var(--mcp-task-accent-fg, #ffffff);
+  color: var(--mcp-task-fg, #111827); --_bg: var(--mcp-task-bg, #fff); --_muted: var(--mcp-task-muted, #4b5563);
+  --_border: var(--mcp-task-border, #d1d5db); --_accent: var(--mcp-task-accent, #1d4ed8); --_accent-fg: var(--mcp-task-accent-fg, #fff);
   --_danger: var(--mcp-task-danger, #b91c1c); --_radius: var(--mcp-task-radius, 12px);
   --_working-bg: var(--mcp-task-working-bg, #dbeafe); --_working-fg: var(--mcp-task-working-fg, #1e3a8a);
   --_input-bg: var(--mcp-task-input-bg, #fef3c7); --_input-fg: var(--mcp-task-input-fg, #78350f);
@@ -212,7 +212,7 @@ pre { margin: 0; padding: .5rem; overflow: auto; max-height: 20rem; font-size: .
 :host([compact]) .card { padding: .75rem; gap: .5rem; }
 :host([compact]) .card-actions .hint, :host([compact]) .result dl, :host([compact]) .result details { display: none; }
 .list { list-style: none; margin: 0; padding: 0; display: grid; gap: .75rem; }
-.list li:empty { min-block-size: 6rem; }
+.list li:empty { height: 6rem; }
 .list .unknown { display: grid; gap: .5rem; border: 1px dashed var(--_border); border-radius: var(--_radius); padding: .75rem; }
 .empty { color: var(--_muted); margin: 0; }`;
 
@@ -1335,7 +1335,7 @@ function makeListElement(taskTag) {
       (entries) => {
         for (const { target, isIntersecting } of entries) if (isIntersecting) this.#card(target);
       },
-      { rootMargin: "100% 0px" },
+      { rootMargin: "100%" },
     );
 
     constructor() {

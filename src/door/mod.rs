@@ -123,9 +123,6 @@ pub struct Door {
     now: u64,
     /// The restore at open, between its first page and the rest (`restore` with `more`).
     restoring: Option<crate::client_state::Restore>,
-    /// Host calls about a task not read yet while `restoring`, as their events' JSON text: answered,
-    /// in the order they came, once it ends.
-    deferred: Vec<String>,
     /// With the 2025-11-25 flow, the server's generation and session; without it, when to hand over
     /// to the door that has it.
     era: era::Era,
@@ -216,7 +213,6 @@ impl Door {
             seed,
             now: 0,
             restoring: None,
-            deferred: Vec::new(),
             era: era::Era::default(),
             out: Out::default(),
         })
@@ -243,12 +239,12 @@ impl Door {
         if self.handed_over() {
             return Vec::new();
         }
-        self.feed(now, event, body);
-        // Calls deferred while the store was read, answered once the restore ended (or the client closed).
-        while self.restoring.is_none() && !self.deferred.is_empty() {
-            let text = self.deferred.remove(0);
-            if let Ok(event) = crate::json::from_str(&text) {
-                self.feed(now, &event, &[]);
+        match Event::decode(event) {
+            Ok((x, event)) => self.dispatch(now, x, event, body),
+            Err(e) => {
+                // The host call the event carries, if its `x` can be read at all.
+                let x = event.get("x").and_then(Value::as_u64).unwrap_or(0);
+                self.done(x, Err(ClientError::usage(e.message())));
             }
         }
         if let Some(out) = self.handing_over() {
@@ -269,24 +265,6 @@ impl Door {
             self.out.push(Effect::Hint { key: self.state.keys().early_hint(), text });
         }
         self.out.take()
-    }
-
-    /// Decodes one event and does it, or defers it (`deferred`, as its JSON text).
-    fn feed(&mut self, now: u64, event: &Value, body: &[u8]) {
-        match Event::decode(event) {
-            // A call about a task the store may still hold in a page not read yet waits for the rest.
-            Ok((_, Event::Wait { id } | Event::Respond { id, .. } | Event::Cancel { id } | Event::Forget { id }))
-                if self.restoring.is_some() && self.state.record(id).is_none() =>
-            {
-                self.deferred.push(crate::json::to_string(event))
-            }
-            Ok((x, event)) => self.dispatch(now, x, event, body),
-            Err(e) => {
-                // The host call the event carries, if its `x` can be read at all.
-                let x = event.get("x").and_then(Value::as_u64).unwrap_or(0);
-                self.done(x, Err(ClientError::usage(e.message())));
-            }
-        }
     }
 
     /// What one event does; host call `x` (0: none) is the one it carries.
@@ -404,11 +382,7 @@ impl Door {
             }
             #[cfg(any(feature = "element", test))]
             Event::List { words } => self.list(x, words),
-            // A restore under way ends with what it read.
-            Event::Close => {
-                self.state.close();
-                self.restoring = None;
-            }
+            Event::Close => self.state.close(),
         }
     }
 

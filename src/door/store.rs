@@ -23,8 +23,8 @@ impl Door {
     /// in key order), then polls what is due. `leader`: this tab took the lock while the store opened.
     /// A driver hands them over in parts, one restore: parts with `more` (each one's due tasks are
     /// polled at once, while the rest is read), then the last. `open()` resolves after the first page,
-    /// so the host hears of each record of a later part as a `task` event, and its calls about a task
-    /// not read yet wait for the restore's end (`deferred`).
+    /// so the host hears of each record of a later part as a `task` event (the driver holds its calls
+    /// about a task until the last part: docs/door.md, calling rule 8).
     pub(super) fn restore(&mut self, now: u64, leader: bool, more: bool, sizes: List<'_>, body: &[u8], x: u64) {
         if leader {
             self.state.set_leader(true);

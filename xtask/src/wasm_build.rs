@@ -176,7 +176,8 @@ pub fn build(root: &Path, tools: &BuildTools) -> Result<Package> {
     let staged = doors.join(file_name(ELEMENT_SOURCE));
     copy_own(root, ELEMENT_SOURCE, &staged)?;
     minify_stylesheet(tools, &staged)?;
-    minify_into(tools, &staged, &element_js, &Minify { source_map: true, ..Minify::default() })?;
+    let as_bundle = Minify { bundle: true, local_imports_external: true, source_map: true, ..Minify::default() };
+    minify_into(tools, &staged, &element_js, &as_bundle)?;
     // app.js: the official host bridge and what it imports, bundled (no map: its sources are the SDK's).
     let app_js = dir.join(file_name(APP_SOURCE));
     minify_into(tools, &root.join(APP_SOURCE), &app_js, &Minify { bundle: true, ..Minify::default() })
@@ -265,7 +266,13 @@ fn build_driver_entry(
 
     let door = emit(root, tools, compile(root, features)?, &doors, out_name)?;
     let full_import = format!("./{full_name}.js");
-    let minify = Minify { bundle: true, condition, external: Some((FULL_DOOR_IMPORT, &full_import)), source_map: true };
+    let minify = Minify {
+        bundle: true,
+        condition,
+        external: Some((FULL_DOOR_IMPORT, &full_import)),
+        source_map: true,
+        ..Minify::default()
+    };
     let bundled = dir.join(format!("{out_name}.js"));
     minify_into(tools, &root.join(entry), &bundled, &minify)
         .context(format!("bundling {entry} with {}", door.js.display()))?;
@@ -391,6 +398,10 @@ struct Minify<'a> {
     /// `(specifier, as)`: the module the source imports as `specifier` stays out of the bundle, and the
     /// bundle imports it as `as`.
     external: Option<(&'a str, &'a str)>,
+    /// With `bundle`: the source's relative imports stay imports (esbuild writes them as they are). A
+    /// module bundled alone is minified as a bundle's scope, which a module's is not to esbuild
+    /// (`const` becomes `let`, top-level names are shortened): 38 B gzip off element.js.
+    local_imports_external: bool,
     /// Write `<out>.map` beside the output, with the sources' text in it, named by the output's last
     /// line (`//# sourceMappingURL=`): a stack trace or a debugger then shows the source, not a
     /// column of one long line. Not a download of a page: a browser fetches it only for its devtools.
@@ -428,6 +439,9 @@ fn minify_into(tools: &BuildTools, source: &Path, out: &Path, how: &Minify) -> R
         .arg(format!("--outfile={}", written.display()));
     if how.bundle {
         esbuild.arg("--bundle");
+    }
+    if how.local_imports_external {
+        esbuild.arg("--external:./*");
     }
     if let Some(condition) = how.condition {
         esbuild.arg(format!("--conditions={condition}"));
@@ -559,7 +573,7 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path, out
     cmd::run(&mut bindgen)
 }
 
-/// `wasm-opt -aimfs=4 -Os --flatten --rereloop -Oz --converge --reorder-functions-by-name` in place, via a
+/// `wasm-opt -ocimfs=14 -aimfs=4 -Os --flatten --rereloop -Oz -Oz --converge --reorder-functions-by-name` in place, via a
 /// temporary file so an interrupted run leaves no half-written module. `--converge` repeats the passes
 /// while the module still shrinks (a few hundred gzip bytes more than one `-Oz` on this module, for a few
 /// seconds of build). The `producers` and `target_features` sections go too: engines read neither, and
@@ -567,12 +581,13 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path, out
 /// `--low-memory-unused` lets wasm-opt fold a constant added to an address into the load's or store's
 /// offset (the two differ only when the sum wraps below 1 KiB): true of rustc's wasm32 layout, whose
 /// stack comes first and grows down from 1 MiB to 0 with the data and the heap above it, so only a stack
-/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip). `-ocimfs=15`
+/// already 1,023 KiB deep could reach the first KiB (1,016 B gzip). `-ocimfs=14`
 /// (`--one-caller-inline-max-function-size`): a function with one caller is inlined into it only when
 /// it is small, where the default inlines every one whatever its size; the big async state machines
 /// and the views it made from many such functions compressed worse than the calls (at 20, the .wasm
-/// grew by 5.4 KB raw and lost 6.4 KB gzip). With the passes below, 15 beats 20 by 40 B gzip on the
-/// client's .wasm and 35 B on the card host's; 12, 17 and 25 measured worse than 15 on both.
+/// grew by 5.4 KB raw and lost 6.4 KB gzip). The best size moves with the code: with the passes
+/// below, 14 took 56 B gzip off the card host's .wasm against 15 (which had beaten 20 by 35 B), and
+/// 8, 10 to 13 and 16 measured worse than 14; the client's .wasm grew 37 B, which its budget has room for.
 /// `-aimfs=4` (`--always-inline-max-function-size`, 2 by default) inlines functions of up to 4 bytes of
 /// code wherever they are called: the module grows (0.4 KB raw) but the calls it spares compressed
 /// worse (83 B gzip off the client's .wasm, 56 B off the card host's; 3, 5 and 6 measured 15, 48 and
@@ -583,7 +598,8 @@ fn bindgen(root: &Path, tools: &BuildTools, raw_wasm: &Path, out_dir: &Path, out
 /// rerelooping before the first pass saved less, 337 B, and twice no more). The decode figure in
 /// Chromium did not move (6.75 / 19.70 / 24.17 µs with it, 6.63 / 19.79 / 24.70 µs without). The first
 /// pass is `-Os`, not `-Oz`: it leaves the second more to fold (103 B gzip off the client's .wasm,
-/// 110 B off the card host's; `-O1` and `-O2` first saved less, and `-Os` for both lost 189 B).
+/// 110 B off the card host's; `-O1` and `-O2` first saved less, and `-Os` for both lost 189 B). `-Oz`
+/// twice before `--converge` took 53 B more off the card host's (a third, 6 B).
 /// Last, `--reorder-functions-by-name` puts the functions in the order of their symbol names, which
 /// wasm-bindgen's output keeps ([`bindgen`]): a module's functions, and the copies of one generic
 /// function, end up side by side, within reach of each other in gzip's 32 KiB window. Only the order of
@@ -598,11 +614,12 @@ fn optimise(tools: &BuildTools, wasm: &Path) -> Result<()> {
         "--strip-producers",
         "--strip-target-features",
         "--low-memory-unused",
-        "-ocimfs=15",
+        "-ocimfs=14",
         "-aimfs=4",
         "-Os",
         "--flatten",
         "--rereloop",
+        "-Oz",
         "-Oz",
         "--converge",
         "--reorder-functions-by-name",
