@@ -1170,7 +1170,7 @@ export class TaskClient {
       // deadline; else `requestTimeoutMs` limits silence (a listen stream has no limit).
       const timeout = ms ?? (stream ? undefined : this.#timeoutMs);
       const quiet = ms === null;
-      reply = await send(this.#url, body, headers, this.#headers, timeout, controller.signal, this.#limit, quiet);
+      reply = await send(this.#url, body, headers, this.#headers, timeout, controller, this.#limit, quiet);
       const sse = reply.bytes === undefined;
       if (!open()) return;
       const { status, retryAfter, session, wwwAuthenticate } = reply;

@@ -125,50 +125,46 @@ function nextHop(response, from) {
  * timeout and the abort listener go, an unread stream is cancelled. Rejects with a failure (see
  * `failure`). With `quiet`, `timeoutMs` limits silence: the answer's head and every chunk of its body
  * start it again, so a tool that reports as it works may run for as long as it keeps reporting;
- * without, it limits the whole exchange.
+ * without, it limits the whole exchange. `controller` is the caller's: aborting it ends the exchange,
+ * and a timeout aborts it (one controller per request, not one here and one in the caller).
  * @param {string} url
  * @param {string} body
  * @param {string[]} pairs
  * @param {HostHeaders} host
  * @param {number | undefined} timeoutMs
- * @param {AbortSignal | undefined} signal
+ * @param {AbortController} controller
  * @param {number} limit
  * @param {boolean} [quiet]
  * @returns {Promise<Reply>}
  */
-export async function send(url, body, pairs, host, timeoutMs, signal, limit, quiet = false) {
-  if (signal?.aborted) throw failure("aborted");
-  const controller = new AbortController();
+export async function send(url, body, pairs, host, timeoutMs, controller, limit, quiet = false) {
+  const signal = controller.signal;
+  if (signal.aborted) throw failure("aborted");
   let timedOut = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  const arm = () => {
-    clearTimeout(timer);
+  // When bytes last arrived: a silence limit counts from there.
+  let heardAt = Date.now();
+  // One timer per request: when it fires after bytes arrived, a silence limit waits out the rest.
+  const arm = (/** @type {number} */ ms) => {
     timer = setTimeout(() => {
+      const left = heardAt + /** @type {number} */ (timeoutMs) - Date.now();
+      if (quiet && left > 0) return arm(left);
       timedOut = true;
       controller.abort();
-    }, timeoutMs);
+    }, ms);
   };
-  if (timeoutMs !== undefined) arm();
-  // Bytes arrived: a silence limit starts again.
-  const heard = () => {
-    if (quiet && timeoutMs !== undefined) arm();
-  };
-  const onAbort = () => controller.abort();
-  signal?.addEventListener("abort", onAbort);
+  if (timeoutMs !== undefined) arm(timeoutMs);
   /** @type {ReadableStreamDefaultReader<Uint8Array> | undefined} */
   let reader;
-  const end = () => {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
-  };
+  const end = () => clearTimeout(timer);
   const close = () => {
     end();
     reader?.cancel().catch(() => {});
   };
   // Why a fetch or a read failed: the timeout, the host's signal, or the network.
   const why = (/** @type {unknown} */ thrown) =>
-    timedOut ? failure("timeout") : signal?.aborted ? failure("aborted") : failure("network", text(thrown));
+    timedOut ? failure("timeout") : signal.aborted ? failure("aborted") : failure("network", text(thrown));
   try {
     /** @type {Response | undefined} */
     let response;
@@ -177,7 +173,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, qui
       const init = {
         method: body ? "POST" : "GET",
         headers: await headersOf(pairs, host),
-        signal: controller.signal,
+        signal,
         redirect: "manual",
       };
       if (body) init.body = body;
@@ -195,7 +191,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, qui
       if (hops >= MAX_HOPS) throw failure("redirect", "", response.status);
       url = next;
     }
-    heard();
+    heardAt = Date.now();
     const header = (/** @type {string} */ name) => /** @type {Response} */ (response).headers.get(name);
     /** @type {Reply} */
     const reply = {
@@ -213,7 +209,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, qui
             ? await reader.read()
             : /** @type {ReadableStreamReadDoneResult<Uint8Array>} */ ({ done: true });
           if (done) end();
-          else heard();
+          else heardAt = Date.now();
           return done ? undefined : bytesOf(/** @type {Uint8Array} */ (value));
         } catch (thrown) {
           end();
@@ -235,7 +231,7 @@ export async function send(url, body, pairs, host, timeoutMs, signal, limit, qui
         throw why(thrown);
       }
       if (chunk.done) break;
-      heard();
+      heardAt = Date.now();
       const value = bytesOf(chunk.value);
       size += value.length;
       if (size > limit) {
