@@ -401,6 +401,11 @@ export class TaskClient {
   #signals = new Map();
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer;
+  /**
+   * The moment `#timer` is set for (`null`: none; `undefined`: none said yet).
+   * @type {number | null | undefined}
+   */
+  #timerAt;
   #unwatch = () => {};
   /** @type {boolean} */
   #notify;
@@ -1004,6 +1009,7 @@ export class TaskClient {
     const old = this.#door;
     this.#door = null;
     clearTimeout(this.#timer);
+    this.#timerAt = null;
     for (const controller of this.#open.values()) controller.abort();
     this.#open.clear();
     const waiting = /** @type {Array<[number, Waiter & { event: AskEvent, body: Uint8Array }]>} */ (
@@ -1122,10 +1128,16 @@ export class TaskClient {
           break;
         }
         case "timer":
+          // The door says when after every batch; the timer set for that moment stays.
+          if (effect.at === this.#timerAt) break;
           clearTimeout(this.#timer);
+          this.#timerAt = effect.at;
           if (effect.at !== null) {
             const delay = Math.min(Math.max(effect.at - Date.now(), 0), MAX_TIMER_MS);
-            this.#timer = setTimeout(() => this.#feed({ e: "tick" }), delay);
+            this.#timer = setTimeout(() => {
+              this.#timerAt = null;
+              this.#feed({ e: "tick" });
+            }, delay);
           }
           break;
         default:
