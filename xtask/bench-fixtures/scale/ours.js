@@ -14,7 +14,8 @@
 //                            one transaction.
 // Measure (a fresh page):
 //   baseline()               opens and closes a client on an empty namespace; wasm memory with 0 tasks.
-//   open(ns)                 marks, TaskClient.open() (autoPoll, IndexedDB) restoring the N handles.
+//   open(ns, n)              marks, TaskClient.open() (autoPoll, IndexedDB), then waits for the N handles
+//                            (open() resolves once the store's first page is in).
 //   passes(k)                k scheduling passes with nothing due, each one `online` event (see below).
 //   cards(runs)              inserts 100 <mcp-task> cards of live tasks, times them to the drawn frame.
 //   quiet(ms)                idles as round() does, for ms, with nothing due (the page's own cost).
@@ -149,7 +150,7 @@ window.scale = {
     return { wasmBytes: wasmBytes() };
   },
 
-  async open(ns) {
+  async open(ns, n) {
     probe.mark();
     markedAt = performance.now();
     client = await TaskClient.open(options(ns));
@@ -157,6 +158,10 @@ window.scale = {
     client.addEventListener("task", (event) => {
       if (TERMINAL.includes(event.detail?.status)) endedIds.add(event.detail.taskId);
     });
+    // open() resolves once the store's first page is in; each later record comes as a task event.
+    const restored = new Set(client.tasks().flatMap((t) => (t.restored ? [t.taskId] : [])));
+    client.addEventListener("task", (event) => event.detail?.restored && restored.add(event.detail.taskId));
+    await until(() => restored.size >= n, 60_000, () => `the store's ${n} handles to be read (${restored.size} are)`, 5);
     const ids = liveIds(client);
     watch(ids);
     return { openMs, restored: client.tasks().filter((t) => t.restored).length, live: ids.length, durable: client.durable, wasmBytes: wasmBytes() };

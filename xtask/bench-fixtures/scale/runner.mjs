@@ -170,7 +170,7 @@ async function reload(context, pageUrl, subject, ns, n, pollMs) {
   const before = { heap: await dt.heapAfterGc(), wasm: base.wasmBytes ?? null };
   if (subject === "ours") await page.call(([ns, lead]) => window.scale.schedule(ns, lead, 0), [ns, -pollMs]);
   const b0 = await dt.busyMs();
-  const opened = await page.call((ns) => (window.scale.open.length ? window.scale.open(ns) : window.scale.open()), ns);
+  const opened = await page.call(([ns, n]) => (window.scale.open.length ? window.scale.open(ns, n) : window.scale.open()), [ns, n]);
   if (opened.restored !== n) throw new Error(`${subject} n=${n}: the page restored ${opened.restored} handles, not ${n}`);
   const round = await page.call(([w, t]) => window.scale.round(w, t), [reloadMs, reloadMs + 60_000]);
   const b1 = await dt.busyMs();
@@ -232,7 +232,7 @@ async function measure(subject, n) {
     const dt = await devtools(m.page, { cpu: true });
     const base = await m.call(() => window.scale.baseline());
     await m.call(([ns, lead, spread]) => window.scale.schedule(ns, lead, spread), [ns, lead, pollMs]);
-    const opened = await m.call((ns) => window.scale.open(ns), ns);
+    const opened = await m.call(([ns, n]) => window.scale.open(ns, n), [ns, n]);
     if (opened.restored !== n) throw new Error(`ours n=${n}: the page restored ${opened.restored} handles, not ${n}`);
     result.open = { ...opened, wasmBase: base.wasmBytes };
     // The page's own main-thread time with nothing due, idling as the steady window below does: first,

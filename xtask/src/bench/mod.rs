@@ -271,10 +271,15 @@ pub fn run(root: &Path, names: &[String]) -> Result<()> {
     }
 }
 
-/// `1234567.0, "B"` → `1,234,567 B`; other units keep up to two decimals.
+/// `1234567.0, "B"` → `1,234,567 B`; a fraction keeps about three digits: `3307.8` → `3,308`,
+/// `14.83` → `14.8`, `2.018` → `2.02`.
 pub fn format_value(value: f64, unit: &str) -> String {
-    let number =
-        if value.fract() == 0.0 && value.abs() < 1e15 { group_thousands(value as i64) } else { format!("{value:.2}") };
+    let whole = value.fract() == 0.0 || value.abs() >= 100.0;
+    let number = match value.abs() {
+        _ if whole && value.abs() < 1e15 => group_thousands(value.round() as i64),
+        size if size >= 10.0 => format!("{value:.1}"),
+        _ => format!("{value:.2}"),
+    };
     if unit.is_empty() {
         number
     } else {
@@ -513,6 +518,8 @@ mod tests {
         assert_eq!(format_value(1_234_567.0, "B"), "1,234,567 B");
         assert_eq!(format_value(999.0, "B"), "999 B");
         assert_eq!(format_value(1.5, "ms"), "1.50 ms");
+        assert_eq!(format_value(3307.8, "ms"), "3,308 ms");
+        assert_eq!(format_value(14.83, "ms"), "14.8 ms");
         assert_eq!(group_thousands(-1000), "-1,000");
     }
 
