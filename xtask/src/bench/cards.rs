@@ -13,6 +13,7 @@
 //! `subscriptions/listen` are answered -32601 in the page, so the client polls. The pages and the
 //! driver are in `xtask/bench-fixtures/cards/` (with the resume figure's `ours.html` for the seeding).
 
+use super::runner::Spread;
 use super::{group_thousands, runner, Ctx, Row, Subject};
 use crate::error::{Error, Result};
 
@@ -90,29 +91,6 @@ fn checked(measured: &[Measured]) -> Option<Row> {
     Some(Row::new(FIGURE, Subject::Ours, metric, ratio, "×").note(note).budget(BUDGET))
 }
 
-/// Median, min and max of some runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Spread {
-    median: f64,
-    min: f64,
-    max: f64,
-}
-
-impl Spread {
-    fn of(values: &[f64]) -> Option<Spread> {
-        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-        v.sort_by(f64::total_cmp);
-        let (mid, last) = (v.len() / 2, v.len().checked_sub(1)?);
-        let median = if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 };
-        let round = |x: f64| (x * 10.0).round() / 10.0;
-        Some(Spread { median: round(median), min: round(v[0]), max: round(v[last]) })
-    }
-
-    fn text(self) -> String {
-        format!("{:.1} ({:.1}–{:.1})", self.median, self.min, self.max)
-    }
-}
-
 /// One count's runs.
 struct Measured {
     n: u64,
@@ -137,9 +115,10 @@ fn summarise(json: &serde_json::Value) -> Result<Vec<Measured>> {
         let n = r["n"].as_u64().ok_or_else(|| Error::msg("cards runner: a result without `n`"))?;
         let runs = r["runs"].as_array().map(Vec::as_slice).unwrap_or_default();
         let values = |key: &str| runs.iter().filter_map(|run| run[key].as_f64()).collect::<Vec<_>>();
-        let spread =
-            |key: &str| Spread::of(&values(key)).ok_or_else(|| Error::msg(format!("cards runner: no {key} at n={n}")));
-        let built = Spread::of(&values("built")).map_or(f64::NAN, |s| s.median);
+        let spread = |key: &str| {
+            Spread::of(&values(key), 1).ok_or_else(|| Error::msg(format!("cards runner: no {key} at n={n}")))
+        };
+        let built = Spread::of(&values("built"), 1).map_or(f64::NAN, |s| s.median);
         out.push(Measured {
             n,
             drawn: spread("drawnMs")?,

@@ -82,7 +82,7 @@ pub fn run(ctx: &Ctx) -> Result<Vec<Row>> {
         {
             let [_, min, max] = case.spread(key).unwrap_or_default();
             let row = Row::new(FIGURE, subject, metric(case), case.median(key)?, "µs");
-            rows.push(row.spread(round3(min), round3(max)).note(note.clone()));
+            rows.push(row.spread(runner::round(min, 3), runner::round(max, 3)).note(note.clone()));
         }
     }
     for case in &cases {
@@ -120,7 +120,7 @@ fn ratio_row(case: &Case) -> Result<Row> {
         return Err(Error::msg(format!("decode runner: official took no time on {}", case.name)));
     }
     let metric = format!("{}: ours ÷ official", case.name);
-    Ok(Row::new(FIGURE, Subject::Ours, metric, round3(ours / official), "×")
+    Ok(Row::new(FIGURE, Subject::Ours, metric, runner::round(ours / official, 3), "×")
         .note("median ÷ median of the same page run"))
 }
 
@@ -138,13 +138,9 @@ impl Case {
 
     fn median(&self, subject: &str) -> Result<f64> {
         self.spread(subject)
-            .map(|v| round3(v[0]))
+            .map(|v| runner::round(v[0], 3))
             .ok_or_else(|| Error::msg(format!("decode runner: no `{subject}` for {}", self.name)))
     }
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
 
 /// The runner's `results`.

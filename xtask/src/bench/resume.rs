@@ -36,6 +36,7 @@
 //! page had. The second hard check: main thread per answered idle poll, ours ÷ official (medians of
 //! the same interleaved runs), at most 1.0.
 
+use super::runner::Spread;
 use super::{group_thousands, runner, Ctx, Row, Subject};
 use crate::error::{Error, Result};
 
@@ -162,7 +163,11 @@ fn steady_ratio(results: &[Measured]) -> Option<Row> {
     }
     let metric = format!("{} ours ÷ official", steady_metric());
     let note = "medians of the same interleaved runs; the bench fails above 1.0 (ours costs a host more per answer)";
-    Some(Row::new(FIGURE, Subject::Ours, metric, round3(ours.median / official.median), "×").note(note).budget(1.0))
+    Some(
+        Row::new(FIGURE, Subject::Ours, metric, runner::round(ours.median / official.median, 3), "×")
+            .note(note)
+            .budget(1.0),
+    )
 }
 
 /// The hard check: at [`CHECKED_COUNT`] handles, ours ÷ official to the first `tasks/get` (medians of
@@ -170,53 +175,10 @@ fn steady_ratio(results: &[Measured]) -> Option<Row> {
 fn checked_ratio(results: &[Measured]) -> Option<Row> {
     let median = |subject| results.iter().find(|r| r.n == CHECKED_COUNT && r.subject == subject);
     let (ours, official) = (median(Subject::Ours)?, median(Subject::Official)?);
-    let ratio = round2(ours.first_get.median / official.first_get.median);
+    let ratio = runner::round(ours.first_get.median / official.first_get.median, 2);
     let metric = format!("{} handles: first tasks/get, ours ÷ official", group_thousands(CHECKED_COUNT as i64));
     let note = "medians of the same run; the bench fails above 1.0 (ours slower than the official requester)";
     Some(Row::new(FIGURE, Subject::Ours, metric, ratio, "×").note(note).budget(1.0))
-}
-
-/// Median, min and max of some runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Spread {
-    median: f64,
-    min: f64,
-    max: f64,
-}
-
-impl Spread {
-    /// None for no values.
-    fn of(values: &[f64]) -> Option<Spread> {
-        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-        if v.is_empty() {
-            return None;
-        }
-        v.sort_by(f64::total_cmp);
-        let mid = v.len() / 2;
-        let median = if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 };
-        Some(Spread { median: round2(median), min: round2(v[0]), max: round2(v[v.len() - 1]) })
-    }
-
-    /// As [`Spread::of`], not rounded (per-answer figures are fractions of a millisecond).
-    fn of_exact(values: &[f64]) -> Option<Spread> {
-        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-        v.sort_by(f64::total_cmp);
-        let (mid, last) = (v.len() / 2, v.len().checked_sub(1)?);
-        let median = if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 };
-        Some(Spread { median: round3(median), min: round3(v[0]), max: round3(v[last]) })
-    }
-
-    fn text(self) -> String {
-        format!("{:.1} ({:.1}–{:.1})", self.median, self.min, self.max)
-    }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
 
 /// One subject at one count.
@@ -243,7 +205,7 @@ fn summarise(json: &serde_json::Value) -> Result<(Vec<Measured>, Vec<String>)> {
         let all_runs = r["runs"].as_array().map(Vec::as_slice).unwrap_or_default();
         let runs: Vec<&serde_json::Value> = all_runs.iter().filter(|run| run["crashed"] != true).collect();
         let values = |key: &str| runs.iter().filter_map(|run| run[key].as_f64()).collect::<Vec<_>>();
-        let Some(first_get) = Spread::of(&values("firstGetMs")) else {
+        let Some(first_get) = Spread::of(&values("firstGetMs"), 2) else {
             if all_runs.is_empty() || !runs.is_empty() {
                 return Err(Error::msg(format!("resume runner: no runs for {} n={n}", subject.as_str())));
             }
@@ -261,9 +223,9 @@ fn summarise(json: &serde_json::Value) -> Result<(Vec<Measured>, Vec<String>)> {
             n,
             setup_ms: r["setupMs"].as_f64().unwrap_or(f64::NAN),
             first_get,
-            all_polled: if all.len() == runs.len() { Spread::of(&all) } else { None },
-            open: Spread::of(&values("openMs")),
-            steady: Spread::of_exact(&values("steadyPerAnswerMs")),
+            all_polled: if all.len() == runs.len() { Spread::of(&all, 2) } else { None },
+            open: Spread::of(&values("openMs"), 2),
+            steady: Spread::of(&values("steadyPerAnswerMs"), 3),
         });
     }
     Ok((measured, crashed))
@@ -298,13 +260,6 @@ fn details_text(results: &[Measured], runs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn spread_median_of_odd_and_even() {
-        assert_eq!(Spread::of(&[3.0, 1.0, 2.0]), Some(Spread { median: 2.0, min: 1.0, max: 3.0 }));
-        assert_eq!(Spread::of(&[4.0, 1.0, 2.0, 3.0]).map(|s| s.median), Some(2.5));
-        assert_eq!(Spread::of(&[]), None);
-    }
 
     fn measured(subject: Subject, n: u64, first_get: f64) -> Measured {
         let spread = Spread { median: first_get, min: first_get, max: first_get };

@@ -160,13 +160,71 @@ pub fn esbuild(root: &Path, entry: &Path, outfile: &Path) -> Result<Bundle> {
     Ok(Bundle { esbuild_version: json["version"].as_str().unwrap_or("?").to_owned(), packages })
 }
 
+/// `x` rounded to `decimals`.
+pub fn round(x: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (x * scale).round() / scale
+}
+
+/// The median of the finite `values`; None when there are none.
+pub fn median(values: &[f64]) -> Option<f64> {
+    Spread::sorted(values).map(|v| {
+        let mid = v.len() / 2;
+        if v.len() % 2 == 1 {
+            v[mid]
+        } else {
+            (v[mid - 1] + v[mid]) / 2.0
+        }
+    })
+}
+
+/// Median, min and max of some runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    /// The finite `values`' spread, each figure rounded to `decimals`; None when there are none.
+    pub fn of(values: &[f64], decimals: i32) -> Option<Spread> {
+        let v = Spread::sorted(values)?;
+        let at = |x: f64| round(x, decimals);
+        Some(Spread { median: at(median(&v)?), min: at(v[0]), max: at(v[v.len() - 1]) })
+    }
+
+    /// The finite `values` in order; None when there are none.
+    fn sorted(values: &[f64]) -> Option<Vec<f64>> {
+        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+        v.sort_by(f64::total_cmp);
+        (!v.is_empty()).then_some(v)
+    }
+
+    /// `12.3 (11.0–14.5)`, for a figure's details.
+    pub fn text(self) -> String {
+        format!("{:.1} ({:.1}–{:.1})", self.median, self.min, self.max)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{median, Spread};
+
     #[test]
     fn counts_are_positive_whole_numbers() {
         assert_eq!(super::parse_counts("N", "1, 100,1000").unwrap(), vec![1, 100, 1000]);
         assert!(super::parse_counts("N", "1,x").is_err());
         assert!(super::parse_counts("N", "0").is_err());
         assert!(super::parse_counts("N", "10k").is_err());
+    }
+
+    #[test]
+    fn a_spread_is_the_median_and_the_range_of_the_finite_values() {
+        assert_eq!(Spread::of(&[3.0, 1.0, f64::NAN, 2.0], 2), Some(Spread { median: 2.0, min: 1.0, max: 3.0 }));
+        assert_eq!(Spread::of(&[4.0, 1.0, 2.0, 3.0], 2).map(|s| s.median), Some(2.5));
+        assert_eq!(Spread::of(&[1.23456], 3).map(|s| s.median), Some(1.235));
+        assert_eq!(Spread::of(&[], 1), None);
+        assert_eq!(median(&[f64::NAN]), None);
     }
 }

@@ -27,6 +27,7 @@
 //! The server is built here (`cargo build -p mcp-tasks-server`); pkg/ is used as it is (`cargo xtask
 //! build`). About 8 minutes with the defaults on two shared cores, most of it at 10,000 tasks.
 
+use super::runner::median;
 use super::{group_thousands, runner, Ctx, Row, Subject};
 use crate::error::{Error, Result};
 
@@ -173,20 +174,6 @@ fn results(json: &serde_json::Value) -> Result<Vec<Measured>> {
         .collect()
 }
 
-fn median(values: &[f64]) -> Option<f64> {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let mid = v.len() / 2;
-    Some(if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 })
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
 /// The rows, metric by metric, each N in turn; ours beside the official requester where it has the figure.
 fn rows(results: &[Measured], chromium: &str, esbuild: &str) -> Vec<Row> {
     let setting = format!(
@@ -284,21 +271,26 @@ fn rows(results: &[Measured], chromium: &str, esbuild: &str) -> Vec<Row> {
     }
     let ours: [(&str, Value, &'static str, &str); 6] = [
         ("wasm memory per task after open()", Measured::wasm_per_task_open, "B", wasm_note),
-        ("scheduling pass, nothing due", |r| round2(r.num("/passes/medianMs")), "ms", &pass_note),
-        ("step(), nothing due", |r| round2(r.num("/step/medianMs")), "ms", &pass_note),
+        ("scheduling pass, nothing due", |r| runner::round(r.num("/passes/medianMs"), 2), "ms", &pass_note),
+        ("step(), nothing due", |r| runner::round(r.num("/step/medianMs"), 2), "ms", &pass_note),
         (
             "IndexedDB writes per status change",
-            |r| round2(r.num("/changed/writes") / r.num("/changed/ended")),
+            |r| runner::round(r.num("/changed/writes") / r.num("/changed/ended"), 2),
             "writes",
             &writes_note,
         ),
         (
             "IndexedDB writes per unchanged poll",
-            |r| round2(r.num("/steady/writes") / r.num("/steady/answered")),
+            |r| runner::round(r.num("/steady/writes") / r.num("/steady/answered"), 2),
             "writes",
             &writes_note,
         ),
-        ("100 <mcp-task> cards, insert → drawn", |r| r.cards_ms().map_or(f64::NAN, round2), "ms", &cards_note),
+        (
+            "100 <mcp-task> cards, insert → drawn",
+            |r| r.cards_ms().map_or(f64::NAN, |ms| runner::round(ms, 2)),
+            "ms",
+            &cards_note,
+        ),
     ];
     for (what, value, unit, note) in ours {
         for &n in &counts {
