@@ -5,7 +5,7 @@
 //! A figure measures both subjects in the same run, so the figures that matter are ratios, which
 //! hold on a noisy machine. The framework runs the figures asked for (all by default), prints one
 //! table (a median with its runs' range beside it), and writes `bench.json` (every row plus each figure's details), `bench.md` (the table as
-//! Markdown, with the command and date: where the README's figures are copied from) and `bench.svg`
+//! Markdown, with the command and date: where docs/figures.md and the README's figures are copied from) and `bench.svg`
 //! (ours beside the official requester for each metric both have) to `<target>/bench/`.
 //!
 //! Benchmarks print, they do not assert — except budgets: a row may carry a `budget` (its value
