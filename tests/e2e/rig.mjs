@@ -11,14 +11,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer as startReferenceServer } from "../support/server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.mjs";
 
 const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
 
 const PAGES = join(ROOT, "tests/e2e/pages");
 // MCP_TASKS_PKG_DIR: another build of the package, laid out as pkg/, to serve at /pkg/.
 export const PKG = process.env.MCP_TASKS_PKG_DIR || join(ROOT, "pkg");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 export const VERBOSE = !!process.env.E2E_VERBOSE;
 export const POLL_MS = 200; // the server's --poll-interval-ms
 
@@ -40,7 +39,7 @@ export const removeProfileDir = (dir) => rm(dir, { recursive: true, force: true 
 
 /** Launches headless Chromium with a persistent context (profile) in `dir`. */
 export function launchContext(dir) {
-  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1100, height: 560 } });
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1100, height: 560 } });
 }
 
 /** The JSON-RPC message a request posts (`{}` if its body is not JSON). */
@@ -162,7 +161,7 @@ export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-ev
 
 /** Launches headless Chromium (no profile on disk); contexts come from `browser.newContext()`. */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
 /** Waits until element.html opened its client (`window.__host.ready`), or fails with its error. */

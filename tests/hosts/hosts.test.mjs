@@ -19,12 +19,11 @@ import { after, before, test } from "node:test";
 import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 import { ROOT, SERVER_BUILT, requireFiles, startServer } from "../support/server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.mjs";
 
 const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
 
 const TARBALL = join(ROOT, "target/pack/mcp-tasks-web.tgz");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const DEPLOY = "Deploy api to staging";
 
 requireFiles([["package tarball (cargo xtask pack)", TARBALL], SERVER_BUILT, ["chromium", CHROMIUM]]);
@@ -100,7 +99,7 @@ const sizes = [];
 
 before(async () => {
   reference = await startServer({ pollMs: 200 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
 
 after(async () => {

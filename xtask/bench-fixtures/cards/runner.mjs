@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { serverRpc } from "../server-rpc.mjs";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../../../tests/support/server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../../tests/support/chromium.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -25,8 +26,6 @@ const { values } = parseArgs({
     "poll-ms": { type: "string", default: "2000" },
   },
 });
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const counts = values.counts.split(",").map(Number);
 const runs = Number(values.runs);
 const pollMs = Number(values["poll-ms"]);
@@ -70,7 +69,7 @@ let version = null;
 try {
   for (const n of counts) {
     const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-bench-cards-${n}-`));
-    const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 720 } });
+    const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 720 } });
     try {
       version ??= context.browser()?.version() ?? null;
       const stored = await seed(context, server.base, n);

@@ -17,6 +17,7 @@ import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../../tests/support/chromium.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const { values } = parseArgs({
@@ -29,8 +30,6 @@ const { values } = parseArgs({
   },
 });
 if (!values.www || !values.ours) throw new Error("usage: runner.mjs --www WWW --ours OURS [--batches N] [--batch-ms MS] [--warmup-ms MS]");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".json": "application/json", ".wasm": "application/wasm" };
 const log = (text) => console.error(`decode: ${text}`);
 
@@ -60,7 +59,7 @@ await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const base = `http://127.0.0.1:${server.address().port}`;
 
 const { chromium } = await import(join(ROOT, "node_modules/playwright-core/index.mjs"));
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 const version = browser.version();
 let bench;
 try {

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { serverRpc } from "../server-rpc.mjs";
 import { ROOT, SERVER_BUILT, requireFiles, sleep, startServer } from "../../../tests/support/server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../../tests/support/chromium.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -39,8 +40,6 @@ const { values } = parseArgs({
     "steady-n": { type: "string", default: "100" },
   },
 });
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const counts = values.counts.split(",").map(Number);
 const runs = Number(values.runs);
 const pollMs = Number(values["poll-ms"]);
@@ -181,7 +180,7 @@ try {
     try {
       for (const subject of subjects) {
         const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-bench-resume-${subject}-${n}-`));
-        const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+        const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
         profiles[subject] = { dir, context, base: `${server.base}/${PAGE[subject]}?ns=bench-${n}`, runs: [] };
         version ??= context.browser()?.version() ?? null;
         const started = Date.now();

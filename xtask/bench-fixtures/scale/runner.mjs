@@ -41,6 +41,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { serverRpc } from "../server-rpc.mjs";
 import { ROOT, SERVER_BUILT, requireFiles, startServer } from "../../../tests/support/server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../../tests/support/chromium.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -58,8 +59,6 @@ const { values } = parseArgs({
     "quiet-ms": { type: "string", default: "3000" },
   },
 });
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const counts = values.counts.split(",").map(Number);
 const pollMsPerTask = Number(values["poll-ms-per-task"]);
 const minPollMs = Number(values["min-poll-ms"]);
@@ -183,7 +182,7 @@ async function measure(subject, n) {
   const pollMs = pollMsFor(n);
   const server = await startServer({ www: values.www, pkg: values.pkg, pollMs, quiet: true, args: ["--light"] });
   const dir = await mkdtemp(join(tmpdir(), `mcp-tasks-bench-scale-${subject}-${n}-`));
-  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const result = { subject, n, pollMs, windowMs, reloadMs };
   const timeout = 120_000 + n * 30;
   // Ours: the first polls fall due `lead` ms after open (time for the quiet period, the scheduling
